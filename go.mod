@@ -1,0 +1,3 @@
+module github.com/fsmforge/fsmforge
+
+go 1.26.8
