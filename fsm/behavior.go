@@ -1,0 +1,182 @@
+package fsm
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"strings"
+)
+
+// Behavior is a state of a [BehaviorMachine], in Buckland's style: code that
+// runs on entering, on every update and on leaving, and that decides for
+// itself when its entity changes state (by calling ChangeState on the
+// entity's machine from Execute or OnMessage). M is the message type states
+// receive, typically a message.Telegram.
+//
+// Behaviors keep no per-entity data (that lives in the entity), so one value
+// serves every entity: declare each state once, as a package-level value of
+// a small type, and embed [NopBehavior] to skip the methods it does not need:
+//
+//	type eatStew struct{ fsm.NopBehavior[*Miner, Telegram] }
+//	var EatStew eatStew
+//
+// The machine compares states with ==, so a Behavior's dynamic type must be
+// comparable (a pointer or a struct of comparable fields).
+type Behavior[E, M any] interface {
+	Enter(e E)
+	Execute(e E)
+	Exit(e E)
+	// OnMessage returns whether the state handled the message.
+	OnMessage(e E, msg M) bool
+}
+
+// NopBehavior implements every [Behavior] method by doing nothing and
+// handling no message. Embed it in a state type to write only what differs.
+type NopBehavior[E, M any] struct{}
+
+// Enter does nothing.
+func (NopBehavior[E, M]) Enter(E) {}
+
+// Execute does nothing.
+func (NopBehavior[E, M]) Execute(E) {}
+
+// Exit does nothing.
+func (NopBehavior[E, M]) Exit(E) {}
+
+// OnMessage handles nothing: it returns false.
+func (NopBehavior[E, M]) OnMessage(E, M) bool { return false }
+
+// ErrNilState is returned by [BehaviorMachine.ChangeState] given a nil state.
+var ErrNilState = errors.New("fsm: change to a nil state")
+
+// ErrNoPrevious is returned by [BehaviorMachine.RevertToPreviousState] when
+// the machine has never changed state.
+var ErrNoPrevious = errors.New("fsm: no previous state to revert to")
+
+// BehaviorMachine is Buckland's reusable state machine: for one entity, a
+// current state, the previous one and a global state whose Execute runs every
+// update and whose OnMessage sees what the current state does not handle.
+// The states are [Behavior] values; the machine is three interface values and
+// the owner.
+//
+// Choose a BehaviorMachine when states are behaviours that act every update
+// and change state themselves, with messages (telegrams) between entities.
+// Choose a [GuardMachine] when transitions are guards that a graph can list,
+// a viewer can draw and a designer can edit.
+//
+// The zero value has no owner and no state; make one with [NewBehaviorMachine].
+// A BehaviorMachine is not safe for concurrent use.
+type BehaviorMachine[E, M any] struct {
+	owner    E
+	current  Behavior[E, M]
+	previous Behavior[E, M]
+	global   Behavior[E, M]
+}
+
+// NewBehaviorMachine returns a machine for owner whose current state is
+// initial (which may be nil, to be set later with [BehaviorMachine.SetCurrent]).
+// The initial state's Enter is not run, as in Buckland's SetCurrentState.
+func NewBehaviorMachine[E, M any](owner E, initial Behavior[E, M]) *BehaviorMachine[E, M] {
+	return &BehaviorMachine[E, M]{owner: owner, current: initial}
+}
+
+// SetCurrent sets the current state without running any Enter or Exit: for
+// setting up and for restoring a saved game.
+func (m *BehaviorMachine[E, M]) SetCurrent(s Behavior[E, M]) { m.current = s }
+
+// SetPrevious sets the previous state without running anything.
+func (m *BehaviorMachine[E, M]) SetPrevious(s Behavior[E, M]) { m.previous = s }
+
+// SetGlobal sets the global state (nil for none) without running anything.
+func (m *BehaviorMachine[E, M]) SetGlobal(s Behavior[E, M]) { m.global = s }
+
+// Update runs the global state's Execute, if there is one, then the current
+// state's. It returns [ErrNoState], running nothing, when there is no current state.
+func (m *BehaviorMachine[E, M]) Update() error {
+	if m.current == nil {
+		return ErrNoState
+	}
+	if m.global != nil {
+		m.global.Execute(m.owner)
+	}
+	// The global state may have changed the current one: run whichever is current now.
+	m.current.Execute(m.owner)
+	return nil
+}
+
+// ChangeState records the current state as the previous one, runs its Exit,
+// makes s current and runs its Enter. Given nil, it returns [ErrNilState] and
+// changes nothing. With no current state yet, it only makes s current and
+// runs its Enter.
+func (m *BehaviorMachine[E, M]) ChangeState(s Behavior[E, M]) error {
+	if s == nil {
+		return ErrNilState
+	}
+	m.previous = m.current
+	if m.current != nil {
+		m.current.Exit(m.owner)
+	}
+	m.current = s
+	s.Enter(m.owner)
+	return nil
+}
+
+// RevertToPreviousState changes back to the previous state (Buckland's "state
+// blip": a detour such as a bathroom visit that returns to what was
+// interrupted). It returns [ErrNoPrevious], changing nothing, if there is none.
+func (m *BehaviorMachine[E, M]) RevertToPreviousState() error {
+	if m.previous == nil {
+		return ErrNoPrevious
+	}
+	return m.ChangeState(m.previous)
+}
+
+// IsInState reports whether s is the current state.
+func (m *BehaviorMachine[E, M]) IsInState(s Behavior[E, M]) bool {
+	return m.current != nil && m.current == s
+}
+
+// HandleMessage offers msg to the current state, then to the global state,
+// and reports whether either handled it.
+func (m *BehaviorMachine[E, M]) HandleMessage(msg M) bool {
+	if m.current != nil && m.current.OnMessage(m.owner, msg) {
+		return true
+	}
+	return m.global != nil && m.global.OnMessage(m.owner, msg)
+}
+
+// Current returns the current state, or nil.
+func (m *BehaviorMachine[E, M]) Current() Behavior[E, M] { return m.current }
+
+// Previous returns the previous state, or nil.
+func (m *BehaviorMachine[E, M]) Previous() Behavior[E, M] { return m.previous }
+
+// Global returns the global state, or nil.
+func (m *BehaviorMachine[E, M]) Global() Behavior[E, M] { return m.global }
+
+// Owner returns the entity the machine passes to its states.
+func (m *BehaviorMachine[E, M]) Owner() E { return m.owner }
+
+// NameOf returns a printable name for a state value: its String method if it
+// has one, else its type's name without package or pointer marks ("eatStew"),
+// or "none" for nil. It is for traces and errors, not for per-frame paths.
+func NameOf(state any) string {
+	switch s := state.(type) {
+	case nil:
+		return "none"
+	case fmt.Stringer:
+		return s.String()
+	}
+	t := reflect.TypeOf(state)
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	name := t.Name()
+	if i := strings.IndexByte(name, '['); i >= 0 {
+		name = name[:i]
+	}
+	if name == "" {
+		return t.String()
+	}
+	return name
+}

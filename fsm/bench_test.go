@@ -1,0 +1,204 @@
+package fsm_test
+
+import (
+	"strconv"
+	"testing"
+
+	"github.com/fsmforge/fsmforge/fsm"
+)
+
+// flyer is the benchmark's formation ship: the article's six states and
+// seven guards, with a target that comes and goes so that every ship takes
+// a transition about every 8 frames.
+type flyer struct {
+	leader  *flyer
+	members int
+	target  *flyer
+	phase   int
+	x, vx   float32
+	state   uint8 // used by the hand-written switch only
+}
+
+const (
+	sIdle uint8 = iota
+	sFollow
+	sLead
+	sRally
+	sPatrol
+	sAttack
+)
+
+const benchFormation = 4
+
+// world advances one frame for ship i: the target appears for 8 frames and
+// is gone for 8.
+func (f *flyer) world(frame int) {
+	if (frame+f.phase)&8 != 0 {
+		f.target = f
+	} else {
+		f.target = nil
+	}
+}
+
+// act is the per-frame behaviour of the state (the article's Tag(elapsed)).
+func (f *flyer) act(state uint8) {
+	switch state {
+	case sPatrol:
+		f.x += f.vx
+	case sAttack:
+		f.x -= f.vx * 2
+	case sRally:
+		f.x *= 0.5
+	}
+}
+
+func enterLead(f *flyer) { f.members = benchFormation - 1 }
+func enterRally(f *flyer) { f.members++ }
+
+func flyerGraph() (*fsm.Graph[*flyer, uint8], fsm.StateID) {
+	g := &fsm.Graph[*flyer, uint8]{}
+	idle := g.AddState(fsm.State[*flyer, uint8]{Name: "idle", Tag: sIdle})
+	follow := g.AddState(fsm.State[*flyer, uint8]{Name: "follow", Tag: sFollow})
+	lead := g.AddState(fsm.State[*flyer, uint8]{Name: "lead", Tag: sLead, Enter: enterLead})
+	rally := g.AddState(fsm.State[*flyer, uint8]{Name: "rally", Tag: sRally, Enter: enterRally})
+	patrol := g.AddState(fsm.State[*flyer, uint8]{Name: "patrol", Tag: sPatrol})
+	attack := g.AddState(fsm.State[*flyer, uint8]{Name: "attack", Tag: sAttack})
+	g.AddTransition(idle, lead, func(f *flyer) bool { return f.leader == nil })
+	g.AddTransition(idle, follow, func(f *flyer) bool { return f.leader != nil })
+	g.AddTransition(follow, lead, func(f *flyer) bool { return f.leader == nil })
+	g.AddTransition(lead, rally, func(f *flyer) bool { return f.members < benchFormation })
+	g.AddTransition(rally, patrol, func(f *flyer) bool { return f.members == benchFormation })
+	g.AddTransition(patrol, attack, func(f *flyer) bool { return f.target != nil })
+	g.AddTransition(attack, patrol, func(f *flyer) bool { return f.target == nil })
+	return g, idle
+}
+
+// switchUpdate is the same FSM written by hand: the speed floor.
+func switchUpdate(f *flyer) {
+	for {
+		switch f.state {
+		case sIdle:
+			if f.leader == nil {
+				f.state = sLead
+				enterLead(f)
+				continue
+			}
+			f.state = sFollow
+			continue
+		case sFollow:
+			if f.leader == nil {
+				f.state = sLead
+				enterLead(f)
+				continue
+			}
+		case sLead:
+			if f.members < benchFormation {
+				f.state = sRally
+				enterRally(f)
+				continue
+			}
+		case sRally:
+			if f.members == benchFormation {
+				f.state = sPatrol
+				continue
+			}
+		case sPatrol:
+			if f.target != nil {
+				f.state = sAttack
+				continue
+			}
+		case sAttack:
+			if f.target == nil {
+				f.state = sPatrol
+				continue
+			}
+		}
+		return
+	}
+}
+
+func newFlyers(n int) []flyer {
+	fs := make([]flyer, n)
+	for i := range fs {
+		fs[i].phase = i * 5
+		fs[i].vx = float32(i%7) * 0.25
+	}
+	return fs
+}
+
+// BenchmarkFormation compares GuardMachine.Update with a hand-written switch
+// of the same six-state FSM, over a squadron of ships; ns/frame is per ship.
+// "update" sub-benchmarks run the FSM step alone, "frame" ones also run the
+// state's behaviour, as a game does.
+func BenchmarkFormation(b *testing.B) {
+	const ships = 1024
+	for _, withAct := range []bool{false, true} {
+		kind := "update"
+		if withAct {
+			kind = "frame"
+		}
+		b.Run(kind+"/switch/ships="+strconv.Itoa(ships), func(b *testing.B) {
+			fs := newFlyers(ships)
+			frame := 0
+			for b.Loop() {
+				for i := range fs {
+					f := &fs[i]
+					f.world(frame)
+					switchUpdate(f)
+					if withAct {
+						f.act(f.state)
+					}
+				}
+				frame++
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*ships), "ns/ship")
+		})
+		b.Run(kind+"/GuardMachine/ships="+strconv.Itoa(ships), func(b *testing.B) {
+			g, idle := flyerGraph()
+			fs := newFlyers(ships)
+			ms := make([]fsm.GuardMachine[*flyer, uint8], ships)
+			for i := range fs {
+				ms[i] = g.New(&fs[i], idle)
+			}
+			frame := 0
+			for b.Loop() {
+				for i := range fs {
+					f := &fs[i]
+					f.world(frame)
+					if err := ms[i].Update(); err != nil {
+						b.Fatal(err)
+					}
+					if withAct {
+						f.act(ms[i].Tag())
+					}
+				}
+				frame++
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*ships), "ns/ship")
+		})
+	}
+}
+
+// BenchmarkNew measures making one entity's machine from a built graph.
+func BenchmarkNew(b *testing.B) {
+	g, idle := flyerGraph()
+	f := &flyer{}
+	var sink fsm.GuardMachine[*flyer, uint8]
+	for b.Loop() {
+		sink = g.New(f, idle)
+	}
+	_ = sink
+}
+
+// BenchmarkNewPointer is New plus moving the machine to the heap, for games
+// that keep machines behind pointers: one allocation.
+func BenchmarkNewPointer(b *testing.B) {
+	g, idle := flyerGraph()
+	f := &flyer{}
+	var sink *fsm.GuardMachine[*flyer, uint8]
+	for b.Loop() {
+		m := g.New(f, idle)
+		sink = &m
+	}
+	_ = sink
+}

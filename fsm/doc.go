@@ -1,0 +1,45 @@
+// Package fsm holds finite state machines that run one entity at a time.
+//
+// It offers two machines, named for what decides a transition:
+//
+//   - [GuardMachine]: the graph decides. States carry ordered, guarded
+//     transitions; [GuardMachine.Update] takes the first one whose guard
+//     holds and keeps going while guards hold, as in the XNA article's
+//     formation enemy. The graph ([Graph]) is built once and shared; each
+//     entity's machine is a small value. [Flow] is the same machine in the
+//     article's closure form, for a single entity.
+//   - [BehaviorMachine]: the states decide. Each state is a [Behavior] with
+//     Enter, Execute, Exit and OnMessage; Execute runs every update and calls
+//     ChangeState when it is time to go, as in Buckland's West World. The
+//     machine keeps the previous state (for a "state blip") and a global
+//     state that runs alongside the current one.
+//
+// # Choosing
+//
+// Use a GuardMachine when the conditions that move an entity can be written
+// next to the graph: they can then be listed ([Graph.Transitions]), drawn and
+// checked, and hundreds of entities share one graph. Use a BehaviorMachine
+// when each state is a piece of behaviour that knows where to go next, and
+// entities talk through telegrams (package message). For millions of
+// entities sharing one machine, see package crowd.
+//
+// # Guarded chains
+//
+// Update chains transitions while a guard fires. A guard cycle (A → B → A
+// with both guards true) would loop for ever, so a chain stops after
+// [Graph.ChainLimit] transitions (by default the number of states) and Update
+// returns a [*ChainError] that names the states visited. Every Exit and Enter
+// on the way ran; the machine stays in the last state it entered.
+//
+// # Costs
+//
+// [Graph.New] allocates nothing. [GuardMachine.Update] allocates nothing
+// unless it returns a ChainError; it costs one function call per guard tried.
+// BehaviorMachine methods are a few interface calls and allocate nothing.
+//
+// # Identity
+//
+// States of a Graph are identified by a small [StateID] (their index) and by
+// a unique name ([Graph.Lookup], [Graph.Name]); a machine is plain data
+// (current and previous StateID), so games can list, save and restore it.
+package fsm

@@ -1,0 +1,65 @@
+package fsm
+
+// Flow is the XNA article's state machine as written there: guards and
+// actions are closures that capture the one entity the machine belongs to.
+// It is a [GuardMachine] over its own [Graph]; use the graph form instead when
+// many entities share a flow, so each entity costs a [GuardMachine] value
+// rather than a graph of closures.
+//
+// The zero value is an empty flow: add states and transitions, then [Flow.Start].
+type Flow[T any] struct {
+	graph Graph[struct{}, T]
+	m     GuardMachine[struct{}, T]
+}
+
+// AddState adds a state with a name, a tag and optional enter and exit
+// actions (nil for none), the article's State(name, tag, onEnter, onExit).
+// It panics as [Graph.AddState] does.
+func (f *Flow[T]) AddState(name string, tag T, onEnter, onExit func()) StateID {
+	s := State[struct{}, T]{Name: name, Tag: tag}
+	if onEnter != nil {
+		s.Enter = func(struct{}) { onEnter() }
+	}
+	if onExit != nil {
+		s.Exit = func(struct{}) { onExit() }
+	}
+	return f.graph.AddState(s)
+}
+
+// AddTransition adds a transition guarded by condition after the ones already
+// leaving from. It panics as [Graph.AddTransition] does.
+func (f *Flow[T]) AddTransition(from, to StateID, condition func() bool) {
+	if condition == nil {
+		f.graph.AddTransition(from, to, nil) // panics with the graph's message
+	}
+	f.graph.AddTransition(from, to, func(struct{}) bool { return condition() })
+}
+
+// Start puts the flow in its initial state without running its Enter, as the
+// article's constructor does. It panics if initial is not one of its states.
+func (f *Flow[T]) Start(initial StateID) { f.m = f.graph.New(struct{}{}, initial) }
+
+// Update runs [GuardMachine.Update]; before [Flow.Start] it returns [ErrNoState].
+func (f *Flow[T]) Update() error { return f.m.Update() }
+
+// Goto runs [GuardMachine.Goto].
+func (f *Flow[T]) Goto(to StateID) error { return f.m.Goto(to) }
+
+// Current returns the current state, or [NoState] before Start.
+func (f *Flow[T]) Current() StateID { return f.m.Current() }
+
+// Previous returns the state the last transition left, or [NoState].
+func (f *Flow[T]) Previous() StateID { return f.m.Previous() }
+
+// In reports whether the flow is in state id.
+func (f *Flow[T]) In(id StateID) bool { return f.m.In(id) }
+
+// Name returns the current state's name, or "none" before Start.
+func (f *Flow[T]) Name() string { return f.m.Name() }
+
+// Tag returns the current state's tag, the article's CurrentState.Tag.
+func (f *Flow[T]) Tag() T { return f.m.Tag() }
+
+// Graph returns the flow's graph, for introspection and its ChainLimit and
+// OnTransition settings.
+func (f *Flow[T]) Graph() *Graph[struct{}, T] { return &f.graph }

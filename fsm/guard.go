@@ -1,0 +1,220 @@
+package fsm
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// ErrNoState is returned by an update or a state change on a machine that has
+// no current state yet: a zero [GuardMachine], a [Flow] before [Flow.Start], a
+// [BehaviorMachine] before its first state is set.
+var ErrNoState = errors.New("fsm: machine has no current state yet")
+
+// ErrReentrant is returned by [GuardMachine.Update] and [GuardMachine.Goto]
+// when they are called from inside an Enter, Exit or guard of the same
+// machine's update. The machine is left as it was.
+var ErrReentrant = errors.New("fsm: machine updated from inside its own update")
+
+// ErrChainLimit is matched by [errors.Is] against every [*ChainError].
+var ErrChainLimit = errors.New("fsm: guard chain limit reached")
+
+// ChainError reports that one [GuardMachine.Update] took as many transitions
+// as its graph's ChainLimit allows and another guard still held: usually a
+// guard cycle, such as A → B → A with both guards true. The transitions in
+// Path all ran, with their Exit and Enter actions; the machine is in the last
+// state of Path. The next update carries on from there.
+type ChainError struct {
+	Limit   int       // transitions allowed in one update
+	Path    []StateID // states visited, the starting state first; at most the first 16
+	Visited int       // states visited in all, Limit+1: more than len(Path) in a long chain
+	At      StateID   // the state the machine stopped in: the last one visited
+	Next    StateID   // the state the next guard would have entered
+	Names   []string  // names of Path's states, then Next's
+	atName  string
+}
+
+func (e *ChainError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "fsm: %d transitions in one update and a guard still holds (a guard cycle?): ", e.Limit)
+	b.WriteString(strings.Join(e.Names[:len(e.Names)-1], " → "))
+	if more := e.Visited - len(e.Path); more > 0 {
+		fmt.Fprintf(&b, " → … (%d more)", more)
+	}
+	fmt.Fprintf(&b, ", then %s; the machine stays in %s", e.Names[len(e.Names)-1], e.atName)
+	return b.String()
+}
+
+// Is makes [errors.Is](err, [ErrChainLimit]) true.
+func (e *ChainError) Is(target error) bool { return target == ErrChainLimit }
+
+// GuardMachine runs one entity through a [Graph]: polled guards decide the
+// transitions, the way the XNA article's StateMachine does. Make one with
+// [Graph.New]; it is a few words of plain data (the graph, the entity, the
+// current and previous state), so games keep it by value inside the entity.
+//
+// Choose a GuardMachine when the transitions are conditions on the world that
+// can be written down next to the graph (and drawn, listed and checked), and
+// many entities share one flow. Choose a [BehaviorMachine] when each state is
+// code that runs every update and decides for itself when to change state,
+// and states receive messages, as in Buckland's West World.
+//
+// A GuardMachine is not safe for concurrent use; distinct machines sharing a
+// graph may update concurrently if their callbacks allow it.
+type GuardMachine[E, T any] struct {
+	node   *node[E, T] // the current state, and through it the graph; nil in a zero machine
+	entity E
+	prev   StateID
+	busy   bool
+}
+
+// Update takes the first transition out of the current state whose guard
+// holds, running the old state's Exit and the new state's Enter, and repeats
+// from the new state while a guard holds (the article's while (MoveToNext())).
+// It returns nil when no guard holds, or a [*ChainError] when the graph's
+// ChainLimit is reached, [ErrNoState] on a zero machine and [ErrReentrant]
+// from inside its own update. It allocates nothing unless it returns a
+// ChainError. A panic in a guard or action leaves the machine in the last
+// state it entered and propagates.
+func (m *GuardMachine[E, T]) Update() error {
+	// The per-frame path, kept small enough for the compiler to inline it
+	// into the game's loop: try the guards, go to chain only on a transition.
+	n := m.node
+	if n == nil || m.busy {
+		return m.refuse()
+	}
+	for i := range n.out {
+		if n.out[i].guard(m.entity) {
+			return m.chain(n.out[i].to)
+		}
+	}
+	return nil
+}
+
+// refuse returns why Update cannot run.
+func (m *GuardMachine[E, T]) refuse() error {
+	if m.node == nil {
+		return ErrNoState
+	}
+	return ErrReentrant
+}
+
+// chainPathMax is how many visited states a ChainError names: the first ones.
+const chainPathMax = 16
+
+func (m *GuardMachine[E, T]) chain(to StateID) error {
+	m.busy = true
+	defer m.idle()
+	limit := m.node.graph.chainLimit()
+	var path [chainPathMax]StateID
+	path[0] = m.node.id
+	for n := 1; ; n++ {
+		m.step(to)
+		if n < len(path) {
+			path[n] = to
+		}
+		next, ok := m.node.fire(m.entity)
+		if !ok {
+			return nil
+		}
+		if n == limit {
+			return newChainError(m.node.graph, limit, path[:min(n+1, len(path))], n+1, m.node.id, next)
+		}
+		to = next
+	}
+}
+
+func (m *GuardMachine[E, T]) idle() { m.busy = false }
+
+func newChainError[E, T any](g *Graph[E, T], limit int, path []StateID, visited int, at, next StateID) *ChainError {
+	e := &ChainError{Limit: limit, Path: append([]StateID(nil), path...), Visited: visited, At: at, Next: next, atName: g.Name(at)}
+	for _, id := range path {
+		e.Names = append(e.Names, g.Name(id))
+	}
+	e.Names = append(e.Names, g.Name(next))
+	return e
+}
+
+func (m *GuardMachine[E, T]) step(to StateID) {
+	from := m.node
+	g := from.graph
+	if exit := from.Exit; exit != nil {
+		exit(m.entity)
+	}
+	m.prev, m.node = from.id, g.nodes[to]
+	if hook := g.OnTransition; hook != nil {
+		hook(m.entity, from.id, to)
+	}
+	if enter := m.node.Enter; enter != nil {
+		enter(m.entity)
+	}
+}
+
+// Goto moves the machine to state to now, whatever the guards say, running
+// the current state's Exit and to's Enter; no guards are tried. It is for
+// events that do not fit a guard (a hit, a message) and for running the
+// initial state's Enter (Goto to the current state runs Exit then Enter).
+// It returns an error, and changes nothing, if to is not a state of the graph,
+// the machine has no state, or it is called from inside the machine's update.
+func (m *GuardMachine[E, T]) Goto(to StateID) error {
+	switch {
+	case m.node == nil:
+		return ErrNoState
+	case m.busy:
+		return ErrReentrant
+	case !m.node.graph.Has(to):
+		return fmt.Errorf("fsm: Goto %s: not a state of this graph (it has %d)", to, m.node.graph.Len())
+	}
+	m.busy = true
+	defer m.idle()
+	m.step(to)
+	return nil
+}
+
+// Current returns the current state, or [NoState] for a zero machine.
+func (m *GuardMachine[E, T]) Current() StateID {
+	if m.node == nil {
+		return NoState
+	}
+	return m.node.id
+}
+
+// Previous returns the state the last transition left, or [NoState] before
+// the first transition.
+func (m *GuardMachine[E, T]) Previous() StateID {
+	if m.node == nil {
+		return NoState
+	}
+	return m.prev
+}
+
+// In reports whether the machine is in state id.
+func (m *GuardMachine[E, T]) In(id StateID) bool { return m.node != nil && m.node.id == id }
+
+// Name returns the current state's name, or "none" for a zero machine.
+func (m *GuardMachine[E, T]) Name() string {
+	if m.node == nil {
+		return NoState.String()
+	}
+	return m.node.Name
+}
+
+// Tag returns the current state's tag, or the zero T for a zero machine.
+func (m *GuardMachine[E, T]) Tag() T {
+	if m.node == nil {
+		var zero T
+		return zero
+	}
+	return m.node.Tag
+}
+
+// Entity returns the entity the machine passes to guards and actions.
+func (m *GuardMachine[E, T]) Entity() E { return m.entity }
+
+// Graph returns the graph the machine runs, or nil for a zero machine.
+func (m *GuardMachine[E, T]) Graph() *Graph[E, T] {
+	if m.node == nil {
+		return nil
+	}
+	return m.node.graph
+}
