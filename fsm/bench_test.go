@@ -52,7 +52,7 @@ func (f *flyer) act(state uint8) {
 	}
 }
 
-func enterLead(f *flyer) { f.members = benchFormation - 1 }
+func enterLead(f *flyer)  { f.members = benchFormation - 1 }
 func enterRally(f *flyer) { f.members++ }
 
 func flyerGraph() (*fsm.Graph[*flyer, uint8], fsm.StateID) {

@@ -111,8 +111,12 @@ type Miner struct {
 	Machine *fsm.BehaviorMachine[*Miner, string]
 }
 
-type digging struct{ fsm.NopBehavior[*Miner, string] }
-type drinking struct{ fsm.NopBehavior[*Miner, string] }
+type digging struct {
+	fsm.NopBehavior[*Miner, string]
+}
+type drinking struct {
+	fsm.NopBehavior[*Miner, string]
+}
 
 // States are stateless package-level values; each decides when to leave.
 var (
