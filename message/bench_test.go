@@ -1,0 +1,221 @@
+package message
+
+import (
+	"container/heap"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"testing"
+)
+
+// benchFrames returns a few frames of n random messages among entities, so
+// that the key sets change from frame to frame.
+func benchFrames(n, entities int) [][]msg {
+	r := rand.New(rand.NewPCG(uint64(n), uint64(entities)))
+	frames := make([][]msg, 4)
+	for i := range frames {
+		frames[i] = make([]msg, n)
+		for j := range frames[i] {
+			frames[i][j] = msg{
+				Type: kind(r.IntN(int(numKinds))),
+				From: entity(r.IntN(entities)),
+				To:   entity(r.IntN(entities)),
+			}
+		}
+	}
+	return frames
+}
+
+// scanManager is the article's MessageManager: two lists, linear scans.
+type scanManager struct {
+	last, cur []msg
+}
+
+func (s *scanManager) send(m msg) { s.cur = append(s.cur, m) }
+
+func (s *scanManager) update() { s.last, s.cur = s.cur, s.last[:0] }
+
+func (s *scanManager) findByDestination(id entity, result []msg) []msg {
+	for _, m := range s.last {
+		if !m.Broadcast && m.To == id {
+			result = append(result, m)
+		}
+	}
+	return result
+}
+
+// BenchmarkBoard runs whole frames: send msgs messages among entities, swap,
+// then every entity reads its own messages and sums something.
+func BenchmarkBoard(b *testing.B) {
+	report := func(b *testing.B, msgs int) {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(msgs), "ns/msg")
+	}
+	for _, size := range []struct{ msgs, entities int }{{10000, 1000}, {100000, 10000}} {
+		b.Run(fmt.Sprintf("msgs=%d/entities=%d", size.msgs, size.entities), func(b *testing.B) {
+			frames := benchFrames(size.msgs, size.entities)
+			var board Board[entity, kind]
+			sum, frame := 0, 0
+			run := func() {
+				for _, m := range frames[frame%len(frames)] {
+					board.Send(m)
+				}
+				frame++
+				board.Swap()
+				last := board.Last()
+				for id := range entity(size.entities) {
+					for m := range last.To(id) {
+						sum += int(m.From) + int(m.Type)
+					}
+				}
+			}
+			for range len(frames) + 1 {
+				run() // warm the buffers and maps
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				run()
+			}
+			report(b, size.msgs)
+			_ = sum
+		})
+	}
+	b.Run("linear-scan/msgs=10000/entities=1000", func(b *testing.B) {
+		const msgs, entities = 10000, 1000
+		frames := benchFrames(msgs, entities)
+		var mm scanManager
+		var result []msg
+		sum, frame := 0, 0
+		run := func() {
+			for _, m := range frames[frame%len(frames)] {
+				mm.send(m)
+			}
+			frame++
+			mm.update()
+			for id := range entity(entities) {
+				result = mm.findByDestination(id, result[:0])
+				for _, m := range result {
+					sum += int(m.From) + int(m.Type)
+				}
+			}
+		}
+		for range len(frames) + 1 {
+			run()
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			run()
+		}
+		report(b, msgs)
+		_ = sum
+	})
+}
+
+// BenchmarkDispatcher schedules telegrams with random delays, then advances
+// time in 1/60 s ticks until all are delivered. The dispatcher is reused, so
+// its buffers are warm.
+func BenchmarkDispatcher(b *testing.B) {
+	const telegrams, entities, horizon, tick = 1_000_000, 10_000, 10.0, 1.0 / 60
+	r := rand.New(rand.NewPCG(13, 14))
+	delays := make([]float64, telegrams)
+	receivers := make([]entity, telegrams)
+	for i := range delays {
+		delays[i] = r.Float64()*horizon + 1e-9
+		receivers[i] = entity(r.IntN(entities))
+	}
+	report := func(b *testing.B, mallocs0 uint64) {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		n := float64(b.N) * telegrams
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/n, "ns/telegram")
+		b.ReportMetric(float64(ms.Mallocs-mallocs0)/n, "allocs/telegram")
+	}
+	mallocs := func() uint64 {
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		return ms.Mallocs
+	}
+
+	b.Run(fmt.Sprintf("telegrams=%d", telegrams), func(b *testing.B) {
+		var d Dispatcher[entity, kind]
+		delivered := 0
+		for id := range entity(entities) {
+			d.Register(id, func(t tg) bool { delivered += int(t.Msg) + 1; return true })
+		}
+		run := func() {
+			start := d.Time()
+			for i, delay := range delays {
+				if err := d.Dispatch(delay, entity(i%entities), receivers[i], kind(i%3), nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			for now := start; d.Len() > 0; now += tick {
+				if err := d.DispatchDelayed(now); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		run() // warm the heap and slots
+		b.ReportAllocs()
+		m0 := mallocs()
+		for b.Loop() {
+			run()
+		}
+		report(b, m0)
+		_ = delivered
+	})
+
+	// The same with container/heap, which boxes every entry into an any.
+	b.Run(fmt.Sprintf("container-heap/telegrams=%d", telegrams), func(b *testing.B) {
+		handlers := make(map[entity]Handler[entity, kind], entities)
+		delivered := 0
+		for id := range entity(entities) {
+			handlers[id] = func(t tg) bool { delivered += int(t.Msg) + 1; return true }
+		}
+		var q boxedQueue
+		now := 0.0
+		var seq uint64
+		run := func() {
+			start := now
+			for i, delay := range delays {
+				t := tg{Sender: entity(i % entities), Receiver: receivers[i], Msg: kind(i % 3), DispatchTime: now + delay}
+				heap.Push(&q, boxed{t, seq})
+				seq++
+			}
+			for now = start; q.Len() > 0; now += tick {
+				for q.Len() > 0 && q[0].t.DispatchTime <= now {
+					e := heap.Pop(&q).(boxed)
+					handlers[e.t.Receiver](e.t)
+				}
+			}
+		}
+		run()
+		b.ReportAllocs()
+		m0 := mallocs()
+		for b.Loop() {
+			run()
+		}
+		report(b, m0)
+		_ = delivered
+	})
+}
+
+type boxed struct {
+	t   tg
+	seq uint64
+}
+
+type boxedQueue []boxed
+
+func (q boxedQueue) Len() int { return len(q) }
+func (q boxedQueue) Less(i, j int) bool {
+	return q[i].t.DispatchTime < q[j].t.DispatchTime ||
+		q[i].t.DispatchTime == q[j].t.DispatchTime && q[i].seq < q[j].seq
+}
+func (q boxedQueue) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *boxedQueue) Push(x any)   { *q = append(*q, x.(boxed)) }
+func (q *boxedQueue) Pop() any {
+	old := *q
+	e := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return e
+}

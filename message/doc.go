@@ -1,0 +1,92 @@
+// Package message carries messages between game entities, in two styles:
+//
+//   - [Board]: a double-buffered board that entities pull their messages
+//     from, one frame late (the XNA article's MessageManager).
+//   - [Dispatcher]: Buckland's telegram dispatcher, which pushes each
+//     [Telegram] into the receiver's [Handler], at once or after a delay in
+//     game time (Programming Game AI by Example, chapter 2).
+//
+// Both are generic over the game's entity ID type and its message-type
+// enumeration: Board[EntityID, MsgType], Dispatcher[EntityID, MsgType]. Both
+// have zero values ready to use, take time from the caller rather than the
+// wall clock, allocate nothing per message once warm, and are not safe for
+// concurrent use.
+//
+// # Board: double buffering
+//
+// During a frame, entities send messages ([Board.Send] a [Message]); they
+// land in the current frame and nobody acting on them sees them yet. The game loop calls
+// [Board.Swap] once per frame: the current frame becomes the last frame,
+// visible all at once through [Board.Last], and a new empty frame starts.
+// So every entity acts on the complete set of last frame's messages, whatever
+// order entities are updated in, and a message sent while handling one is
+// never seen in the same frame. [Board.Current] lets an entity peek at the
+// frame being sent (the article's FindFuture… queries).
+//
+// # Board: why pull
+//
+// Nothing is called back: each entity asks the board, when it chooses, for
+// the messages that concern it ([Frame.To]) and may skip some depending on
+// others. There is nothing to register or unregister, and a message to an
+// entity that never asks costs only its slot.
+//
+// # Board: cost of queries
+//
+// Where the article scans every message for every query, each [Frame] is
+// indexed as it is filled: for each destination, sender and type, a chain
+// links the frame's messages with that key in send order. [Frame.To],
+// [Frame.From] and [Frame.OfType] cost one map look-up plus O(matches);
+// [Frame.OfTypeTo] and [Frame.OfTypeFrom] walk the shorter of the two chains;
+// only [Frame.Where] and [Frame.All] visit every message. If every entity
+// reads its own messages, a frame costs O(messages), not
+// O(entities × messages). [Board.Swap] forgets only the keys the cleared
+// frame used, so it too is linear in that frame's messages.
+//
+// Queries return an [iter.Seq] in send order that allocates nothing when
+// ranged over; keep results with
+//
+//	mine = slices.AppendSeq(mine[:0], board.Last().To(self))
+//
+// # Dispatcher: time
+//
+// A Dispatcher never reads a clock. [Dispatcher.SetTime] and
+// [Dispatcher.DispatchDelayed] take the game time (seconds, ticks, as a
+// float64), and [Dispatcher.Dispatch] with a positive delay queues the
+// telegram for Time() + delay. Call DispatchDelayed(now) once per frame or
+// tick: it delivers every telegram due by now (DispatchTime ≤ now).
+//
+// # Dispatcher: ordering
+//
+// Due telegrams are delivered in order of dispatch time; telegrams with the
+// same dispatch time are delivered in the order they were sent. The queue is
+// a binary min-heap on (time, send sequence), so a replay with the same
+// inputs delivers the same telegrams in the same order.
+//
+// # Dispatcher: duplicate window
+//
+// Buckland's dispatcher drops a telegram when an identical one (same sender,
+// receiver and message) is already queued less than 0.25 s away. Here that
+// rule is [DispatcherOptions.DuplicateWindow], off by default; West World
+// sets 0.25. Dispatch reports a dropped telegram by returning [ErrDuplicate]
+// (a plain sentinel, so dropping allocates nothing). Unlike the
+// original, whose std::set also merged different telegrams that merely shared
+// a dispatch time, telegrams that differ are always kept.
+//
+// # Dispatcher: re-entrancy
+//
+// Handlers run synchronously and may dispatch again. An immediate dispatch
+// from a handler is delivered at once, recursively. A delayed dispatch from a
+// handler during [Dispatcher.DispatchDelayed] is queued but waits for the
+// next DispatchDelayed call, even if already due, so a handler that keeps
+// re-sending to itself cannot hang the loop. Handlers may register and
+// unregister entities; a telegram to an entity unregistered before it falls
+// due is dropped and reported ([ErrUnknownReceiver]).
+//
+// # Errors
+//
+// Problems are returned, never logged and never a panic: a [*TelegramError]
+// names the telegram and wraps a sentinel ([ErrUnknownReceiver],
+// [ErrUnhandled], [ErrBadDelay]); DispatchDelayed returns a [TelegramErrors]
+// list of them. A dropped duplicate is the bare [ErrDuplicate]. Panics are
+// kept for programmer errors such as a nil handler.
+package message

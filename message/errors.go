@@ -1,0 +1,108 @@
+package message
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// sentinel is the type of the package's sentinel errors: its reason is also
+// used, without the package prefix, inside longer messages.
+type sentinel struct{ reason string }
+
+func (e *sentinel) Error() string { return "message: " + e.reason }
+
+// Sentinel errors of the [Dispatcher], for [errors.Is]. Except for
+// ErrDuplicate, returned as is, the errors returned are [*TelegramError]
+// values (or a [TelegramErrors] list of them) that wrap one of these and say
+// which telegram was concerned.
+var (
+	// ErrUnknownReceiver: the receiver is not registered (or was unregistered
+	// before a delayed telegram fell due). The telegram was not delivered.
+	ErrUnknownReceiver error = &sentinel{"unknown receiver"}
+
+	// ErrUnhandled: the telegram was delivered, but the receiver's handler
+	// returned false. Buckland logs "Message not handled".
+	ErrUnhandled error = &sentinel{"telegram not handled"}
+
+	// ErrDuplicate: an identical telegram is already pending within the
+	// dispatcher's DuplicateWindow; this one was dropped. Dispatch returns it
+	// as is, not inside a TelegramError.
+	ErrDuplicate error = &sentinel{"duplicate telegram dropped"}
+
+	// ErrBadDelay: the delay is NaN or infinite, or the dispatch time it
+	// gives overflows. Nothing was queued.
+	ErrBadDelay error = &sentinel{"delay is NaN or infinite"}
+
+	// ErrBadTime: the time given to DispatchDelayed is NaN or infinite.
+	// Nothing was changed.
+	ErrBadTime error = &sentinel{"time is NaN or infinite"}
+)
+
+// TelegramError reports a telegram that [Dispatcher.Dispatch] or
+// [Dispatcher.DispatchDelayed] could not queue or deliver, or that its
+// receiver did not handle. Err is [ErrUnknownReceiver], [ErrUnhandled] or
+// [ErrBadDelay]; errors.Is matches it through Unwrap. Find the receiver with
+// [errors.As]:
+//
+//	var te *message.TelegramError[EntityID, MsgType]
+//	if errors.As(err, &te) && errors.Is(te, message.ErrUnknownReceiver) {
+//		forget(te.Telegram.Receiver)
+//	}
+type TelegramError[ID, K comparable] struct {
+	Telegram Telegram[ID, K] // DispatchTime: when it was or would have been due
+	Err      error
+}
+
+// Error names the telegram and the problem, for example
+// "message: telegram HiHoneyImHome from Bob to Elsa at t=3: unknown receiver Elsa".
+func (e *TelegramError[ID, K]) Error() string {
+	t := &e.Telegram
+	head := fmt.Sprintf("message: telegram %v from %v to %v at t=%g: ", t.Msg, t.Sender, t.Receiver, t.DispatchTime)
+	switch e.Err {
+	case ErrUnknownReceiver:
+		return head + fmt.Sprintf("unknown receiver %v", t.Receiver)
+	}
+	if s, ok := e.Err.(*sentinel); ok {
+		return head + s.reason
+	}
+	return head + fmt.Sprint(e.Err)
+}
+
+// Unwrap returns Err.
+func (e *TelegramError[ID, K]) Unwrap() error { return e.Err }
+
+// TelegramErrors is the list of problems met by one
+// [Dispatcher.DispatchDelayed] call, in delivery order. It is never empty
+// when returned as an error. [errors.Is] and [errors.As] look into each
+// element.
+type TelegramErrors[ID, K comparable] []*TelegramError[ID, K]
+
+// Error returns the first error's message, followed by "(and N more)" when
+// there are others.
+func (l TelegramErrors[ID, K]) Error() string {
+	switch len(l) {
+	case 0:
+		return "message: no errors"
+	case 1:
+		return l[0].Error()
+	}
+	return fmt.Sprintf("%s (and %d more)", l[0].Error(), len(l)-1)
+}
+
+// Unwrap returns the elements, for [errors.Is] and [errors.As].
+func (l TelegramErrors[ID, K]) Unwrap() []error {
+	errs := make([]error, len(l))
+	for i, e := range l {
+		errs[i] = e
+	}
+	return errs
+}
+
+// timeError reports a bad time given to DispatchDelayed.
+type timeError float64
+
+func (e timeError) Error() string {
+	return "message: Dispatcher.DispatchDelayed: time " + strconv.FormatFloat(float64(e), 'g', -1, 64) + " is NaN or infinite"
+}
+
+func (e timeError) Is(target error) bool { return target == ErrBadTime }

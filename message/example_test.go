@@ -1,0 +1,142 @@
+package message_test
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/fsmforge/fsmforge/message"
+)
+
+// EntityID and Msg are what a game declares: small typed IDs with names.
+type EntityID uint16
+
+const (
+	Bob EntityID = iota
+	Elsa
+	Cat
+)
+
+func (id EntityID) String() string { return [...]string{"Bob", "Elsa", "Cat"}[id] }
+
+type Msg uint8
+
+const (
+	HiHoneyImHome Msg = iota
+	StewReady
+	Meow
+)
+
+func (m Msg) String() string { return [...]string{"HiHoneyImHome", "StewReady", "Meow"}[m] }
+
+// A frame's messages become visible together after Swap; each entity pulls
+// its own.
+func ExampleBoard() {
+	var board message.Board[EntityID, Msg]
+
+	// Frame 1: entities send.
+	board.Send(message.Message[EntityID, Msg]{Type: HiHoneyImHome, From: Bob, To: Elsa})
+	board.Send(message.Message[EntityID, Msg]{Type: Meow, From: Cat, Broadcast: true})
+	board.Send(message.Message[EntityID, Msg]{Type: StewReady, From: Elsa, To: Bob, Payload: "beef"})
+	fmt.Println("visible before Swap:", board.Last().Len())
+
+	// End of frame 1.
+	board.Swap()
+
+	// Frame 2: entities read; the slice is reused from frame to frame.
+	var inbox []message.Message[EntityID, Msg]
+	for _, self := range []EntityID{Bob, Elsa, Cat} {
+		inbox = slices.AppendSeq(inbox[:0], board.Last().To(self))
+		for _, m := range inbox {
+			fmt.Printf("%v reads %v from %v (payload %v)\n", self, m.Type, m.From, m.Payload)
+		}
+	}
+	for m := range board.Last().OfType(Meow) {
+		fmt.Printf("everyone hears %v from %v\n", m.Type, m.From)
+	}
+	// Output:
+	// visible before Swap: 0
+	// Bob reads StewReady from Elsa (payload beef)
+	// Elsa reads HiHoneyImHome from Bob (payload <nil>)
+	// everyone hears Meow from Cat
+}
+
+// Current looks at the frame still being sent: the article's
+// FindFutureMessagesByTypeAndDestination.
+func ExampleBoard_Current() {
+	var board message.Board[EntityID, Msg]
+	board.Send(message.Message[EntityID, Msg]{Type: StewReady, From: Elsa, To: Bob})
+
+	for m := range board.Current().OfTypeTo(StewReady, Bob) {
+		fmt.Printf("already on its way to %v: %v from %v\n", m.To, m.Type, m.From)
+	}
+	fmt.Println("in the last frame:", len(slices.Collect(board.Last().OfTypeTo(StewReady, Bob))))
+	// Output:
+	// already on its way to Bob: StewReady from Elsa
+	// in the last frame: 0
+}
+
+// An immediate telegram runs the receiver's handler before Dispatch returns.
+func ExampleDispatcher() {
+	d := message.NewDispatcher[EntityID, Msg](message.DispatcherOptions{DuplicateWindow: 0.25})
+	d.Register(Elsa, func(t message.Telegram[EntityID, Msg]) bool {
+		if t.Msg != HiHoneyImHome {
+			return false
+		}
+		fmt.Printf("t=%g %v: hi %v, let me make some stew\n", t.DispatchTime, t.Receiver, t.Sender)
+		return true
+	})
+	d.Register(Bob, func(message.Telegram[EntityID, Msg]) bool { return false })
+
+	d.SetTime(12)
+	if err := d.Dispatch(0, Bob, Elsa, HiHoneyImHome, nil); err != nil {
+		fmt.Println(err)
+	}
+	err := d.Dispatch(0, Elsa, Cat, StewReady, nil)
+	fmt.Println(err)
+	var te *message.TelegramError[EntityID, Msg]
+	if errors.As(err, &te) && errors.Is(err, message.ErrUnknownReceiver) {
+		fmt.Println("nobody is registered as", te.Telegram.Receiver)
+	}
+	fmt.Println(d.Dispatch(0, Elsa, Bob, StewReady, nil))
+	// Output:
+	// t=12 Elsa: hi Bob, let me make some stew
+	// message: telegram StewReady from Elsa to Cat at t=12: unknown receiver Cat
+	// nobody is registered as Cat
+	// message: telegram StewReady from Elsa to Bob at t=12: telegram not handled
+}
+
+// Delayed telegrams are delivered by DispatchDelayed in time order, ties in
+// the order they were sent; identical ones within the duplicate window are
+// dropped.
+func ExampleDispatcher_DispatchDelayed() {
+	d := message.NewDispatcher[EntityID, Msg](message.DispatcherOptions{DuplicateWindow: 0.25})
+	for _, id := range []EntityID{Bob, Elsa, Cat} {
+		d.Register(id, func(t message.Telegram[EntityID, Msg]) bool {
+			fmt.Printf("t=%g: %v gets %v from %v\n", t.DispatchTime, t.Receiver, t.Msg, t.Sender)
+			return true
+		})
+	}
+	_ = d.Dispatch(1.5, Elsa, Bob, StewReady, nil)
+	_ = d.Dispatch(1.0, Cat, Elsa, Meow, nil)
+	_ = d.Dispatch(1.5, Elsa, Cat, StewReady, nil) // same time as Bob's: kept, after it
+	err := d.Dispatch(1.6, Elsa, Bob, StewReady, nil)
+	fmt.Println("again 0.1 s later:", err)
+
+	for _, t := range d.AppendPending(nil) {
+		fmt.Printf("pending: %v to %v at t=%g\n", t.Msg, t.Receiver, t.DispatchTime)
+	}
+	for _, now := range []float64{1, 2} {
+		if err := d.DispatchDelayed(now); err != nil {
+			fmt.Println(err)
+		}
+	}
+	// Output:
+	// again 0.1 s later: message: duplicate telegram dropped
+	// pending: Meow to Elsa at t=1
+	// pending: StewReady to Bob at t=1.5
+	// pending: StewReady to Cat at t=1.5
+	// t=1: Elsa gets Meow from Cat
+	// t=1.5: Bob gets StewReady from Elsa
+	// t=1.5: Cat gets StewReady from Elsa
+}
