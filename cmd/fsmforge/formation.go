@@ -1,0 +1,51 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/fsmforge/fsmforge/examples/formation"
+)
+
+func runFormation(ctx context.Context, args []string, stdout io.Writer) error {
+	f := newFlags("formation", `Usage: fsmforge demo formation [flags]
+
+The Astralia formation flyers of the XNA article: ships arrive, join a
+rallying leader or lead, patrol, attack; a downed leader's first follower
+takes over. One line per frame: ships in each state, transitions taken.
+
+Flags:
+`)
+	seed := f.Uint64("seed", 1, "seed for the enemy's appearances and the hits")
+	frames := f.Int("frames", 40, "number of frames")
+	ships := f.Int("ships", 12, "number of ships")
+	size := f.Int("size", 3, "followers a leader waits for before patrolling")
+	if err := f.parse(args, stdout); err != nil {
+		return err
+	}
+	for _, v := range []struct {
+		name string
+		n    int
+	}{{"frames", *frames}, {"ships", *ships}, {"size", *size}} {
+		if v.n < 1 {
+			return &usageError{msg: fmt.Sprintf("formation: -%s %d: must be at least 1", v.name, v.n), help: f.help()}
+		}
+	}
+	out := bufio.NewWriter(stdout)
+	defer out.Flush()
+	sq := formation.NewSquadron(formation.Options{Seed: *seed, Ships: *ships, FormationSize: *size})
+	for range *frames {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := sq.Step(); err != nil {
+			return err
+		}
+		if err := sq.Summary(out); err != nil {
+			return err
+		}
+	}
+	return out.Flush()
+}
