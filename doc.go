@@ -1,0 +1,28 @@
+// Package fsmforge is a toolkit for game-AI finite state machines in Go.
+// This package holds no code: it is the map of the others.
+//
+// # Packages
+//
+//   - [github.com/fsmforge/fsmforge/fsm]: machines for one entity at a time.
+//     GuardMachine runs a graph of ordered, guarded transitions built once and
+//     shared by many entities (and Flow is the same machine with closures, as
+//     in the XNA article); BehaviorMachine runs Buckland-style states with
+//     Enter, Execute, Exit and OnMessage, a previous and a global state.
+//   - [github.com/fsmforge/fsmforge/message]: how entities talk. Board is a
+//     double-buffered board queried by destination, sender or type;
+//     Dispatcher delivers telegrams now or after a delay in game time.
+//   - [github.com/fsmforge/fsmforge/examples/westworld]: Buckland's Miner Bob
+//     and Elsa.
+//   - [github.com/fsmforge/fsmforge/examples/formation]: the Astralia
+//     formation flyers of the XNA article.
+//   - examples/minimal/guarded and examples/minimal/behavior: the README's
+//     minimal programs.
+//   - cmd/fsmforge: the command-line tool (go run ./cmd/fsmforge demo).
+//
+// # Design rules
+//
+// States and messages are identified by stable names and small typed IDs;
+// machines are plain data that can be listed, saved and restored; per-frame
+// paths take time from the caller, never the wall clock, and allocate
+// nothing; randomness takes a seed.
+package fsmforge
