@@ -100,27 +100,39 @@ func (m *GuardMachine[E, T]) refuse() error {
 }
 
 // chainPathMax is how many visited states a ChainError names: the first ones.
-const chainPathMax = 16
+const chainPathMax = 16 // at least 2
 
 func (m *GuardMachine[E, T]) chain(to StateID) error {
 	m.busy = true
 	defer m.idle()
-	limit := m.node.graph.chainLimit()
+	from := m.node.id
+	m.step(to)
+	next, ok := m.node.fire(m.entity)
+	if !ok {
+		return nil // the common case: one transition
+	}
+	return m.chainOn(from, next)
+}
+
+// chainOn carries on a chain whose first transition, from from, is taken and
+// whose next guard leads to next, keeping the path for a ChainError.
+func (m *GuardMachine[E, T]) chainOn(from, next StateID) error {
+	g := m.node.graph
+	limit := g.chainLimit()
 	var path [chainPathMax]StateID
-	path[0] = m.node.id
+	path[0], path[1] = from, m.node.id
 	for n := 1; ; n++ {
-		m.step(to)
-		if n < len(path) {
-			path[n] = to
+		if n == limit {
+			return newChainError(g, limit, path[:min(n+1, len(path))], n+1, m.node.id, next)
 		}
-		next, ok := m.node.fire(m.entity)
-		if !ok {
+		m.step(next)
+		if n+1 < len(path) {
+			path[n+1] = next
+		}
+		var ok bool
+		if next, ok = m.node.fire(m.entity); !ok {
 			return nil
 		}
-		if n == limit {
-			return newChainError(m.node.graph, limit, path[:min(n+1, len(path))], n+1, m.node.id, next)
-		}
-		to = next
 	}
 }
 
