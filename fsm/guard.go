@@ -34,6 +34,8 @@ type ChainError struct {
 	atName  string
 }
 
+// Error names the limit and the states visited, for example
+// "fsm: 2 transitions in one update and a guard still holds (a guard cycle?): a → b → a, then b; the machine stays in a".
 func (e *ChainError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "fsm: %d transitions in one update and a guard still holds (a guard cycle?): ", e.Limit)

@@ -13,6 +13,7 @@ import (
 // ShipID identifies a ship; 0 is no ship.
 type ShipID int32
 
+// String returns "ship" and the number.
 func (id ShipID) String() string { return fmt.Sprintf("ship%d", int32(id)) }
 
 // Kind is the type of a message between ships.
@@ -29,6 +30,7 @@ const (
 
 var kindNames = [...]string{"?", "RallyCall", "JoinRequest", "Welcome", "Full", "LeaderDown"}
 
+// String returns the message type's name.
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
 		return kindNames[k]

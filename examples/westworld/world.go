@@ -19,6 +19,7 @@ const (
 	Elsa
 )
 
+// String returns the character's name.
 func (id EntityID) String() string {
 	switch id {
 	case MinerBob:
@@ -38,6 +39,7 @@ const (
 	StewReady                    // Elsa to herself after 1.5 s, then to Bob
 )
 
+// String returns the telegram's name.
 func (m Msg) String() string {
 	switch m {
 	case HiHoneyImHome:
@@ -62,6 +64,7 @@ const (
 	Saloon
 )
 
+// String returns the place's name.
 func (l Location) String() string {
 	switch l {
 	case Shack:

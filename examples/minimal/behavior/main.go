@@ -7,6 +7,7 @@ import (
 	"github.com/fsmforge/fsmforge/fsm"
 )
 
+// Miner is the entity; its machine runs the states below.
 type Miner struct {
 	Gold int
 	AI   *fsm.BehaviorMachine[*Miner, string]
@@ -19,6 +20,7 @@ type (
 	bank struct{ nop }
 )
 
+// Dig and Bank are the states: one value each, shared by every miner.
 var Dig, Bank = dig{}, bank{}
 
 func (dig) Execute(m *Miner) {

@@ -7,6 +7,7 @@ import (
 	"github.com/fsmforge/fsmforge/fsm"
 )
 
+// Guard is the entity the guards look at.
 type Guard struct{ SeesPlayer, Tired bool }
 
 func main() {
