@@ -320,8 +320,12 @@ func (d *Dispatcher[ID, K]) endDelivery() {
 }
 
 func (d *Dispatcher[ID, K]) push(e entry) {
-	h := append(d.heap, e)
-	i := len(h) - 1
+	d.heap = append(d.heap, e)
+	siftUp(d.heap, len(d.heap)-1, e)
+}
+
+// siftUp puts e in the hole at h[i], moving the hole up past larger parents.
+func siftUp(h []entry, i int, e entry) {
 	for i > 0 {
 		p := (i - 1) / 2
 		if !e.less(h[p]) {
@@ -331,7 +335,6 @@ func (d *Dispatcher[ID, K]) push(e entry) {
 		i = p
 	}
 	h[i] = e
-	d.heap = h
 }
 
 // pop removes the least entry. It moves the hole at the root down to a leaf
@@ -357,15 +360,7 @@ func (d *Dispatcher[ID, K]) pop() entry {
 			h[i] = h[c]
 			i = c
 		}
-		for i > 0 {
-			p := (i - 1) / 2
-			if !last.less(h[p]) {
-				break
-			}
-			h[i] = h[p]
-			i = p
-		}
-		h[i] = last
+		siftUp(h, i, last)
 	}
 	d.heap = h
 	return top

@@ -49,11 +49,7 @@ func (m *Miner) BuyAndDrinkAWhiskey() {
 
 func (m *Miner) say(format string, args ...any) { m.world.say(m.ID, format, args...) }
 
-func (m *Miner) change(s fsm.Behavior[*Miner, Telegram]) {
-	if err := m.FSM.ChangeState(s); err != nil {
-		m.world.errs = append(m.world.errs, err)
-	}
-}
+func (m *Miner) change(s fsm.Behavior[*Miner, Telegram]) { m.world.note(m.FSM.ChangeState(s)) }
 
 // minerState gives Bob's states the methods they do not write.
 type minerState = fsm.NopBehavior[*Miner, Telegram]
@@ -186,9 +182,7 @@ func (eatStew) Enter(m *Miner) { m.say("Mmm, that stew smells mighty fine!") }
 
 func (eatStew) Execute(m *Miner) {
 	m.say("Best stew this side o' the Pecos")
-	if err := m.FSM.RevertToPreviousState(); err != nil {
-		m.world.errs = append(m.world.errs, err)
-	}
+	m.world.note(m.FSM.RevertToPreviousState())
 }
 
 func (eatStew) Exit(m *Miner) { m.say("Thank ya kindly. Back to what ah was doin'") }

@@ -17,11 +17,7 @@ func (w *Wife) Update() { w.FSM.Update() }
 
 func (w *Wife) say(format string, args ...any) { w.world.say(w.ID, format, args...) }
 
-func (w *Wife) change(s fsm.Behavior[*Wife, Telegram]) {
-	if err := w.FSM.ChangeState(s); err != nil {
-		w.world.errs = append(w.world.errs, err)
-	}
-}
+func (w *Wife) change(s fsm.Behavior[*Wife, Telegram]) { w.world.note(w.FSM.ChangeState(s)) }
 
 type wifeState = fsm.NopBehavior[*Wife, Telegram]
 
@@ -81,9 +77,7 @@ func (visitBathroom) Enter(w *Wife) { w.say("Off to the outhouse a spell") }
 
 func (visitBathroom) Execute(w *Wife) {
 	w.say("Ahh, much better")
-	if err := w.FSM.RevertToPreviousState(); err != nil {
-		w.world.errs = append(w.world.errs, err)
-	}
+	w.world.note(w.FSM.RevertToPreviousState())
 }
 
 func (visitBathroom) Exit(w *Wife) { w.say("Back from the outhouse") }

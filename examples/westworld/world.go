@@ -189,6 +189,13 @@ func (w *World) report(err error) {
 	case errors.Is(err, message.ErrDuplicate):
 		w.say(0, "   (the same telegram is already on its way)")
 	default:
+		w.note(err)
+	}
+}
+
+// note keeps an error from a state change for Update to return.
+func (w *World) note(err error) {
+	if err != nil {
 		w.errs = append(w.errs, err)
 	}
 }
