@@ -21,7 +21,8 @@ import (
 //	var EatStew eatStew
 //
 // The machine compares states with ==, so a Behavior's dynamic type must be
-// comparable (a pointer or a struct of comparable fields).
+// comparable (a pointer or a struct of comparable fields): IsInState panics,
+// as == on interfaces does, given two states of the same uncomparable type.
 type Behavior[E, M any] interface {
 	Enter(e E)
 	Execute(e E)

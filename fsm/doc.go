@@ -20,8 +20,7 @@
 // next to the graph: they can then be listed ([Graph.Transitions]), drawn and
 // checked, and hundreds of entities share one graph. Use a BehaviorMachine
 // when each state is a piece of behaviour that knows where to go next, and
-// entities talk through telegrams (package message). For millions of
-// entities sharing one machine, see package crowd.
+// entities talk through telegrams (package message).
 //
 // # Guarded chains
 //
@@ -41,5 +40,6 @@
 //
 // States of a Graph are identified by a small [StateID] (their index) and by
 // a unique name ([Graph.Lookup], [Graph.Name]); a machine is plain data
-// (current and previous StateID), so games can list, save and restore it.
+// (current and previous StateID), so games can list and save it and bring it
+// back with [Graph.Restore].
 package fsm

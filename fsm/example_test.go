@@ -100,7 +100,7 @@ func ExampleChainError() {
 	fmt.Println(err)
 	fmt.Println(errors.Is(err, fsm.ErrChainLimit), m.Name())
 	// Output:
-	// fsm: 2 transitions in one update and a guard still holds (a guard cycle?): a → b → a, then b; the machine stays in a
+	// fsm: 2 transitions in one update and a guard still holds (a guard cycle?): a → b → a, then b; the machine stays in a (check these guards, or raise Graph.ChainLimit)
 	// true a
 }
 

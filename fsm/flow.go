@@ -1,5 +1,7 @@
 package fsm
 
+import "fmt"
+
 // Flow is the XNA article's state machine as written there: guards and
 // actions are closures that capture the one entity the machine belongs to.
 // It is a [GuardMachine] over its own [Graph]; use the graph form instead when
@@ -30,7 +32,7 @@ func (f *Flow[T]) AddState(name string, tag T, onEnter, onExit func()) StateID {
 // leaving from. It panics as [Graph.AddTransition] does.
 func (f *Flow[T]) AddTransition(from, to StateID, condition func() bool) {
 	if condition == nil {
-		f.graph.AddTransition(from, to, nil) // panics with the graph's message
+		panic(fmt.Sprintf("fsm: Flow.AddTransition %s → %s: nil condition", f.graph.Name(from), f.graph.Name(to)))
 	}
 	f.graph.AddTransition(from, to, func(struct{}) bool { return condition() })
 }

@@ -178,6 +178,21 @@ func (g *Graph[E, T]) New(e E, initial StateID) GuardMachine[E, T] {
 	return GuardMachine[E, T]{node: g.nodes[initial], entity: e, prev: NoState}
 }
 
+// Restore returns a machine for entity e in state current, with previous as
+// its previous state ([NoState] for none), running no action: for loading a
+// saved game, where the states come from [GuardMachine.Current] and
+// [GuardMachine.Previous] (or from their names, through [Graph.Lookup]).
+// It returns an error naming the state if either is not a state of g.
+func (g *Graph[E, T]) Restore(e E, current, previous StateID) (GuardMachine[E, T], error) {
+	if !g.Has(current) {
+		return GuardMachine[E, T]{}, fmt.Errorf("fsm: Restore: current state %s is not a state of this graph (it has %d)", current, len(g.nodes))
+	}
+	if previous != NoState && !g.Has(previous) {
+		return GuardMachine[E, T]{}, fmt.Errorf("fsm: Restore: previous state %s is not a state of this graph (it has %d)", previous, len(g.nodes))
+	}
+	return GuardMachine[E, T]{node: g.nodes[current], entity: e, prev: previous}, nil
+}
+
 // fire returns the target of the first transition out of n whose guard holds.
 func (n *node[E, T]) fire(e E) (StateID, bool) {
 	for i := range n.out {

@@ -6,15 +6,17 @@ import (
 	"strings"
 )
 
-// ErrNoState is returned by an update or a state change on a machine that has
-// no current state yet: a zero [GuardMachine], a [Flow] before [Flow.Start], a
-// [BehaviorMachine] before its first state is set.
-var ErrNoState = errors.New("fsm: machine has no current state yet")
+// ErrNoState is returned by an update of a machine that has no current state
+// yet: a zero [GuardMachine], a [Flow] before [Flow.Start], a
+// [BehaviorMachine] made with a nil initial state and never given one.
+var ErrNoState = errors.New("fsm: machine has no current state yet: make it with Graph.New, call Flow.Start, or give the BehaviorMachine a state")
 
 // ErrReentrant is returned by [GuardMachine.Update] and [GuardMachine.Goto]
-// when they are called from inside an Enter, Exit or guard of the same
-// machine's update. The machine is left as it was.
-var ErrReentrant = errors.New("fsm: machine updated from inside its own update")
+// when they are called from inside a guard, Enter, Exit or OnTransition of
+// the same machine's update, which would otherwise recurse without end. The
+// machine is left as it was. A machine whose guard panicked keeps returning
+// it: the panic interrupted an update that never finished.
+var ErrReentrant = errors.New("fsm: machine updated from inside its own update (from a guard or action, or after a guard panicked)")
 
 // ErrChainLimit is matched by [errors.Is] against every [*ChainError].
 var ErrChainLimit = errors.New("fsm: guard chain limit reached")
@@ -35,7 +37,9 @@ type ChainError struct {
 }
 
 // Error names the limit and the states visited, for example
-// "fsm: 2 transitions in one update and a guard still holds (a guard cycle?): a → b → a, then b; the machine stays in a".
+// "fsm: 2 transitions in one update and a guard still holds (a guard cycle?):
+// a → b → a, then b; the machine stays in a (check these guards, or raise
+// Graph.ChainLimit)".
 func (e *ChainError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "fsm: %d transitions in one update and a guard still holds (a guard cycle?): ", e.Limit)
@@ -43,7 +47,8 @@ func (e *ChainError) Error() string {
 	if more := e.Visited - len(e.Path); more > 0 {
 		fmt.Fprintf(&b, " → … (%d more)", more)
 	}
-	fmt.Fprintf(&b, ", then %s; the machine stays in %s", e.Names[len(e.Names)-1], e.atName)
+	fmt.Fprintf(&b, ", then %s; the machine stays in %s (check these guards, or raise Graph.ChainLimit)",
+		e.Names[len(e.Names)-1], e.atName)
 	return b.String()
 }
 
@@ -61,8 +66,10 @@ func (e *ChainError) Is(target error) bool { return target == ErrChainLimit }
 // code that runs every update and decides for itself when to change state,
 // and states receive messages, as in Buckland's West World.
 //
-// A GuardMachine is not safe for concurrent use; distinct machines sharing a
-// graph may update concurrently if their callbacks allow it.
+// A GuardMachine must not be copied while it updates (for instance by an
+// action that grows the slice holding it): the copy would stay busy.
+// It is not safe for concurrent use; distinct machines sharing a graph may
+// update concurrently if their callbacks allow it.
 type GuardMachine[E, T any] struct {
 	node   *node[E, T] // the current state, and through it the graph; nil in a zero machine
 	entity E
@@ -79,17 +86,21 @@ type GuardMachine[E, T any] struct {
 // ChainError. A panic in a guard or action leaves the machine in the last
 // state it entered and propagates.
 func (m *GuardMachine[E, T]) Update() error {
-	// The per-frame path, kept small enough for the compiler to inline it
-	// into the game's loop: try the guards, go to chain only on a transition.
+	// The per-frame path: try the guards, go to chain only on a transition.
 	n := m.node
 	if n == nil || m.busy {
 		return m.refuse()
 	}
-	for i := range n.out {
+	// busy is set while guards run, so that a guard calling back into its
+	// machine gets ErrReentrant. There is no defer on this path: a panicking
+	// guard leaves the machine busy (see ErrReentrant).
+	m.busy = true
+	for i := range n.out { // fire, written out
 		if n.out[i].guard(m.entity) {
 			return m.chain(n.out[i].to)
 		}
 	}
+	m.busy = false
 	return nil
 }
 
@@ -104,8 +115,8 @@ func (m *GuardMachine[E, T]) refuse() error {
 // chainPathMax is how many visited states a ChainError names: the first ones.
 const chainPathMax = 16 // at least 2
 
+// chain takes the transition to to and those that follow; the machine is busy.
 func (m *GuardMachine[E, T]) chain(to StateID) error {
-	m.busy = true
 	defer m.idle()
 	from := m.node.id
 	m.step(to)

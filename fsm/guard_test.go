@@ -164,7 +164,7 @@ func TestChainError(t *testing.T) {
 	if ce.Next != ids[1] || ce.Limit != 2 || ce.At != ids[0] || ce.Visited != 3 {
 		t.Errorf("Next, Limit, At, Visited = %v, %d, %v, %d, want %v, 2, %v, 3", ce.Next, ce.Limit, ce.At, ce.Visited, ids[1], ids[0])
 	}
-	const want = "fsm: 2 transitions in one update and a guard still holds (a guard cycle?): A → B → A, then B; the machine stays in A"
+	const want = "fsm: 2 transitions in one update and a guard still holds (a guard cycle?): A → B → A, then B; the machine stays in A (check these guards, or raise Graph.ChainLimit)"
 	if got := err.Error(); got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
@@ -192,7 +192,7 @@ func TestLongChainError(t *testing.T) {
 	if len(ce.Path) != chainPathMax || ce.Visited != 41 || ce.At != ids[0] || m.Current() != ids[0] {
 		t.Errorf("len(Path), Visited, At, Current = %d, %d, %v, %v; want %d, 41, s0, s0", len(ce.Path), ce.Visited, ce.At, m.Current(), chainPathMax)
 	}
-	if want := "s15 → … (25 more), then s1; the machine stays in s0"; !strings.HasSuffix(err.Error(), want) {
+	if want := "s15 → … (25 more), then s1; the machine stays in s0 (check these guards, or raise Graph.ChainLimit)"; !strings.HasSuffix(err.Error(), want) {
 		t.Errorf("Error() = %q, want it to end %q", err, want)
 	}
 }
@@ -230,6 +230,64 @@ func TestReentrantUpdate(t *testing.T) {
 	}
 	if !m.In(b) {
 		t.Errorf("state = %s, want B", m.Name())
+	}
+}
+
+func TestGuardReentry(t *testing.T) {
+	g, ids := abc(t)
+	p := &probe{}
+	var m GuardMachine[*probe, int]
+	var errs []error
+	g.AddTransition(ids[0], ids[1], func(*probe) bool {
+		errs = append(errs, m.Update(), m.Goto(ids[2]))
+		return false
+	})
+	m = g.New(p, ids[0])
+	if err := m.Update(); err != nil {
+		t.Fatal(err)
+	}
+	if len(errs) != 2 || errs[0] != ErrReentrant || errs[1] != ErrReentrant {
+		t.Errorf("Update and Goto from a guard = %v, want ErrReentrant twice", errs)
+	}
+	if !m.In(ids[0]) || m.Previous() != NoState || len(p.log) != 0 {
+		t.Errorf("a guard's calls changed the machine: %s, previous %v, %q", m.Name(), m.Previous(), p.log)
+	}
+}
+
+func TestPanicInGuardIsReported(t *testing.T) {
+	g, ids := abc(t)
+	g.AddTransition(ids[0], ids[1], func(*probe) bool { panic("guard bug") })
+	m := g.New(&probe{}, ids[0])
+	func() {
+		defer func() { recover() }()
+		m.Update()
+	}()
+	if err := m.Update(); err != ErrReentrant || !strings.Contains(err.Error(), "guard panicked") {
+		t.Errorf("Update after a guard panicked = %v, want ErrReentrant saying so", err)
+	}
+}
+
+func TestRestore(t *testing.T) {
+	g, ids := abc(t)
+	g.AddTransition(ids[1], ids[2], func(p *probe) bool { return true })
+	p := &probe{}
+	m, err := g.Restore(p, ids[1], ids[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !m.In(ids[1]) || m.Previous() != ids[0] || len(p.log) != 0 {
+		t.Errorf("Restore(B, A) = %s after %s with %q, want B after A and no actions", m.Name(), g.Name(m.Previous()), p.log)
+	}
+	if err := m.Update(); err != nil || !m.In(ids[2]) {
+		t.Errorf("restored machine: Update() = %v in %s, want C", err, m.Name())
+	}
+	if _, err := g.Restore(p, ids[0], NoState); err != nil {
+		t.Errorf("Restore(A, none) = %v", err)
+	}
+	for _, bad := range [][2]StateID{{9, NoState}, {ids[0], 9}, {NoState, ids[0]}} {
+		if _, err := g.Restore(p, bad[0], bad[1]); err == nil || !strings.Contains(err.Error(), "not a state") {
+			t.Errorf("Restore(%v, %v) = %v, want an error naming the state", bad[0], bad[1], err)
+		}
 	}
 }
 
