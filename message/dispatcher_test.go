@@ -303,12 +303,12 @@ func TestDispatchErrors(t *testing.T) {
 		want     error
 		text     string
 	}{
-		{"unknown receiver now", 0, 7, ErrUnknownReceiver, "message: telegram hello from e1 to e7 at t=10: unknown receiver e7"},
-		{"unknown receiver later", 2, 7, ErrUnknownReceiver, "message: telegram hello from e1 to e7 at t=12: unknown receiver e7"},
-		{"NaN delay", math.NaN(), 2, ErrBadDelay, "message: telegram hello from e1 to e2 at t=NaN: delay is NaN or infinite"},
-		{"-Inf delay", math.Inf(-1), 2, ErrBadDelay, "message: telegram hello from e1 to e2 at t=-Inf: delay is NaN or infinite"},
-		{"+Inf delay", math.Inf(1), 2, ErrBadDelay, "message: telegram hello from e1 to e2 at t=+Inf: delay is NaN or infinite"},
-		{"NaN delay, unknown receiver", math.NaN(), 7, ErrBadDelay, "message: telegram hello from e1 to e7 at t=NaN: delay is NaN or infinite"},
+		{"unknown receiver now (register it with Dispatcher.Register before sending to it)", 0, 7, ErrUnknownReceiver, "message: telegram hello from e1 to e7 at t=10: unknown receiver e7 (register it with Dispatcher.Register before sending to it)"},
+		{"unknown receiver later (register it with Dispatcher.Register before sending to it)", 2, 7, ErrUnknownReceiver, "message: telegram hello from e1 to e7 at t=12: unknown receiver e7 (register it with Dispatcher.Register before sending to it)"},
+		{"NaN delay", math.NaN(), 2, ErrBadDelay, "message: telegram hello from e1 to e2 at t=NaN: delay is NaN or infinite, or too large for the game time (use a finite delay; 0 or less sends at once)"},
+		{"-Inf delay", math.Inf(-1), 2, ErrBadDelay, "message: telegram hello from e1 to e2 at t=-Inf: delay is NaN or infinite, or too large for the game time (use a finite delay; 0 or less sends at once)"},
+		{"+Inf delay", math.Inf(1), 2, ErrBadDelay, "message: telegram hello from e1 to e2 at t=+Inf: delay is NaN or infinite, or too large for the game time (use a finite delay; 0 or less sends at once)"},
+		{"NaN delay, unknown receiver", math.NaN(), 7, ErrBadDelay, "message: telegram hello from e1 to e7 at t=NaN: delay is NaN or infinite, or too large for the game time (use a finite delay; 0 or less sends at once)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -407,7 +407,7 @@ func TestDispatchDelayedErrors(t *testing.T) {
 	if !errors.Is(err, ErrUnknownReceiver) || !errors.Is(err, ErrUnhandled) || errors.Is(err, ErrDuplicate) {
 		t.Errorf("errors.Is(%v, ...) does not match the list", err)
 	}
-	if got, want := err.Error(), "message: telegram hello from e1 to e2 at t=1: unknown receiver e2 (and 2 more)"; got != want {
+	if got, want := err.Error(), "message: telegram hello from e1 to e2 at t=1: unknown receiver e2 (register it with Dispatcher.Register before sending to it) (and 2 more)"; got != want {
 		t.Errorf("DispatchDelayed(4).Error() = %q, want %q", got, want)
 	}
 	// Registered again before it falls due: delivered.

@@ -10,7 +10,9 @@
 // enumeration: Board[EntityID, MsgType], Dispatcher[EntityID, MsgType]. Both
 // have zero values ready to use, take time from the caller rather than the
 // wall clock, allocate nothing per message once warm, and are not safe for
-// concurrent use.
+// concurrent use. (A Payload or Extra is an interface value: a pointer or a
+// small integer stores without allocating, but boxing a larger value, such as
+// a struct, allocates in the caller; send a pointer into the game's own data.)
 //
 // # Board: double buffering
 //
@@ -84,9 +86,11 @@
 //
 // # Errors
 //
-// Problems are returned, never logged and never a panic: a [*TelegramError]
+// Problems with telegrams are returned, never logged: a [*TelegramError]
 // names the telegram and wraps a sentinel ([ErrUnknownReceiver],
 // [ErrUnhandled], [ErrBadDelay]); DispatchDelayed returns a [TelegramErrors]
 // list of them. A dropped duplicate is the bare [ErrDuplicate]. Panics are
-// kept for programmer errors such as a nil handler.
+// kept for programmer errors: a nil handler, a negative DuplicateWindow, a
+// NaN or infinite time given to SetTime (the time itself comes from the
+// program, not from a telegram), more than 2³¹ messages in one frame.
 package message

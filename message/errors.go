@@ -31,7 +31,7 @@ var (
 
 	// ErrBadDelay: the delay is NaN or infinite, or the dispatch time it
 	// gives overflows. Nothing was queued.
-	ErrBadDelay error = &sentinel{"delay is NaN or infinite"}
+	ErrBadDelay error = &sentinel{"delay is NaN or infinite, or too large for the game time (use a finite delay; 0 or less sends at once)"}
 
 	// ErrBadTime: the time given to DispatchDelayed is NaN or infinite.
 	// Nothing was changed.
@@ -60,7 +60,7 @@ func (e *TelegramError[ID, K]) Error() string {
 	head := fmt.Sprintf("message: telegram %v from %v to %v at t=%g: ", t.Msg, t.Sender, t.Receiver, t.DispatchTime)
 	switch e.Err {
 	case ErrUnknownReceiver:
-		return head + fmt.Sprintf("unknown receiver %v", t.Receiver)
+		return head + fmt.Sprintf("unknown receiver %v (register it with Dispatcher.Register before sending to it)", t.Receiver)
 	}
 	if s, ok := e.Err.(*sentinel); ok {
 		return head + s.reason

@@ -101,7 +101,7 @@ func ExampleDispatcher() {
 	fmt.Println(d.Dispatch(0, Elsa, Bob, StewReady, nil))
 	// Output:
 	// t=12 Elsa: hi Bob, let me make some stew
-	// message: telegram StewReady from Elsa to Cat at t=12: unknown receiver Cat
+	// message: telegram StewReady from Elsa to Cat at t=12: unknown receiver Cat (register it with Dispatcher.Register before sending to it)
 	// nobody is registered as Cat
 	// message: telegram StewReady from Elsa to Bob at t=12: telegram not handled
 }
