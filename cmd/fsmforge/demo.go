@@ -5,31 +5,20 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strings"
 )
 
-// demos are the demos by name, each with the arguments it runs with in the tour.
-var demos = map[string]struct {
+// demos are the demos, in the order of the tour (the story first), each
+// with the arguments it runs with in the tour.
+var demos = []struct {
+	name    string
 	run     func(ctx context.Context, args []string, stdout io.Writer) error
 	about   string
 	tourArg []string
 }{
-	"westworld": {runWestWorld, "Buckland's Miner Bob and Elsa: behaviour states and delayed telegrams", []string{"-n", "30"}},
-	"formation": {runFormation, "the Astralia formation flyers: guarded transitions and a double-buffered board", []string{"-frames", "24"}},
+	{"westworld", runWestWorld, "Buckland's Miner Bob and Elsa: behaviour states and delayed telegrams", []string{"-n", "30"}},
+	{"formation", runFormation, "the Astralia formation flyers: guarded transitions and a double-buffered board", []string{"-frames", "24"}},
 }
-
-func demoNames() []string {
-	names := make([]string, 0, len(demos))
-	for name := range demos {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	return names
-}
-
-// tourOrder is the order of the tour: the story first.
-var tourOrder = []string{"westworld", "formation"}
 
 func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
@@ -40,35 +29,35 @@ func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		f := newFlags("demo", demoUsage())
 		return f.parse(args, stdout)
 	}
-	d, ok := demos[name]
-	if !ok {
-		return &usageError{msg: fmt.Sprintf("demo: unknown demo %q", name), help: demoUsage()}
+	for _, d := range demos {
+		if d.name == name {
+			return d.run(ctx, args[1:], stdout)
+		}
 	}
-	return d.run(ctx, args[1:], stdout)
+	return &usageError{msg: fmt.Sprintf("demo: unknown demo %q", name), help: demoUsage()}
 }
 
 func demoUsage() string {
 	var b strings.Builder
 	b.WriteString("Usage: fsmforge demo [NAME] [flags]\n\nWith no NAME, runs a short tour of every demo. Demos:\n")
-	for _, name := range demoNames() {
-		fmt.Fprintf(&b, "  %-10s %s\n", name, demos[name].about)
+	for _, d := range demos {
+		fmt.Fprintf(&b, "  %-10s %s\n", d.name, d.about)
 	}
 	b.WriteString("Run 'fsmforge demo NAME -h' for a demo's flags.\n")
 	return b.String()
 }
 
 func runTour(ctx context.Context, stdout io.Writer) error {
-	for i, name := range tourOrder {
+	for i, d := range demos {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		d := demos[name]
 		if i > 0 {
 			fmt.Fprintln(stdout)
 		}
-		fmt.Fprintf(stdout, "=== fsmforge demo %s %s\n=== %s\n\n", name, strings.Join(d.tourArg, " "), d.about)
+		fmt.Fprintf(stdout, "=== fsmforge demo %s %s\n=== %s\n\n", d.name, strings.Join(d.tourArg, " "), d.about)
 		if err := d.run(ctx, d.tourArg, stdout); err != nil {
-			return fmt.Errorf("demo %s: %w", name, err)
+			return fmt.Errorf("demo %s: %w", d.name, err)
 		}
 	}
 	return nil

@@ -22,13 +22,12 @@ type Kind uint8
 // The messages ships send through the board.
 const (
 	RallyCall   Kind = iota + 1 // a rallying leader, to all: Payload is its free places
-	JoinRequest                 // a ship to a leader: may I follow you?
-	Welcome                     // a leader to a ship: you are in
+	JoinRequest                 // a ship to a leader: I follow you (unless told Full)
 	Full                        // a leader to a ship: no room, find another
 	LeaderDown                  // a dying leader to its members: Payload is the successor's ShipID
 )
 
-var kindNames = [...]string{"?", "RallyCall", "JoinRequest", "Welcome", "Full", "LeaderDown"}
+var kindNames = [...]string{"?", "RallyCall", "JoinRequest", "Full", "LeaderDown"}
 
 // String returns the message type's name.
 func (k Kind) String() string {
@@ -52,7 +51,7 @@ const (
 	Rally
 	Patrol
 	Attack
-	numStates
+	NumStates // the number of states
 )
 
 // Ship is one formation flyer.
@@ -71,9 +70,9 @@ type Options struct {
 	Ships         int     // ships in the sortie; default 12
 	FormationSize int     // followers a leader waits for before patrolling; default 3
 	Seed          uint64  // seeds the enemy's appearances and the hits; default 0
-	EnemyChance   float64 // chance per frame that the enemy shows up; default 0.15
+	EnemyChance   float64 // chance per frame that the enemy shows up; default 0.15, negative for never
 	EnemyFrames   int     // frames the enemy stays; default 4
-	HitChance     float64 // chance per frame that an attacking leader is shot down; default 0.1
+	HitChance     float64 // chance per frame that an attacking leader is shot down; default 0.1, negative for never
 	SpawnEvery    int     // frames between two ships arriving; default 2
 }
 
@@ -84,13 +83,13 @@ func (o *Options) defaults() {
 	if o.FormationSize <= 0 {
 		o.FormationSize = 3
 	}
-	if o.EnemyChance <= 0 {
+	if o.EnemyChance == 0 {
 		o.EnemyChance = 0.15
 	}
 	if o.EnemyFrames <= 0 {
 		o.EnemyFrames = 4
 	}
-	if o.HitChance <= 0 {
+	if o.HitChance == 0 {
 		o.HitChance = 0.1
 	}
 	if o.SpawnEvery <= 0 {
@@ -113,7 +112,7 @@ type Squadron struct {
 	enemyLeft int
 	down      []*Ship
 	// Counts of the frame just run.
-	moves [numStates][numStates]int
+	moves [NumStates][NumStates]int
 	lost  int
 }
 
@@ -159,7 +158,7 @@ func (sq *Squadron) Frame() int { return sq.frame }
 // read next frame. Step returns the first machine error (a guard cycle).
 func (sq *Squadron) Step() error {
 	sq.frame++
-	sq.moves = [numStates][numStates]int{}
+	sq.moves = [NumStates][NumStates]int{}
 	sq.lost = 0
 	if sq.toSpawn > 0 && (sq.frame-1)%sq.opts.SpawnEvery == 0 {
 		sq.spawn()
@@ -202,7 +201,6 @@ func (s *Ship) read() {
 		case JoinRequest:
 			if len(s.Members) < s.sq.opts.FormationSize && s.Leader == 0 {
 				s.Members = append(s.Members, m.From)
-				s.send(Welcome, m.From, nil)
 			} else {
 				s.send(Full, m.From, nil)
 			}
@@ -279,8 +277,8 @@ func (sq *Squadron) bury() {
 }
 
 // Counts returns how many ships are in each state, indexed by StateID.
-func (sq *Squadron) Counts() [numStates]int {
-	var n [numStates]int
+func (sq *Squadron) Counts() [NumStates]int {
+	var n [NumStates]int
 	for _, s := range sq.Ships {
 		n[s.AI.Current()]++
 	}

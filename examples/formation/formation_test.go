@@ -189,3 +189,22 @@ func TestNoGuardErrorsManySeeds(t *testing.T) {
 		summaries(t, Options{Seed: seed, Ships: 20, FormationSize: 3}, 300)
 	}
 }
+
+func TestNegativeChanceMeansNever(t *testing.T) {
+	sq := NewSquadron(Options{Seed: 3, EnemyChance: 1, HitChance: -1})
+	for range 200 {
+		if err := sq.Step(); err != nil {
+			t.Fatal(err)
+		}
+		if sq.lost > 0 {
+			t.Fatalf("frame %d: a ship was shot down with HitChance -1", sq.Frame())
+		}
+	}
+	sq = NewSquadron(Options{Seed: 3, EnemyChance: -1})
+	for range 200 {
+		sq.Step()
+		if n := sq.Counts(); n[Attack] > 0 {
+			t.Fatalf("frame %d: an attack with EnemyChance -1", sq.Frame())
+		}
+	}
+}

@@ -1,6 +1,10 @@
 package westworld
 
-import "github.com/fsmforge/fsmforge/fsm"
+import (
+	"fmt"
+
+	"github.com/fsmforge/fsmforge/fsm"
+)
 
 // Bob's constants, Buckland's numbers.
 const (
@@ -26,7 +30,7 @@ type Miner struct {
 // Update makes Bob thirstier and runs his state machine.
 func (m *Miner) Update() {
 	m.Thirst++
-	m.FSM.Update()
+	m.world.note(m.FSM.Update())
 }
 
 // PocketsFull reports whether Bob carries as many nuggets as he can.
@@ -165,11 +169,13 @@ func (quenchThirst) Enter(m *Miner) {
 }
 
 func (quenchThirst) Execute(m *Miner) {
-	if m.Thirsty() {
-		m.BuyAndDrinkAWhiskey()
-		m.say("Now that hits the spot")
-		m.change(EnterMineAndDigForNugget)
+	if !m.Thirsty() { // Buckland prints "ERROR!": Bob only comes here thirsty
+		m.world.note(fmt.Errorf("westworld: Bob is in the saloon with thirst %d, below %d", m.Thirst, ThirstLevel))
+		return
 	}
+	m.BuyAndDrinkAWhiskey()
+	m.say("Now that hits the spot")
+	m.change(EnterMineAndDigForNugget)
 }
 
 func (quenchThirst) Exit(m *Miner) { m.say("Moseyin' out of the saloon, feelin' fine") }

@@ -13,7 +13,7 @@ type Wife struct {
 }
 
 // Update runs Elsa's state machine, her global state first.
-func (w *Wife) Update() { w.FSM.Update() }
+func (w *Wife) Update() { w.world.note(w.FSM.Update()) }
 
 func (w *Wife) say(format string, args ...any) { w.world.say(w.ID, format, args...) }
 
