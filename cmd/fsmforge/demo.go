@@ -20,7 +20,7 @@ var demos = []struct {
 	{"formation", runFormation, "the Astralia formation flyers: guarded transitions and a double-buffered board", []string{"-frames", "24"}},
 }
 
-func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func runDemo(ctx context.Context, args []string, stdout io.Writer) error {
 	if len(args) == 0 {
 		return runTour(ctx, stdout)
 	}

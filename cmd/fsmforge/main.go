@@ -64,21 +64,23 @@ Run 'fsmforge demo NAME -h' for a demo's flags.
 
 // run runs the command line args (without the program name).
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	if err := dispatch(ctx, args, stdin, stdout, stderr); err != errHelp {
+	if err := dispatch(ctx, args, stdout); err != errHelp {
 		return err
 	}
 	return nil
 }
 
-func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
+// dispatch runs the command args names. No command reads stdin or writes to
+// stderr yet: run reports their errors.
+func dispatch(ctx context.Context, args []string, stdout io.Writer) error {
 	if len(args) == 0 {
 		return &usageError{msg: "no command", help: usage}
 	}
 	switch cmd, rest := args[0], args[1:]; cmd {
 	case "demo":
-		return runDemo(ctx, rest, stdout, stderr)
+		return runDemo(ctx, rest, stdout)
 	case "version":
-		return runVersion(rest, stdout, stderr)
+		return runVersion(rest, stdout)
 	case "help", "-h", "-help", "--help":
 		_, err := io.WriteString(stdout, usage)
 		return err

@@ -11,7 +11,7 @@ import (
 // report the module version instead.
 const version = "v0.1.0-dev"
 
-func runVersion(args []string, stdout, stderr io.Writer) error {
+func runVersion(args []string, stdout io.Writer) error {
 	f := newFlags("version", "Usage: fsmforge version\n\nPrints the version of fsmforge and of Go it was built with.\n")
 	if err := f.parse(args, stdout); err != nil {
 		return err

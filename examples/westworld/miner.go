@@ -67,7 +67,7 @@ var (
 	EatStew                  eatStew
 )
 
-type goHomeAndSleepTilRested struct{ minerState }
+type goHomeAndSleepTilRested struct{} // writes all four methods
 
 func (goHomeAndSleepTilRested) String() string { return "GoHomeAndSleepTilRested" }
 

@@ -82,7 +82,7 @@ func (visitBathroom) Execute(w *Wife) {
 
 func (visitBathroom) Exit(w *Wife) { w.say("Back from the outhouse") }
 
-type cookStew struct{ wifeState }
+type cookStew struct{} // writes all four methods
 
 func (cookStew) String() string { return "CookStew" }
 

@@ -145,8 +145,9 @@ func (w *World) Updates() int { return w.updates }
 
 // Update runs one update at the next game time: Bob's, then Elsa's, then the
 // delivery of the telegrams that have fallen due, as Buckland's main loop
-// does. It returns what went wrong with the telegrams (a telegram nobody
-// handled is not an error: the characters say so, as in the book).
+// does. It returns what went wrong: telegrams that could not be sent or
+// delivered, state changes that failed. A telegram nobody handled is not an
+// error: the characters say so, as in the book.
 func (w *World) Update() error {
 	now := float64(w.updates) * SecondsPerUpdate
 	w.updates++
