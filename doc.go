@@ -11,10 +11,16 @@
 //   - [github.com/fsmforge/fsmforge/message]: how entities talk. Board is a
 //     double-buffered board queried by destination, sender or type;
 //     Dispatcher delivers telegrams now or after a delay in game time.
+//   - [github.com/fsmforge/fsmforge/crowd]: one machine, many entities.
+//     Machine keeps each state's entities (and their data) in a bucket and
+//     steps every bucket through its state function on parallel workers,
+//     with a result that does not depend on their number.
 //   - [github.com/fsmforge/fsmforge/examples/westworld]: Buckland's Miner Bob
 //     and Elsa.
 //   - [github.com/fsmforge/fsmforge/examples/formation]: the Astralia
 //     formation flyers of the XNA article.
+//   - [github.com/fsmforge/fsmforge/examples/crowd]: the crowd demo's
+//     monsters.
 //   - examples/minimal/guarded and examples/minimal/behavior: the README's
 //     minimal programs.
 //   - cmd/fsmforge: the command-line tool (go run ./cmd/fsmforge demo).

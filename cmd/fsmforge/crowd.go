@@ -1,0 +1,76 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"runtime"
+	"time"
+
+	crowddemo "github.com/fsmforge/fsmforge/examples/crowd"
+)
+
+func runCrowd(ctx context.Context, args []string, stdout io.Writer) error {
+	f := newFlags("crowd", `Usage: fsmforge demo crowd [flags]
+
+A horde of monsters sharing one four-state machine (idle, wander, chase,
+flee) on package crowd: each state's monsters sit in a bucket, and each
+step runs the buckets on parallel workers. Prints the monsters in each
+state every few steps, then the speed. The counts are the same for a seed
+whatever -workers is.
+
+Flags:
+`)
+	entities := f.Int("entities", 1000000, "number of monsters")
+	steps := f.Int("steps", 100, "number of steps")
+	workers := f.Int("workers", runtime.GOMAXPROCS(0), "worker goroutines")
+	seed := f.Uint64("seed", 1, "seed of the monsters' random sequences")
+	every := f.Int("every", 0, "print the counts every N steps (default: 10 lines in all)")
+	if err := f.parse(args, stdout); err != nil {
+		return err
+	}
+	for _, v := range []struct {
+		name string
+		n    int
+	}{{"entities", *entities}, {"steps", *steps}, {"workers", *workers}} {
+		if v.n < 1 {
+			return &usageError{msg: fmt.Sprintf("crowd: -%s %d: must be at least 1", v.name, v.n), help: f.help()}
+		}
+	}
+	if *every < 0 {
+		return &usageError{msg: fmt.Sprintf("crowd: -every %d: cannot be negative", *every), help: f.help()}
+	}
+	if *every == 0 {
+		*every = max(1, *steps/10)
+	}
+	m, err := crowddemo.New(*entities, *seed, *workers)
+	if err != nil {
+		return err
+	}
+	defer m.Close()
+	out := bufio.NewWriter(stdout)
+	defer out.Flush()
+	fmt.Fprintf(out, "%d monsters, %d steps, %d workers\n", *entities, *steps, *workers)
+	var busy time.Duration
+	for i := 1; i <= *steps; i++ {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		start := time.Now()
+		if err := m.Step(); err != nil {
+			return err
+		}
+		busy += time.Since(start)
+		if i%*every == 0 || i == *steps {
+			if err := crowddemo.Summary(out, m); err != nil {
+				return err
+			}
+		}
+	}
+	fmt.Fprintf(out, "checksum %016x\n", crowddemo.Checksum(m))
+	sec := busy.Seconds()
+	fmt.Fprintf(out, "speed: %.0f steps/s, %.1f ns per entity-update (wall clock, this machine)\n",
+		float64(*steps)/sec, float64(busy.Nanoseconds())/float64(*steps)/float64(*entities))
+	return out.Flush()
+}

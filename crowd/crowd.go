@@ -1,0 +1,494 @@
+package crowd
+
+import (
+	"errors"
+	"fmt"
+	"iter"
+	"math"
+	"runtime"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+)
+
+// State identifies a state of a [Machine]: the index of its [Def] in the
+// slice given to [New]. Two values are reserved: [Final] and [None].
+type State uint32
+
+const (
+	// Final, returned by a state function, removes the entity after the
+	// step; [Options.OnFinal] sees it go.
+	Final State = math.MaxUint32
+	// None is the previous state of an entity that has not been stepped yet,
+	// so that a state function sees prev != its own state on an entity's
+	// first step, as it does on every entry.
+	None State = math.MaxUint32 - 1
+	// MaxStates is the most states a Machine holds.
+	MaxStates = int(None)
+)
+
+// String returns "#n", "final" or "none". Use [Machine.Name] for the name.
+func (s State) String() string {
+	switch s {
+	case Final:
+		return "final"
+	case None:
+		return "none"
+	}
+	return "#" + strconv.FormatUint(uint64(s), 10)
+}
+
+// ID is the game's handle for an entity: an index into its own columns, an
+// ECS entity index, a pool slot. The machine keeps four bytes per ID up to
+// the largest one added, so IDs should be dense.
+type ID uint32
+
+// MaxID is the largest ID a Machine accepts.
+const MaxID ID = 1<<30 - 1
+
+// Func is a per-entity state function: it gets the entity's data and the
+// state the entity was in at the previous step ([None] on its first step),
+// and returns the state for the next step, or [Final]. It may change the
+// data freely; the data moves with the entity from bucket to bucket.
+type Func[E any] func(e *E, prev State) State
+
+// BatchFunc is a per-bucket state function: it gets a run of the state's
+// entities at once (see [Batch]), so the compiler can inline the loop over
+// them. Every entity stays in the state unless the function calls
+// [Batch.Set].
+type BatchFunc[E any] func(b *Batch[E])
+
+// Def defines one state: a unique name and exactly one of Func and Batch.
+type Def[E any] struct {
+	Name  string
+	Func  Func[E]
+	Batch BatchFunc[E]
+}
+
+// Options configures a [Machine]. The zero value is the default.
+type Options[E any] struct {
+	// OnFinal, if set, is called after each step for every entity whose
+	// state function returned Final, in bucket order, once it has left the
+	// machine: the game's hook to despawn it. It runs on the goroutine that
+	// called Step and may call Add and Remove.
+	OnFinal func(id ID, e *E)
+	// ChunkSize is how many entities make one unit of work for a worker;
+	// default 1024. The result of a step depends on it (the order inside
+	// buckets does), never on the number of workers.
+	ChunkSize int
+}
+
+// Errors returned by the Machine's methods.
+var (
+	ErrExists   = errors.New("crowd: entity already added")
+	ErrNotFound = errors.New("crowd: no such entity")
+	ErrBusy     = errors.New("crowd: machine is stepping or iterating; Step cannot start inside a state function, OnFinal or an Each loop")
+	ErrWorkers  = errors.New("crowd: worker count must be at least 1")
+)
+
+// Machine runs many entities through one state machine: the entities of each
+// state sit in that state's bucket, and [Machine.Step] runs each bucket
+// through its state's function, moving every entity (its data included) to
+// the bucket of the state it returned. See the package documentation for the
+// design.
+//
+// A Machine is not safe for concurrent use, except that state functions
+// running on workers during Step may call [Machine.Add] and
+// [Machine.Remove]. Close it to stop its worker goroutines.
+type Machine[E any] struct {
+	defs    []Def[E]
+	byName  map[string]State
+	opts    Options[E]
+	chunk   int
+	workers int
+
+	cur, nxt    []slot[E] // the entities, grouped in segments; nxt is the spare for defrag
+	arena       []slot[E] // where a step's movers wait for their place
+	arenaNext   []State   // and their next states
+	arenaUsed   atomic.Int64
+	buckets     []bucket // per state, segments of cur
+	nbuckets    []bucket // per state, segments of nxt, built by a step
+	where       []State  // per ID: its state, or absent / dead
+	dead        int      // removed entities still in buckets
+	total       int      // live entities
+	steps       uint64
+	stepping    atomic.Bool
+	iterating   int
+	pieces      []seg
+	tasks       []task[E]
+	claim       atomic.Int64
+	phase       int
+	jobs        int
+	dsts        []uint32  // defrag: where each piece goes
+	arrivals    []uint32  // per state, during place
+	arrivalSegs []arrival // per state receiving entities in the last step
+	abort       atomic.Bool
+	scratch     []*scratch
+	mu          sync.Mutex // guards pending during a step
+	pending     []op[E]
+
+	crew    chan struct{}
+	crewN   int
+	crewWG  sync.WaitGroup
+	closed  bool
+	addErrs []error
+}
+
+// where[] markers.
+const (
+	absent State = math.MaxUint32     // never added, or gone
+	dead   State = math.MaxUint32 - 1 // removed, still in a bucket until purged
+)
+
+type slot[E any] struct {
+	data E
+	id   ID
+	prev State
+}
+
+// seg is a run of entities in a backing array.
+type seg struct{ off, n uint32 }
+
+type bucket struct {
+	segs  []seg
+	count int // live entities
+	dead  int // tombstones among them
+}
+
+type op[E any] struct {
+	add   bool
+	id    ID
+	state State
+	data  E
+}
+
+// New builds a machine from its states. It returns an error naming the state
+// if a name is empty or repeated, if a state has both or neither of Func and
+// Batch, or if there are more than [MaxStates] states or none.
+// Workers default to runtime.GOMAXPROCS(0); see [Machine.SetWorkers].
+func New[E any](states []Def[E], opts Options[E]) (*Machine[E], error) {
+	switch {
+	case len(states) == 0:
+		return nil, errors.New("crowd: a machine needs at least one state")
+	case len(states) > MaxStates:
+		return nil, fmt.Errorf("crowd: %d states, more than the %d a machine holds", len(states), MaxStates)
+	case opts.ChunkSize < 0:
+		return nil, fmt.Errorf("crowd: ChunkSize %d is negative (0 means the default, 1024)", opts.ChunkSize)
+	}
+	m := &Machine[E]{
+		defs:    slices.Clone(states),
+		byName:  make(map[string]State, len(states)),
+		opts:    opts,
+		chunk:   cmp0(opts.ChunkSize, 1024),
+		workers: runtime.GOMAXPROCS(0),
+	}
+	for i, d := range states {
+		switch {
+		case d.Name == "":
+			return nil, fmt.Errorf("crowd: state #%d has no name", i)
+		case (d.Func == nil) == (d.Batch == nil):
+			return nil, fmt.Errorf("crowd: state %q (#%d) needs exactly one of Func and Batch", d.Name, i)
+		}
+		if j, dup := m.byName[d.Name]; dup {
+			return nil, fmt.Errorf("crowd: states #%d and #%d are both named %q", j, i, d.Name)
+		}
+		m.byName[d.Name] = State(i)
+	}
+	m.buckets = make([]bucket, len(states))
+	m.nbuckets = make([]bucket, len(states))
+	return m, nil
+}
+
+func cmp0(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+// SetWorkers sets how many goroutines a step uses, counting the caller's;
+// n must be at least 1. The result of a step does not depend on it.
+func (m *Machine[E]) SetWorkers(n int) error {
+	if n < 1 {
+		return fmt.Errorf("%w, not %d", ErrWorkers, n)
+	}
+	m.workers = n
+	return nil
+}
+
+// Workers returns the number of goroutines a step uses.
+func (m *Machine[E]) Workers() int { return m.workers }
+
+// Close stops the machine's worker goroutines. The machine stays usable and
+// steps on the caller's goroutine alone from then on.
+func (m *Machine[E]) Close() {
+	if m.crew != nil {
+		close(m.crew)
+		m.crew = nil
+	}
+	m.closed = true
+}
+
+// NumStates returns the number of states.
+func (m *Machine[E]) NumStates() int { return len(m.defs) }
+
+// Name returns the name of state s, or s.String() if s is not one of the
+// machine's states.
+func (m *Machine[E]) Name(s State) string {
+	if int64(s) < int64(len(m.defs)) {
+		return m.defs[s].Name
+	}
+	return s.String()
+}
+
+// Lookup returns the state named name.
+func (m *Machine[E]) Lookup(name string) (State, bool) {
+	s, ok := m.byName[name]
+	return s, ok
+}
+
+// Len returns the number of entities in the machine.
+func (m *Machine[E]) Len() int { return m.total }
+
+// Count returns the number of entities in state s (0 for a state the machine
+// does not have).
+func (m *Machine[E]) Count(s State) int {
+	if int64(s) >= int64(len(m.buckets)) {
+		return 0
+	}
+	return m.buckets[s].count
+}
+
+// Counts appends the count of every state, in state order, to dst.
+func (m *Machine[E]) Counts(dst []int) []int {
+	for i := range m.buckets {
+		dst = append(dst, m.buckets[i].count)
+	}
+	return dst
+}
+
+// Steps returns the number of steps taken.
+func (m *Machine[E]) Steps() uint64 { return m.steps }
+
+// StateOf returns the state of entity id, and whether the machine holds it.
+// During a step it is the state before the step.
+func (m *Machine[E]) StateOf(id ID) (State, bool) {
+	if int(id) >= len(m.where) {
+		return 0, false
+	}
+	s := m.where[id]
+	if s == absent || s == dead {
+		return 0, false
+	}
+	return s, true
+}
+
+func (m *Machine[E]) checkState(s State) error {
+	if int64(s) >= int64(len(m.defs)) {
+		return fmt.Errorf("crowd: state %s does not exist (the machine has %d states)", s, len(m.defs))
+	}
+	return nil
+}
+
+// Add puts entity id, with its data, in state s. The entity's first step
+// sees prev == [None]. It returns an error, and changes nothing, if s is not
+// a state, id is above [MaxID], or the machine already holds id ([ErrExists]).
+// During a step, an [Machine.Each] loop or [Options.OnFinal], the add takes
+// effect after it; such adds are applied in order of state then ID, so a
+// step's result does not depend on which worker asked first. If one ID is
+// added twice in that time, neither add is carried out; the error is
+// reported by Step.
+func (m *Machine[E]) Add(id ID, data E, s State) error {
+	if err := m.checkState(s); err != nil {
+		return err
+	}
+	if id > MaxID {
+		return fmt.Errorf("crowd: ID %d is above MaxID (%d)", id, MaxID)
+	}
+	if m.stepping.Load() || m.iterating > 0 {
+		m.mu.Lock()
+		defer m.mu.Unlock()
+		if _, ok := m.StateOf(id); ok {
+			return fmt.Errorf("%w: %d (in state %q)", ErrExists, id, m.Name(m.where[id]))
+		}
+		m.pending = append(m.pending, op[E]{add: true, id: id, state: s, data: data})
+		return nil
+	}
+	return m.add(id, data, s)
+}
+
+func (m *Machine[E]) add(id ID, data E, s State) error {
+	if int(id) < len(m.where) {
+		switch w := m.where[id]; w {
+		case absent:
+		case dead:
+			m.purge() // the old copy must go before a new one can be told apart
+		default:
+			return fmt.Errorf("%w: %d (in state %q)", ErrExists, id, m.Name(w))
+		}
+	} else {
+		m.growWhere(id)
+	}
+	m.where[id] = s
+	off := uint32(len(m.cur))
+	m.cur = append(m.cur, slot[E]{data: data, id: id, prev: None})
+	b := &m.buckets[s]
+	if n := len(b.segs); n > 0 && b.segs[n-1].off+b.segs[n-1].n == off {
+		b.segs[n-1].n++
+	} else {
+		b.segs = append(b.segs, seg{off, 1})
+	}
+	b.count++
+	m.total++
+	return nil
+}
+
+func (m *Machine[E]) growWhere(id ID) {
+	n := len(m.where)
+	m.where = slices.Grow(m.where, int(id)+1-n)[:id+1]
+	for i := n; i < len(m.where); i++ {
+		m.where[i] = absent
+	}
+}
+
+// Remove takes entity id out of the machine. It returns [ErrNotFound] if the
+// machine does not hold it. Outside a step the entity is gone at once (its
+// bucket is compacted lazily, at the next step); during a step the removal
+// takes effect after it. Removing entities while iterating over a bucket
+// with [Machine.Each] is safe.
+//
+// To remove an entity from its own state function, return [Final] instead:
+// it costs nothing extra, where each step after Removes compacts the buckets
+// that hold removed entities.
+func (m *Machine[E]) Remove(id ID) error {
+	s, ok := m.StateOf(id)
+	if !ok {
+		return fmt.Errorf("%w: %d", ErrNotFound, id)
+	}
+	if m.stepping.Load() {
+		m.mu.Lock()
+		m.pending = append(m.pending, op[E]{id: id})
+		m.mu.Unlock()
+		return nil
+	}
+	m.where[id] = dead
+	m.dead++
+	b := &m.buckets[s]
+	b.count--
+	b.dead++
+	m.total--
+	return nil
+}
+
+// Each returns the entities in state s, in bucket order: the order in which
+// the next step visits them. The data may be changed through the pointer.
+// Entities added during the loop join after it; removed ones are skipped.
+func (m *Machine[E]) Each(s State) iter.Seq2[ID, *E] {
+	return func(yield func(ID, *E) bool) {
+		if int64(s) >= int64(len(m.buckets)) {
+			return
+		}
+		m.iterating++
+		defer m.endIteration()
+		b := &m.buckets[s]
+		segs := b.segs[:len(b.segs):len(b.segs)]
+		for _, sg := range segs {
+			for i := sg.off; i < sg.off+sg.n; i++ {
+				sl := &m.cur[i]
+				if m.where[sl.id] == dead {
+					continue
+				}
+				if !yield(sl.id, &sl.data) {
+					return
+				}
+			}
+		}
+	}
+}
+
+func (m *Machine[E]) endIteration() {
+	m.iterating--
+	if m.iterating == 0 && !m.stepping.Load() {
+		m.applyPending()
+	}
+}
+
+// purge compacts the buckets that hold removed entities, in place.
+func (m *Machine[E]) purge() {
+	if m.dead == 0 {
+		return
+	}
+	for s := range m.buckets {
+		b := &m.buckets[s]
+		if b.dead == 0 {
+			continue
+		}
+		out := b.segs[:0]
+		for _, sg := range b.segs {
+			w := sg.off
+			for r := sg.off; r < sg.off+sg.n; r++ {
+				if id := m.cur[r].id; m.where[id] == dead {
+					m.where[id] = absent
+					continue
+				}
+				if w != r {
+					m.cur[w] = m.cur[r]
+				}
+				w++
+			}
+			if w > sg.off {
+				out = append(out, seg{sg.off, w - sg.off})
+			}
+		}
+		b.segs, b.dead = out, 0
+	}
+	m.dead = 0
+}
+
+// applyPending carries out the adds and removes asked for during a step or
+// an iteration: removes first, then adds in (state, ID) order.
+func (m *Machine[E]) applyPending() {
+	m.mu.Lock()
+	p := m.pending
+	m.pending = m.pending[:0]
+	m.mu.Unlock()
+	if len(p) == 0 {
+		return
+	}
+	for _, o := range p {
+		if !o.add {
+			_ = m.Remove(o.id) // gone already (returned Final) is fine
+		}
+	}
+	// Two adds of one ID: which came first depends on the workers, so
+	// neither is carried out.
+	slices.SortStableFunc(p, func(a, b op[E]) int { return cmpU(a.id, b.id) })
+	for i := 1; i < len(p); i++ {
+		if a, b := &p[i-1], &p[i]; a.add && b.add && a.id == b.id {
+			if a.state != Final {
+				m.addErrs = append(m.addErrs, fmt.Errorf("%w: %d was added twice in one step; neither add was carried out", ErrExists, a.id))
+			}
+			a.state, b.state = Final, Final
+		}
+	}
+	slices.SortStableFunc(p, func(a, b op[E]) int { return cmpU(a.state, b.state) })
+	for _, o := range p {
+		if o.add && o.state != Final {
+			if err := m.add(o.id, o.data, o.state); err != nil {
+				m.addErrs = append(m.addErrs, err)
+			}
+		}
+	}
+	clear(p) // drop references held by the data
+}
+
+func cmpU[T ~uint32](a, b T) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,674 @@
+package crowd
+
+import (
+	"fmt"
+	"runtime/debug"
+	"slices"
+	"strings"
+)
+
+// Batch is a run of entities of one state, handed to a [BatchFunc]: up to
+// [Options.ChunkSize] entities that sit next to each other in memory. Index
+// i runs from 0 to Len()-1.
+type Batch[E any] struct {
+	slots []slot[E]
+	next  []State
+	state State
+}
+
+// Len returns the number of entities in the batch.
+func (b *Batch[E]) Len() int { return len(b.slots) }
+
+// State returns the state whose function runs.
+func (b *Batch[E]) State() State { return b.state }
+
+// At returns entity i's data and the state it was in at the previous step.
+func (b *Batch[E]) At(i int) (*E, State) { return &b.slots[i].data, b.slots[i].prev }
+
+// ID returns entity i's ID.
+func (b *Batch[E]) ID(i int) ID { return b.slots[i].id }
+
+// Set sets the state entity i goes to after the step, or [Final].
+func (b *Batch[E]) Set(i int, s State) { b.next[i] = s }
+
+// Invalid describes one invalid next state returned by a state function.
+type Invalid struct {
+	ID       ID
+	State    State // the state the entity was in, and stays in
+	Returned State // what its function returned
+}
+
+// StepError reports what went wrong in a step that otherwise completed: the
+// invalid next states returned (each entity concerned stayed in its state),
+// and adds that could not be carried out.
+type StepError struct {
+	Invalid   int       // how many invalid next states were returned
+	First     []Invalid // the first few of them, in bucket order
+	Adds      []error   // adds asked for during the step that failed
+	names     []string  // the First entries' state names
+	numStates int
+}
+
+// firstInvalid is how many invalid next states a StepError describes.
+const firstInvalid = 8
+
+func (e *StepError) Error() string {
+	var b strings.Builder
+	if e.Invalid > 0 {
+		f := e.First[0]
+		fmt.Fprintf(&b, "crowd: %d invalid next state", e.Invalid)
+		if e.Invalid > 1 {
+			b.WriteByte('s')
+		}
+		fmt.Fprintf(&b, ": entity %d in state %q returned %s (the machine has %d states)", f.ID, e.names[0], f.Returned, e.numStates)
+		if e.Invalid > 1 {
+			fmt.Fprintf(&b, " (and %d more)", e.Invalid-1)
+		}
+		b.WriteString("; each such entity stayed where it was")
+	}
+	for i, err := range e.Adds {
+		if b.Len() > 0 || i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(err.Error())
+	}
+	return b.String()
+}
+
+// Unwrap returns the failed adds' errors.
+func (e *StepError) Unwrap() []error { return e.Adds }
+
+// PanicError is the value [Machine.Step] panics with when a state function
+// panicked, on whichever worker: it names the state and the entity.
+//
+// What the machine holds then: no entity is lost or duplicated. The work of
+// a step is cut into tasks (runs of up to [Options.ChunkSize] entities of
+// one state); once a function panics, no new task starts. Every task that
+// had finished is carried out as in a normal step (its entities moved to the
+// states their functions returned, [Options.OnFinal] called for those that
+// returned Final); the entities of the other tasks, the panicking one's
+// included, stay in their state with their previous state unchanged, and
+// those whose function had run keep the changes it made to their data.
+// Which tasks finished depends on the workers (with one worker: those before
+// the panicking one). Adds and removes asked for during the step are carried
+// out.
+type PanicError struct {
+	State     State
+	StateName string
+	ID        ID   // the entity whose function panicked
+	Batch     bool // a BatchFunc panicked: ID is the batch's first entity
+	Value     any  // what the function panicked with
+	Stack     []byte
+}
+
+func (e *PanicError) Error() string {
+	who := fmt.Sprintf("entity %d", e.ID)
+	if e.Batch {
+		who = fmt.Sprintf("the batch starting at entity %d", e.ID)
+	}
+	return fmt.Sprintf("crowd: state %q panicked on %s: %v", e.StateName, who, e.Value)
+}
+
+// Unwrap returns the panic value if it is an error.
+func (e *PanicError) Unwrap() error {
+	err, _ := e.Value.(error)
+	return err
+}
+
+// Transition counts the entities that went from one state to another in the
+// last step. To is [Final] for entities that left the machine.
+type Transition struct {
+	From, To State
+	N        int
+}
+
+// task is one unit of work: consecutive pieces of one state's bucket.
+type task[E any] struct {
+	state      State
+	lo, hi     int // pieces[lo:hi]
+	n          int // entities
+	done       bool
+	stays      []seg     // the pieces' stayers, compacted in place
+	targets    []target  // the movers, by target state
+	movers     []slot[E] // the movers, in order, in the arena
+	moversNext []State   // their next states
+	finals     []slot[E]
+	invalid    []Invalid
+	nbad       int
+	panic      *PanicError
+	batch      Batch[E] // what a BatchFunc gets a pointer to
+}
+
+// target is a group of movers: n entities going to state, placed from dst
+// in the storage.
+type target struct {
+	state  State
+	n, dst uint32
+}
+
+// scratch is one worker's working memory.
+type scratch struct {
+	next    []State
+	cnt     []uint32 // per state, and one for Final
+	off     []uint32
+	touched []State
+	at      int // index of the entity running, for panics
+}
+
+func (m *Machine[E]) newScratch() *scratch {
+	n := len(m.defs) + 1
+	return &scratch{next: make([]State, m.chunk), cnt: make([]uint32, n), off: make([]uint32, n)}
+}
+
+// Step runs every entity's state function once and moves each entity to the
+// state it returned. Entities in state 0 run first, then state 1, and so
+// on, each bucket in its order; the work is spread over [Machine.Workers]
+// goroutines, and the result (states, order inside every bucket, errors) is
+// the same whatever their number.
+//
+// An invalid next state (neither a state of the machine nor [Final]) keeps
+// the entity where it was; Step then returns a [*StepError] that counts them
+// and describes the first few. A panicking state function makes Step panic
+// with a [*PanicError] on the caller's goroutine; see PanicError for what the
+// machine holds then. In steady state Step allocates nothing.
+func (m *Machine[E]) Step() error {
+	if m.stepping.Load() || m.iterating > 0 {
+		return ErrBusy
+	}
+	m.purge()
+	if m.fragmented() {
+		m.defrag()
+	}
+	m.plan()
+	if cap(m.arena) < m.total {
+		m.arena, m.arenaNext = nil, nil
+		m.arena = make([]slot[E], m.roomy())
+		m.arenaNext = make([]State, len(m.arena))
+	}
+	m.arena = m.arena[:cap(m.arena)]
+	m.arenaUsed.Store(0)
+	m.stepping.Store(true)
+	m.run(phaseRun, len(m.tasks))
+	p := m.firstPanic()
+	m.place()
+	m.run(phaseCommit, len(m.tasks))
+	m.stepping.Store(false)
+	err := m.merge()
+	m.steps++
+	m.applyPending()
+	m.callFinals()
+	if p != nil {
+		m.tasks = m.tasks[:0]
+		panic(p)
+	}
+	if len(m.addErrs) > 0 {
+		if err == nil {
+			err = &StepError{numStates: len(m.defs)}
+		}
+		err.Adds = append(err.Adds, m.addErrs...)
+		m.addErrs = m.addErrs[:0]
+	}
+	if err == nil {
+		return nil
+	}
+	return err
+}
+
+// plan splits the buckets into pieces of at most chunk entities and groups
+// consecutive pieces of a state into tasks of at most chunk entities.
+// Nothing in it depends on the worker count.
+func (m *Machine[E]) plan() {
+	m.pieces = m.pieces[:0]
+	nt := 0
+	chunk := uint32(m.chunk)
+	for s := range m.buckets {
+		first := true
+		for _, sg := range m.buckets[s].segs {
+			for sg.n > 0 {
+				p := seg{sg.off, min(sg.n, chunk)}
+				sg.off += p.n
+				sg.n -= p.n
+				if first || uint32(m.tasks[nt-1].n)+p.n > chunk {
+					first = false
+					if nt == len(m.tasks) { // reuse the slices of earlier tasks
+						if nt < cap(m.tasks) {
+							m.tasks = m.tasks[:nt+1]
+						} else {
+							m.tasks = append(m.tasks, task[E]{})
+						}
+					}
+					t := &m.tasks[nt]
+					nt++
+					t.state, t.lo, t.hi, t.n, t.done = State(s), len(m.pieces), len(m.pieces), 0, false
+					t.stays, t.targets, t.movers = t.stays[:0], t.targets[:0], t.movers[:0]
+					t.finals, t.invalid, t.nbad, t.panic = t.finals[:0], t.invalid[:0], 0, nil
+				}
+				t := &m.tasks[nt-1]
+				m.pieces = append(m.pieces, p)
+				t.hi++
+				t.n += int(p.n)
+			}
+		}
+	}
+	m.tasks = m.tasks[:nt]
+}
+
+// The phases of a step that run on the workers.
+const (
+	phaseRun    = iota // per task: the state functions, stayers compacted, movers set aside
+	phaseCommit        // per task: movers copied to their place, where updated
+	phaseDefrag        // per piece: copied to its place in the spare storage
+)
+
+// run runs phase on items 0 to n-1 (tasks or pieces), on up to m.workers
+// goroutines, and reports whether one of them panicked.
+func (m *Machine[E]) run(phase, n int) {
+	m.phase, m.jobs = phase, n
+	w := min(m.workers, n)
+	for len(m.scratch) < max(w, 1) {
+		m.scratch = append(m.scratch, m.newScratch())
+	}
+	m.claim.Store(0)
+	m.abort.Store(false)
+	if w <= 1 || m.closed {
+		m.work(m.scratch[0])
+		return
+	}
+	m.startCrew(w - 1)
+	m.crewWG.Add(w - 1)
+	for range w - 1 {
+		m.crew <- struct{}{}
+	}
+	m.work(m.scratch[0])
+	m.crewWG.Wait()
+}
+
+// startCrew makes sure n worker goroutines wait on m.crew, each with its own
+// scratch.
+func (m *Machine[E]) startCrew(n int) {
+	if m.crew == nil {
+		m.crew = make(chan struct{})
+	}
+	for m.crewN < n {
+		m.crewN++
+		for len(m.scratch) <= m.crewN {
+			m.scratch = append(m.scratch, m.newScratch())
+		}
+		go m.crewMember(m.crew, m.scratch[m.crewN])
+	}
+}
+
+func (m *Machine[E]) crewMember(wake <-chan struct{}, w *scratch) {
+	for range wake {
+		m.work(w)
+		m.crewWG.Done()
+	}
+}
+
+// work claims items until none is left or a task panicked.
+func (m *Machine[E]) work(w *scratch) {
+	for !m.abort.Load() {
+		k := int(m.claim.Add(1) - 1)
+		if k >= m.jobs {
+			return
+		}
+		switch m.phase {
+		case phaseRun:
+			m.runTask(&m.tasks[k], w)
+		case phaseCommit:
+			m.commit(&m.tasks[k], w)
+		case phaseDefrag:
+			p := m.pieces[k]
+			copy(m.nxt[m.dsts[k]:], m.cur[p.off:p.off+p.n])
+		}
+	}
+}
+
+func (m *Machine[E]) firstPanic() *PanicError {
+	if !m.abort.Load() {
+		return nil
+	}
+	for i := range m.tasks {
+		if p := m.tasks[i].panic; p != nil {
+			return p
+		}
+	}
+	return nil
+}
+
+// runTask runs one task: the state functions, the count of each next state,
+// then, with the chunk still in cache, the stayers compacted in place and
+// the movers copied aside, grouped by target.
+func (m *Machine[E]) runTask(t *task[E], w *scratch) {
+	defer m.recoverTask(t, w)
+	s := t.state
+	def := &m.defs[s]
+	next := w.next[:t.n]
+	pieces := m.pieces[t.lo:t.hi]
+	i := 0
+	if fn := def.Func; fn != nil {
+		for _, p := range pieces {
+			slots := m.cur[p.off : p.off+p.n]
+			for j := range slots {
+				w.at = i
+				next[i] = fn(&slots[j].data, slots[j].prev)
+				i++
+			}
+		}
+	} else {
+		for _, p := range pieces {
+			w.at = i
+			nx := next[i : i+int(p.n)]
+			for k := range nx {
+				nx[k] = s
+			}
+			t.batch = Batch[E]{slots: m.cur[p.off : p.off+p.n], next: nx, state: s}
+			def.Batch(&t.batch)
+			i += int(p.n)
+		}
+	}
+	w.at = t.n
+
+	// One pass, with the chunk still in cache: the stayers (most entities)
+	// are compacted in place; the movers are set aside in the arena, in
+	// order, with their targets, and counted by target.
+	numStates := State(len(m.defs))
+	end := m.arenaUsed.Add(int64(t.n))
+	arena := m.arena[end-int64(t.n) : end]
+	arenaNext := m.arenaNext[end-int64(t.n) : end]
+	movers := 0
+	w.touched = w.touched[:0]
+	i = 0
+	for _, p := range pieces {
+		slots := m.cur[p.off : p.off+p.n]
+		k := 0
+		for j := range slots {
+			n := next[i]
+			if n != s && n >= numStates && n != Final {
+				m.invalid(t, i, n)
+				n = s
+			}
+			i++
+			if n == s {
+				if k != j {
+					slots[k] = slots[j]
+				}
+				if slots[k].prev != s {
+					slots[k].prev = s
+				}
+				k++
+				continue
+			}
+			if n == Final {
+				t.finals = append(t.finals, slots[j])
+				continue
+			}
+			d := &arena[movers]
+			*d = slots[j]
+			d.prev = s
+			arenaNext[movers] = n
+			movers++
+			if w.cnt[n] == 0 {
+				w.touched = append(w.touched, n)
+			}
+			w.cnt[n]++
+		}
+		if k > 0 {
+			t.stays = append(t.stays, seg{p.off, uint32(k)})
+		}
+	}
+	t.movers, t.moversNext = arena[:movers], arenaNext[:movers]
+	for _, n := range w.touched {
+		t.targets = append(t.targets, target{state: n, n: w.cnt[n]})
+		w.cnt[n] = 0
+	}
+	t.done = true
+}
+
+// place gives each group of movers its place at the end of the storage:
+// the movers to state 0 first, from every task in order, then those to
+// state 1, and so on, so each state receives one run of newcomers.
+func (m *Machine[E]) place() {
+	if len(m.arrivals) < len(m.defs) {
+		m.arrivals = make([]uint32, len(m.defs))
+	}
+	for k := range m.tasks {
+		for _, tg := range m.tasks[k].targets {
+			m.arrivals[tg.state] += tg.n
+		}
+	}
+	base := uint32(len(m.cur))
+	m.arrivalSegs = m.arrivalSegs[:0]
+	for s, n := range m.arrivals[:len(m.defs)] {
+		if n > 0 {
+			m.arrivalSegs = append(m.arrivalSegs, arrival{State(s), seg{base, n}})
+			m.arrivals[s] = base // from here on, the next free place
+			base += n
+		}
+	}
+	for k := range m.tasks {
+		t := &m.tasks[k]
+		for j := range t.targets {
+			tg := &t.targets[j]
+			tg.dst = m.arrivals[tg.state]
+			m.arrivals[tg.state] += tg.n
+		}
+	}
+	for _, a := range m.arrivalSegs {
+		m.arrivals[a.state] = 0
+	}
+	if int(base) > cap(m.cur) {
+		m.cur = slices.Grow(m.cur, max(int(base), m.roomy())-len(m.cur))
+	}
+	m.cur = m.cur[:base]
+}
+
+// arrival is the run of newcomers a state receives in a step.
+type arrival struct {
+	state State
+	seg   seg
+}
+
+// commit copies task t's movers to their places and records in where their
+// new state and the departure of its finals: the part of a step that
+// touches memory at random, done on the workers once every state function
+// has returned.
+func (m *Machine[E]) commit(t *task[E], w *scratch) {
+	if !t.done {
+		return
+	}
+	for _, tg := range t.targets {
+		w.off[tg.state] = tg.dst
+	}
+	for i := range t.movers {
+		n := t.moversNext[i]
+		m.cur[w.off[n]] = t.movers[i]
+		w.off[n]++
+		m.where[t.movers[i].id] = n
+	}
+	for _, f := range t.finals {
+		m.where[f.id] = absent
+	}
+}
+
+// invalid records that entity i of t returned n, which is not a state.
+func (m *Machine[E]) invalid(t *task[E], i int, n State) {
+	t.nbad++
+	if len(t.invalid) < firstInvalid {
+		t.invalid = append(t.invalid, Invalid{ID: m.entityAt(t, i).id, State: t.state, Returned: n})
+	}
+}
+
+// entityAt returns entity i of task t, before the task moved anything.
+func (m *Machine[E]) entityAt(t *task[E], i int) *slot[E] {
+	for _, p := range m.pieces[t.lo:t.hi] {
+		if i < int(p.n) {
+			return &m.cur[int(p.off)+i]
+		}
+		i -= int(p.n)
+	}
+	panic("crowd: internal error: entity index out of its task")
+}
+
+func (m *Machine[E]) recoverTask(t *task[E], w *scratch) {
+	v := recover()
+	if v == nil {
+		return
+	}
+	clear(w.cnt) // leave the scratch clean
+	p := &PanicError{State: t.state, StateName: m.defs[t.state].Name, Value: v, Stack: debug.Stack()}
+	p.Batch = m.defs[t.state].Batch != nil
+	if w.at < t.n {
+		p.ID = m.entityAt(t, w.at).id
+	}
+	t.panic = p
+	m.abort.Store(true)
+}
+
+// merge makes the next buckets from the tasks' results: each state's
+// stayers in task order, then its arrivals. A task that did not finish (a
+// state function panicked) keeps its pieces as they were. It returns the
+// step's invalid states.
+func (m *Machine[E]) merge() *StepError {
+	for s := range m.nbuckets {
+		b := &m.nbuckets[s]
+		b.segs, b.count, b.dead = b.segs[:0], 0, 0
+	}
+	var serr *StepError
+	for k := range m.tasks {
+		t := &m.tasks[k]
+		b := &m.nbuckets[t.state]
+		if !t.done {
+			for _, p := range m.pieces[t.lo:t.hi] {
+				b.segs = append(b.segs, p)
+				b.count += int(p.n)
+			}
+			continue
+		}
+		for _, sg := range t.stays {
+			b.segs = append(b.segs, sg)
+			b.count += int(sg.n)
+		}
+		m.total -= len(t.finals)
+		if t.nbad > 0 {
+			if serr == nil {
+				serr = &StepError{numStates: len(m.defs)}
+			}
+			serr.Invalid += t.nbad
+			for _, iv := range t.invalid {
+				if len(serr.First) < firstInvalid {
+					serr.First = append(serr.First, iv)
+					serr.names = append(serr.names, m.defs[iv.State].Name)
+				}
+			}
+		}
+	}
+	for _, a := range m.arrivalSegs {
+		b := &m.nbuckets[a.state]
+		b.segs = append(b.segs, a.seg)
+		b.count += int(a.seg.n)
+	}
+	m.buckets, m.nbuckets = m.nbuckets, m.buckets
+	return serr
+}
+
+// fragmented reports whether the storage should be rewritten: it holds many
+// holes (left by entities that moved), or the buckets many small segments.
+func (m *Machine[E]) fragmented() bool {
+	if len(m.cur) > m.total+m.total/2+m.chunk {
+		return true
+	}
+	segs := 0
+	for s := range m.buckets {
+		segs += len(m.buckets[s].segs)
+	}
+	return segs > len(m.buckets)+m.total/64
+}
+
+// roomy is the capacity the storage gets when it grows: room for the
+// holes and arrivals of the steps until the next defrag.
+func (m *Machine[E]) roomy() int { return m.total + m.total*3/4 + 2*m.chunk }
+
+// defrag copies every bucket, in order, into one run of the spare storage,
+// in parallel, and swaps the two.
+func (m *Machine[E]) defrag() {
+	live := m.total
+	if cap(m.nxt) < m.roomy() {
+		m.nxt = nil // let the old one go first
+		m.nxt = make([]slot[E], live, m.roomy())
+	}
+	m.nxt = m.nxt[:live]
+	m.pieces, m.dsts = m.pieces[:0], m.dsts[:0]
+	chunk := uint32(m.chunk)
+	var dst uint32
+	for s := range m.buckets {
+		b := &m.buckets[s]
+		start := dst
+		for _, sg := range b.segs {
+			for sg.n > 0 {
+				p := seg{sg.off, min(sg.n, chunk)}
+				m.pieces = append(m.pieces, p)
+				m.dsts = append(m.dsts, dst)
+				sg.off += p.n
+				sg.n -= p.n
+				dst += p.n
+			}
+		}
+		b.segs = b.segs[:0]
+		if dst > start {
+			b.segs = append(b.segs, seg{start, dst - start})
+		}
+	}
+	m.run(phaseDefrag, len(m.pieces))
+	m.cur, m.nxt = m.nxt, m.cur
+}
+
+// callFinals tells the game about the entities that returned Final.
+func (m *Machine[E]) callFinals() {
+	m.iterating++ // a Step from OnFinal is refused; its adds wait until the end
+	defer m.endIteration()
+	for k := range m.tasks {
+		t := &m.tasks[k]
+		if m.opts.OnFinal != nil && t.done {
+			for i := range t.finals {
+				m.opts.OnFinal(t.finals[i].id, &t.finals[i].data)
+			}
+		}
+		clear(t.finals)
+	}
+}
+
+// Transitions appends to dst the number of entities that went from one state
+// to another in the last step, sorted by From then To; entities that stayed
+// are not counted. It allocates only to grow dst.
+func (m *Machine[E]) Transitions(dst []Transition) []Transition {
+	start := len(dst)
+	for k := range m.tasks {
+		t := &m.tasks[k]
+		for _, tg := range t.targets {
+			if tg.state != t.state {
+				dst = append(dst, Transition{t.state, tg.state, int(tg.n)})
+			}
+		}
+		if len(t.finals) > 0 {
+			dst = append(dst, Transition{t.state, Final, len(t.finals)})
+		}
+	}
+	out := dst[start:]
+	slices.SortFunc(out, func(a, b Transition) int {
+		if a.From != b.From {
+			return cmpU(a.From, b.From)
+		}
+		return cmpU(a.To, b.To)
+	})
+	w := 0
+	for _, tr := range out {
+		if w > 0 && out[w-1].From == tr.From && out[w-1].To == tr.To {
+			out[w-1].N += tr.N
+			continue
+		}
+		out[w] = tr
+		w++
+	}
+	return dst[:start+w]
+}
