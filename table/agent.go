@@ -1,0 +1,421 @@
+package table
+
+import (
+	"fmt"
+	"strconv"
+)
+
+// Host is the game's side of an agent: it answers the table's polled tests
+// and performs the entry actions, for the entity e that the agent runs. A
+// host is typically one value for the whole game (a world, a level) and
+// entities are pointers or handles.
+//
+// Test is called with a polled test's ID, never a message's; Do with each
+// entry action of a state entered, in the table's order. Both are called
+// from inside [Agent.Update], [Agent.Receive] and [NewAgent]; they must not
+// update the same agent (that returns [ErrReentrant]), but they may [Agent.Post]
+// to it: the message is seen by the next update.
+//
+// IDs are dense, so a host answers without a map look-up: a switch on
+// TestIDs it looked up by name once ([Table.LookupTest]), or a slice of
+// functions indexed by TestID. Each test tried costs one interface call.
+type Host[E any] interface {
+	Test(e E, t TestID) bool
+	Do(e E, p ActionID, v ValueID)
+}
+
+// Agent runs a [Table] for one entity: it is the seed's AIObject without
+// the game object. It is plain data (the table, the entity, the current
+// state, the message flags, the stack and two status bits), a value the
+// game keeps in the entity or in a slice; many agents share one table. Make
+// one with [NewAgent], or with [RestoreAgent] from a [Snapshot].
+//
+// An Agent is not safe for concurrent use; agents sharing a table may
+// update concurrently if their host allows it. The zero Agent has no table:
+// its methods return [ErrNoTable].
+type Agent[E any] struct {
+	table  *Table
+	entity E
+	flags  uint64 // posted messages, one bit per message slot
+	state  StateID
+	depth  uint8
+	status uint8
+	stack  [MaxStack]StateID // stack[:depth], bottom first
+}
+
+// Agent status bits.
+const (
+	statusDone uint8 = 1 << iota
+	statusBusy
+)
+
+// Result says what an update did. From is the state it started in; To is
+// the state it ended in (From if no transition was taken), or [Final] if the
+// agent finished; Test is the test of the last transition taken, or
+// [NoTest]; Steps is the number of transitions taken: 0 or 1, or more when
+// the table chains ([Options.Chain]).
+type Result struct {
+	From  StateID // the state at the start of the update
+	To    StateID // the state at the end, or Final
+	Test  TestID  // the last transition's test, or NoTest
+	Steps uint16  // transitions taken
+}
+
+// Moved reports whether the update took a transition.
+func (r Result) Moved() bool { return r.Steps > 0 }
+
+// Final reports whether the agent is done: the update went to the final
+// state, or the agent was already there. The game should remove the entity
+// (the seed's setDeletePending).
+func (r Result) Final() bool { return r.To == Final }
+
+// NewAgent returns an agent for entity e in t's initial state, having
+// performed the initial state's entry actions through h (as the seed's
+// AIObject constructor enters its first state). It allocates nothing: the
+// agent is a value. It panics if t has no states (a zero Table: build or
+// decode one). h may be nil only for a table without polled tests or entry
+// actions, here and in the agent's updates.
+func NewAgent[E any](t *Table, e E, h Host[E]) Agent[E] {
+	if t == nil || len(t.spans) == 0 {
+		panic("table: NewAgent: the table has no states (make it with Builder.Build or decode it)")
+	}
+	a := Agent[E]{table: t, entity: e, state: t.initial, status: statusBusy}
+	a.enter(h, t.initial)
+	a.status = 0
+	return a
+}
+
+// Update tries the current state's transitions in order (the any-state ones
+// first) and takes the first whose test holds: a polled test holds if the
+// host says so, a message test if its message was posted. Taking it pushes
+// the state left if the transition says so, moves to the destination (or
+// pops the stack for [Return]) and performs the new state's entry actions
+// through h. By default that is all; a table with [Options.Chain] goes on
+// trying from the new state, up to its chain limit. A transition to [Final]
+// makes the agent done; it stops there.
+//
+// A message flag is consumed by the transition that uses it, and all the
+// flags the update saw are cleared when it returns: a message nobody tested
+// is dropped, as in the seed. Messages posted during the update are kept
+// for the next one.
+//
+// Update returns what happened and, for a transition that could not be
+// taken, a [*StackError]; for a chain that reached its limit, a
+// [*ChainError] (with the transitions taken so far in the Result). An agent
+// already done returns a Result with To [Final] and does nothing. Update
+// allocates nothing unless it returns one of these errors; it costs one
+// interface call per polled test tried, plus one per entry action.
+func (a *Agent[E]) Update(h Host[E]) (Result, error) {
+	t := a.table
+	if t == nil || a.status != 0 {
+		return a.refuse()
+	}
+	f := a.flags
+	if f != 0 {
+		a.flags = 0
+	}
+	a.status = statusBusy
+	sp := t.spans[a.state]
+	steps := t.steps[sp.lo:sp.hi]
+	for i := range steps {
+		s := &steps[i]
+		if s.slot != noSlot {
+			if f>>(s.slot&63)&1 == 0 {
+				continue
+			}
+		} else if !h.Test(a.entity, s.test) {
+			continue
+		}
+		return a.take(h, s, f)
+	}
+	a.status = 0
+	return Result{From: a.state, To: a.state, Test: NoTest}, nil
+}
+
+// wrapped is an error with its own message that matches a sentinel.
+type wrapped struct {
+	msg string
+	err error
+}
+
+func (w *wrapped) Error() string { return w.msg }
+func (w *wrapped) Unwrap() error { return w.err }
+
+// refuse says why Update cannot run.
+func (a *Agent[E]) refuse() (Result, error) {
+	switch {
+	case a.table == nil:
+		return Result{From: NoState, To: NoState, Test: NoTest}, ErrNoTable
+	case a.status&statusBusy != 0:
+		return Result{From: a.state, To: a.state, Test: NoTest}, ErrReentrant
+	}
+	return Result{From: a.state, To: Final, Test: NoTest}, nil // done
+}
+
+// take takes the transition s found by Update, then chains if the table
+// says so. The agent is busy; f holds the flags the update saw.
+func (a *Agent[E]) take(h Host[E], s *step, f uint64) (Result, error) {
+	res := Result{From: a.state, To: a.state, Test: s.test}
+	if err := a.move(h, s); err != nil {
+		a.status &^= statusBusy
+		return res, err
+	}
+	res.Steps = 1
+	res.To = a.at()
+	if a.table.opts.Chain && a.status&statusDone == 0 {
+		if s.slot != noSlot {
+			f &^= 1 << (s.slot & 63)
+		}
+		return a.chain(h, res, f)
+	}
+	a.status &^= statusBusy
+	return res, nil
+}
+
+// at returns the agent's state, or Final if it is done.
+func (a *Agent[E]) at() StateID {
+	if a.status&statusDone != 0 {
+		return Final
+	}
+	return a.state
+}
+
+// chain keeps taking transitions after the first, up to the chain limit.
+func (a *Agent[E]) chain(h Host[E], res Result, f uint64) (Result, error) {
+	defer a.idle()
+	limit := a.table.chainLimit()
+	var path [chainPathMax]StateID
+	path[0], path[1] = res.From, a.state
+	for n := 1; ; n++ {
+		s := a.fire(h, f)
+		if s == nil {
+			return res, nil
+		}
+		if n >= limit {
+			return res, &ChainError{Limit: limit, Path: append([]StateID(nil), path[:min(n+1, chainPathMax)]...),
+				Visited: n + 1, At: a.state, Test: s.test, table: a.table}
+		}
+		if s.slot != noSlot {
+			f &^= 1 << (s.slot & 63)
+		}
+		if err := a.move(h, s); err != nil {
+			return res, err
+		}
+		res.Steps++
+		res.Test = s.test
+		res.To = a.at()
+		if res.To == Final {
+			return res, nil
+		}
+		if n+1 < chainPathMax {
+			path[n+1] = a.state
+		}
+	}
+}
+
+func (a *Agent[E]) idle() { a.status &^= statusBusy }
+
+// fire returns the first step of the current state whose test holds, or nil.
+func (a *Agent[E]) fire(h Host[E], f uint64) *step {
+	t := a.table
+	sp := t.spans[a.state]
+	steps := t.steps[sp.lo:sp.hi]
+	for i := range steps {
+		s := &steps[i]
+		if s.slot != noSlot {
+			if f>>(s.slot&63)&1 != 0 {
+				return s
+			}
+		} else if h.Test(a.entity, s.test) {
+			return s
+		}
+	}
+	return nil
+}
+
+// move takes one transition: push, pop or finish, then enter.
+func (a *Agent[E]) move(h Host[E], s *step) error {
+	t := a.table
+	to := s.to
+	switch to {
+	case Final:
+		a.status |= statusDone
+		return nil
+	case Return:
+		if a.depth == 0 {
+			return &StackError{State: a.state, Test: s.test, Limit: t.stackLimit(), table: t}
+		}
+		a.depth--
+		to = a.stack[a.depth]
+	}
+	if s.push {
+		if int(a.depth) >= t.stackLimit() {
+			return &StackError{Overflow: true, State: a.state, Test: s.test, Limit: t.stackLimit(), table: t}
+		}
+		a.stack[a.depth] = a.state
+		a.depth++
+	}
+	a.enter(h, to)
+	return nil
+}
+
+// enter makes to the current state and performs its entry actions.
+func (a *Agent[E]) enter(h Host[E], to StateID) {
+	t := a.table
+	a.state = to
+	sp := t.spans[to]
+	for _, act := range t.acts[sp.alo:sp.ahi] {
+		h.Do(a.entity, act.Property, act.Value)
+	}
+}
+
+// Post sets the flag of message test msg: the next update sees the message
+// (as one of its tests holding) and then clears it. Posting a message twice
+// before an update is posting it once. Post on an agent that is done does
+// nothing. It returns an error wrapping [ErrNotMessage] if msg is not a
+// message test of the agent's table, and [ErrNoTable] for a zero agent.
+func (a *Agent[E]) Post(msg TestID) error {
+	t := a.table
+	switch {
+	case t == nil:
+		return ErrNoTable
+	case int(msg) >= len(t.tests):
+		return &wrapped{fmt.Sprintf("table %q: Post %s: the table has %d tests", t.name, msg, len(t.tests)), ErrNotMessage}
+	case t.slot[msg] == noSlot:
+		return &wrapped{fmt.Sprintf("table %q: Post %q: a polled test, not a message (the host answers polled tests; post messages only)", t.name, t.tests[msg].String()), ErrNotMessage}
+	case a.status&statusDone != 0:
+		return nil
+	}
+	a.flags |= 1 << (t.slot[msg] & 63)
+	return nil
+}
+
+// Receive posts message msg and updates at once, as the seed's receive()
+// does: it is [Agent.Post] then [Agent.Update]. Called from inside the
+// agent's own update, it only posts (the message waits for the next update)
+// and returns [ErrReentrant].
+func (a *Agent[E]) Receive(h Host[E], msg TestID) (Result, error) {
+	if err := a.Post(msg); err != nil {
+		return Result{From: a.State(), To: a.State(), Test: NoTest}, err
+	}
+	return a.Update(h)
+}
+
+// State returns the current state; for an agent that is done, the last
+// state it was in. A zero agent returns [NoState].
+func (a *Agent[E]) State() StateID {
+	if a.table == nil {
+		return NoState
+	}
+	return a.state
+}
+
+// Name returns the current state's name (see [Agent.State]), or "none" for
+// a zero agent.
+func (a *Agent[E]) Name() string {
+	if a.table == nil {
+		return NoState.String()
+	}
+	return a.table.StateName(a.state)
+}
+
+// Done reports whether the agent went to the final state: the game should
+// remove its entity.
+func (a *Agent[E]) Done() bool { return a.status&statusDone != 0 }
+
+// Depth returns the number of states on the stack.
+func (a *Agent[E]) Depth() int { return int(a.depth) }
+
+// Entity returns the entity the agent passes to its host.
+func (a *Agent[E]) Entity() E { return a.entity }
+
+// Table returns the agent's table, nil for a zero agent.
+func (a *Agent[E]) Table() *Table { return a.table }
+
+// Snapshot is an agent's state as plain data, to save a game, list in a
+// viewer, or restore with [RestoreAgent]. IDs are those of the agent's
+// table; a game that saves by name maps them with [Table.StateName] and
+// [Table.Test].
+type Snapshot struct {
+	// State is the current state; for an agent that is done, its last state.
+	State StateID
+	// Done is true once the agent went to the final state.
+	Done bool
+	// Stack holds the states pushed and not yet returned to, bottom first.
+	Stack []StateID
+	// Posted holds the messages posted and not yet seen by an update, in
+	// TestID order; usually empty between updates.
+	Posted []TestID
+}
+
+// Snapshot fills s with the agent's state, reusing the capacity of
+// s.Stack and s.Posted, so that taking snapshots into the same value
+// allocates nothing once it has grown. A zero agent gives State [NoState].
+func (a *Agent[E]) Snapshot(s *Snapshot) {
+	s.State, s.Done = a.State(), a.Done()
+	s.Stack = append(s.Stack[:0], a.stack[:a.depth]...)
+	s.Posted = s.Posted[:0]
+	if a.table == nil || a.flags == 0 {
+		return
+	}
+	for id, slot := range a.table.slot {
+		if slot != noSlot && a.flags>>(slot&63)&1 != 0 {
+			s.Posted = append(s.Posted, TestID(id))
+		}
+	}
+}
+
+// RestoreAgent returns an agent for entity e running t, in the state s
+// describes, performing no action: for loading a saved game (the game
+// restores its entity's own state). It returns an error, and a zero agent,
+// if t has no states, or if s names a state that is not one of t's, a stack
+// deeper than t's stack limit, or a message that is not one of t's message
+// tests.
+func RestoreAgent[E any](t *Table, e E, s Snapshot) (Agent[E], error) {
+	fail := func(format string, args ...any) (Agent[E], error) {
+		name := ""
+		if t != nil {
+			name = t.name
+		}
+		return Agent[E]{}, fmt.Errorf("table: RestoreAgent (table %q): "+format, append([]any{name}, args...)...)
+	}
+	switch {
+	case t == nil || len(t.spans) == 0:
+		return fail("the table has no states (make it with Builder.Build or decode it)")
+	case !t.HasState(s.State):
+		return fail("state %s is not a state of the table (it has %d)", s.State, len(t.states))
+	case len(s.Stack) > t.stackLimit():
+		return fail("a stack of %d states; the table's stack limit is %d", len(s.Stack), t.stackLimit())
+	}
+	a := Agent[E]{table: t, entity: e, state: s.State, depth: uint8(len(s.Stack))}
+	if s.Done {
+		a.status = statusDone
+	}
+	for i, q := range s.Stack {
+		if !t.HasState(q) {
+			return fail("stack entry %d: %s is not a state of the table (it has %d)", i, q, len(t.states))
+		}
+		a.stack[i] = q
+	}
+	for _, id := range s.Posted {
+		if int(id) >= len(t.tests) || t.slot[id] == noSlot {
+			return fail("posted %s is not a message test of the table", id)
+		}
+		a.flags |= 1 << (t.slot[id] & 63)
+	}
+	return a, nil
+}
+
+// String returns a short description for traces: the state's name, then
+// " (done)" or the stack's depth when not empty, for example "patrol
+// (stack 2)".
+func (a *Agent[E]) String() string {
+	name := a.Name()
+	switch {
+	case a.Done():
+		return name + " (done)"
+	case a.depth > 0:
+		return name + " (stack " + strconv.Itoa(int(a.depth)) + ")"
+	}
+	return name
+}

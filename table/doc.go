@@ -1,0 +1,166 @@
+// Package table holds compiled state tables and the runtime that executes
+// them: the form a designer's drawing takes in the game, as in "Visual
+// Finite State Machine AI Systems" (Gamasutra, 2004), where Visio drawings
+// become state tables run by a small AIObject.
+//
+// A [Table] is built by code ([Builder]) or decoded from its binary or JSON
+// form; package compile lowers a designer's chart into one. An [Agent] runs
+// a table for one entity against the game's [Host], which answers the
+// table's tests and performs its entry actions. Many agents share one
+// table.
+//
+// # Layout
+//
+// A table is the seed's state table, with names kept for every state,
+// test, property and value so that traces, viewers and saved games use
+// stable names:
+//
+//   - Tests: the transitions' conditions, deduplicated: a name from the
+//     transition stencil's drop-list and an optional value (health=low) is
+//     one [Test] with one [TestID], however many transitions use it. A test
+//     is polled (the host answers it) or a message (it holds when the agent
+//     has received it).
+//   - Properties: the entry actions' drop-lists, such as XMovement
+//     {existing, right, left, death}. An entry action ([Action]) sets a
+//     property ([ActionID]) to one of its values ([ValueID]).
+//   - States: for each, the ordered TestIDs of its transitions and its entry
+//     actions; one is the initial state (the first unless said otherwise).
+//   - The destination table, tests × states: the cell for test t and state
+//     q, at t×states+q as in the seed, holds where q goes when t holds: a
+//     state, [Final] (-1 as an int16, the seed's final state), or [Return];
+//     [NoState] (-4) when q has no transition on t. A parallel bit says
+//     whether the transition pushes.
+//   - Any-state transitions (the seed's message-handler shape): tests with a
+//     destination, tried in every state before the state's own.
+//   - [Options]: whether updates chain, and the chain and stack limits.
+//
+// The same table always encodes to the same bytes, and building the same
+// table by the same calls gives the same table.
+//
+// # The runtime
+//
+// [NewAgent] puts an agent in the initial state and performs its entry
+// actions. Each [Agent.Update] then:
+//
+//  1. tries the current state's transitions in order, the any-state ones
+//     first (an any-state transition is skipped in its own destination:
+//     it never leaves a state for the same state);
+//  2. for each, a polled test holds if [Host.Test] says so; a message test
+//     holds if its message was posted since the last update;
+//  3. takes the first whose test holds: pushes the state it leaves if the
+//     transition says so, goes to the destination (for Return, pops the
+//     stack and goes there), and performs the new state's entry actions in
+//     order through [Host.Do] — a transition to the state it leaves enters
+//     it again, and a Return enters the state returned to again;
+//  4. stops there: one transition per update, as the seed's AIObject does,
+//     unless the table chains (below). A transition to Final makes the agent
+//     done (its Result says [Result.Final]); the game removes the entity, as
+//     the seed's setDeletePending does.
+//
+// [Agent.Receive] is the seed's receive(): it sets the message's flag and
+// updates at once. [Agent.Post] only sets the flag, for the next update. A
+// flag is consumed by the transition that uses it, and every flag an update
+// saw is cleared when it returns: a message the current state does not test
+// is dropped. Messages posted during an update (by the host's Test or Do)
+// wait for the next update.
+//
+// # Chaining
+//
+// With [Options.Chain], an update goes on from the state it entered, trying
+// its transitions in turn, until no test holds, the agent is done, or it has
+// taken [Options.ChainLimit] transitions (by default the number of states):
+// if a test still holds then, the update stops with a [*ChainError] naming
+// the states visited, as package fsm's guarded machines do. Without it
+// (the default) a state whose test already holds on entry leaves at the
+// next update. Chaining is a property of the table because it changes what
+// the machine does.
+//
+// # The stack
+//
+// A transition with Push pushes the state it leaves; a transition to Return
+// pops the top state and enters it: the seed's pushdown extension. The stack
+// is stored in the agent, at most [MaxStack] (16) states deep, or
+// [Options.StackLimit]. A push onto a full stack or a return with an empty
+// one is not taken: the update returns a [*StackError] and the agent stays
+// where it was.
+//
+// # Hosts
+//
+// The game implements [Host]: Test(entity, TestID) bool for polled tests
+// and Do(entity, ActionID, ValueID) for entry actions. IDs are dense, so a
+// host binds the table once by name ([Table.LookupTest],
+// [Table.LookupProperty], [Table.LookupValue]) or checks its own constants
+// against it, then answers with a switch or a slice indexed by ID: no map
+// look-up and no allocation per test.
+//
+// # Identity and saved games
+//
+// An agent is plain data: its table, entity, state, message flags, stack
+// and done flag. [Agent.Snapshot] copies it out as a [Snapshot] (IDs, which
+// [Table.StateName] and [Table.Test] turn into names); [RestoreAgent] brings
+// it back after checking every ID against the table.
+//
+// # Binary form
+//
+// Little-endian throughout. A str is a one-byte length and that many bytes
+// of UTF-8 (names are 1 to 255 bytes; a test's value may be empty).
+//
+//	offset  size  field
+//	0       4     magic "FSMT"
+//	4       2     format version, 1
+//	6       2     flags, 0 (a reader rejects flags it does not know)
+//	8       4     length of the whole file in bytes, checksum included
+//	12      4     reserved, 0
+//	16      …     six sections, in this order, each a 4-byte ASCII tag, a
+//	              4-byte length of what follows, and that many bytes:
+//	  META  str name; 1 byte option flags (bit 0: Chain); 2 ChainLimit;
+//	        1 StackLimit
+//	  PROP  2 count; per property: str name, 2 count, per value: str value
+//	  TEST  2 count; per test: 1 kind (0 polled, 1 message), str name,
+//	        str value
+//	  STAT  2 count; 2 initial state; per state: str name, 2 count, per
+//	        transition: 2 TestID; 2 count, per entry action: 2 ActionID,
+//	        2 ValueID
+//	  ANYS  2 count; per any-state transition: 2 TestID, 2 destination,
+//	        1 push (0 or 1)
+//	  DEST  2 tests; 2 states; tests×states cells of 2 bytes, the cell for
+//	        test t and state q at index t×states+q (a StateID, or 0xFFFF
+//	        Final, 0xFFFE Return, 0xFFFC none); then ⌈cells/8⌉ bytes of push
+//	        bits, cell i at bit i%8 of byte i/8, unused bits 0
+//	end−4   4     CRC-32 (IEEE, hash/crc32) of every byte before it
+//
+// The Goomba table takes 339 bytes. [Table.UnmarshalBinary] checks the
+// header, the length and the checksum before reading the sections, checks
+// every count against the bytes left before allocating, and then validates
+// the table as [Builder.Build] does. It reports the first problem found in
+// the file with its byte offset, or every problem with the table, as an
+// [ErrorList]; it never panics. Decoding and re-encoding a valid file gives
+// the same bytes.
+//
+// # JSON form
+//
+// [Table.MarshalJSON] writes a document for people: the format name and
+// version, the options, the properties with their values, the tests, the
+// initial state's name, the any-state transitions, and the states with
+// their entry actions ({"property": "XMovement", "value": "left"}) and
+// transitions ({"test": "hitTriggerLeft", "to": "walkRight"}, with "value"
+// for a test's value, "final": true or "return": true instead of "to", and
+// "push": true). IDs are positions in the arrays; the destination table is
+// not written, since the transitions say the same. [Table.UnmarshalJSON]
+// reads it back to an identical table, rejecting unknown members.
+//
+// # Costs
+//
+// [NewAgent] allocates nothing. [Agent.Update] allocates nothing unless it
+// returns a StackError or ChainError; it costs one interface call per
+// polled test tried (message tests are a bit test) and one per entry action
+// performed. On the Goomba benchmark (BenchmarkGoomba) that is about 3× a
+// hand-written switch of the same machine: the switch reads the entity's
+// fields inline, while an update is a call that walks the table and makes
+// an interface call to the host for the polled test. Making the agent
+// generic in the host's type does not remove that call (Go calls a type
+// parameter's methods through its dictionary); generated code does. A
+// Table is safe for concurrent use; an Agent is not. Build and
+// the decoders cost time and memory in proportion to the file or to tests ×
+// states, which [MaxCells] bounds.
+package table
