@@ -15,6 +15,10 @@
 //     Machine keeps each state's entities (and their data) in a bucket and
 //     steps every bucket through its state function on parallel workers,
 //     with a result that does not depend on their number.
+//   - [github.com/fsmforge/fsmforge/chart]: the designer's chart (states,
+//     entry actions, ordered tested transitions, positions) and the
+//     programmers' stencil; [github.com/fsmforge/fsmforge/chart/visio]
+//     reads Visio XML drawings into one.
 //   - [github.com/fsmforge/fsmforge/table]: compiled state tables (tests,
 //     entry actions, a destination table), their binary and JSON forms, and
 //     Agent, the runtime that runs a table for one entity against the

@@ -1,0 +1,104 @@
+// Package chart is the designer's chart: the states and transitions of a
+// finite state machine as a designer drew them, the stencil they were drawn
+// with, where each element came from, and what was wrong with the drawing.
+//
+// Importers (package chart/visio, and later draw.io, SCXML and yEd) read a
+// drawing into a [Chart]; package compile checks a Chart and lowers it into
+// a state table; the code generator and the command-line tool consume both.
+// This package holds data and no behaviour: it parses no drawing and checks
+// no chart.
+//
+// # The model
+//
+// A [Chart] lists [State] values and [Transition] values in document order.
+// A state has a stable ID (its shape's ID, unique within the chart, while
+// names may repeat), a Name, a [StateKind] (a normal state, or a start, end
+// or choice pseudo-state of a UML diagram), whether the machine starts in
+// it, and its entry actions: [Action] values, a property and the value the
+// designer picked from its drop-list (XMovement = left).
+//
+// A transition leaves the state From, or any state (AnyState, drawn from a
+// "message handler" shape), ranks Order among the transitions leaving that
+// state, tests Test with an optional Value, and goes to its [Target]: a
+// state, the final state (ToFinal: a transition whose end is glued to no
+// state), or the state on top of the stack (ToReturn), which a transition
+// with Push set saved. Transitions of plain UML diagrams keep their label
+// and its parts: "event [guard] / action".
+//
+// # Positions and diagnostics
+//
+// Every element carries a [Pos]: file, page, shape ID and name, line and
+// column in the XML. It renders as
+//
+//	goomba.vdx:41:7: page "Page-1", shape 12 "walkLeft"
+//
+// Problems are [Diagnostic] values with a position, a [Severity] (Error,
+// Warning, Note), a lower-case message prefixed by the package that found
+// it ("visio: ...") and a hint for people. A [Diagnostics] list is an error
+// that prints its first error and "(and N more)"; [Diagnostics.Err] keeps
+// the errors and leaves the warnings out. An importer returns a Chart even
+// when it found errors, with every diagnostic in Chart.Diagnostics, so that
+// a tool can show them all.
+//
+// # Stencils
+//
+// A [Stencil] is the programmers' vocabulary: which Visio masters draw
+// states, initial states, transitions and message handlers; which tests a
+// transition may use (and which of them are messages received rather than
+// conditions polled each update); which entry-action properties a state
+// carries, with the values of their drop-lists. It is kept in a JSON file
+// next to the Visio stencil and loaded with [LoadStencil]; the file for the
+// seed's Goomba (examples/goomba/goomba.stencil.json) reads:
+//
+//	{
+//	  "name": "goomba",
+//	  "version": "1",
+//	  "masters": {
+//	    "state": "State",
+//	    "initial": "Initial State",
+//	    "transition": "Transition",
+//	    "anyState": "Message Handler"
+//	  },
+//	  "tests": [
+//	    {"name": "hitTriggerLeft"},
+//	    {"name": "animationDone"},
+//	    {"name": "hitTriggerRight"},
+//	    {"name": "hitByPlayer", "message": true}
+//	  ],
+//	  "actions": [
+//	    {"name": "XMovement", "values": ["existing", "right", "left", "death"]},
+//	    {"name": "Animation", "values": ["existing", "moveRight", "moveLeft", "death"]}
+//	  ]
+//	}
+//
+// The keys:
+//
+//   - name (required): the stencil's name; version: free text, quoted in
+//     messages about drawings made with another version.
+//   - masters: the universal names (NameU) of the Visio masters. state and
+//     transition are required; initial and anyState (a message handler,
+//     whose transitions apply in every state) are optional.
+//   - properties (optional): the names of the Shape Data rows that carry a
+//     state's name ("name", default "Name"), a transition's test ("test",
+//     default "Test"), its value ("value", default "Value"), its rank among
+//     the transitions leaving its state ("order", default "Order") and its
+//     stack operation ("stack", default "Stack", one of none, push,
+//     return). Rows are matched by universal name, then local name, then
+//     label.
+//   - tests (at least one): name; message: true for a message; values: the
+//     values the transition's value row may take (any, when absent).
+//   - actions: the entry-action properties of the state masters, in the
+//     order actions are listed: name, and values, the drop-list.
+//
+// Names and values must be usable as entries of a Visio drop-list: not
+// empty, without ';', control characters or surrounding spaces. Names are
+// unique in their list, and no two roles share a master or a property.
+// [ReadStencil] reports every problem with its line and column in the JSON
+// file, unknown and repeated keys included. [Stencil.Role] and
+// [Stencil.Matches] tell the importer which part a drawing's masters play.
+//
+// # JSON
+//
+// A Chart, its parts and a Stencil marshal to JSON with encoding/json; the
+// kinds and severities marshal as words ("normal", "final", "warning").
+package chart

@@ -1,0 +1,89 @@
+package chart
+
+import (
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Pos is where an element of a chart comes from: the file, the page and
+// shape of the drawing, and the line and column of its XML. Any part may be
+// empty or zero (a JSON stencil has no page, a generated chart no file). Line
+// and Col are 1-based; Col counts bytes, as in Go's own tools.
+type Pos struct {
+	File      string `json:"file,omitempty"`      // as given to the importer
+	Page      string `json:"page,omitempty"`      // page name, as the designer sees it
+	Shape     string `json:"shape,omitempty"`     // shape ID in its page
+	ShapeName string `json:"shapeName,omitempty"` // the state's name, the transition's label, or the shape's Visio name
+	Line      int    `json:"line,omitempty"`      // from 1; 0 if unknown
+	Col       int    `json:"col,omitempty"`       // from 1, in bytes; 0 if unknown
+}
+
+// maxShapeName is how many characters of a shape's name String shows.
+const maxShapeName = 40
+
+// String renders the position for people and editors, leaving out the parts
+// that are empty:
+//
+//	goomba.vdx:41:7: page "Page-1", shape 12 "walkLeft"
+//	goomba.stencil.json:3:5
+//	page "Page-1", shape 12
+//
+// A name longer than 40 characters is cut with "...". The zero Pos renders
+// as "".
+func (p Pos) String() string {
+	var b strings.Builder
+	b.WriteString(p.File)
+	if p.Line > 0 {
+		if p.File != "" {
+			b.WriteByte(':')
+		}
+		b.WriteString(strconv.Itoa(p.Line))
+		if p.Col > 0 {
+			b.WriteByte(':')
+			b.WriteString(strconv.Itoa(p.Col))
+		}
+	}
+	if p.Page == "" && p.Shape == "" && p.ShapeName == "" {
+		return b.String()
+	}
+	if b.Len() > 0 {
+		b.WriteString(": ")
+	}
+	if p.Page != "" {
+		b.WriteString("page ")
+		b.WriteString(strconv.Quote(p.Page))
+		if p.Shape != "" || p.ShapeName != "" {
+			b.WriteString(", ")
+		}
+	}
+	if p.Shape != "" {
+		b.WriteString("shape ")
+		b.WriteString(p.Shape)
+		if p.ShapeName != "" {
+			b.WriteByte(' ')
+		}
+	}
+	if p.ShapeName != "" {
+		b.WriteString(strconv.Quote(shorten(p.ShapeName, maxShapeName)))
+	}
+	return b.String()
+}
+
+// IsZero reports whether p says nothing at all.
+func (p Pos) IsZero() bool { return p == Pos{} }
+
+// shorten cuts s to n runes, marking the cut with "...".
+func shorten(s string, n int) string {
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	i := 0
+	for k := range s {
+		if i == n-3 {
+			return s[:k] + "..."
+		}
+		i++
+	}
+	return s
+}

@@ -1,0 +1,537 @@
+package visio_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/chart/visio"
+)
+
+// TestGoomba reads examples/goomba/goomba.vdx with its stencil: the seed's
+// patroller, without a single diagnostic.
+func TestGoomba(t *testing.T) {
+	c, err := visio.ReadFile("../../examples/goomba/goomba.vdx", visio.Options{Stencil: goombaStencil(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Diagnostics) != 0 {
+		t.Errorf("Diagnostics = %v, want none", c.Diagnostics)
+	}
+	if c.Name != "goomba" || c.File != "../../examples/goomba/goomba.vdx" || c.Stencil == nil || c.Stencil.Name != "goomba" {
+		t.Errorf("chart %q from %q with stencil %v", c.Name, c.File, c.Stencil)
+	}
+	type state struct {
+		id, name string
+		initial  bool
+		entry    string
+	}
+	var states []state
+	for _, s := range c.States {
+		var entry []string
+		for _, a := range s.Entry {
+			entry = append(entry, a.Property+"="+a.Value)
+			if a.Pos.Line == 0 || a.Pos.Shape != s.ID {
+				t.Errorf("state %s: action %s at %v", s.Name, a.Property, a.Pos)
+			}
+		}
+		states = append(states, state{s.ID, s.Name, s.Initial, strings.Join(entry, " ")})
+		if s.Kind != chart.NormalState || s.Pos.Page != "Page-1" || s.Pos.ShapeName != s.Name || s.Pos.Line == 0 {
+			t.Errorf("state %s: kind %v at %v", s.Name, s.Kind, s.Pos)
+		}
+	}
+	wantStates := []state{
+		{"1", "walkLeft", true, "XMovement=left Animation=moveLeft"},
+		{"2", "walkRight", false, "XMovement=right Animation=moveRight"},
+		{"3", "death", false, "XMovement=death Animation=death"},
+	}
+	if !slices.Equal(states, wantStates) {
+		t.Errorf("states = %+v\nwant %+v", states, wantStates)
+	}
+	var transitions []string
+	for _, tr := range c.Transitions {
+		transitions = append(transitions, fmt.Sprintf("%s: %s -%s-> %v #%d", tr.ID, tr.From, tr.Test, tr.Target, tr.Order))
+		if tr.Label != tr.Test || tr.Value != "" || tr.Push || tr.AnyState || tr.Pos.Line == 0 || tr.Pos.Shape != tr.ID {
+			t.Errorf("transition %+v", tr)
+		}
+	}
+	wantTransitions := []string{
+		"4: 1 -hitTriggerLeft-> 2 #1",
+		"5: 2 -hitTriggerRight-> 1 #1",
+		"6: 1 -hitByPlayer-> 3 #2",
+		"7: 2 -hitByPlayer-> 3 #2",
+		"8: 3 -animationDone-> (final) #1",
+	}
+	if !slices.Equal(transitions, wantTransitions) {
+		t.Errorf("transitions =\n%s\nwant\n%s", strings.Join(transitions, "\n"), strings.Join(wantTransitions, "\n"))
+	}
+	if m, _ := c.Stencil.Test("hitByPlayer"); !m.Message {
+		t.Errorf("hitByPlayer is not a message test")
+	}
+}
+
+// TestGoombaPlain reads goomba.vdx without its stencil: the same states,
+// named by their text, and the same transitions, labelled by theirs.
+func TestGoombaPlain(t *testing.T) {
+	c, err := visio.ReadFile("../../examples/goomba/goomba.vdx", visio.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range c.States {
+		got = append(got, s.ID+" "+s.Name)
+	}
+	for _, tr := range c.Transitions {
+		got = append(got, fmt.Sprintf("%s -%s-> %v", tr.From, tr.Event, tr.Target))
+	}
+	want := []string{"1 walkLeft", "2 walkRight", "3 death",
+		"1 -hitTriggerLeft-> 2", "2 -hitTriggerRight-> 1", "1 -hitByPlayer-> 3", "2 -hitByPlayer-> 3", "3 -animationDone-> (final)"}
+	if !slices.Equal(got, want) || len(c.Diagnostics) != 0 {
+		t.Errorf("plain reading = %q, %v\nwant %q", got, c.Diagnostics, want)
+	}
+}
+
+// diag is an expected diagnostic: its severity and text in its rendering.
+type diag struct {
+	sev  chart.Severity
+	text string
+}
+
+func checkDiags(t *testing.T, got chart.Diagnostics, want []diag) {
+	t.Helper()
+	var lines []string
+	for _, d := range got {
+		lines = append(lines, d.Severity.String()+": "+d.Error())
+	}
+	for _, w := range want {
+		if !slices.ContainsFunc(got, func(d chart.Diagnostic) bool { return d.Severity == w.sev && strings.Contains(d.Error(), w.text) }) {
+			t.Errorf("want %v %q among the diagnostics:\n%s", w.sev, w.text, strings.Join(lines, "\n"))
+		}
+	}
+	if len(got) != len(want) {
+		t.Errorf("%d diagnostics, want %d:\n%s", len(got), len(want), strings.Join(lines, "\n"))
+	}
+}
+
+// summary renders a chart's transitions as "from -test-> target #order",
+// with "*" for any state and "+" for a push.
+func summary(c *chart.Chart) []string {
+	var out []string
+	for _, tr := range c.Transitions {
+		from := tr.From
+		if tr.AnyState {
+			from = "*"
+		}
+		push := ""
+		if tr.Push {
+			push = "+"
+		}
+		out = append(out, fmt.Sprintf("%s -%s%s-> %v #%d", from, tr.Test, push, tr.Target, tr.Order))
+	}
+	return out
+}
+
+// TestStencilDrawings reads drawings made with the goomba stencil: what is
+// read, and what is reported where.
+func TestStencilDrawings(t *testing.T) {
+	st := goombaStencil(t)
+	base := []string{"1 -hitTriggerLeft-> 2 #1", "2 -hitTriggerRight-> 1 #1", "1 -hitByPlayer-> 3 #2", "2 -hitByPlayer-> 3 #2", "3 -animationDone-> (final) #1"}
+	handler := dshape{id: "9", name: "Message Handler", master: "5", text: "on hit"}
+	for _, tt := range []struct {
+		name  string
+		d     *drawing
+		want  []string // summary of the transitions, if not nil
+		diags []diag
+	}{
+		{"goomba", goombaDrawing(nil), base, nil},
+		{"any state, push and return",
+			goombaDrawing([]dshape{
+				handler,
+				dshape{id: "10", name: "State.10", master: "3", text: "stunned", props: []dprop{{row: "Name", value: "stunned", inherit: true}}},
+				transition("11", "hitByPlayer", dprop{row: "Stack", value: "push", inherit: true}),
+				transition("12", "animationDone", dprop{row: "Stack", value: "return", inherit: true}, dprop{row: "Order", value: "3", inherit: true}),
+			}, glue("11", "9", "10"), glue("12", "10", "")),
+			append(slices.Clone(base), "* -hitByPlayer+-> 10 #1", "10 -animationDone-> (return) #3"), nil},
+		{"order", goombaDrawing([]dshape{transition("9", "animationDone", dprop{row: "Order", value: "7", inherit: true})}, glue("9", "3", "1")),
+			append(slices.Clone(base), "3 -animationDone-> 1 #7"), nil},
+		{"test value", goombaDrawing([]dshape{transition("9", "hitTriggerLeft", dprop{row: "Value", value: "2", inherit: true})}, glue("9", "3", "1")),
+			append(slices.Clone(base), "3 -hitTriggerLeft-> 1 #2"), nil},
+		{"copied master and twice glued", func() *drawing {
+			d := goombaDrawing([]dshape{state("9", "6", "hiding", "existing", "existing")}, glue("8", "3", "9"))
+			m := goombaMasters()[1]
+			m.id, m.name = "6", "State.6"
+			d.masters = append(d.masters, m)
+			return d
+		}(), append(slices.Clone(base[:4]), "3 -animationDone-> 9 #1"),
+			[]diag{{chart.Warning, `shape 8 "animationDone": warning: visio: a second Connect row glues the start of the connector; the first is kept`}}},
+		{"unknown value", goombaDrawing([]dshape{state("9", "3", "jumping", "jump", "moveLeft")}),
+			base, []diag{{chart.Error, `shape 9 "jumping": visio: state "jumping": XMovement value "jump" is not in the drop-list of stencil "goomba"`}}},
+		{"unknown test", goombaDrawing([]dshape{transition("9", "jump")}, glue("9", "3", "1")),
+			base, []diag{{chart.Error, `shape 9 "jump": visio: test "jump" is not in stencil "goomba"`}}},
+		{"no test", goombaDrawing([]dshape{transition("9", "")}, glue("9", "3", "1")),
+			base, []diag{{chart.Error, `visio: transition without a test`}}},
+		{"dangling start", goombaDrawing([]dshape{transition("9", "hitByPlayer")}, glue("9", "", "1")),
+			base, []diag{{chart.Error, `shape 9 "hitByPlayer": visio: the start of the transition is glued to no state`}}},
+		{"stale glue", goombaDrawing([]dshape{transition("9", "hitByPlayer")}, glue("9", "1", "99")),
+			base, []diag{{chart.Error, `the end of the transition is glued to shape 99, which is not on the page`}}},
+		{"stale connector", goombaDrawing(nil, glue("98", "1", "2")),
+			base, []diag{{chart.Warning, `t.vdx:44:1: page "Page-1": warning: visio: a Connect row glues shape 98, which is not on the page; ignored`},
+				{chart.Warning, `t.vdx:45:1: page "Page-1": warning: visio: a Connect row glues shape 98, which is not on the page; ignored`}}},
+		{"glued to a transition", goombaDrawing([]dshape{transition("9", "hitByPlayer")}, glue("9", "4", "1")),
+			base, []diag{{chart.Error, `the start of the transition is glued to shape 4 "hitTriggerLeft", which is not a state`}}},
+		{"ends at a handler", goombaDrawing([]dshape{handler, transition("10", "hitByPlayer")}, glue("10", "1", "9")),
+			base, []diag{{chart.Error, `the end of the transition is glued to shape 9 "on hit", which is not a state`}}},
+		{"returning end glued", goombaDrawing([]dshape{transition("9", "animationDone", dprop{row: "Stack", value: "return", inherit: true})}, glue("9", "3", "1")),
+			base, []diag{{chart.Error, `a returning transition is glued at its end to state 1`}}},
+		{"bad order and stack", goombaDrawing([]dshape{transition("9", "animationDone", dprop{row: "Order", value: "first", inherit: true}, dprop{row: "Stack", value: "pop", inherit: true})}, glue("9", "3", "1")),
+			base, []diag{{chart.Error, `order "first" is not a whole number`}, {chart.Error, `stack operation "pop" is not one of none, push, return`}}},
+		{"unknown master", func() *drawing {
+			d := goombaDrawing([]dshape{{id: "9", name: "Process", master: "6", text: "Make"}, {id: "10", name: "Process.10", master: "6"}})
+			d.masters = append(d.masters, dmaster{"6", "Process", dshape{id: "5"}})
+			return d
+		}(), base, []diag{{chart.Warning, `shape 9 "Make": warning: visio: master "Process" is not in stencil "goomba": its 2 shapes are ignored`}}},
+		{"missing master", goombaDrawing([]dshape{{id: "9", master: "77", text: "lost"}}),
+			base, []diag{{chart.Warning, `shape 9 "lost": warning: visio: shape refers to master 77, which the drawing does not have; it inherits nothing`}}},
+		{"unmastered shapes", goombaDrawing([]dshape{{id: "9", text: "a note"}, {id: "10", oneD: true, text: "go"}}, glue("10", "1", "2")),
+			base, []diag{{chart.Warning, `shape 10 "go": warning: visio: connector drawn without a master of stencil "goomba": not a transition; ignored`}, {chart.Note, `page "Page-1": note: visio: 1 shapes drawn without a master are not part of the chart`}}},
+		{"another version", func() *drawing {
+			d := goombaDrawing(nil)
+			d.masters[1].shape.props[1].format = "existing;right;left" // State: no death
+			d.masters[2].shape.props = append(d.masters[2].shape.props, dprop{row: "Speed", label: "Speed"})
+			d.masters[0].shape.props = d.masters[0].shape.props[:2] // Initial State: no Animation
+			return d
+		}(), nil, []diag{
+			{chart.Warning, `visio: master "Initial State" has no property "Animation", which stencil "goomba" (version 1) lists`},
+			{chart.Warning, `visio: master "State": the drop-list of "XMovement" is existing;right;left but stencil "goomba" (version 1) lists existing;right;left;death: the drawing was made with another version of the stencil`},
+			{chart.Note, `visio: master "Transition": property "Speed" is not in stencil "goomba"; ignored`},
+		}},
+		{"not a drop-list", func() *drawing {
+			d := goombaDrawing(nil)
+			d.masters[2].shape.props[0].typ = 0
+			return d
+		}(), base, []diag{{chart.Warning, `master "Transition": property "Test" is not a drop-list; stencil "goomba" (version 1) lists hitTriggerLeft;animationDone;hitTriggerRight;hitByPlayer`}}},
+		{"another stencil", &drawing{
+			masters: []dmaster{{"0", "Process", dshape{id: "5"}}, {"1", "Dynamic connector", dshape{id: "5", oneD: true}}},
+			pages:   []dpage{{id: "0", name: "Page-1", shapes: []dshape{{id: "1", master: "0", text: "Make"}, {id: "2", master: "1"}}}},
+		}, []string{}, []diag{{chart.Error, `visio: the drawing was not made with stencil "goomba": its shapes use masters "Process", "Dynamic connector", none of which is the stencil's "State" or "Transition"`}}},
+		{"two pages and a background", func() *drawing {
+			d := goombaDrawing(nil)
+			d.pages = append(d.pages,
+				dpage{id: "7", name: "Background", background: true, shapes: []dshape{state("1", "3", "ghost", "existing", "existing")}},
+				dpage{id: "4", name: "Page-2", shapes: []dshape{state("1", "3", "resting", "existing", "existing"), transition("2", "animationDone")}, connects: glue("2", "1", "")})
+			return d
+		}(), append(slices.Clone(base), "4/1 -animationDone-> (final) #1"), []diag{{chart.Note, `page "Background": note: visio: background page: its shapes are not part of the chart`}}},
+		{"state group", func() *drawing {
+			d := goombaDrawing([]dshape{
+				{id: "9", name: "State.9", master: "6", text: "grouped", shapes: []dshape{{id: "10", masterShape: "6"}, {id: "11", masterShape: "7"}}},
+				transition("12", "animationDone"),
+			}, glue("12", "11", "10"))
+			d.masters = append(d.masters, dmaster{"6", "State", dshape{id: "5", text: "state", props: goombaMasters()[1].shape.props, shapes: []dshape{{id: "6"}, {id: "7", text: "name"}}}})
+			return d
+		}(), append(slices.Clone(base), "9 -animationDone-> 9 #1"), nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := visio.Read(bytes.NewReader(tt.d.bytes()), visio.Options{File: "t.vdx", Stencil: st})
+			if c == nil {
+				t.Fatalf("Read = nil, %v", err)
+			}
+			checkChart(t, c)
+			checkDiags(t, c.Diagnostics, tt.diags)
+			if (err != nil) != c.Diagnostics.HasErrors() {
+				t.Errorf("Read error = %v with diagnostics %v", err, c.Diagnostics)
+			}
+			if tt.want != nil && !slices.Equal(summary(c), tt.want) {
+				t.Errorf("transitions =\n%s\nwant\n%s", strings.Join(summary(c), "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
+
+// TestStencilValues reads test values against a stencil whose test lists
+// them.
+func TestStencilValues(t *testing.T) {
+	st := goombaStencil(t)
+	st2 := *st
+	st2.Tests = slices.Clone(st.Tests)
+	st2.Tests[0].Values = []string{"1", "2"}
+	d := goombaDrawing([]dshape{
+		transition("9", "hitTriggerLeft", dprop{row: "Value", value: "2", inherit: true}),
+		transition("10", "hitTriggerLeft", dprop{row: "Value", value: "3", inherit: true}),
+	}, glue("9", "3", "1"), glue("10", "3", "2"))
+	c, err := visio.Read(bytes.NewReader(d.bytes()), visio.Options{File: "v.vdx", Stencil: &st2})
+	if err == nil || !strings.Contains(err.Error(), `visio: test "hitTriggerLeft" does not take value "3"`) {
+		t.Errorf("Read = %v, want an error about value 3", err)
+	}
+	if got := summary(c); len(got) != 6 || got[5] != "3 -hitTriggerLeft-> 1 #2" || c.Transitions[5].Value != "2" {
+		t.Errorf("transitions = %q", got)
+	}
+}
+
+// TestUnknownValuePosition checks that a bad drop-list value is reported
+// at its row, with the hint listing the drop-list.
+func TestUnknownValuePosition(t *testing.T) {
+	d := goombaDrawing([]dshape{state("9", "3", "jumping", "jump", "moveLeft")})
+	src := d.bytes()
+	c, err := visio.Read(bytes.NewReader(src), visio.Options{File: "t.vdx", Stencil: goombaStencil(t)})
+	var l chart.Diagnostics
+	if !errors.As(err, &l) || len(l) != 1 {
+		t.Fatalf("Read = %v", err)
+	}
+	line := 1 + bytes.Count(src[:bytes.Index(src, []byte("<Prop NameU='XMovement' ID='9'><Value Unit='STR'>jump"))], []byte("\n"))
+	want := fmt.Sprintf(`t.vdx:%d:`, line)
+	if got := l[0].Error(); !strings.HasPrefix(got, want) || !strings.HasSuffix(got, `page "Page-1", shape 9 "jumping": visio: state "jumping": XMovement value "jump" is not in the drop-list of stencil "goomba"`) {
+		t.Errorf("Error() = %q, want it to start with %q", got, want)
+	}
+	if l[0].Hint != "pick one of existing, right, left, death in the state's Shape Data" {
+		t.Errorf("Hint = %q", l[0].Hint)
+	}
+	if len(c.States) != 4 || len(c.States[3].Entry) != 1 || c.States[3].Entry[0].Value != "moveLeft" {
+		t.Errorf("states = %+v", c.States)
+	}
+}
+
+// TestPlainDiagrams reads diagrams without a stencil.
+func TestPlainDiagrams(t *testing.T) {
+	box := func(id, text string) dshape { return dshape{id: id, text: text} }
+	line := func(id, text string) dshape { return dshape{id: id, oneD: true, text: text} }
+	page := func(shapes []dshape, glue ...[]dconnect) *drawing {
+		pg := dpage{id: "0", name: "Page-1", shapes: shapes}
+		for _, g := range glue {
+			pg.connects = append(pg.connects, g...)
+		}
+		return &drawing{pages: []dpage{pg}}
+	}
+	type state struct {
+		id, name string
+		kind     chart.StateKind
+	}
+	for _, tt := range []struct {
+		name   string
+		d      *drawing
+		states []state
+		want   []string // "from -event [guard] / action-> target"
+		diags  []diag
+	}{
+		{"uml labels", page([]dshape{box("1", "Idle"), box("2", "Busy\nworking"), line("3", "start(job) [ready && n > 0] / begin(); log(\"a/b\")"),
+			line("4", "[done]"), line("5", "timeout / reset"), line("6", "  finish  ")},
+			glue("3", "1", "2"), glue("4", "2", "1"), glue("5", "2", ""), glue("6", "2", "2")),
+			[]state{{"1", "Idle", chart.NormalState}, {"2", "Busy working", chart.NormalState}},
+			[]string{`1 -start(job) [ready && n > 0] / begin(); log("a/b")-> 2`, "2 - [done] / -> 1", "2 -timeout [] / reset-> (final)", "2 -finish [] / -> 2"}, nil},
+		{"pseudo-states", func() *drawing {
+			d := page([]dshape{
+				{id: "1", master: "0"}, {id: "2", master: "1", text: "?"}, {id: "3", master: "2"}, {id: "4", master: "3", text: "Start"},
+				{id: "5", master: "3", text: "End"}, {id: "6", name: "com.lucidchart.UMLEndBlock.6"}, {id: "7", master: "4", text: "Legend"},
+			})
+			d.masters = []dmaster{{"0", "Initial state", dshape{id: "5"}}, {"1", "Decision", dshape{id: "5"}}, {"2", "com.lucidchart.UMLEndBlock30", dshape{id: "5"}},
+				{"3", "Start/End", dshape{id: "5"}}, {"4", "Legend", dshape{id: "5"}}}
+			return d
+		}(), []state{{"1", "", chart.StartState}, {"2", "?", chart.ChoiceState}, {"3", "", chart.EndState}, {"4", "Start", chart.StartState},
+			{"5", "End", chart.EndState}, {"6", "", chart.EndState}, {"7", "Legend", chart.NormalState}}, nil, nil},
+		{"groups", page([]dshape{
+			{id: "1", shapes: []dshape{box("2", "inner A"), box("3", "inner B"), box("4", "decoration")}},
+			{id: "5", text: "Frame", shapes: []dshape{box("6", "in frame")}},
+			{id: "7", typ: "Guide"}, {id: "8", typ: "Foreign"},
+			line("9", "go"), line("10", "back"),
+		}, glue("9", "2", "3"), glue("10", "3", "5")),
+			[]state{{"2", "inner A", chart.NormalState}, {"3", "inner B", chart.NormalState}, {"5", "Frame", chart.NormalState}},
+			[]string{"2 -go [] / -> 3", "3 -back [] / -> 5"}, nil},
+		{"loose connectors", page([]dshape{box("1", "A"), line("2", "x"), line("3", "y"), line("4", "z"), line("5", "w")},
+			glue("2", "", ""), glue("3", "", "1"), glue("4", "2", "1"), glue("5", "1", "99")),
+			[]state{{"1", "A", chart.NormalState}}, nil,
+			[]diag{{chart.Note, `shape 2 "x": note: visio: connector glued to no shape; ignored`},
+				{chart.Warning, `shape 3 "y": warning: visio: the start of the connector is glued to no state; ignored`},
+				{chart.Warning, `shape 4 "z": warning: visio: the start of the connector is glued to shape 2 "x", which is not a state; ignored`},
+				{chart.Warning, `shape 5 "w": warning: visio: the end of the connector is glued to shape 99, which is not on the page; ignored`}}},
+		{"duplicate IDs", page([]dshape{box("1", "A"), box("1", "B"), line("2", "")}, glue("2", "1", "1")),
+			[]state{{"1", "A", chart.NormalState}}, []string{"1 - [] / -> 1"},
+			[]diag{{chart.Warning, `p.vdx:12:1: page "Page-1", shape 1 "B": warning: visio: shape ID 1 is used twice on the page; the second shape is ignored`}}},
+		{"no pages", &drawing{}, nil, nil, []diag{{chart.Error, "visio: the drawing has no pages"}}},
+		{"background only", &drawing{pages: []dpage{{id: "0", name: "Back", background: true}}}, nil, nil, []diag{{chart.Error, "visio: the drawing has only background pages"}}},
+		{"Visio 2002", func() *drawing {
+			d := page([]dshape{box("1", "A & B"), box("2", "<C>"), line("3", "go")}, glue("3", "1", "2"))
+			d.namespace = visio.NamespaceVDX2002
+			return d
+		}(), []state{{"1", "A & B", chart.NormalState}, {"2", "<C>", chart.NormalState}}, []string{"1 -go [] / -> 2"}, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := visio.Read(bytes.NewReader(tt.d.bytes()), visio.Options{File: "p.vdx"})
+			if c == nil {
+				t.Fatalf("Read = nil, %v", err)
+			}
+			checkChart(t, c)
+			checkDiags(t, c.Diagnostics, tt.diags)
+			var states []state
+			for _, s := range c.States {
+				states = append(states, state{s.ID, s.Name, s.Kind})
+				if s.Initial != (s.Kind == chart.StartState) {
+					t.Errorf("state %s: Initial %v", s.ID, s.Initial)
+				}
+			}
+			if !slices.Equal(states, tt.states) {
+				t.Errorf("states = %v\nwant %v", states, tt.states)
+			}
+			var got []string
+			for _, tr := range c.Transitions {
+				got = append(got, fmt.Sprintf("%s -%s [%s] / %s-> %v", tr.From, tr.Event, tr.Guard, tr.Action, tr.Target))
+				want := tr.Event
+				if want == "" {
+					want = tr.Guard
+				}
+				if tr.Test != want {
+					t.Errorf("transition %s: Test %q, want %q", tr.ID, tr.Test, want)
+				}
+			}
+			if tt.want != nil && !slices.Equal(got, tt.want) {
+				t.Errorf("transitions =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+		})
+	}
+}
+
+// TestBadInput feeds files that are not Visio drawings, or broken ones:
+// each is refused with a clear error, never a panic.
+func TestBadInput(t *testing.T) {
+	deepGroups := func(n int) []byte {
+		var b strings.Builder
+		b.WriteString("<VisioDocument xmlns='" + visio.NamespaceVDX2003 + "'><Pages><Page ID='0'><Shapes>")
+		for i := range n {
+			fmt.Fprintf(&b, "<Shape ID='%d' Type='Group'><Shapes>", i+1)
+		}
+		for range n {
+			b.WriteString("</Shapes></Shape>")
+		}
+		b.WriteString("</Shapes></Page></Pages></VisioDocument>")
+		return []byte(b.String())
+	}
+	deepXML := []byte("<VisioDocument xmlns='" + visio.NamespaceVDX2003 + "'>" + strings.Repeat("<x>", 100000) + strings.Repeat("</x>", 100000) + "</VisioDocument>")
+	const doc = "<?xml version='1.0'?>\n<VisioDocument xmlns='http://schemas.microsoft.com/visio/2003/core'>\n"
+	for _, tt := range []struct {
+		name string
+		data []byte
+		opt  visio.Options
+		err  error
+		want string
+	}{
+		{"empty", nil, visio.Options{}, visio.ErrNotVisio, "b.vdx: visio: the file is empty"},
+		{"zip", []byte("PK\x03\x04\x14\x00\x06\x00[Content_Types].xml"), visio.Options{}, visio.ErrNotVisio, "b.vdx: visio: this is a zip archive, probably a .vsdx drawing"},
+		{"vsd", []byte("\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1\x00\x00"), visio.Options{}, visio.ErrNotVisio, "binary Visio file (.vsd, .vss)"},
+		{"gzip", []byte("\x1F\x8B\x08\x00"), visio.Options{}, visio.ErrNotVisio, "gzip-compressed"},
+		{"driver", []byte("MZ\x90\x00\x03\x00"), visio.Options{}, visio.ErrNotVisio, "virtual device drivers"},
+		{"text", []byte("hello, world"), visio.Options{}, visio.ErrNotVisio, `this is a text file that is not XML, not a Visio XML drawing (it starts with "hello, world")`},
+		{"binary", []byte("<\x00\x01\x02"), visio.Options{}, visio.ErrNotVisio, "this is a binary file"},
+		{"svg", []byte("<?xml version='1.0'?>\n<svg xmlns='http://www.w3.org/2000/svg'/>"), visio.Options{}, visio.ErrNotVisio, `b.vdx:2:1: visio: this is XML but not a Visio drawing: its root element is <svg> (namespace "http://www.w3.org/2000/svg"), not <VisioDocument>`},
+		{"vsdx part", []byte("<VisioDocument xmlns='http://schemas.microsoft.com/office/visio/2012/main'/>"), visio.Options{}, visio.ErrNotVisio, "the document part of a .vsdx package"},
+		{"no namespace", []byte("<VisioDocument/>"), visio.Options{}, visio.ErrNotVisio, `<VisioDocument> is in namespace ""`},
+		{"unclosed", []byte(doc + "<Pages>\n  <Page ID='0'>\n"), visio.Options{}, visio.ErrMalformed, "b.vdx:5:1: visio: malformed XML: unexpected end of file: <Page> (line 4:3) is not closed"},
+		{"mismatched", []byte(doc + "<Pages></Page>"), visio.Options{}, visio.ErrMalformed, "b.vdx:3:8: visio: malformed XML: <Pages> (line 3:1) is closed by </Page>"},
+		{"entity", []byte(doc + "<Pages><Page Name='a &nbsp; b'/></Pages></VisioDocument>"), visio.Options{}, visio.ErrMalformed, "b.vdx:3:22: visio: malformed XML: unknown entity &nbsp;"},
+		{"ampersand", []byte(doc + "<Pages>Q&A</Pages></VisioDocument>"), visio.Options{}, visio.ErrMalformed, "b.vdx:3:9: visio: malformed XML: '&' that starts no reference"},
+		{"unquoted", []byte(doc + "<Pages><Page ID=0/></Pages></VisioDocument>"), visio.Options{}, visio.ErrMalformed, "b.vdx:3:17: visio: malformed XML: value of attribute ID of <Page> is not quoted"},
+		{"char ref", []byte(doc + "<Pages>&#0;</Pages></VisioDocument>"), visio.Options{}, visio.ErrMalformed, "invalid character reference &#0;"},
+		{"utf-8", []byte(doc + "<Pages>caf\xE9</Pages></VisioDocument>"), visio.Options{}, visio.ErrMalformed, "b.vdx:3:11: visio: malformed XML: invalid UTF-8"},
+		{"second root", []byte(doc + "</VisioDocument><VisioDocument/>"), visio.Options{}, visio.ErrMalformed, "a second root element"},
+		{"text after", []byte(doc + "</VisioDocument>\ntrailing"), visio.Options{}, visio.ErrMalformed, "b.vdx:4:1: visio: malformed XML: text outside the root element"},
+		{"encoding", []byte("<?xml version='1.0' encoding='windows-1252'?><VisioDocument/>"), visio.Options{}, visio.ErrMalformed, `encoding "windows-1252" is not supported`},
+		{"declaration late", []byte(" <?xml version='1.0'?><VisioDocument/>"), visio.Options{}, visio.ErrMalformed, "XML declaration not at the start"},
+		{"comment", []byte(doc + "<!-- never closed"), visio.Options{}, visio.ErrMalformed, "comment not closed"},
+		{"too large", []byte(doc + strings.Repeat(" ", 200) + "</VisioDocument>"), visio.Options{MaxSize: 100}, visio.ErrTooLarge, "b.vdx: visio: the file is larger than 100 bytes"},
+		{"deep groups", deepGroups(6), visio.Options{MaxDepth: 5}, visio.ErrTooDeep, "visio: groups nested more than 5 deep"},
+		{"thousands deep", deepGroups(5000), visio.Options{}, visio.ErrTooDeep, "visio: groups nested more than 100 deep"},
+		{"deep XML", deepXML, visio.Options{}, visio.ErrTooDeep, "visio: XML elements nested more than 232 deep"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.opt.File = "b.vdx"
+			c, err := visio.Read(bytes.NewReader(tt.data), tt.opt)
+			if c != nil || err == nil {
+				t.Fatalf("Read = %v, %v, want an error", c, err)
+			}
+			if !errors.Is(err, tt.err) {
+				t.Errorf("Read error %q is not %v", err, tt.err)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Read error = %q, want %q in it", err, tt.want)
+			}
+			var l chart.Diagnostics
+			if !errors.As(err, &l) || len(l) != 1 || l[0].Severity != chart.Error || l[0].Pos.File != "b.vdx" {
+				t.Errorf("Read error = %#v, want one chart.Diagnostic", err)
+			}
+		})
+	}
+}
+
+// TestEncodings reads the same drawing with a byte-order mark, in UTF-16
+// both ways, and through an io.Reader of unknown size.
+func TestEncodings(t *testing.T) {
+	src := goombaDrawing(nil).bytes()
+	src = bytes.Replace(src, []byte("encoding='utf-8'"), []byte("encoding='UTF-16'"), 1)
+	utf16 := func(bigEndian bool) []byte {
+		var b bytes.Buffer
+		if bigEndian {
+			b.WriteString("\xFE\xFF")
+		} else {
+			b.WriteString("\xFF\xFE")
+		}
+		for _, r := range string(src) { // all in the BMP
+			if bigEndian {
+				b.WriteByte(byte(r >> 8))
+				b.WriteByte(byte(r))
+			} else {
+				b.WriteByte(byte(r))
+				b.WriteByte(byte(r >> 8))
+			}
+		}
+		return b.Bytes()
+	}
+	utf8 := bytes.Replace(src, []byte("encoding='UTF-16'"), []byte("encoding='utf-8'"), 1)
+	for name, data := range map[string][]byte{
+		"utf-8 with BOM": append([]byte("\xEF\xBB\xBF"), utf8...),
+		"utf-16le":       utf16(false),
+		"utf-16be":       utf16(true),
+	} {
+		t.Run(name, func(t *testing.T) {
+			c, err := visio.Read(struct{ *bytes.Reader }{bytes.NewReader(data)}, visio.Options{Stencil: goombaStencil(t)})
+			if err != nil || len(c.States) != 3 || len(c.Transitions) != 5 {
+				t.Errorf("Read = %v", err)
+			}
+		})
+	}
+	if _, err := visio.Read(bytes.NewReader(src), visio.Options{}); err == nil || !strings.Contains(err.Error(), "the file says it is in UTF-16 but is not") {
+		t.Errorf("Read(UTF-8 that says UTF-16) = %v", err)
+	}
+	if _, err := visio.Read(bytes.NewReader([]byte("\xFF\xFE<\x00a")), visio.Options{}); err == nil || !strings.Contains(err.Error(), "starts like UTF-16") {
+		t.Errorf("Read(odd UTF-16) = %v", err)
+	}
+}
+
+func TestReadFileMissing(t *testing.T) {
+	_, err := visio.ReadFile("testdata/none.vdx", visio.Options{})
+	if err == nil || err.Error() != "testdata/none.vdx: visio: cannot read the drawing: no such file or directory" {
+		t.Errorf("ReadFile(missing) = %v", err)
+	}
+}
+
+func TestNegativeOptions(t *testing.T) {
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "must not be negative") {
+			t.Errorf("Read with MaxSize -1: recover() = %v", r)
+		}
+	}()
+	visio.Read(bytes.NewReader(nil), visio.Options{MaxSize: -1})
+}
+
+// TestStencilFile reads a Visio stencil (.vsx: masters, no pages) as a
+// drawing.
+func TestStencilFile(t *testing.T) {
+	d := &drawing{masters: goombaMasters()}
+	c, err := visio.Read(bytes.NewReader(d.bytes()), visio.Options{File: "goomba.vsx"})
+	if err == nil || !strings.Contains(err.Error(), "goomba.vsx: visio: the drawing has no pages") || len(c.States) != 0 {
+		t.Errorf("Read(stencil) = %v", err)
+	}
+	if c.Diagnostics[0].Hint == "" {
+		t.Errorf("no hint")
+	}
+}
