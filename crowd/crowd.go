@@ -158,6 +158,7 @@ type bucket struct {
 
 type op[E any] struct {
 	add   bool
+	twice bool // an add of an ID added twice in one step: not carried out
 	id    ID
 	state State
 	data  E
@@ -466,15 +467,15 @@ func (m *Machine[E]) applyPending() {
 	slices.SortStableFunc(p, func(a, b op[E]) int { return cmpU(a.id, b.id) })
 	for i := 1; i < len(p); i++ {
 		if a, b := &p[i-1], &p[i]; a.add && b.add && a.id == b.id {
-			if a.state != Final {
+			if !a.twice {
 				m.addErrs = append(m.addErrs, fmt.Errorf("%w: %d was added twice in one step; neither add was carried out", ErrExists, a.id))
 			}
-			a.state, b.state = Final, Final
+			a.twice, b.twice = true, true
 		}
 	}
 	slices.SortStableFunc(p, func(a, b op[E]) int { return cmpU(a.state, b.state) })
 	for _, o := range p {
-		if o.add && o.state != Final {
+		if o.add && !o.twice {
 			if err := m.add(o.id, o.data, o.state); err != nil {
 				m.addErrs = append(m.addErrs, err)
 			}

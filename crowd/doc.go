@@ -21,12 +21,13 @@
 // one step to the next: they stay where they are, packed in place, while
 // the ones that change state (the movers) are appended to the end of the
 // storage, one run per state per step. When the storage holds too many
-// holes the buckets are copied back into one run each. Changes asked for
-// during a step take effect after it: the buckets are double-buffered in
-// that sense, as in the article this package follows.
+// holes the buckets are copied back into one run each. As with the
+// article's double-buffered buckets, a step never sees its own effects:
+// [Machine.StateOf] answers with the states before the step, and adds and
+// removes asked for during it take effect after it.
 //
 // Two forms of state function exist. [Func] gets one entity at a time,
-// through a function value. [BatchFunc] gets a [Batch] of up to
+// through a function value. [BatchFunc] gets a pointer to a [Batch] of up to
 // [Options.ChunkSize] entities of its state at once, so the loop over them
 // is the game's own and the compiler inlines the per-entity work.
 //

@@ -515,7 +515,6 @@ func (m *Machine[E]) recoverTask(t *task[E], w *scratch) {
 	if v == nil {
 		return
 	}
-	clear(w.cnt) // leave the scratch clean
 	p := &PanicError{State: t.state, StateName: m.defs[t.state].Name, Value: v, Stack: debug.Stack()}
 	p.Batch = m.defs[t.state].Batch != nil
 	if w.at < t.n {
