@@ -305,6 +305,83 @@ func TestPanicOnWorker(t *testing.T) {
 	}
 }
 
+// TestPanicKeepsSortedRuns checks exactly what a machine holds after a
+// panic with one worker: the runs of 256 entities before the panicking
+// entity's run have moved, the rest has stayed, in order.
+func TestPanicKeepsSortedRuns(t *testing.T) {
+	const n, bad = 1000, 600
+	even := func(v int) crowd.State { return crowd.State(v % 2) } // evens go to state 0
+	forms := map[string]crowd.Def[int]{
+		"Func": {Name: "a", Func: func(e *int, _ crowd.State) crowd.State {
+			if *e == bad {
+				panic("boom")
+			}
+			return even(*e)
+		}},
+		"Batch": {Name: "a", Batch: func(b *crowd.Batch[int]) {
+			for i := range b.Len() {
+				e, _ := b.At(i)
+				if *e == bad {
+					panic("boom")
+				}
+				b.Set(i, even(*e))
+			}
+		}},
+	}
+	for _, name := range []string{"Func", "Batch"} {
+		t.Run(name, func(t *testing.T) {
+			m, err := crowd.New([]crowd.Def[int]{{Name: "b", Func: func(*int, crowd.State) crowd.State { return 0 }}, forms[name]}, crowd.Options[int]{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer m.Close()
+			if err := m.SetWorkers(1); err != nil {
+				t.Fatal(err)
+			}
+			for i := range n {
+				if err := m.Add(crowd.ID(i), i, 1); err != nil {
+					t.Fatal(err)
+				}
+			}
+			func() {
+				defer func() {
+					pe, _ := recover().(*crowd.PanicError)
+					if pe == nil || pe.Batch != (name == "Batch") {
+						t.Fatalf("recovered %v", pe)
+					}
+					if want := crowd.ID(bad); name == "Func" && pe.ID != want || name == "Batch" && pe.ID != 512 {
+						t.Errorf("PanicError.ID = %d", pe.ID)
+					}
+				}()
+				_ = m.Step()
+			}()
+			var wantA, wantB []int
+			for i := range n {
+				switch {
+				case i >= 512:
+					wantA = append(wantA, i)
+				case i%2 == 0:
+					wantB = append(wantB, i)
+				default:
+					wantA = append(wantA, i)
+				}
+			}
+			slices.Sort(wantA) // stayers first, then the unsorted rest: already in order
+			for s, want := range [][]int{wantB, wantA} {
+				var got []int
+				for _, e := range m.Each(crowd.State(s)) {
+					got = append(got, *e)
+				}
+				if !slices.Equal(got, want) {
+					t.Errorf("state %d holds %d entities %v..., want %d %v...", s, len(got), head(got), len(want), head(want))
+				}
+			}
+		})
+	}
+}
+
+func head(s []int) []int { return s[:min(len(s), 8)] }
+
 func catch(t *testing.T, m *crowd.Machine[monster]) (pe *crowd.PanicError) {
 	t.Helper()
 	defer func() {

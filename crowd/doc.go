@@ -28,7 +28,7 @@
 //
 // Two forms of state function exist. [Func] gets one entity at a time,
 // through a function value. [BatchFunc] gets a pointer to a [Batch] of up to
-// [Options.ChunkSize] entities of its state at once, so the loop over them
+// 256 entities of its state at once, so the loop over them
 // is the game's own and the compiler inlines the per-entity work.
 //
 // # Workers and determinism

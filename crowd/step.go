@@ -8,7 +8,8 @@ import (
 )
 
 // Batch is a run of entities of one state, handed to a [BatchFunc]: up to
-// [Options.ChunkSize] entities that sit next to each other in memory. Index
+// 256 entities (and never more than [Options.ChunkSize]) that sit next to
+// each other in memory. Index
 // i runs from 0 to Len()-1.
 type Batch[E any] struct {
 	slots []slot[E]
@@ -83,15 +84,17 @@ func (e *StepError) Unwrap() []error { return e.Adds }
 //
 // What the machine holds then: no entity is lost or duplicated. The work of
 // a step is cut into tasks (runs of up to [Options.ChunkSize] entities of
-// one state); once a function panics, no new task starts. Every task that
-// had finished is carried out as in a normal step (its entities moved to the
-// states their functions returned, [Options.OnFinal] called for those that
-// returned Final); the entities of the other tasks, the panicking one's
-// included, stay in their state with their previous state unchanged, and
-// those whose function had run keep the changes it made to their data.
-// Which tasks finished depends on the workers (with one worker: those before
-// the panicking one). Adds and removes asked for during the step are carried
-// out.
+// one state), and a task runs its entities' functions 256 at a time (a
+// [BatchFunc] gets at most 256), moving each such run to the states its
+// functions returned before the next run starts. Once a function panics, no
+// new task starts. Every run that had finished is carried out as in a normal
+// step (its entities moved to the states their functions returned,
+// [Options.OnFinal] called for those that returned Final); the entities of
+// the other runs, the panicking one included, stay in their state with their
+// previous state unchanged, and those whose function had run keep the
+// changes it made to their data. Which runs finished depends on the workers
+// (with one worker: those before the panicking entity's run). Adds and
+// removes asked for during the step are carried out.
 type PanicError struct {
 	State     State
 	StateName string
@@ -152,7 +155,8 @@ type scratch struct {
 	cnt     []uint32 // per state, and one for Final
 	off     []uint32
 	touched []State
-	at      int // index of the entity running, for panics
+	at      int // index in its task of the entity running, for panics
+	sub     int // index in its task of the first entity not sorted yet
 }
 
 func (m *Machine[E]) newScratch() *scratch {
@@ -336,92 +340,108 @@ func (m *Machine[E]) firstPanic() *PanicError {
 	return nil
 }
 
-// runTask runs one task: the state functions, the count of each next state,
-// then, with the chunk still in cache, the stayers compacted in place and
-// the movers copied aside, grouped by target.
+// sub is how many entities a task runs before it sorts them into stayers
+// and movers: few enough that they are still in the L1 cache when it does.
+const sub = 256
+
+// runTask runs one task, sub entities at a time: their state functions,
+// then, with their data still in cache, the stayers compacted in place and
+// the movers copied aside, in order, grouped by target.
 func (m *Machine[E]) runTask(t *task[E], w *scratch) {
 	defer m.recoverTask(t, w)
 	s := t.state
 	def := &m.defs[s]
 	next := w.next[:t.n]
-	pieces := m.pieces[t.lo:t.hi]
-	i := 0
-	if fn := def.Func; fn != nil {
-		for _, p := range pieces {
-			slots := m.cur[p.off : p.off+p.n]
-			for j := range slots {
-				w.at = i
-				next[i] = fn(&slots[j].data, slots[j].prev)
-				i++
-			}
-		}
-	} else {
-		for _, p := range pieces {
-			w.at = i
-			nx := next[i : i+int(p.n)]
-			for k := range nx {
-				nx[k] = s
-			}
-			t.batch = Batch[E]{slots: m.cur[p.off : p.off+p.n], next: nx, state: s}
-			def.Batch(&t.batch)
-			i += int(p.n)
-		}
-	}
-	w.at = t.n
-
-	// One pass, with the chunk still in cache: the stayers (most entities)
-	// are compacted in place; the movers are set aside in the arena, in
-	// order, with their targets, and counted by target.
-	numStates := State(len(m.defs))
 	end := m.arenaUsed.Add(int64(t.n))
-	arena := m.arena[end-int64(t.n) : end]
-	arenaNext := m.arenaNext[end-int64(t.n) : end]
-	movers := 0
+	t.movers = m.arena[end-int64(t.n) : end][:0]
+	t.moversNext = m.arenaNext[end-int64(t.n) : end][:0]
 	w.touched = w.touched[:0]
-	i = 0
-	for _, p := range pieces {
+	i := 0 // index in the task of the piece's first entity
+	for _, p := range m.pieces[t.lo:t.hi] {
 		slots := m.cur[p.off : p.off+p.n]
-		k := 0
-		for j := range slots {
-			n := next[i]
-			if n != s && n >= numStates && n != Final {
-				m.invalid(t, i, n)
-				n = s
-			}
-			i++
-			if n == s {
-				if k != j {
-					slots[k] = slots[j]
+		k := 0 // stayers so far, packed at the piece's start
+		for lo := 0; lo < len(slots); lo += sub {
+			hi := min(lo+sub, len(slots))
+			nx := next[i+lo : i+hi]
+			w.sub, w.at = i+lo, i+lo
+			if fn := def.Func; fn != nil {
+				for j := range nx {
+					w.at = i + lo + j
+					nx[j] = fn(&slots[lo+j].data, slots[lo+j].prev)
 				}
-				if slots[k].prev != s {
-					slots[k].prev = s
+			} else {
+				for j := range nx {
+					nx[j] = s
 				}
-				k++
-				continue
+				t.batch = Batch[E]{slots: slots[lo:hi], next: nx, state: s}
+				def.Batch(&t.batch)
 			}
-			if n == Final {
-				t.finals = append(t.finals, slots[j])
-				continue
-			}
-			d := &arena[movers]
-			*d = slots[j]
-			d.prev = s
-			arenaNext[movers] = n
-			movers++
-			if w.cnt[n] == 0 {
-				w.touched = append(w.touched, n)
-			}
-			w.cnt[n]++
+			k = m.sort(t, w, slots, lo, hi, k, nx)
 		}
 		if k > 0 {
 			t.stays = append(t.stays, seg{p.off, uint32(k)})
 		}
+		i += len(slots)
 	}
-	t.movers, t.moversNext = arena[:movers], arenaNext[:movers]
+	w.sub = t.n
+	m.finish(t, w)
+}
+
+// sort sorts entities lo to hi-1 of a piece, whose next states are nx,
+// after the k stayers already packed at the piece's start, and returns the
+// new number of stayers. Stayers are packed in place, movers appended to
+// the task's in the arena and counted by target, finals set aside. An
+// invalid next state is recorded, and the entity stays: nx then says so.
+func (m *Machine[E]) sort(t *task[E], w *scratch, slots []slot[E], lo, hi, k int, nx []State) int {
+	s := t.state
+	numStates := State(len(m.defs))
+	for j := lo; j < hi; j++ {
+		n := nx[j-lo]
+		if n == s {
+			if k != j {
+				slots[k] = slots[j]
+			}
+			slots[k].prev = s
+			k++
+			continue
+		}
+		if n < numStates {
+			c := len(t.movers)
+			t.movers = t.movers[:c+1]
+			t.moversNext = t.moversNext[:c+1]
+			d := &t.movers[c]
+			*d = slots[j]
+			d.prev = s
+			t.moversNext[c] = n
+			if w.cnt[n] == 0 {
+				w.touched = append(w.touched, n)
+			}
+			w.cnt[n]++
+			continue
+		}
+		if n == Final {
+			t.finals = append(t.finals, slots[j])
+			continue
+		}
+		m.invalid(t, slots[j].id, n)
+		nx[j-lo] = s
+		if k != j {
+			slots[k] = slots[j]
+		}
+		slots[k].prev = s
+		k++
+	}
+	return k
+}
+
+// finish records task t's groups of movers, from the counts w holds, and
+// marks it done.
+func (m *Machine[E]) finish(t *task[E], w *scratch) {
 	for _, n := range w.touched {
 		t.targets = append(t.targets, target{state: n, n: w.cnt[n]})
 		w.cnt[n] = 0
 	}
+	w.touched = w.touched[:0]
 	t.done = true
 }
 
@@ -491,15 +511,15 @@ func (m *Machine[E]) commit(t *task[E], w *scratch) {
 	}
 }
 
-// invalid records that entity i of t returned n, which is not a state.
-func (m *Machine[E]) invalid(t *task[E], i int, n State) {
+// invalid records that entity id of t returned n, which is not a state.
+func (m *Machine[E]) invalid(t *task[E], id ID, n State) {
 	t.nbad++
 	if len(t.invalid) < firstInvalid {
-		t.invalid = append(t.invalid, Invalid{ID: m.entityAt(t, i).id, State: t.state, Returned: n})
+		t.invalid = append(t.invalid, Invalid{ID: id, State: t.state, Returned: n})
 	}
 }
 
-// entityAt returns entity i of task t, before the task moved anything.
+// entityAt returns entity i of task t, which must not have been sorted yet.
 func (m *Machine[E]) entityAt(t *task[E], i int) *slot[E] {
 	for _, p := range m.pieces[t.lo:t.hi] {
 		if i < int(p.n) {
@@ -510,6 +530,10 @@ func (m *Machine[E]) entityAt(t *task[E], i int) *slot[E] {
 	panic("crowd: internal error: entity index out of its task")
 }
 
+// recoverTask turns a panic in task t's state functions into a PanicError,
+// stops the step, and leaves the task as if it held only the entities it
+// had sorted: those stay or move as their functions said, and the others,
+// from the first of the run that panicked, stay where they were.
 func (m *Machine[E]) recoverTask(t *task[E], w *scratch) {
 	v := recover()
 	if v == nil {
@@ -522,10 +546,35 @@ func (m *Machine[E]) recoverTask(t *task[E], w *scratch) {
 	}
 	t.panic = p
 	m.abort.Store(true)
+
+	// Pieces before the one that panicked are sorted and their stayers
+	// recorded; that piece's first entities (before w.sub) are sorted, the
+	// stayers among them packed at its start; the rest stays as it is.
+	i := 0
+	for _, pc := range m.pieces[t.lo:t.hi] {
+		end := i + int(pc.n)
+		if end <= w.sub {
+			i = end
+			continue
+		}
+		done := max(w.sub-i, 0)
+		k := 0
+		for _, n := range w.next[i : i+done] {
+			if n == t.state {
+				k++
+			}
+		}
+		if k > 0 {
+			t.stays = append(t.stays, seg{pc.off, uint32(k)})
+		}
+		t.stays = append(t.stays, seg{pc.off + uint32(done), pc.n - uint32(done)})
+		i = end
+	}
+	m.finish(t, w)
 }
 
 // merge makes the next buckets from the tasks' results: each state's
-// stayers in task order, then its arrivals. A task that did not finish (a
+// stayers in task order, then its arrivals. A task that did not start (a
 // state function panicked) keeps its pieces as they were. It returns the
 // step's invalid states.
 func (m *Machine[E]) merge() *StepError {
