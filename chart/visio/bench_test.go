@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fsmforge/fsmforge/chart/visio"
+	"github.com/fsmforge/fsmforge/internal/vdxgen"
 )
 
 // BenchmarkRead imports generated drawings made with the goomba stencil,
@@ -18,7 +19,7 @@ import (
 func BenchmarkRead(b *testing.B) {
 	st := goombaStencil(b)
 	for _, size := range []struct{ states, transitions int }{{100, 400}, {10000, 40000}} {
-		data := generated(size.states, size.transitions)
+		data := vdxgen.Generate(size.states, size.transitions)
 		name := fmt.Sprintf("states=%d,transitions=%d", size.states, size.transitions)
 		b.Run(name, func(b *testing.B) {
 			b.SetBytes(int64(len(data)))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/visio"
+	"github.com/fsmforge/fsmforge/internal/vdxgen"
 )
 
 // FuzzRead feeds the reader arbitrary files, with and without a stencil: it
@@ -36,10 +37,10 @@ func FuzzRead(f *testing.F) {
 		}
 		f.Add(data)
 	}
-	handler := dshape{id: "9", name: "Message Handler", master: "5", text: "on hit"}
-	f.Add(goombaDrawing(nil).bytes())
-	f.Add(goombaDrawing([]dshape{handler, transition("10", "hitByPlayer", dprop{row: "Stack", value: "push", inherit: true})}, glue("10", "9", "3")).bytes())
-	f.Add(generated(3, 5))
+	handler := vdxgen.Shape{ID: "9", Name: "Message Handler", Master: "5", Text: "on hit"}
+	f.Add(vdxgen.Goomba(nil).Bytes())
+	f.Add(vdxgen.Goomba([]vdxgen.Shape{handler, vdxgen.Transition("10", "hitByPlayer", vdxgen.Prop{Row: "Stack", Value: "push", Inherit: true})}, vdxgen.Glue("10", "9", "3")).Bytes())
+	f.Add(vdxgen.Generate(3, 5))
 	f.Add([]byte(inheritance))
 	f.Add([]byte("PK\x03\x04"))
 	f.Add([]byte("<VisioDocument xmlns='urn:schemas-microsoft-com:office:visio'><Pages><Page><Shapes><Shape ID='1'><Shapes><Shape ID='1'/></Shapes></Shape></Shapes><Connects><Connect FromSheet='1' FromCell='BeginX' ToSheet='1'/></Connects></Page></Pages></VisioDocument>"))

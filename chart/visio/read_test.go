@@ -10,6 +10,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/visio"
+	"github.com/fsmforge/fsmforge/internal/vdxgen"
 )
 
 // TestGoomba reads examples/goomba/goomba.vdx with its stencil: the seed's
@@ -140,102 +141,102 @@ func summary(c *chart.Chart) []string {
 func TestStencilDrawings(t *testing.T) {
 	st := goombaStencil(t)
 	base := []string{"1 -hitTriggerLeft-> 2 #1", "2 -hitTriggerRight-> 1 #1", "1 -hitByPlayer-> 3 #2", "2 -hitByPlayer-> 3 #2", "3 -animationDone-> (final) #1"}
-	handler := dshape{id: "9", name: "Message Handler", master: "5", text: "on hit"}
+	handler := vdxgen.Shape{ID: "9", Name: "Message Handler", Master: "5", Text: "on hit"}
 	for _, tt := range []struct {
 		name  string
-		d     *drawing
+		d     *vdxgen.Drawing
 		want  []string // summary of the transitions, if not nil
 		diags []diag
 	}{
-		{"goomba", goombaDrawing(nil), base, nil},
+		{"goomba", vdxgen.Goomba(nil), base, nil},
 		{"any state, push and return",
-			goombaDrawing([]dshape{
+			vdxgen.Goomba([]vdxgen.Shape{
 				handler,
-				dshape{id: "10", name: "State.10", master: "3", text: "stunned", props: []dprop{{row: "Name", value: "stunned", inherit: true}}},
-				transition("11", "hitByPlayer", dprop{row: "Stack", value: "push", inherit: true}),
-				transition("12", "animationDone", dprop{row: "Stack", value: "return", inherit: true}, dprop{row: "Order", value: "3", inherit: true}),
-			}, glue("11", "9", "10"), glue("12", "10", "")),
+				vdxgen.Shape{ID: "10", Name: "State.10", Master: "3", Text: "stunned", Props: []vdxgen.Prop{{Row: "Name", Value: "stunned", Inherit: true}}},
+				vdxgen.Transition("11", "hitByPlayer", vdxgen.Prop{Row: "Stack", Value: "push", Inherit: true}),
+				vdxgen.Transition("12", "animationDone", vdxgen.Prop{Row: "Stack", Value: "return", Inherit: true}, vdxgen.Prop{Row: "Order", Value: "3", Inherit: true}),
+			}, vdxgen.Glue("11", "9", "10"), vdxgen.Glue("12", "10", "")),
 			append(slices.Clone(base), "* -hitByPlayer+-> 10 #1", "10 -animationDone-> (return) #3"), nil},
-		{"order", goombaDrawing([]dshape{transition("9", "animationDone", dprop{row: "Order", value: "7", inherit: true})}, glue("9", "3", "1")),
+		{"order", vdxgen.Goomba([]vdxgen.Shape{vdxgen.Transition("9", "animationDone", vdxgen.Prop{Row: "Order", Value: "7", Inherit: true})}, vdxgen.Glue("9", "3", "1")),
 			append(slices.Clone(base), "3 -animationDone-> 1 #7"), nil},
-		{"test value", goombaDrawing([]dshape{transition("9", "hitTriggerLeft", dprop{row: "Value", value: "2", inherit: true})}, glue("9", "3", "1")),
+		{"test value", vdxgen.Goomba([]vdxgen.Shape{vdxgen.Transition("9", "hitTriggerLeft", vdxgen.Prop{Row: "Value", Value: "2", Inherit: true})}, vdxgen.Glue("9", "3", "1")),
 			append(slices.Clone(base), "3 -hitTriggerLeft-> 1 #2"), nil},
-		{"copied master and twice glued", func() *drawing {
-			d := goombaDrawing([]dshape{state("9", "6", "hiding", "existing", "existing")}, glue("8", "3", "9"))
-			m := goombaMasters()[1]
-			m.id, m.name = "6", "State.6"
-			d.masters = append(d.masters, m)
+		{"copied master and twice glued", func() *vdxgen.Drawing {
+			d := vdxgen.Goomba([]vdxgen.Shape{vdxgen.State("9", "6", "hiding", "existing", "existing")}, vdxgen.Glue("8", "3", "9"))
+			m := vdxgen.GoombaMasters()[1]
+			m.ID, m.Name = "6", "State.6"
+			d.Masters = append(d.Masters, m)
 			return d
 		}(), append(slices.Clone(base[:4]), "3 -animationDone-> 9 #1"),
 			[]diag{{chart.Warning, `shape 8 "animationDone": warning: visio: a second Connect row glues the start of the connector; the first is kept`}}},
-		{"unknown value", goombaDrawing([]dshape{state("9", "3", "jumping", "jump", "moveLeft")}),
+		{"unknown value", vdxgen.Goomba([]vdxgen.Shape{vdxgen.State("9", "3", "jumping", "jump", "moveLeft")}),
 			base, []diag{{chart.Error, `shape 9 "jumping": visio: state "jumping": XMovement value "jump" is not in the drop-list of stencil "goomba"`}}},
-		{"unknown test", goombaDrawing([]dshape{transition("9", "jump")}, glue("9", "3", "1")),
+		{"unknown test", vdxgen.Goomba([]vdxgen.Shape{vdxgen.Transition("9", "jump")}, vdxgen.Glue("9", "3", "1")),
 			base, []diag{{chart.Error, `shape 9 "jump": visio: test "jump" is not in stencil "goomba"`}}},
-		{"no test", goombaDrawing([]dshape{transition("9", "")}, glue("9", "3", "1")),
+		{"no test", vdxgen.Goomba([]vdxgen.Shape{vdxgen.Transition("9", "")}, vdxgen.Glue("9", "3", "1")),
 			base, []diag{{chart.Error, `visio: transition without a test`}}},
-		{"dangling start", goombaDrawing([]dshape{transition("9", "hitByPlayer")}, glue("9", "", "1")),
+		{"dangling start", vdxgen.Goomba([]vdxgen.Shape{vdxgen.Transition("9", "hitByPlayer")}, vdxgen.Glue("9", "", "1")),
 			base, []diag{{chart.Error, `shape 9 "hitByPlayer": visio: the start of the transition is glued to no state`}}},
-		{"stale glue", goombaDrawing([]dshape{transition("9", "hitByPlayer")}, glue("9", "1", "99")),
+		{"stale glue", vdxgen.Goomba([]vdxgen.Shape{vdxgen.Transition("9", "hitByPlayer")}, vdxgen.Glue("9", "1", "99")),
 			base, []diag{{chart.Error, `the end of the transition is glued to shape 99, which is not on the page`}}},
-		{"stale connector", goombaDrawing(nil, glue("98", "1", "2")),
+		{"stale connector", vdxgen.Goomba(nil, vdxgen.Glue("98", "1", "2")),
 			base, []diag{{chart.Warning, `t.vdx:44:1: page "Page-1": warning: visio: a Connect row glues shape 98, which is not on the page; ignored`},
 				{chart.Warning, `t.vdx:45:1: page "Page-1": warning: visio: a Connect row glues shape 98, which is not on the page; ignored`}}},
-		{"glued to a transition", goombaDrawing([]dshape{transition("9", "hitByPlayer")}, glue("9", "4", "1")),
+		{"glued to a transition", vdxgen.Goomba([]vdxgen.Shape{vdxgen.Transition("9", "hitByPlayer")}, vdxgen.Glue("9", "4", "1")),
 			base, []diag{{chart.Error, `the start of the transition is glued to shape 4 "hitTriggerLeft", which is not a state`}}},
-		{"ends at a handler", goombaDrawing([]dshape{handler, transition("10", "hitByPlayer")}, glue("10", "1", "9")),
+		{"ends at a handler", vdxgen.Goomba([]vdxgen.Shape{handler, vdxgen.Transition("10", "hitByPlayer")}, vdxgen.Glue("10", "1", "9")),
 			base, []diag{{chart.Error, `the end of the transition is glued to shape 9 "on hit", which is not a state`}}},
-		{"returning end glued", goombaDrawing([]dshape{transition("9", "animationDone", dprop{row: "Stack", value: "return", inherit: true})}, glue("9", "3", "1")),
+		{"returning end glued", vdxgen.Goomba([]vdxgen.Shape{vdxgen.Transition("9", "animationDone", vdxgen.Prop{Row: "Stack", Value: "return", Inherit: true})}, vdxgen.Glue("9", "3", "1")),
 			base, []diag{{chart.Error, `a returning transition is glued at its end to state 1`}}},
-		{"bad order and stack", goombaDrawing([]dshape{transition("9", "animationDone", dprop{row: "Order", value: "first", inherit: true}, dprop{row: "Stack", value: "pop", inherit: true})}, glue("9", "3", "1")),
+		{"bad order and stack", vdxgen.Goomba([]vdxgen.Shape{vdxgen.Transition("9", "animationDone", vdxgen.Prop{Row: "Order", Value: "first", Inherit: true}, vdxgen.Prop{Row: "Stack", Value: "pop", Inherit: true})}, vdxgen.Glue("9", "3", "1")),
 			base, []diag{{chart.Error, `order "first" is not a whole number`}, {chart.Error, `stack operation "pop" is not one of none, push, return`}}},
-		{"unknown master", func() *drawing {
-			d := goombaDrawing([]dshape{{id: "9", name: "Process", master: "6", text: "Make"}, {id: "10", name: "Process.10", master: "6"}})
-			d.masters = append(d.masters, dmaster{"6", "Process", dshape{id: "5"}})
+		{"unknown master", func() *vdxgen.Drawing {
+			d := vdxgen.Goomba([]vdxgen.Shape{{ID: "9", Name: "Process", Master: "6", Text: "Make"}, {ID: "10", Name: "Process.10", Master: "6"}})
+			d.Masters = append(d.Masters, vdxgen.Master{ID: "6", Name: "Process", Shape: vdxgen.Shape{ID: "5"}})
 			return d
 		}(), base, []diag{{chart.Warning, `shape 9 "Make": warning: visio: master "Process" is not in stencil "goomba": its 2 shapes are ignored`}}},
-		{"missing master", goombaDrawing([]dshape{{id: "9", master: "77", text: "lost"}}),
+		{"missing master", vdxgen.Goomba([]vdxgen.Shape{{ID: "9", Master: "77", Text: "lost"}}),
 			base, []diag{{chart.Warning, `shape 9 "lost": warning: visio: shape refers to master 77, which the drawing does not have; it inherits nothing`}}},
-		{"unmastered shapes", goombaDrawing([]dshape{{id: "9", text: "a note"}, {id: "10", oneD: true, text: "go"}}, glue("10", "1", "2")),
+		{"unmastered shapes", vdxgen.Goomba([]vdxgen.Shape{{ID: "9", Text: "a note"}, {ID: "10", OneD: true, Text: "go"}}, vdxgen.Glue("10", "1", "2")),
 			base, []diag{{chart.Warning, `shape 10 "go": warning: visio: connector drawn without a master of stencil "goomba": not a transition; ignored`}, {chart.Note, `page "Page-1": note: visio: 1 shapes drawn without a master are not part of the chart`}}},
-		{"another version", func() *drawing {
-			d := goombaDrawing(nil)
-			d.masters[1].shape.props[1].format = "existing;right;left" // State: no death
-			d.masters[2].shape.props = append(d.masters[2].shape.props, dprop{row: "Speed", label: "Speed"})
-			d.masters[0].shape.props = d.masters[0].shape.props[:2] // Initial State: no Animation
+		{"another version", func() *vdxgen.Drawing {
+			d := vdxgen.Goomba(nil)
+			d.Masters[1].Shape.Props[1].Format = "existing;right;left" // State: no death
+			d.Masters[2].Shape.Props = append(d.Masters[2].Shape.Props, vdxgen.Prop{Row: "Speed", Label: "Speed"})
+			d.Masters[0].Shape.Props = d.Masters[0].Shape.Props[:2] // Initial State: no Animation
 			return d
 		}(), nil, []diag{
 			{chart.Warning, `visio: master "Initial State" has no property "Animation", which stencil "goomba" (version 1) lists`},
 			{chart.Warning, `visio: master "State": the drop-list of "XMovement" is existing;right;left but stencil "goomba" (version 1) lists existing;right;left;death: the drawing was made with another version of the stencil`},
 			{chart.Note, `visio: master "Transition": property "Speed" is not in stencil "goomba"; ignored`},
 		}},
-		{"not a drop-list", func() *drawing {
-			d := goombaDrawing(nil)
-			d.masters[2].shape.props[0].typ = 0
+		{"not a drop-list", func() *vdxgen.Drawing {
+			d := vdxgen.Goomba(nil)
+			d.Masters[2].Shape.Props[0].Type = 0
 			return d
 		}(), base, []diag{{chart.Warning, `master "Transition": property "Test" is not a drop-list; stencil "goomba" (version 1) lists hitTriggerLeft;animationDone;hitTriggerRight;hitByPlayer`}}},
-		{"another stencil", &drawing{
-			masters: []dmaster{{"0", "Process", dshape{id: "5"}}, {"1", "Dynamic connector", dshape{id: "5", oneD: true}}},
-			pages:   []dpage{{id: "0", name: "Page-1", shapes: []dshape{{id: "1", master: "0", text: "Make"}, {id: "2", master: "1"}}}},
+		{"another stencil", &vdxgen.Drawing{
+			Masters: []vdxgen.Master{{ID: "0", Name: "Process", Shape: vdxgen.Shape{ID: "5"}}, {ID: "1", Name: "Dynamic connector", Shape: vdxgen.Shape{ID: "5", OneD: true}}},
+			Pages:   []vdxgen.Page{{ID: "0", Name: "Page-1", Shapes: []vdxgen.Shape{{ID: "1", Master: "0", Text: "Make"}, {ID: "2", Master: "1"}}}},
 		}, []string{}, []diag{{chart.Error, `visio: the drawing was not made with stencil "goomba": its shapes use masters "Process", "Dynamic connector", none of which is the stencil's "State" or "Transition"`}}},
-		{"two pages and a background", func() *drawing {
-			d := goombaDrawing(nil)
-			d.pages = append(d.pages,
-				dpage{id: "7", name: "Background", background: true, shapes: []dshape{state("1", "3", "ghost", "existing", "existing")}},
-				dpage{id: "4", name: "Page-2", shapes: []dshape{state("1", "3", "resting", "existing", "existing"), transition("2", "animationDone")}, connects: glue("2", "1", "")})
+		{"two pages and a background", func() *vdxgen.Drawing {
+			d := vdxgen.Goomba(nil)
+			d.Pages = append(d.Pages,
+				vdxgen.Page{ID: "7", Name: "Background", Background: true, Shapes: []vdxgen.Shape{vdxgen.State("1", "3", "ghost", "existing", "existing")}},
+				vdxgen.Page{ID: "4", Name: "Page-2", Shapes: []vdxgen.Shape{vdxgen.State("1", "3", "resting", "existing", "existing"), vdxgen.Transition("2", "animationDone")}, Connects: vdxgen.Glue("2", "1", "")})
 			return d
 		}(), append(slices.Clone(base), "4/1 -animationDone-> (final) #1"), []diag{{chart.Note, `page "Background": note: visio: background page: its shapes are not part of the chart`}}},
-		{"state group", func() *drawing {
-			d := goombaDrawing([]dshape{
-				{id: "9", name: "State.9", master: "6", text: "grouped", shapes: []dshape{{id: "10", masterShape: "6"}, {id: "11", masterShape: "7"}}},
-				transition("12", "animationDone"),
-			}, glue("12", "11", "10"))
-			d.masters = append(d.masters, dmaster{"6", "State", dshape{id: "5", text: "state", props: goombaMasters()[1].shape.props, shapes: []dshape{{id: "6"}, {id: "7", text: "name"}}}})
+		{"state group", func() *vdxgen.Drawing {
+			d := vdxgen.Goomba([]vdxgen.Shape{
+				{ID: "9", Name: "State.9", Master: "6", Text: "grouped", Shapes: []vdxgen.Shape{{ID: "10", MasterShape: "6"}, {ID: "11", MasterShape: "7"}}},
+				vdxgen.Transition("12", "animationDone"),
+			}, vdxgen.Glue("12", "11", "10"))
+			d.Masters = append(d.Masters, vdxgen.Master{ID: "6", Name: "State", Shape: vdxgen.Shape{ID: "5", Text: "state", Props: vdxgen.GoombaMasters()[1].Shape.Props, Shapes: []vdxgen.Shape{{ID: "6"}, {ID: "7", Text: "name"}}}})
 			return d
 		}(), append(slices.Clone(base), "9 -animationDone-> 9 #1"), nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := visio.Read(bytes.NewReader(tt.d.bytes()), visio.Options{File: "t.vdx", Stencil: st})
+			c, err := visio.Read(bytes.NewReader(tt.d.Bytes()), visio.Options{File: "t.vdx", Stencil: st})
 			if c == nil {
 				t.Fatalf("Read = nil, %v", err)
 			}
@@ -258,11 +259,11 @@ func TestStencilValues(t *testing.T) {
 	st2 := *st
 	st2.Tests = slices.Clone(st.Tests)
 	st2.Tests[0].Values = []string{"1", "2"}
-	d := goombaDrawing([]dshape{
-		transition("9", "hitTriggerLeft", dprop{row: "Value", value: "2", inherit: true}),
-		transition("10", "hitTriggerLeft", dprop{row: "Value", value: "3", inherit: true}),
-	}, glue("9", "3", "1"), glue("10", "3", "2"))
-	c, err := visio.Read(bytes.NewReader(d.bytes()), visio.Options{File: "v.vdx", Stencil: &st2})
+	d := vdxgen.Goomba([]vdxgen.Shape{
+		vdxgen.Transition("9", "hitTriggerLeft", vdxgen.Prop{Row: "Value", Value: "2", Inherit: true}),
+		vdxgen.Transition("10", "hitTriggerLeft", vdxgen.Prop{Row: "Value", Value: "3", Inherit: true}),
+	}, vdxgen.Glue("9", "3", "1"), vdxgen.Glue("10", "3", "2"))
+	c, err := visio.Read(bytes.NewReader(d.Bytes()), visio.Options{File: "v.vdx", Stencil: &st2})
 	if err == nil || !strings.Contains(err.Error(), `visio: test "hitTriggerLeft" does not take value "3"`) {
 		t.Errorf("Read = %v, want an error about value 3", err)
 	}
@@ -274,8 +275,8 @@ func TestStencilValues(t *testing.T) {
 // TestUnknownValuePosition checks that a bad drop-list value is reported
 // at its row, with the hint listing the drop-list.
 func TestUnknownValuePosition(t *testing.T) {
-	d := goombaDrawing([]dshape{state("9", "3", "jumping", "jump", "moveLeft")})
-	src := d.bytes()
+	d := vdxgen.Goomba([]vdxgen.Shape{vdxgen.State("9", "3", "jumping", "jump", "moveLeft")})
+	src := d.Bytes()
 	c, err := visio.Read(bytes.NewReader(src), visio.Options{File: "t.vdx", Stencil: goombaStencil(t)})
 	var l chart.Diagnostics
 	if !errors.As(err, &l) || len(l) != 1 {
@@ -296,14 +297,14 @@ func TestUnknownValuePosition(t *testing.T) {
 
 // TestPlainDiagrams reads diagrams without a stencil.
 func TestPlainDiagrams(t *testing.T) {
-	box := func(id, text string) dshape { return dshape{id: id, text: text} }
-	line := func(id, text string) dshape { return dshape{id: id, oneD: true, text: text} }
-	page := func(shapes []dshape, glue ...[]dconnect) *drawing {
-		pg := dpage{id: "0", name: "Page-1", shapes: shapes}
+	box := func(id, text string) vdxgen.Shape { return vdxgen.Shape{ID: id, Text: text} }
+	line := func(id, text string) vdxgen.Shape { return vdxgen.Shape{ID: id, OneD: true, Text: text} }
+	page := func(shapes []vdxgen.Shape, glue ...[]vdxgen.Connect) *vdxgen.Drawing {
+		pg := vdxgen.Page{ID: "0", Name: "Page-1", Shapes: shapes}
 		for _, g := range glue {
-			pg.connects = append(pg.connects, g...)
+			pg.Connects = append(pg.Connects, g...)
 		}
-		return &drawing{pages: []dpage{pg}}
+		return &vdxgen.Drawing{Pages: []vdxgen.Page{pg}}
 	}
 	type state struct {
 		id, name string
@@ -311,54 +312,54 @@ func TestPlainDiagrams(t *testing.T) {
 	}
 	for _, tt := range []struct {
 		name   string
-		d      *drawing
+		d      *vdxgen.Drawing
 		states []state
 		want   []string // "from -event [guard] / action-> target"
 		diags  []diag
 	}{
-		{"uml labels", page([]dshape{box("1", "Idle"), box("2", "Busy\nworking"), line("3", "start(job) [ready && n > 0] / begin(); log(\"a/b\")"),
+		{"uml labels", page([]vdxgen.Shape{box("1", "Idle"), box("2", "Busy\nworking"), line("3", "start(job) [ready && n > 0] / begin(); log(\"a/b\")"),
 			line("4", "[done]"), line("5", "timeout / reset"), line("6", "  finish  ")},
-			glue("3", "1", "2"), glue("4", "2", "1"), glue("5", "2", ""), glue("6", "2", "2")),
+			vdxgen.Glue("3", "1", "2"), vdxgen.Glue("4", "2", "1"), vdxgen.Glue("5", "2", ""), vdxgen.Glue("6", "2", "2")),
 			[]state{{"1", "Idle", chart.NormalState}, {"2", "Busy working", chart.NormalState}},
 			[]string{`1 -start(job) [ready && n > 0] / begin(); log("a/b")-> 2`, "2 - [done] / -> 1", "2 -timeout [] / reset-> (final)", "2 -finish [] / -> 2"}, nil},
-		{"pseudo-states", func() *drawing {
-			d := page([]dshape{
-				{id: "1", master: "0"}, {id: "2", master: "1", text: "?"}, {id: "3", master: "2"}, {id: "4", master: "3", text: "Start"},
-				{id: "5", master: "3", text: "End"}, {id: "6", name: "com.lucidchart.UMLEndBlock.6"}, {id: "7", master: "4", text: "Legend"},
+		{"pseudo-states", func() *vdxgen.Drawing {
+			d := page([]vdxgen.Shape{
+				{ID: "1", Master: "0"}, {ID: "2", Master: "1", Text: "?"}, {ID: "3", Master: "2"}, {ID: "4", Master: "3", Text: "Start"},
+				{ID: "5", Master: "3", Text: "End"}, {ID: "6", Name: "com.lucidchart.UMLEndBlock.6"}, {ID: "7", Master: "4", Text: "Legend"},
 			})
-			d.masters = []dmaster{{"0", "Initial state", dshape{id: "5"}}, {"1", "Decision", dshape{id: "5"}}, {"2", "com.lucidchart.UMLEndBlock30", dshape{id: "5"}},
-				{"3", "Start/End", dshape{id: "5"}}, {"4", "Legend", dshape{id: "5"}}}
+			d.Masters = []vdxgen.Master{{ID: "0", Name: "Initial state", Shape: vdxgen.Shape{ID: "5"}}, {ID: "1", Name: "Decision", Shape: vdxgen.Shape{ID: "5"}}, {ID: "2", Name: "com.lucidchart.UMLEndBlock30", Shape: vdxgen.Shape{ID: "5"}},
+				{ID: "3", Name: "Start/End", Shape: vdxgen.Shape{ID: "5"}}, {ID: "4", Name: "Legend", Shape: vdxgen.Shape{ID: "5"}}}
 			return d
 		}(), []state{{"1", "", chart.StartState}, {"2", "?", chart.ChoiceState}, {"3", "", chart.EndState}, {"4", "Start", chart.StartState},
 			{"5", "End", chart.EndState}, {"6", "", chart.EndState}, {"7", "Legend", chart.NormalState}}, nil, nil},
-		{"groups", page([]dshape{
-			{id: "1", shapes: []dshape{box("2", "inner A"), box("3", "inner B"), box("4", "decoration")}},
-			{id: "5", text: "Frame", shapes: []dshape{box("6", "in frame")}},
-			{id: "7", typ: "Guide"}, {id: "8", typ: "Foreign"},
+		{"groups", page([]vdxgen.Shape{
+			{ID: "1", Shapes: []vdxgen.Shape{box("2", "inner A"), box("3", "inner B"), box("4", "decoration")}},
+			{ID: "5", Text: "Frame", Shapes: []vdxgen.Shape{box("6", "in frame")}},
+			{ID: "7", Type: "Guide"}, {ID: "8", Type: "Foreign"},
 			line("9", "go"), line("10", "back"),
-		}, glue("9", "2", "3"), glue("10", "3", "5")),
+		}, vdxgen.Glue("9", "2", "3"), vdxgen.Glue("10", "3", "5")),
 			[]state{{"2", "inner A", chart.NormalState}, {"3", "inner B", chart.NormalState}, {"5", "Frame", chart.NormalState}},
 			[]string{"2 -go [] / -> 3", "3 -back [] / -> 5"}, nil},
-		{"loose connectors", page([]dshape{box("1", "A"), line("2", "x"), line("3", "y"), line("4", "z"), line("5", "w")},
-			glue("2", "", ""), glue("3", "", "1"), glue("4", "2", "1"), glue("5", "1", "99")),
+		{"loose connectors", page([]vdxgen.Shape{box("1", "A"), line("2", "x"), line("3", "y"), line("4", "z"), line("5", "w")},
+			vdxgen.Glue("2", "", ""), vdxgen.Glue("3", "", "1"), vdxgen.Glue("4", "2", "1"), vdxgen.Glue("5", "1", "99")),
 			[]state{{"1", "A", chart.NormalState}}, nil,
 			[]diag{{chart.Note, `shape 2 "x": note: visio: connector glued to no shape; ignored`},
 				{chart.Warning, `shape 3 "y": warning: visio: the start of the connector is glued to no state; ignored`},
 				{chart.Warning, `shape 4 "z": warning: visio: the start of the connector is glued to shape 2 "x", which is not a state; ignored`},
 				{chart.Warning, `shape 5 "w": warning: visio: the end of the connector is glued to shape 99, which is not on the page; ignored`}}},
-		{"duplicate IDs", page([]dshape{box("1", "A"), box("1", "B"), line("2", "")}, glue("2", "1", "1")),
+		{"duplicate IDs", page([]vdxgen.Shape{box("1", "A"), box("1", "B"), line("2", "")}, vdxgen.Glue("2", "1", "1")),
 			[]state{{"1", "A", chart.NormalState}}, []string{"1 - [] / -> 1"},
 			[]diag{{chart.Warning, `p.vdx:12:1: page "Page-1", shape 1 "B": warning: visio: shape ID 1 is used twice on the page; the second shape is ignored`}}},
-		{"no pages", &drawing{}, nil, nil, []diag{{chart.Error, "visio: the drawing has no pages"}}},
-		{"background only", &drawing{pages: []dpage{{id: "0", name: "Back", background: true}}}, nil, nil, []diag{{chart.Error, "visio: the drawing has only background pages"}}},
-		{"Visio 2002", func() *drawing {
-			d := page([]dshape{box("1", "A & B"), box("2", "<C>"), line("3", "go")}, glue("3", "1", "2"))
-			d.namespace = visio.NamespaceVDX2002
+		{"no pages", &vdxgen.Drawing{}, nil, nil, []diag{{chart.Error, "visio: the drawing has no pages"}}},
+		{"background only", &vdxgen.Drawing{Pages: []vdxgen.Page{{ID: "0", Name: "Back", Background: true}}}, nil, nil, []diag{{chart.Error, "visio: the drawing has only background pages"}}},
+		{"Visio 2002", func() *vdxgen.Drawing {
+			d := page([]vdxgen.Shape{box("1", "A & B"), box("2", "<C>"), line("3", "go")}, vdxgen.Glue("3", "1", "2"))
+			d.Namespace = visio.NamespaceVDX2002
 			return d
 		}(), []state{{"1", "A & B", chart.NormalState}, {"2", "<C>", chart.NormalState}}, []string{"1 -go [] / -> 2"}, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := visio.Read(bytes.NewReader(tt.d.bytes()), visio.Options{File: "p.vdx"})
+			c, err := visio.Read(bytes.NewReader(tt.d.Bytes()), visio.Options{File: "p.vdx"})
 			if c == nil {
 				t.Fatalf("Read = nil, %v", err)
 			}
@@ -466,7 +467,7 @@ func TestBadInput(t *testing.T) {
 // TestEncodings reads the same drawing with a byte-order mark, in UTF-16
 // both ways, and through an io.Reader of unknown size.
 func TestEncodings(t *testing.T) {
-	src := goombaDrawing(nil).bytes()
+	src := vdxgen.Goomba(nil).Bytes()
 	src = bytes.Replace(src, []byte("encoding='utf-8'"), []byte("encoding='UTF-16'"), 1)
 	utf16 := func(bigEndian bool) []byte {
 		var b bytes.Buffer
@@ -526,8 +527,8 @@ func TestNegativeOptions(t *testing.T) {
 // TestStencilFile reads a Visio stencil (.vsx: masters, no pages) as a
 // drawing.
 func TestStencilFile(t *testing.T) {
-	d := &drawing{masters: goombaMasters()}
-	c, err := visio.Read(bytes.NewReader(d.bytes()), visio.Options{File: "goomba.vsx"})
+	d := &vdxgen.Drawing{Masters: vdxgen.GoombaMasters()}
+	c, err := visio.Read(bytes.NewReader(d.Bytes()), visio.Options{File: "goomba.vsx"})
 	if err == nil || !strings.Contains(err.Error(), "goomba.vsx: visio: the drawing has no pages") || len(c.States) != 0 {
 		t.Errorf("Read(stencil) = %v", err)
 	}

@@ -1,0 +1,159 @@
+// Package compile checks a designer's [chart.Chart] and lowers it into a
+// [table.Table], the state table of "Visual Finite State Machine AI
+// Systems" (Gamasutra, 2004): the tests deduplicated, each state's ordered
+// transition tests and entry actions, and a destination table indexed by
+// test and state, with -1 ([table.Final]) for the final state.
+//
+//	st, err := chart.LoadStencil("goomba.stencil.json")
+//	c, err := visio.ReadFile("goomba.vdx", visio.Options{Stencil: st})
+//	res, err := compile.Compile(c, compile.Options{Stencil: st})
+//	// res.Table runs on table.NewAgent; res.Diagnostics says what was wrong.
+//
+// [Check] only checks; [Compile] checks and builds. Both return the
+// chart's own diagnostics (those of its importer) followed by the
+// compiler's, each a [chart.Diagnostic] with the element's position, a
+// message starting "compile: ", a hint for people, and one of the
+// package's sentinel errors for [errors.Is]. Errors stop a compile
+// (the chart's own errors too); warnings and notes do not.
+//
+// # Checks
+//
+// A chart read with a stencil is a build asset and is checked strictly; a
+// plain diagram (read without one) is lowered leniently, and what an error
+// is in the first is a warning in the second. Errors:
+//
+//   - the wrong stencil ([ErrWrongStencil]): Options.Stencil names another
+//     stencil than the one the chart was read with, or another version of
+//     it (the message gives both), or the chart was read without one;
+//   - against the stencil, for charts made by any importer or by code: a
+//     test not in the stencil ([ErrUnknownTest]), an entry action on a
+//     property it does not have ([ErrUnknownAction]) or a value not in a
+//     drop-list ([ErrUnknownValue]), a state setting a property twice, a
+//     transition without a test ([ErrNoTest]). An element the importer
+//     already reported an error for (same file, page and shape) is not
+//     reported again;
+//   - no initial state ([ErrNoInitial]), or more than one, listed with
+//     their positions ([ErrTwoInitials]);
+//   - two states with one name ([ErrDuplicateName]), a state without a
+//     name or with one a table cannot hold ([ErrName]: over
+//     [table.MaxName] bytes, or not UTF-8);
+//   - two states with one ID ([ErrDuplicateID]), a transition from or to a
+//     state the chart does not have ([ErrMissingState]);
+//   - a transition that cannot be lowered ([ErrTransition]): one that
+//     pushes but goes to the final state or returns;
+//   - two transitions leaving a state on the same test ([ErrSameTest]):
+//     the second could never be taken;
+//   - a chart a table cannot hold ([ErrLimit]): more than
+//     [table.MaxStates] states, [table.MaxTests] tests, [table.MaxCells]
+//     cells of tests × states, or [table.MaxMessages] (64) message tests;
+//   - Options out of range ([ErrOptions]).
+//
+// Warnings: a state no path from the initial state reaches
+// ([ErrUnreachable]); a state with no way out ([ErrNoWayOut]): no
+// transition leaves it, counting the any-state transitions that apply
+// there (a state whose only exits are any-state transitions has a way
+// out); a cycle with no exit is not reported, since a patroller loops for
+// ever by design. A state's transition on a test that an any-state
+// transition already takes, which is never taken ([ErrShadowed]); a return
+// when no transition pushes ([ErrNoPush]); what a table cannot represent
+// and the compiler left out ([ErrIgnored]).
+//
+// # Lowering
+//
+// The table's states are the chart's states in chart order (document
+// order for an importer), pseudo-states aside (see below): StateID i is the
+// i-th. Each state's entry actions keep their order. Its transitions are
+// tried in the order of Transition.Order, then document order; so are the
+// any-state transitions (drawn from the stencil's message-handler shape),
+// which the table tries in every state before the state's own, except in
+// their own destination. A transition whose end is glued to no state goes
+// to [table.Final]; a returning one to [table.Return]; Push is kept.
+//
+// The table's properties are the stencil's action properties in its order,
+// each with its whole drop-list, so that ActionIDs and ValueIDs are the
+// drop-lists' positions. Its tests are the stencil's tests, all of them,
+// in the stencil's order (so that TestIDs are the same for every drawing
+// made with one stencil and one host serves them all), each followed by
+// the values the chart uses with it: in the order of the test's values in
+// the stencil, or of first use when it lists none. First use means the
+// order in which the table lists transitions: the any-state ones, then
+// each state's in turn. A test is a message when the stencil says so.
+// The generated Go constants follow these orders.
+//
+// Without a stencil, properties and values are numbered in order of first
+// use by the states, and tests in order of first use by the transitions.
+//
+// # Plain diagrams
+//
+// A UML state diagram read without a stencil is lowered as follows.
+//
+//   - A start pseudo-state is not a state: the target of its one
+//     transition is the initial state, and the transition needs no label
+//     (a label is ignored, with a warning). A diagram without a start, or
+//     with two, is an error, as is a start leading nowhere.
+//   - An end pseudo-state is the final state: a transition into it goes to
+//     [table.Final]. Transitions out of it are ignored, with a warning.
+//   - A choice pseudo-state is a state of the table (named "choice",
+//     "choice#2"... when it has no text), its branches polled tests: the
+//     branch is taken at the update after the one that entered the
+//     choice, unless the table chains (Options.Chain). A note says so.
+//   - A transition's test is its label's event, or its guard when it has
+//     no event. An event is received: a message test. A guard alone, a
+//     choice's branch and a completion are conditions the host is asked
+//     about: polled tests. A name used both ways is polled (with a note),
+//     and when a diagram has more than [table.MaxMessages] events the
+//     later ones are polled too (with a warning).
+//   - A transition without a label, from a state or a choice, is a UML
+//     completion transition: it takes the polled test "completion"
+//     ([Completion]), which the host answers when the state's work is
+//     done. One note counts them.
+//   - What a table cannot hold is reported, never dropped silently: the
+//     guard of "event [guard]" (the event alone is tested), the action of
+//     "event / action" (a table has entry actions only), a transition
+//     into a start pseudo-state (ignored), a second transition on one
+//     test from one state (the first is kept).
+//   - Names are only labels: states with one name are kept apart by ID and
+//     renamed, in chart order, "Idle", "Idle#2", "Idle#3" (skipping names
+//     taken), with a warning saying so; a nameless state is called
+//     "state", a nameless pseudo-state after its kind. Names over
+//     [table.MaxName] bytes are cut, with a warning.
+//
+// # Minimisation
+//
+// With Options.Minimize, states that behave identically are merged, as
+// the article suggests ("it is also easy to optimize an FSM to a minimum
+// set of states"): states with the same entry actions and the same
+// ordered tests, with the same push flags, whose transitions go to
+// equivalent states (Final and Return being their own targets), and which
+// are the destinations of the same any-state transitions (which a state
+// skips when it is their destination). This is partition refinement
+// (Hopcroft's algorithm). The initial state is kept in its class;
+// otherwise the first state of a class in chart order is kept. Each merged
+// state's transitions are redirected to the kept one. Result.Merged lists
+// what was merged; Result.States maps every chart state to its class.
+// Unreachable states are not removed (they are reported). An agent runs
+// the minimised table exactly as the original: the same entry actions
+// performed and the same transitions taken, for the same host answers.
+//
+// # Determinism
+//
+// The same chart and options give the same table, byte for byte
+// ([table.Table.MarshalBinary]): nothing depends on map order, and
+// transitions are ordered by Order, so that a chart listing its
+// transitions in another order but with the same orders gives the same
+// table. Diagnostics come in a fixed order too: by the phase that found
+// them (options, stencil, states, entry actions, initial state,
+// transitions, limits, then the graph checks), each phase in chart order.
+//
+// # Costs
+//
+// Check and Compile cost time and memory linear in the chart, plus the
+// destination table (tests × states cells, at most [table.MaxCells]);
+// minimisation adds O(m log n) for n states and m transitions, by
+// Hopcroft's algorithm. Importing and compiling a generated drawing of
+// 10,000 states and 40,000 transitions (59 MB) takes about 0.34 s on one
+// core and allocates 2.8 bytes per byte of file; the compile is 23 ms and
+// 0.38 bytes per byte of file of it, the rest is the import
+// (BenchmarkImportCompile). Neither changes the chart; both are safe to
+// call concurrently.
+package compile

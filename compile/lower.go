@@ -1,0 +1,1053 @@
+package compile
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/table"
+)
+
+// lowering holds the state of one Check or Compile: the chart, what the
+// checks found, and the chart lowered to the table's shape (states,
+// tests, properties and transitions by index), ready for the Builder.
+type lowering struct {
+	c     *chart.Chart
+	st    *chart.Stencil // the vocabulary checked against; nil for a plain diagram or a wrong stencil
+	plain bool           // a plain diagram: no stencil at all
+	diags chart.Diagnostics
+
+	flagged map[chart.Pos]bool // elements the importer reported errors for: File, Page and Shape only
+
+	idx   map[string]int // chart state ID → index in c.States (the first, for a repeated ID)
+	low   []int          // chart state index → lowered state, or lowStart, lowEnd, lowNone
+	outs  []int          // chart transition indices grouped by source state (CSR, with outAt)
+	outAt []int          // outs[outAt[i]:outAt[i+1]] leave chart state i, sorted by Order
+
+	name    string
+	props   []lprop
+	tests   []ltest
+	states  []lstate
+	any     []ltrans
+	initial int  // lowered state, or -1
+	chain   bool // Options.Chain
+
+	choices    int // choice pseudo-states lowered as states
+	completion int // transitions given the completion test
+	firstComp  chart.Pos
+}
+
+// Markers of lowering.low.
+const (
+	lowNone  = -1 // a duplicate ID: left out
+	lowStart = -2 // a start pseudo-state: not a state of the table
+	lowEnd   = -3 // an end pseudo-state: the final state
+)
+
+// Markers of ltrans.to.
+const (
+	toFinal  = -1
+	toReturn = -2
+)
+
+type lprop struct {
+	name   string
+	values []string
+}
+
+type ltest struct {
+	name, value string
+	message     bool
+	polled      bool      // plain: some use is a condition, not an event
+	pos         chart.Pos // first use
+}
+
+type lstate struct {
+	src     int // index in c.States
+	name    string
+	pos     chart.Pos
+	actions []table.Action
+	trans   []ltrans // in the order they are tried
+}
+
+type ltrans struct {
+	src  int // index in c.Transitions
+	test int // index in tests
+	to   int // lowered state, toFinal or toReturn
+	push bool
+	evt  bool // plain: read as an event (a message, unless polled)
+}
+
+type testKey struct{ name, value string }
+
+func (x *lowering) diag(sev chart.Severity, at chart.Pos, err error, hint, format string, args ...any) {
+	x.diags = append(x.diags, chart.Diagnostic{Pos: at, Severity: sev, Message: "compile: " + fmt.Sprintf(format, args...), Hint: hint, Err: err})
+}
+
+func (x *lowering) errorf(at chart.Pos, err error, hint, format string, args ...any) {
+	x.diag(chart.Error, at, err, hint, format, args...)
+}
+
+func (x *lowering) warnf(at chart.Pos, err error, hint, format string, args ...any) {
+	x.diag(chart.Warning, at, err, hint, format, args...)
+}
+
+func (x *lowering) notef(at chart.Pos, err error, hint, format string, args ...any) {
+	x.diag(chart.Note, at, err, hint, format, args...)
+}
+
+// strict is Error with a stencil and sev in a plain diagram.
+func (x *lowering) strict(sev chart.Severity) chart.Severity {
+	if x.plain {
+		return sev
+	}
+	return chart.Error
+}
+
+// chartPos is the position of the chart as a whole.
+func (x *lowering) chartPos() chart.Pos { return chart.Pos{File: x.c.File} }
+
+// isFlagged reports whether the importer reported an error for the element
+// at p, so that the compiler does not repeat it.
+func (x *lowering) isFlagged(p chart.Pos) bool {
+	return p.Shape != "" && x.flagged[chart.Pos{File: p.File, Page: p.Page, Shape: p.Shape}]
+}
+
+// where names an element for a message: its shape, page and line, or its
+// ID when it has no position.
+func where(p chart.Pos, id string) string {
+	var b strings.Builder
+	if p.Shape != "" {
+		b.WriteString("shape " + p.Shape)
+		if p.Page != "" {
+			b.WriteString(" on page " + strconv.Quote(p.Page))
+		}
+	} else {
+		b.WriteString("ID " + strconv.Quote(id))
+	}
+	if p.Line > 0 {
+		fmt.Fprintf(&b, ", line %d", p.Line)
+	}
+	return b.String()
+}
+
+// analyze checks c and lowers it.
+func analyze(c *chart.Chart, opt Options) *lowering {
+	x := &lowering{c: c, initial: -1, chain: opt.Chain}
+	for _, d := range c.Diagnostics {
+		if d.Severity == chart.Error && d.Pos.Shape != "" {
+			if x.flagged == nil {
+				x.flagged = make(map[chart.Pos]bool)
+			}
+			x.flagged[chart.Pos{File: d.Pos.File, Page: d.Pos.Page, Shape: d.Pos.Shape}] = true
+		}
+	}
+	x.checkOptions(opt)
+	if !x.checkStencil(opt) {
+		return x // everything else would follow from the wrong stencil
+	}
+	x.lowerStates()
+	x.lowerProps()
+	x.groupTransitions()
+	x.lowerInitial()
+	x.lowerTransitions()
+	x.checkLimits()
+	x.checkGraph()
+	return x
+}
+
+func (x *lowering) checkOptions(opt Options) {
+	if opt.ChainLimit < 0 || opt.ChainLimit > math.MaxUint16 {
+		x.errorf(chart.Pos{}, ErrOptions, "use 0 (the number of states) to 65535", "chain limit %d is out of range", opt.ChainLimit)
+	}
+	if opt.StackLimit < 0 || opt.StackLimit > table.MaxStack {
+		x.errorf(chart.Pos{}, ErrOptions, fmt.Sprintf("use 0 (the default, %d) to %d", table.MaxStack, table.MaxStack), "stack limit %d is out of range", opt.StackLimit)
+	}
+	x.name = opt.Name
+	if x.name == "" {
+		x.name = x.c.Name
+	}
+	if !utf8.ValidString(x.name) {
+		x.name = strings.ToValidUTF8(x.name, "\uFFFD")
+	}
+	if len(x.name) > table.MaxName {
+		short := truncate(x.name, table.MaxName)
+		x.notef(x.chartPos(), ErrName, "", "the table's name is %d bytes long; it is cut to %d: %q", len(x.name), len(short), short)
+		x.name = short
+	}
+}
+
+// truncate cuts s to at most n bytes, at a rune boundary.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+func versionOf(st *chart.Stencil) string {
+	if st.Version == "" {
+		return "unnumbered"
+	}
+	return st.Version
+}
+
+// checkStencil compares the chart's stencil with the one expected and
+// chooses the vocabulary to check against. It reports whether the chart
+// was made with the stencil expected.
+func (x *lowering) checkStencil(opt Options) bool {
+	have, want := x.c.Stencil, opt.Stencil
+	for _, st := range []*chart.Stencil{want, have} {
+		if st == nil {
+			continue
+		}
+		if err := st.Validate(); err != nil {
+			var l chart.Diagnostics
+			if errors.As(err, &l) {
+				for _, d := range l {
+					d.Severity, d.Err = chart.Error, ErrBadStencil
+					x.diags = append(x.diags, d)
+				}
+			}
+			return false
+		}
+		if have == want {
+			break
+		}
+	}
+	x.plain = have == nil
+	x.st = have
+	if want == nil || want == have {
+		return true
+	}
+	at := x.chartPos()
+	switch {
+	case have == nil:
+		x.errorf(at, ErrWrongStencil, "read the drawing with the stencil file (-stencil), or compile it without one as a plain diagram",
+			"the chart was read without a stencil, as a plain diagram, but stencil %q is expected", want.Name)
+		x.st = nil
+	case have.Name != want.Name:
+		x.errorf(at, ErrWrongStencil, fmt.Sprintf("redraw it with the masters of stencil %q, or compile it with the stencil it was made with", want.Name),
+			"the drawing was made with stencil %q, not %q", have.Name, want.Name)
+		x.st = nil
+	case have.Version != want.Version:
+		x.errorf(at, ErrWrongStencil, "update the drawing's masters from the stencil, or use the stencil file of the drawing's version",
+			"the drawing was made with version %s of stencil %q, but version %s is expected", versionOf(have), want.Name, versionOf(want))
+		x.st = nil
+	default:
+		x.st = want
+		if !sameVocabulary(have, want) {
+			x.warnf(at, ErrWrongStencil, "two files claim to be the same stencil: give the changed one a new version",
+				"the chart was read with a copy of stencil %q (version %s) whose tests or actions differ from the expected one; checking against the expected one",
+				want.Name, versionOf(want))
+		}
+	}
+	return x.st != nil
+}
+
+func sameVocabulary(a, b *chart.Stencil) bool {
+	return slices.EqualFunc(a.Tests, b.Tests, func(s, t chart.Test) bool {
+		return s.Name == t.Name && s.Message == t.Message && slices.Equal(s.Values, t.Values)
+	}) && slices.EqualFunc(a.Actions, b.Actions, func(p, q chart.Property) bool {
+		return p.Name == q.Name && slices.Equal(p.Values, q.Values)
+	})
+}
+
+// lowerStates indexes the chart's states, chooses which become states of
+// the table, and names them uniquely.
+func (x *lowering) lowerStates() {
+	c := x.c
+	x.idx = make(map[string]int, len(c.States))
+	x.low = make([]int, len(c.States))
+	for i := range c.States {
+		s := &c.States[i]
+		if j, dup := x.idx[s.ID]; dup {
+			x.errorf(s.Pos, ErrDuplicateID, "give every state its own ID",
+				"state ID %q is also the ID of %s; this state is left out", s.ID, where(c.States[j].Pos, c.States[j].ID))
+			x.low[i] = lowNone
+			continue
+		}
+		x.idx[s.ID] = i
+		switch s.Kind {
+		case chart.StartState:
+			x.low[i] = lowStart
+			continue
+		case chart.EndState:
+			x.low[i] = lowEnd
+			continue
+		case chart.ChoiceState:
+			x.choices++
+		case chart.NormalState:
+		default:
+			x.errorf(s.Pos, ErrTransition, "", "state %q has an unknown kind %d", s.Name, s.Kind)
+		}
+		x.low[i] = len(x.states)
+		x.states = append(x.states, lstate{src: i, pos: s.Pos})
+	}
+	if x.choices > 0 && x.plain && !x.chain {
+		x.choiceNote()
+	}
+	x.nameStates()
+}
+
+func (x *lowering) choiceNote() {
+	for i := range x.c.States {
+		if s := &x.c.States[i]; s.Kind == chart.ChoiceState && x.low[i] >= 0 {
+			x.notef(s.Pos, ErrLowered, "compile with chaining (-chain) to take a choice's branch in the same update as the transition into it",
+				"%d choice pseudo-states are lowered as states: their branches are polled tests, tried at the update after the choice is entered", x.choices)
+			return
+		}
+	}
+}
+
+// nameStates gives every lowered state a unique name: its own, when no
+// earlier state has it; otherwise (a repeated name, an error with a
+// stencil), or for a nameless state (named after its kind: "state",
+// "choice"), the name followed by "#2", "#3"..., skipping names taken.
+// Named states are named first, so that they keep their names.
+func (x *lowering) nameStates() {
+	c := x.c
+	taken := make(map[string]int, len(x.states)) // name → lowered state
+	var later []int
+	for q := range x.states {
+		s := &c.States[x.states[q].src]
+		switch {
+		case s.Name == "":
+			later = append(later, q)
+			continue
+		case !utf8.ValidString(s.Name):
+			x.errorf(s.Pos, ErrName, "", "state name %q is not valid UTF-8", s.Name)
+		case len(s.Name) > table.MaxName:
+			x.diag(x.strict(chart.Warning), s.Pos, ErrName, "shorten the name",
+				"state name %q... is %d bytes long, more than a table holds (%d); it is cut", truncate(s.Name, 40), len(s.Name), table.MaxName)
+		}
+		name := cleanName(s.Name)
+		if p, dup := taken[name]; dup {
+			if !x.plain {
+				first := &c.States[x.states[p].src]
+				x.errorf(s.Pos, ErrDuplicateName, "give each state its own name: the table, traces and generated code know states by name",
+					"state name %q is also the name of %s", s.Name, where(first.Pos, first.ID))
+			}
+			later = append(later, q)
+			continue
+		}
+		taken[name] = q
+		x.states[q].name = name
+	}
+	for _, q := range later {
+		s := &c.States[x.states[q].src]
+		base := cleanName(s.Name)
+		if base == "" {
+			if s.Kind == chart.NormalState && !x.plain {
+				x.errorf(s.Pos, ErrName, "type the state's name in its shape or its Name property", "state without a name")
+			}
+			base = s.Kind.String()
+			if s.Kind == chart.NormalState {
+				base = "state"
+			}
+		}
+		name := base
+		for n := 2; ; n++ {
+			if _, dup := taken[name]; !dup {
+				break
+			}
+			suffix := "#" + strconv.Itoa(n)
+			name = truncate(base, table.MaxName-len(suffix)) + suffix
+		}
+		taken[name] = q
+		x.states[q].name = name
+		if !x.plain {
+			continue
+		}
+		if s.Name == "" {
+			if s.Kind == chart.NormalState {
+				x.warnf(s.Pos, ErrName, "type the state's name in its shape", "state without a name; it is called %q in the table", name)
+			}
+			continue
+		}
+		first := &c.States[x.states[taken[base]].src]
+		x.warnf(s.Pos, ErrDuplicateName, "names are only labels in a plain diagram; rename the states to tell them apart in traces and generated code",
+			"state name %q is also the name of %s; this state is called %q in the table", s.Name, where(first.Pos, first.ID), name)
+	}
+}
+
+// cleanName makes a name one a table can hold: UTF-8, at most
+// table.MaxName bytes.
+func cleanName(name string) string {
+	return truncate(strings.ToValidUTF8(name, "\uFFFD"), table.MaxName)
+}
+
+// lowerProps lowers the properties (the stencil's, in order, with their
+// whole drop-lists; in a plain diagram, those the states use, in order of
+// first use) and the states' entry actions.
+func (x *lowering) lowerProps() {
+	c := x.c
+	type pv struct{ p, v string }
+	propIdx := make(map[string]int)
+	valIdx := make(map[pv]int)
+	if x.st != nil {
+		for _, a := range x.st.Actions {
+			propIdx[a.Name] = len(x.props)
+			x.props = append(x.props, lprop{name: a.Name, values: a.Values})
+			for v, name := range a.Values {
+				valIdx[pv{a.Name, name}] = v
+			}
+		}
+	}
+	open := x.st == nil // properties and values are added as they are used
+	var seen []int      // properties set by the state, by index
+	for q := range x.states {
+		s := &c.States[x.states[q].src]
+		if len(s.Entry) == 0 {
+			continue
+		}
+		flagged := x.isFlagged(s.Pos)
+		seen = seen[:0]
+		acts := make([]table.Action, 0, len(s.Entry))
+		for _, a := range s.Entry {
+			at := a.Pos
+			if at.IsZero() {
+				at = s.Pos
+			}
+			p, ok := propIdx[a.Property]
+			switch {
+			case ok:
+			case open && validName(a.Property):
+				p = len(x.props)
+				propIdx[a.Property] = p
+				x.props = append(x.props, lprop{name: a.Property})
+			case open:
+				x.errorf(at, ErrName, "", "state %q: action property %q is empty, too long or not UTF-8", s.Name, a.Property)
+				continue
+			default:
+				if !flagged && !x.isFlagged(at) {
+					x.errorf(at, ErrUnknownAction, "the action properties of stencil "+strconv.Quote(x.st.Name)+" are "+x.actionNames(),
+						"state %q: action property %q is not in stencil %q", s.Name, a.Property, x.st.Name)
+				}
+				continue
+			}
+			v, ok := valIdx[pv{a.Property, a.Value}]
+			switch {
+			case ok:
+			case open && validName(a.Value) && len(x.props[p].values) < table.MaxValues:
+				v = len(x.props[p].values)
+				valIdx[pv{a.Property, a.Value}] = v
+				x.props[p].values = append(x.props[p].values, a.Value)
+			case open:
+				x.errorf(at, ErrName, "", "state %q: %s value %q is empty, too long or not UTF-8", s.Name, a.Property, a.Value)
+				continue
+			default:
+				if !flagged && !x.isFlagged(at) {
+					x.errorf(at, ErrUnknownValue, "pick one of "+strings.Join(x.props[p].values, ", "),
+						"state %q: %s value %q is not in the drop-list of stencil %q", s.Name, a.Property, a.Value, x.st.Name)
+				}
+				continue
+			}
+			if slices.Contains(seen, p) {
+				x.errorf(at, ErrUnknownAction, "a state sets each property once: remove one", "state %q sets %s twice", s.Name, a.Property)
+				continue
+			}
+			seen = append(seen, p)
+			acts = append(acts, table.Action{Property: table.ActionID(p), Value: table.ValueID(v)})
+		}
+		x.states[q].actions = acts
+	}
+	if len(x.props) > table.MaxProperties {
+		x.errorf(x.chartPos(), ErrLimit, "", "%d action properties; a table holds at most %d", len(x.props), table.MaxProperties)
+	}
+}
+
+func (x *lowering) actionNames() string {
+	names := make([]string, len(x.st.Actions))
+	for i, a := range x.st.Actions {
+		names[i] = a.Name
+	}
+	if len(names) == 0 {
+		return "none"
+	}
+	return strings.Join(names, ", ")
+}
+
+func (x *lowering) testNames() string {
+	names := make([]string, len(x.st.Tests))
+	for i, t := range x.st.Tests {
+		names[i] = t.Name
+	}
+	return strings.Join(names, ", ")
+}
+
+// groupTransitions groups the transitions leaving each state, in the order
+// they are tried: by Order, then in document order. It reports transitions
+// from states that do not exist.
+func (x *lowering) groupTransitions() {
+	c := x.c
+	n := len(c.States)
+	x.outAt = make([]int, n+2) // the last slot: any-state transitions
+	src := make([]int, len(c.Transitions))
+	for i := range c.Transitions {
+		t := &c.Transitions[i]
+		switch {
+		case t.AnyState:
+			src[i] = n
+		case t.From == "":
+			x.errorf(t.Pos, ErrMissingState, "glue the start of the transition to a state", "transition %q leaves no state", t.ID)
+			src[i] = -1
+			continue
+		default:
+			j, ok := x.idx[t.From]
+			if !ok {
+				x.errorf(t.Pos, ErrMissingState, "", "transition %q leaves state %q, which the chart does not have", t.ID, t.From)
+				src[i] = -1
+				continue
+			}
+			src[i] = j
+		}
+		x.outAt[src[i]+1]++
+	}
+	for i := 1; i < len(x.outAt); i++ {
+		x.outAt[i] += x.outAt[i-1]
+	}
+	x.outs = make([]int, x.outAt[n+1])
+	fill := slices.Clone(x.outAt[:n+1])
+	for i, s := range src {
+		if s >= 0 {
+			x.outs[fill[s]] = i
+			fill[s]++
+		}
+	}
+	byOrder := func(a, b int) int { return cmp.Compare(c.Transitions[a].Order, c.Transitions[b].Order) }
+	for s := range n + 1 {
+		if list := x.outs[x.outAt[s]:x.outAt[s+1]]; len(list) > 1 {
+			slices.SortStableFunc(list, byOrder)
+		}
+	}
+}
+
+// out returns the transitions leaving chart state i (n: any state), in
+// order.
+func (x *lowering) out(i int) []int { return x.outs[x.outAt[i]:x.outAt[i+1]] }
+
+// lowerInitial finds the initial state: a state marked Initial, or the
+// target of a start pseudo-state's transition.
+func (x *lowering) lowerInitial() {
+	c := x.c
+	type cand struct{ state, low int }
+	var cands []cand
+	for i := range c.States {
+		s := &c.States[i]
+		if x.low[i] == lowNone || !s.Initial && s.Kind != chart.StartState {
+			continue
+		}
+		l := x.low[i]
+		switch s.Kind {
+		case chart.EndState:
+			x.errorf(s.Pos, ErrNoInitial, "", "an end pseudo-state cannot be the initial state")
+			l = -1
+		case chart.StartState:
+			l = x.startTarget(i)
+		}
+		cands = append(cands, cand{i, l})
+	}
+	switch len(cands) {
+	case 0:
+		hint := "draw a start node (a filled circle) with an arrow to the state the machine starts in"
+		if !x.plain {
+			hint = "draw the state the machine starts in with the initial-state master"
+			if x.st != nil && x.st.Masters.Initial != "" {
+				hint = fmt.Sprintf("draw the state the machine starts in with the %q master", x.st.Masters.Initial)
+			}
+		}
+		if len(x.states) > 0 {
+			x.errorf(x.chartPos(), ErrNoInitial, hint, "no initial state")
+		} else {
+			x.errorf(x.chartPos(), ErrNoInitial, "is it the right file, page or stencil?", "the chart has no states")
+		}
+	case 1:
+	default:
+		desc := func(s *chart.State) string {
+			if s.Name == "" {
+				return "a " + s.Kind.String() + " pseudo-state"
+			}
+			return strconv.Quote(s.Name)
+		}
+		var others []string
+		for _, o := range cands[1:] {
+			s := &c.States[o.state]
+			others = append(others, desc(s)+" at "+where(s.Pos, s.ID))
+		}
+		first := &c.States[cands[0].state]
+		what := "initial states"
+		if x.plain {
+			what = "initial states (or start pseudo-states)"
+		}
+		x.errorf(first.Pos, ErrTwoInitials, "a machine starts in one state: keep one initial state and draw the others as ordinary states",
+			"%d %s: %s, and %s", len(cands), what, desc(first), strings.Join(others, ", "))
+	}
+	for _, cd := range cands {
+		if cd.low >= 0 {
+			x.initial = cd.low
+			break
+		}
+	}
+}
+
+// startTarget returns the lowered state a start pseudo-state leads to, or
+// -1 after reporting why there is none.
+func (x *lowering) startTarget(i int) int {
+	c := x.c
+	s := &c.States[i]
+	out := x.out(i)
+	if len(out) == 0 {
+		x.errorf(s.Pos, ErrNoInitial, "draw an arrow from the start node to the state the machine starts in", "the start pseudo-state has no transition")
+		return -1
+	}
+	if len(out) > 1 {
+		x.errorf(s.Pos, ErrTwoInitials, "a start node has one arrow, to the state the machine starts in", "the start pseudo-state has %d transitions", len(out))
+	}
+	t := &c.Transitions[out[0]]
+	if t.Label != "" || t.Test != "" {
+		x.warnf(t.Pos, ErrIgnored, "remove the label", "the label %q of the start pseudo-state's transition is ignored: the machine starts in its target", cmp.Or(t.Label, t.Test))
+	}
+	if t.Target.Kind == chart.ToState {
+		j, ok := x.idx[t.Target.State]
+		if !ok {
+			x.errorf(t.Pos, ErrMissingState, "", "transition %q goes to state %q, which the chart does not have", t.ID, t.Target.State)
+			return -1
+		}
+		if x.low[j] >= 0 {
+			return x.low[j]
+		}
+	}
+	x.errorf(t.Pos, ErrNoInitial, "glue the end of the start node's arrow to a state", "the start pseudo-state leads to no state (%v)", t.Target)
+	return -1
+}
+
+// lowerTransitions lowers the any-state transitions and those of each
+// state, in order, and the tests they use.
+func (x *lowering) lowerTransitions() {
+	c := x.c
+	keys := make(map[testKey]int)
+	var temp []ltest // tests in order of first use
+	use := func(k testKey, at chart.Pos) int {
+		if i, ok := keys[k]; ok {
+			return i
+		}
+		keys[k] = len(temp)
+		temp = append(temp, ltest{name: k.name, value: k.value, pos: at})
+		return len(temp) - 1
+	}
+	if x.st != nil { // the stencil's tests first, in its order
+		for _, t := range x.st.Tests {
+			use(testKey{t.Name, ""}, chart.Pos{})
+		}
+	}
+	pushes := false
+	lowerList := func(list []int, kind chart.StateKind) []ltrans {
+		out := make([]ltrans, 0, len(list))
+		for _, i := range list {
+			tr, ok := x.lowerTransition(i, kind, use)
+			if ok {
+				out = append(out, tr)
+				pushes = pushes || tr.push
+			}
+		}
+		return out
+	}
+	x.any = lowerList(x.out(len(c.States)), chart.NormalState)
+	for q := range x.states {
+		i := x.states[q].src
+		x.states[q].trans = lowerList(x.out(i), c.States[i].Kind)
+	}
+	for i := range c.States {
+		if x.low[i] == lowEnd && len(x.out(i)) > 0 {
+			t := &c.Transitions[x.out(i)[0]]
+			x.warnf(t.Pos, ErrTransition, "remove the arrows that leave the end node", "%d transitions leave an end pseudo-state; they are ignored", len(x.out(i)))
+		}
+	}
+
+	x.orderTests(temp)
+	x.dedupe()
+	if !pushes {
+		x.returnsWithoutPush()
+	}
+	if x.completion > 0 {
+		x.notef(x.firstComp, ErrLowered, "label the arrow with the event or [condition] that takes it, or have the host answer "+strconv.Quote(Completion)+" when a state's work is done",
+			"%d transitions without a label are completion transitions: they take the polled test %q", x.completion, Completion)
+	}
+}
+
+// lowerTransition lowers chart transition i, leaving a state of the given
+// kind; use registers its test.
+func (x *lowering) lowerTransition(i int, from chart.StateKind, use func(testKey, chart.Pos) int) (ltrans, bool) {
+	c := x.c
+	t := &c.Transitions[i]
+	tr := ltrans{src: i, push: t.Push}
+	ok := true
+
+	// Target.
+	switch t.Target.Kind {
+	case chart.ToState:
+		j, found := x.idx[t.Target.State]
+		switch {
+		case !found:
+			x.errorf(t.Pos, ErrMissingState, "", "transition %q goes to state %q, which the chart does not have", t.ID, t.Target.State)
+			ok = false
+		case x.low[j] == lowStart:
+			x.warnf(t.Pos, ErrTransition, "a start node only starts the machine: glue the arrow's end to a state", "the transition enters the start pseudo-state; it is ignored")
+			return tr, false
+		case x.low[j] == lowEnd:
+			tr.to = toFinal
+		default:
+			tr.to = x.low[j]
+		}
+	case chart.ToFinal:
+		tr.to = toFinal
+	case chart.ToReturn:
+		tr.to = toReturn
+	default:
+		x.errorf(t.Pos, ErrTransition, "", "transition %q has an unknown target kind %d", t.ID, t.Target.Kind)
+		ok = false
+	}
+	if t.Push && ok && tr.to < 0 {
+		x.errorf(t.Pos, ErrTransition, "a push saves the state left for a later return: glue the transition's end to a state, or drop the push",
+			"the transition pushes but goes to the %s state", map[int]string{toFinal: "final", toReturn: "returned-to"}[tr.to])
+		ok = false
+	}
+
+	// Test.
+	k := testKey{t.Test, t.Value}
+	flagged := x.isFlagged(t.Pos)
+	if x.plain {
+		if from == chart.ChoiceState {
+			if t.Event != "" && t.Guard != "" {
+				x.warnf(t.Pos, ErrIgnored, "a choice's branch is a condition: write it as [condition]", "branch %q of a choice: guard [%s] is ignored; the branch tests %q", t.Label, t.Guard, t.Test)
+			}
+		} else {
+			tr.evt = t.Event != "" && t.Test == t.Event
+			if tr.evt && t.Guard != "" {
+				x.warnf(t.Pos, ErrIgnored, "a table transition has one test: move the condition to a choice after the event",
+					"transition %q: guard [%s] is ignored; the transition is taken on event %q alone", t.Label, t.Guard, t.Event)
+			}
+		}
+		if t.Action != "" {
+			x.warnf(t.Pos, ErrIgnored, "a table has entry actions only: give the target state the action",
+				"transition %q: action %q is ignored", t.Label, t.Action)
+		}
+		if k.name == "" {
+			k.name = Completion
+			tr.evt = false
+			if x.completion == 0 {
+				x.firstComp = t.Pos
+			}
+			x.completion++
+		}
+		if len(k.name) > table.MaxName {
+			x.warnf(t.Pos, ErrName, "shorten the label", "test %q... is %d bytes long, more than a table holds (%d); it is cut", truncate(k.name, 40), len(k.name), table.MaxName)
+			k.name = truncate(k.name, table.MaxName)
+		}
+	} else if x.st != nil {
+		switch st, found := x.st.Test(k.name); {
+		case k.name == "":
+			if !flagged {
+				x.errorf(t.Pos, ErrNoTest, "pick one of "+x.testNames()+" in the transition's Test property", "transition without a test")
+			}
+			ok = false
+		case !found:
+			if !flagged {
+				x.errorf(t.Pos, ErrUnknownTest, "pick one of "+x.testNames()+" in the transition's Test property", "test %q is not in stencil %q", k.name, x.st.Name)
+			}
+			ok = false
+		case k.value != "" && len(st.Values) > 0 && !slices.Contains(st.Values, k.value):
+			if !flagged {
+				x.errorf(t.Pos, ErrUnknownValue, "pick one of "+strings.Join(st.Values, ", "), "test %q does not take value %q", k.name, k.value)
+			}
+			ok = false
+		}
+	} else if k.name == "" {
+		ok = false // a wrong stencil: reported once
+	}
+	if ok && (!validName(k.name) || !utf8.ValidString(k.value) || len(k.value) > table.MaxName) {
+		x.errorf(t.Pos, ErrName, "", "test %q with value %q: names are 1 to %d bytes of UTF-8, values up to %d", k.name, k.value, table.MaxName, table.MaxName)
+		ok = false
+	}
+	if !ok {
+		return tr, false
+	}
+	tr.test = use(k, t.Pos)
+	return tr, true
+}
+
+// orderTests fixes the tests' IDs and kinds. With a stencil: the stencil's
+// tests in its order, each followed by the values used with it, in the
+// order of the test's values, or of first use if it lists none; messages
+// as the stencil says. In a plain diagram: in order of first use; a test
+// is a message when every use is an event (not a condition, a choice's
+// branch or a completion), up to table.MaxMessages.
+func (x *lowering) orderTests(temp []ltest) {
+	if x.plain {
+		x.kinds(temp)
+	}
+	order := make([]int, 0, len(temp)) // new ID → temp index
+	if x.st != nil {
+		byName := make(map[string][]int)
+		for i, t := range temp {
+			if t.value != "" {
+				byName[t.name] = append(byName[t.name], i)
+			}
+		}
+		for i, st := range x.st.Tests {
+			order = append(order, i) // the valueless test: temp index i
+			vals := byName[st.Name]
+			if len(st.Values) > 0 {
+				slices.SortStableFunc(vals, func(a, b int) int {
+					return cmp.Compare(slices.Index(st.Values, temp[a].value), slices.Index(st.Values, temp[b].value))
+				})
+			}
+			order = append(order, vals...)
+			temp[i].message = st.Message
+			for _, v := range vals {
+				temp[v].message = st.Message
+			}
+		}
+	} else {
+		for i := range temp {
+			order = append(order, i)
+		}
+	}
+	id := make([]int, len(temp))
+	x.tests = make([]ltest, len(order))
+	for n, i := range order {
+		id[i] = n
+		x.tests[n] = temp[i]
+	}
+	remap := func(list []ltrans) {
+		for k := range list {
+			list[k].test = id[list[k].test]
+		}
+	}
+	remap(x.any)
+	for q := range x.states {
+		remap(x.states[q].trans)
+	}
+}
+
+// kinds decides which tests of a plain diagram are messages, and reports
+// events that are polled.
+func (x *lowering) kinds(temp []ltest) {
+	c := x.c
+	each := func(f func(tr *ltrans)) {
+		for k := range x.any {
+			f(&x.any[k])
+		}
+		for q := range x.states {
+			for k := range x.states[q].trans {
+				f(&x.states[q].trans[k])
+			}
+		}
+	}
+	each(func(tr *ltrans) {
+		if !tr.evt {
+			temp[tr.test].polled = true
+		}
+	})
+	messages := 0
+	var over []string
+	var overPos chart.Pos
+	overflow := make(map[int]bool)
+	for i := range temp {
+		if temp[i].polled {
+			continue
+		}
+		if messages == table.MaxMessages {
+			if over == nil {
+				overPos = temp[i].pos
+			}
+			over = append(over, strconv.Quote(temp[i].name))
+			overflow[i] = true
+			temp[i].polled = true
+			continue
+		}
+		temp[i].message = true
+		messages++
+	}
+	if over != nil {
+		list := over
+		if len(list) > 5 {
+			list = append(list[:5:5], "...")
+		}
+		x.warnf(overPos, ErrLimit, "use fewer events, or turn some into [conditions]",
+			"the chart has more than %d events; a table holds at most %d message tests, so the last %d (%s) are polled tests", table.MaxMessages, table.MaxMessages, len(over), strings.Join(list, ", "))
+	}
+	warned := make(map[int]bool)
+	each(func(tr *ltrans) {
+		if tr.evt && temp[tr.test].polled && !warned[tr.test] && !overflow[tr.test] {
+			warned[tr.test] = true
+			t := &c.Transitions[tr.src]
+			x.notef(t.Pos, ErrLowered, "rename the event or the condition if they are not the same thing",
+				"event %q is also tested as a condition (a [guard], a choice's branch or a completion): it is a polled test, not a message", t.Event)
+		}
+	})
+}
+
+// dedupe drops a state's later transitions on a test an earlier one
+// already takes, and reports transitions shadowed by any-state ones.
+func (x *lowering) dedupe() {
+	c := x.c
+	seen := make([]int, len(x.tests)) // lowered state + 2 that last used the test; 1 for the any-state list
+	anyAt := make([]int, len(x.tests))
+	drop := func(list []ltrans, mark int) []ltrans {
+		out := list[:0]
+		for _, tr := range list {
+			if seen[tr.test] == mark {
+				t := &c.Transitions[tr.src]
+				x.diag(x.strict(chart.Warning), t.Pos, ErrSameTest, "tests are tried in order, so only the first can be taken: remove one, or give it another test",
+					"a transition on %q already leaves the same state before this one, which is never taken%s", x.tests[tr.test].label(), x.dropped())
+				continue
+			}
+			seen[tr.test] = mark
+			out = append(out, tr)
+		}
+		return out
+	}
+	x.any = drop(x.any, 1)
+	for k, tr := range x.any {
+		anyAt[tr.test] = k + 1
+	}
+	for q := range x.states {
+		x.states[q].trans = drop(x.states[q].trans, q+2)
+		for _, tr := range x.states[q].trans {
+			if a := anyAt[tr.test]; a > 0 && x.any[a-1].to != q {
+				t, at := &c.Transitions[tr.src], &c.Transitions[x.any[a-1].src]
+				x.warnf(t.Pos, ErrShadowed, "any-state transitions are tried first: remove this one, or use another test",
+					"the transition on %q is never taken: the any-state transition on it (%s) is tried first", x.tests[tr.test].label(), where(at.Pos, at.ID))
+			}
+		}
+	}
+}
+
+func (x *lowering) dropped() string {
+	if x.plain {
+		return "; it is left out"
+	}
+	return ""
+}
+
+func (t ltest) label() string {
+	if t.value == "" {
+		return t.name
+	}
+	return t.name + "=" + t.value
+}
+
+func (x *lowering) returnsWithoutPush() {
+	c := x.c
+	check := func(list []ltrans) {
+		for _, tr := range list {
+			if tr.to == toReturn {
+				t := &c.Transitions[tr.src]
+				x.warnf(t.Pos, ErrNoPush, "set the stack operation of the transition that leads here to push",
+					"the transition returns to the state on top of the stack, but no transition pushes one: it always fails")
+			}
+		}
+	}
+	check(x.any)
+	for q := range x.states {
+		check(x.states[q].trans)
+	}
+}
+
+// checkLimits reports a chart too large for a table.
+func (x *lowering) checkLimits() {
+	at := x.chartPos()
+	ns, nt := len(x.states), len(x.tests)
+	messages := 0
+	for _, t := range x.tests {
+		if t.message {
+			messages++
+		}
+	}
+	switch {
+	case ns > table.MaxStates:
+		x.errorf(at, ErrLimit, "split the machine into several charts", "%d states; a table holds at most %d", ns, table.MaxStates)
+	case nt > table.MaxTests:
+		x.errorf(at, ErrLimit, "use fewer distinct tests and values", "%d tests; a table holds at most %d", nt, table.MaxTests)
+	case nt*ns > table.MaxCells:
+		x.errorf(at, ErrLimit, "split the machine into several charts, or use fewer distinct tests",
+			"%d tests × %d states make a destination table of %d cells; a table holds at most %d", nt, ns, nt*ns, table.MaxCells)
+	}
+	if messages > table.MaxMessages {
+		x.errorf(at, ErrLimit, `mark some tests of the stencil as polled conditions ("message": false)`,
+			"%d message tests; a table holds at most %d", messages, table.MaxMessages)
+	}
+}
+
+// label names lowered state q in a message: by its name in the table in a
+// plain diagram (where it may have been renamed), by its name in the
+// drawing otherwise.
+func (x *lowering) label(q int) string {
+	if name := x.c.States[x.states[q].src].Name; !x.plain && name != "" {
+		return name
+	}
+	return x.states[q].name
+}
+
+// checkGraph reports unreachable states and states with no way out.
+func (x *lowering) checkGraph() {
+	n := len(x.states)
+	if n == 0 {
+		return
+	}
+	// A state is left by its own transitions and by the any-state
+	// transitions that do not go to it.
+	anyDest := make([]int, n) // number of any-state transitions into the state
+	for _, tr := range x.any {
+		if tr.to >= 0 {
+			anyDest[tr.to]++
+		}
+	}
+	for q := range x.states {
+		s := &x.states[q]
+		if len(s.trans) == 0 && len(x.any)-anyDest[q] == 0 {
+			x.warnf(s.pos, ErrNoWayOut, "add a transition out of it (one whose end is glued to no state enters the final state), unless the machine is meant to stay there",
+				"state %q has no way out: no transition leaves it, so the machine stays there for ever", x.label(q))
+		}
+	}
+	if x.initial < 0 {
+		return
+	}
+	seen := make([]bool, n)
+	stack := []int{x.initial}
+	seen[x.initial] = true
+	visit := func(to int) {
+		if to >= 0 && !seen[to] {
+			seen[to] = true
+			stack = append(stack, to)
+		}
+	}
+	for _, tr := range x.any { // taken from the initial state at least, unless it goes there
+		visit(tr.to)
+	}
+	for len(stack) > 0 {
+		q := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, tr := range x.states[q].trans {
+			visit(tr.to)
+		}
+	}
+	for q := range x.states {
+		if !seen[q] {
+			s := &x.states[q]
+			x.warnf(s.pos, ErrUnreachable, "draw a transition into it, or delete it",
+				"state %q is unreachable: no path leads to it from the initial state %q", x.label(q), x.label(x.initial))
+		}
+	}
+}
