@@ -187,7 +187,7 @@ func (a *Agent[E]) chain(h Host[E], res Result, f uint64) (Result, error) {
 	var path [chainPathMax]StateID
 	path[0], path[1] = res.From, a.state
 	for n := 1; ; n++ {
-		s := a.fire(h, f)
+		s := fire(a.table, h, a.entity, a.state, f)
 		if s == nil {
 			return res, nil
 		}
@@ -215,10 +215,10 @@ func (a *Agent[E]) chain(h Host[E], res Result, f uint64) (Result, error) {
 
 func (a *Agent[E]) idle() { a.status &^= statusBusy }
 
-// fire returns the first step of the current state whose test holds, or nil.
-func (a *Agent[E]) fire(h Host[E], f uint64) *step {
-	t := a.table
-	sp := t.spans[a.state]
+// fire returns the first step of state q of t whose test holds for entity
+// e, with the message flags f, or nil. Agents and crowds share it.
+func fire[E any](t *Table, h Host[E], e E, q StateID, f uint64) *step {
+	sp := t.spans[q]
 	steps := t.steps[sp.lo:sp.hi]
 	for i := range steps {
 		s := &steps[i]
@@ -226,7 +226,7 @@ func (a *Agent[E]) fire(h Host[E], f uint64) *step {
 			if f>>(s.slot&63)&1 != 0 {
 				return s
 			}
-		} else if h.Test(a.entity, s.test) {
+		} else if h.Test(e, s.test) {
 			return s
 		}
 	}

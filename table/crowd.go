@@ -1,0 +1,570 @@
+package table
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/fsmforge/fsmforge/crowd"
+)
+
+// Crowd runs one table for many entities on a [crowd.Machine]: one crowd
+// state per table state (crowd.State(q) is StateID q, with the same name),
+// each entity in the bucket of its state, every entity updated once per
+// [Crowd.Step] on the machine's workers. An entity's data (of any type E)
+// is stored in the machine, as crowd stores it, and the host gets a pointer
+// to it. Make one with [NewCrowd].
+//
+// A step does for each entity what [Agent.Update] does for an agent: the
+// same tests are asked of the host, in the same order, and the same entry
+// actions performed, so a crowd and as many agents fed the same messages
+// end every step in the same states, having made the same host calls
+// entity by entity (see the package documentation, "Crowds"). What differs
+// is what the crowd cannot do: there is no Receive (a message waits for the
+// next step), and a message posted during a step waits for the next step
+// even if the entity it is for has not been updated yet.
+//
+// A Crowd is not safe for concurrent use, with one exception: during
+// [Crowd.Step], the host's Test and Do, which run on several workers at
+// once, and the machine's OnFinal hook may call [Crowd.Post] and
+// [Crowd.Add]. Call [Crowd.Close] to stop the workers.
+type Crowd[E any] struct {
+	t *Table
+	h Host[*E]
+	m *crowd.Machine[E]
+
+	tmp *E // where Add performs the entry actions, reused
+
+	stepping atomic.Bool
+	reading  bool // messages were posted before this step: state functions read flags
+	panicked bool // the machine's step has not returned
+
+	// Per ID, written between steps, and during a step only by the
+	// entity's own update.
+	flags  []uint64   // messages posted since the last step, one bit per message slot
+	posted []uint64   // one bit per ID: its flags are not zero
+	dirty  []crowd.ID // the IDs whose flags are not zero
+	limit  int        // the stack limit, or 0 if the table never pushes or returns
+	depth  []uint8    // the stack's depth, if limit > 0
+	stack  []StateID  // the stacks, limit entries per ID, bottom first
+
+	mu      sync.Mutex // guards what follows during a step
+	posts   []crowdPost
+	adds    []crowdAdd[E]
+	failed  int
+	first   []crowdFault // the failed updates with the smallest IDs
+	addErrs []error
+}
+
+type crowdPost struct {
+	id  crowd.ID
+	bit uint64
+}
+
+type crowdAdd[E any] struct {
+	id   crowd.ID
+	data E
+}
+
+// crowdFault records an update that failed, to be turned into an error
+// after the step: a StackError (chainLimit 0) or a ChainError.
+type crowdFault struct {
+	id         crowd.ID
+	overflow   bool
+	state      StateID // StackError: the state the transition leaves; ChainError: At
+	test       TestID
+	chainLimit int
+	visited    int
+	npath      int
+	path       [chainPathMax]StateID
+}
+
+// firstCrowdFaults is how many failed updates a CrowdError describes.
+const firstCrowdFaults = 8
+
+// NewCrowd returns a crowd running t with host h, on a new [crowd.Machine]
+// made with opts (OnFinal is called for each entity that went to the final
+// state, after the step that took it there; ChunkSize as in crowd). It
+// returns an error if t has no states (a zero Table: build or decode one)
+// or if crowd.New refuses the options. h may be nil only for a table
+// without polled tests or entry actions.
+//
+// The host is called from the machine's workers, several at once, each
+// call for a different entity: it must be safe for concurrent use on
+// distinct entities (reading shared data that the step does not change is
+// fine). The *E it gets points into the machine's storage and is valid
+// only during the call: entities move when they change state.
+//
+// NewCrowd allocates the machine, one state function per state, and
+// nothing per entity until entities are added.
+func NewCrowd[E any](t *Table, h Host[*E], opts crowd.Options[E]) (*Crowd[E], error) {
+	if t == nil || len(t.spans) == 0 {
+		return nil, fmt.Errorf("table: NewCrowd: the table has no states (make it with Builder.Build or decode it)")
+	}
+	c := &Crowd[E]{t: t, h: h, tmp: new(E), first: make([]crowdFault, 0, firstCrowdFaults)}
+	for _, s := range t.steps {
+		if s.push || s.to == Return {
+			c.limit = t.stackLimit()
+			break
+		}
+	}
+	defs := make([]crowd.Def[E], len(t.states))
+	for q := range t.states {
+		defs[q] = crowd.Def[E]{Name: t.states[q].name, Batch: c.stateFunc(StateID(q))}
+	}
+	m, err := crowd.New(defs, opts)
+	if err != nil {
+		return nil, fmt.Errorf("table: NewCrowd (table %q): %w", t.name, err)
+	}
+	c.m = m
+	return c, nil
+}
+
+// Table returns the crowd's table.
+func (c *Crowd[E]) Table() *Table { return c.t }
+
+// Machine returns the machine the crowd runs on, for what it offers beyond
+// the Crowd: Len, Count and Counts, StateOf, Each, Transitions, Remove,
+// SetWorkers; its state crowd.State(q) is the table's state q. Add
+// entities and step through the Crowd, not the machine: [Crowd.Add]
+// performs the initial entry actions, and [Crowd.Step] delivers the
+// messages; a step of the machine itself panics (a [*crowd.PanicError]).
+func (c *Crowd[E]) Machine() *crowd.Machine[E] { return c.m }
+
+// Close stops the machine's worker goroutines; the crowd stays usable and
+// steps on the caller's goroutine alone.
+func (c *Crowd[E]) Close() { c.m.Close() }
+
+// Add puts entity id, with its data e, in the table's initial state, having
+// performed that state's entry actions on e through the host, as
+// [NewAgent] does. The entity is updated from the next step on; its stack
+// is empty and no message is waiting for it.
+//
+// It returns an error, and changes nothing, if id is above
+// [crowd.MaxID] or the crowd holds id already (wrapping
+// [crowd.ErrExists]). During a step (from the host or OnFinal) the add
+// waits for the end of the step: then the adds asked for are carried out
+// in order of ID, each with its entry actions, after the messages posted
+// during the step were delivered; an ID added twice in one step is not
+// added, and such errors are reported by Step. Add allocates only when the
+// machine or the crowd's per-ID storage grows (8 bytes and a bit per ID
+// up to the largest, and 1 + 2×the stack limit bytes more for a table that
+// uses the stack).
+func (c *Crowd[E]) Add(id crowd.ID, e E) error {
+	if id > crowd.MaxID {
+		return fmt.Errorf("table: Crowd.Add: ID %d is above crowd.MaxID (%d)", id, crowd.MaxID)
+	}
+	if s, ok := c.m.StateOf(id); ok {
+		return fmt.Errorf("table: Crowd.Add: %w: %d (in state %q)", crowd.ErrExists, id, c.m.Name(s))
+	}
+	if c.stepping.Load() {
+		c.mu.Lock()
+		c.adds = append(c.adds, crowdAdd[E]{id, e})
+		c.mu.Unlock()
+		return nil
+	}
+	return c.add(id, e)
+}
+
+// add adds an entity between steps.
+func (c *Crowd[E]) add(id crowd.ID, e E) error {
+	if s, ok := c.m.StateOf(id); ok {
+		return fmt.Errorf("table: Crowd.Add: %w: %d (in state %q)", crowd.ErrExists, id, c.m.Name(s))
+	}
+	if n := int(id) + 1; n > len(c.flags) {
+		c.flags = slices.Grow(c.flags, n-len(c.flags))[:n]
+		if w := (n + 63) / 64; w > len(c.posted) {
+			c.posted = slices.Grow(c.posted, w-len(c.posted))[:w]
+		}
+		if c.limit > 0 {
+			c.depth = slices.Grow(c.depth, n-len(c.depth))[:n]
+			c.stack = slices.Grow(c.stack, n*c.limit-len(c.stack))[:n*c.limit]
+		}
+	}
+	if c.flags[id] != 0 { // a message posted to an entity removed since is not for this one
+		c.flags[id] = 0
+		c.posted[id/64] &^= 1 << (id % 64)
+	}
+	if c.limit > 0 {
+		c.depth[id] = 0
+	}
+	p := c.tmp // nil if the host adds from inside an add
+	c.tmp = nil
+	if p == nil {
+		p = new(E)
+	}
+	*p = e
+	c.enter(p, c.t.initial)
+	err := c.m.Add(id, *p, crowd.State(c.t.initial))
+	var zero E
+	*p = zero // drop the references the data holds
+	c.tmp = p
+	return err
+}
+
+// Post posts message msg to entity id: its next update sees the message as
+// one of its tests holding, as with [Agent.Post]. Between steps that is the
+// next step; during a step (from the host or OnFinal) the message waits for
+// the step after it, whether or not the entity was updated yet, so that
+// what a step does never depends on the order of its workers. A message
+// posted during a step to an entity that leaves in it (Final, or removed)
+// is dropped. Posting a message twice before a step is posting it once.
+//
+// It returns an error wrapping [ErrNotMessage] if msg is not a message test
+// of the table, and one wrapping [crowd.ErrNotFound] if the crowd does not
+// hold id (an entity added during the current step joins after it). Post
+// allocates nothing once the crowd has seen as many posts per step.
+func (c *Crowd[E]) Post(id crowd.ID, msg TestID) error {
+	t := c.t
+	switch {
+	case int(msg) >= len(t.tests):
+		return &wrapped{fmt.Sprintf("table %q: Crowd.Post %s: the table has %d tests", t.name, msg, len(t.tests)), ErrNotMessage}
+	case t.slot[msg] == noSlot:
+		return &wrapped{fmt.Sprintf("table %q: Crowd.Post %q: a polled test, not a message (the host answers polled tests; post messages only)", t.name, t.tests[msg].String()), ErrNotMessage}
+	}
+	if _, ok := c.m.StateOf(id); !ok || int(id) >= len(c.flags) {
+		return fmt.Errorf("table: Crowd.Post: %w: %d (add entities with Crowd.Add)", crowd.ErrNotFound, id)
+	}
+	bit := uint64(1) << (t.slot[msg] & 63)
+	if c.stepping.Load() {
+		c.mu.Lock()
+		c.posts = append(c.posts, crowdPost{id, bit})
+		c.mu.Unlock()
+		return nil
+	}
+	c.post(id, bit)
+	return nil
+}
+
+func (c *Crowd[E]) post(id crowd.ID, bit uint64) {
+	if c.flags[id] == 0 {
+		c.dirty = append(c.dirty, id)
+		c.posted[id/64] |= 1 << (id % 64)
+	}
+	c.flags[id] |= bit
+}
+
+// Step updates every entity once, as [Agent.Update] would, on the machine's
+// workers, and moves each to the bucket of the state it ends in; an entity
+// whose update went to the final state leaves the machine, and the
+// machine's OnFinal hook sees it go. The messages posted before the step
+// are seen by it and then cleared; then the messages and the adds asked for
+// during the step are carried out, in that order (see [Crowd.Post] and
+// [Crowd.Add]). The result is the same whatever the number of workers.
+//
+// An update that stops with a [*StackError] or a [*ChainError] leaves its
+// entity where the update stopped, as it leaves an agent; Step then returns
+// a [*CrowdError] that counts these and holds the first few by entity ID,
+// with the adds that could not be carried out. Step returns
+// [crowd.ErrBusy], doing nothing, when called from inside a step or a
+// machine's Each loop. A host that panics makes Step panic with a
+// [*crowd.PanicError] (see there for what the machine holds then); the
+// posts and adds asked for during the step are still carried out, and the
+// errors of the adds reported by the next Step. Step allocates nothing in
+// steady state, unless it returns an error.
+func (c *Crowd[E]) Step() error {
+	if c.stepping.Load() {
+		return crowd.ErrBusy
+	}
+	c.failed, c.first = 0, c.first[:0]
+	c.reading = len(c.dirty) > 0
+	c.stepping.Store(true)
+	c.panicked = true
+	defer c.settleIfPanicked()
+	err := c.m.Step()
+	c.panicked = false
+	if errors.Is(err, crowd.ErrBusy) {
+		c.stepping.Store(false) // nothing ran: the messages wait
+		return err
+	}
+	c.settle()
+	return c.report(err)
+}
+
+func (c *Crowd[E]) settleIfPanicked() {
+	if c.panicked {
+		c.panicked = false
+		c.settle()
+	}
+}
+
+// settle ends a step: the flags it saw are cleared, then the posts and the
+// adds asked for during it are carried out.
+func (c *Crowd[E]) settle() {
+	c.stepping.Store(false)
+	for _, id := range c.dirty {
+		c.flags[id] = 0
+		c.posted[id/64] = 0
+	}
+	c.dirty = c.dirty[:0]
+	for _, p := range c.posts {
+		if _, ok := c.m.StateOf(p.id); ok {
+			c.post(p.id, p.bit)
+		}
+	}
+	c.posts = c.posts[:0]
+	if len(c.adds) == 0 {
+		return
+	}
+	adds := c.adds
+	c.adds = nil // if the host panics below, the adds left are dropped, not carried out twice
+	slices.SortStableFunc(adds, func(a, b crowdAdd[E]) int { return cmp.Compare(a.id, b.id) })
+	for i := 0; i < len(adds); {
+		j := i + 1
+		for j < len(adds) && adds[j].id == adds[i].id {
+			j++
+		}
+		if j > i+1 {
+			c.addErrs = append(c.addErrs, fmt.Errorf("table: Crowd.Add: %w: %d was added %d times in one step; none of the adds was carried out", crowd.ErrExists, adds[i].id, j-i))
+		} else if err := c.add(adds[i].id, adds[i].data); err != nil {
+			c.addErrs = append(c.addErrs, err)
+		}
+		i = j
+	}
+	clear(adds)
+	c.adds = adds[:0]
+}
+
+// report makes the error Step returns.
+func (c *Crowd[E]) report(merr error) error {
+	if c.failed == 0 && len(c.addErrs) == 0 && merr == nil {
+		return nil
+	}
+	e := &CrowdError{Failed: c.failed}
+	for i := range c.first {
+		e.First = append(e.First, CrowdFailure{ID: c.first[i].id, Err: c.first[i].err(c.t)})
+	}
+	e.Adds = append(e.Adds, c.addErrs...)
+	if merr != nil {
+		e.Adds = append(e.Adds, merr)
+	}
+	clear(c.addErrs)
+	c.addErrs = c.addErrs[:0]
+	return e
+}
+
+// errDirectStep is what a state function panics with when the machine is
+// stepped without the Crowd.
+const errDirectStep = "table: the machine of a Crowd was stepped directly; call Crowd.Step, which delivers the messages"
+
+// stateFunc returns the crowd state function of state q: Agent.Update for
+// each entity in q.
+func (c *Crowd[E]) stateFunc(q StateID) crowd.BatchFunc[E] {
+	t := c.t
+	sp := t.spans[q]
+	steps := t.steps[sp.lo:sp.hi:sp.hi]
+	msgs := t.opts.Chain // a chain may reach a state that tests a message
+	for _, s := range steps {
+		msgs = msgs || s.slot != noSlot
+	}
+	return func(b *crowd.Batch[E]) { c.run(b, q, steps, msgs) }
+}
+
+// run updates the entities of a batch, in state q whose steps are steps;
+// msgs says whether the updates may test messages.
+func (c *Crowd[E]) run(b *crowd.Batch[E], q StateID, steps []step, msgs bool) {
+	if !c.stepping.Load() {
+		panic(errDirectStep)
+	}
+	if len(steps) == 0 {
+		return
+	}
+	h := c.h
+	var posted []uint64
+	if msgs && c.reading {
+		posted = c.posted
+	}
+	for i := range b.Len() {
+		e, _ := b.At(i)
+		var f uint64
+		if posted != nil {
+			if id := b.ID(i); int(id/64) < len(posted) && posted[id/64]>>(id%64)&1 != 0 {
+				f = c.flags[id]
+			}
+		}
+		for k := range steps {
+			s := &steps[k]
+			if s.slot != noSlot {
+				if f>>(s.slot&63)&1 == 0 {
+					continue
+				}
+			} else if !h.Test(e, s.test) {
+				continue
+			}
+			if to := c.take(b.ID(i), e, q, s, f); to != q {
+				if to == Final {
+					b.Set(i, crowd.Final)
+				} else {
+					b.Set(i, crowd.State(to))
+				}
+			}
+			break
+		}
+	}
+}
+
+// take takes transition s from q, found by the state function, then chains
+// if the table says so; f holds the flags the update saw. It returns the
+// state the entity ends in, or Final.
+func (c *Crowd[E]) take(id crowd.ID, e *E, q StateID, s *step, f uint64) StateID {
+	at, ok := c.move(id, e, q, s)
+	if !ok || at == Final || !c.t.opts.Chain {
+		return at
+	}
+	// As Agent.chain.
+	limit := c.t.chainLimit()
+	var path [chainPathMax]StateID
+	path[0], path[1] = q, at
+	for n := 1; ; n++ {
+		if s.slot != noSlot {
+			f &^= 1 << (s.slot & 63)
+		}
+		if s = fire(c.t, c.h, e, at, f); s == nil {
+			return at
+		}
+		if n >= limit {
+			x := crowdFault{id: id, state: at, test: s.test, chainLimit: limit, visited: n + 1, npath: min(n+1, chainPathMax), path: path}
+			c.fail(&x)
+			return at
+		}
+		if at, ok = c.move(id, e, at, s); !ok || at == Final {
+			return at
+		}
+		if n+1 < chainPathMax {
+			path[n+1] = at
+		}
+	}
+}
+
+// move takes one transition from q, as Agent.move: push, pop or finish,
+// then enter. It returns the state entered, or Final, and false (with q) if
+// the stack did not allow the transition.
+func (c *Crowd[E]) move(id crowd.ID, e *E, q StateID, s *step) (StateID, bool) {
+	to := s.to
+	switch to {
+	case Final:
+		return Final, true
+	case Return:
+		d := c.depthOf(id)
+		if d == 0 {
+			c.fail(&crowdFault{id: id, state: q, test: s.test})
+			return q, false
+		}
+		d--
+		c.depth[id] = d
+		to = c.stack[int(id)*c.limit+int(d)]
+	}
+	if s.push {
+		d := c.depthOf(id)
+		if int(d) >= c.limit {
+			c.fail(&crowdFault{id: id, overflow: true, state: q, test: s.test})
+			return q, false
+		}
+		c.stack[int(id)*c.limit+int(d)] = q
+		c.depth[id] = d + 1
+	}
+	c.enter(e, to)
+	return to, true
+}
+
+func (c *Crowd[E]) depthOf(id crowd.ID) uint8 {
+	if int(id) >= len(c.depth) {
+		panic("table: entity " + strconv.FormatUint(uint64(id), 10) + " of a Crowd was added to its machine directly; add entities with Crowd.Add")
+	}
+	return c.depth[id]
+}
+
+// enter performs the entry actions of state q on e.
+func (c *Crowd[E]) enter(e *E, q StateID) {
+	t := c.t
+	sp := t.spans[q]
+	for _, act := range t.acts[sp.alo:sp.ahi] {
+		c.h.Do(e, act.Property, act.Value)
+	}
+}
+
+// fail records a failed update. An entity's update fails at most once per
+// step, so keeping the smallest IDs gives the same errors whatever the
+// order in which the workers report them.
+func (c *Crowd[E]) fail(x *crowdFault) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.failed++
+	i, _ := slices.BinarySearchFunc(c.first, x.id, func(f crowdFault, id crowd.ID) int { return cmp.Compare(f.id, id) })
+	switch {
+	case len(c.first) < firstCrowdFaults:
+		c.first = slices.Insert(c.first, i, *x) // within its capacity
+	case i < firstCrowdFaults:
+		copy(c.first[i+1:], c.first[i:firstCrowdFaults-1])
+		c.first[i] = *x
+	}
+}
+
+// err returns the error the agent's update would have returned.
+func (x *crowdFault) err(t *Table) error {
+	if x.chainLimit == 0 {
+		return &StackError{Overflow: x.overflow, State: x.state, Test: x.test, Limit: t.stackLimit(), table: t}
+	}
+	return &ChainError{Limit: x.chainLimit, Path: slices.Clone(x.path[:x.npath]), Visited: x.visited, At: x.state, Test: x.test, table: t}
+}
+
+// CrowdError is what [Crowd.Step] returns when something went wrong in a
+// step that otherwise completed: entities' updates that stopped with an
+// error (each entity stays where its update stopped, as an agent does), and
+// adds that could not be carried out.
+type CrowdError struct {
+	// Failed is how many entities' updates stopped with an error.
+	Failed int
+	// First holds the first few of them (at most 8), in order of entity ID.
+	First []CrowdFailure
+	// Adds holds the errors of the adds asked for during the step that were
+	// not carried out, and the error of the machine's own step, if any.
+	Adds []error
+}
+
+// CrowdFailure is an entity's update that stopped with an error.
+type CrowdFailure struct {
+	ID  crowd.ID
+	Err error // a *StackError or a *ChainError, as Agent.Update returns them
+}
+
+// Error returns the first failed update and the failed adds, for example
+// `table: crowd step: entity 7: table "guard": state "patrol", test
+// "alarm": return with an empty stack (...); the transition was not taken
+// (and 2 more failed updates)`.
+func (e *CrowdError) Error() string {
+	var b strings.Builder
+	b.WriteString("table: crowd step: ")
+	if len(e.First) > 0 {
+		fmt.Fprintf(&b, "entity %d: %v", e.First[0].ID, e.First[0].Err)
+		if more := e.Failed - 1; more > 0 {
+			fmt.Fprintf(&b, " (and %d more failed update", more)
+			if more > 1 {
+				b.WriteByte('s')
+			}
+			b.WriteByte(')')
+		}
+	}
+	for i, err := range e.Adds {
+		if len(e.First) > 0 || i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(err.Error())
+	}
+	return b.String()
+}
+
+// Unwrap returns the errors of First and Adds, so that [errors.Is] finds
+// [ErrStackOverflow] and the others.
+func (e *CrowdError) Unwrap() []error {
+	errs := make([]error, 0, len(e.First)+len(e.Adds))
+	for _, f := range e.First {
+		errs = append(errs, f.Err)
+	}
+	return append(errs, e.Adds...)
+}
