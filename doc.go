@@ -19,19 +19,29 @@
 //     entry actions, ordered tested transitions, positions) and the
 //     programmers' stencil; [github.com/fsmforge/fsmforge/chart/visio]
 //     reads Visio XML drawings into one.
+//   - [github.com/fsmforge/fsmforge/compile]: checks a chart, with positioned
+//     diagnostics and hints, and lowers it into a table, optionally
+//     minimised.
 //   - [github.com/fsmforge/fsmforge/table]: compiled state tables (tests,
-//     entry actions, a destination table), their binary and JSON forms, and
+//     entry actions, a destination table), their binary and JSON forms;
 //     Agent, the runtime that runs a table for one entity against the
-//     game's Host.
+//     game's Host; Crowd, a table run over a crowd.
+//   - [github.com/fsmforge/fsmforge/gogen]: Go code generated from a table:
+//     typed constants, a typed Host interface, a Machine with the runtime's
+//     behaviour.
 //   - [github.com/fsmforge/fsmforge/examples/westworld]: Buckland's Miner Bob
 //     and Elsa.
 //   - [github.com/fsmforge/fsmforge/examples/formation]: the Astralia
 //     formation flyers of the XNA article.
+//   - [github.com/fsmforge/fsmforge/examples/goomba]: the designer
+//     pipeline's Goomba: a Visio drawing run at run time and as generated
+//     code.
 //   - [github.com/fsmforge/fsmforge/examples/crowd]: the crowd demo's
 //     monsters.
 //   - examples/minimal/guarded and examples/minimal/behavior: the README's
 //     minimal programs.
-//   - cmd/fsmforge: the command-line tool (go run ./cmd/fsmforge demo).
+//   - cmd/fsmforge: the command-line tool: demos, and check, compile,
+//     inspect, run and gen for designers' drawings.
 //
 // # Design rules
 //

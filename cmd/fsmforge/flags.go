@@ -49,3 +49,39 @@ func (f *flags) parse(args []string, stdout io.Writer) error {
 
 // errHelp ends a command after -h printed its help; run turns it into success.
 var errHelp = errors.New("help printed")
+
+// parseFiles parses args in which flags and file arguments may be mixed
+// ("check a.vdx -stencil s.json b.vdx"), as the tool's file commands take
+// them, and returns the files in order. "--" ends the flags: what follows is
+// files. It wants at least min files, and at most max (max < 0: any number).
+func (f *flags) parseFiles(args []string, stdout io.Writer, min, max int) ([]string, error) {
+	var files []string
+	for {
+		if err := f.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				io.WriteString(stdout, f.help())
+				return nil, errHelp
+			}
+			return nil, &usageError{msg: fmt.Sprintf("%s: %v", f.Name(), err), help: f.help()}
+		}
+		rest := f.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if len(args) > len(rest) && args[len(args)-len(rest)-1] == "--" {
+			files = append(files, rest...) // everything after "--" is a file
+			break
+		}
+		files = append(files, rest[0])
+		args = rest[1:]
+	}
+	switch {
+	case len(files) < min && min == 1:
+		return nil, &usageError{msg: fmt.Sprintf("%s: no file given", f.Name()), help: f.help()}
+	case len(files) < min:
+		return nil, &usageError{msg: fmt.Sprintf("%s: %d files given, want %d", f.Name(), len(files), min), help: f.help()}
+	case max >= 0 && len(files) > max:
+		return nil, &usageError{msg: fmt.Sprintf("%s: unexpected argument %q", f.Name(), files[max]), help: f.help()}
+	}
+	return files, nil
+}

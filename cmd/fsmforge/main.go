@@ -2,8 +2,15 @@
 //
 // Usage:
 //
-//	fsmforge demo [NAME] [flags]   run a demo, or the tour of every demo
-//	fsmforge version               print the version
+//	fsmforge demo [NAME] [flags]           run a demo, or the tour of every demo
+//	fsmforge check [-stencil S] FILE...    check designers' drawings
+//	fsmforge compile [flags] -o OUT FILE   compile a drawing into a state table
+//	fsmforge gen [flags] -o OUT FILE       generate Go code from a drawing
+//	fsmforge inspect FILE                  print a state table readably
+//	fsmforge run -events EVENTS FILE       run a machine against scripted events
+//	fsmforge version                       print the version
+//
+// The file commands take their flags before or after the files.
 //
 // Run "fsmforge COMMAND -h" for a command's flags. A usage error exits with
 // status 2, any other failure with status 1.
@@ -55,30 +62,46 @@ func (e *usageError) Error() string { return e.msg }
 const usage = `fsmforge: finite state machines for game AI
 
 Usage:
-  fsmforge demo [NAME] [flags]   run a demo; with no NAME, a short tour of them all
-  fsmforge version               print the version
+  fsmforge demo [NAME] [flags]           run a demo; with no NAME, a short tour of them all
+  fsmforge check [-stencil S] FILE...    check designers' drawings (Visio .vdx)
+  fsmforge compile [flags] -o OUT FILE   compile a drawing into a state table
+  fsmforge gen [flags] -o OUT FILE       generate Go code from a drawing
+  fsmforge inspect FILE                  print a state table (or a drawing's) readably
+  fsmforge run -events EVENTS FILE       run a machine against scripted events
+  fsmforge version                       print the version
 
-Demos: westworld, formation
+Demos: westworld, formation, goomba, crowd
 Run 'fsmforge demo NAME -h' for a demo's flags.
 `
 
 // run runs the command line args (without the program name).
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	if err := dispatch(ctx, args, stdout); err != errHelp {
+	if err := dispatch(ctx, args, stdin, stdout, stderr); err != errHelp {
 		return err
 	}
 	return nil
 }
 
-// dispatch runs the command args names. No command reads stdin or writes to
-// stderr yet: run reports their errors.
-func dispatch(ctx context.Context, args []string, stdout io.Writer) error {
+// dispatch runs the command args names. Commands write their results to
+// stdout and the problems they find in files to stderr; run reports the
+// error they return.
+func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
 		return &usageError{msg: "no command", help: usage}
 	}
 	switch cmd, rest := args[0], args[1:]; cmd {
 	case "demo":
 		return runDemo(ctx, rest, stdout)
+	case "check":
+		return runCheck(rest, stdout, stderr)
+	case "compile":
+		return runCompile(rest, stdout, stderr)
+	case "gen":
+		return runGen(rest, stdout, stderr)
+	case "inspect":
+		return runInspect(rest, stdout, stderr)
+	case "run":
+		return runRun(rest, stdin, stdout, stderr)
 	case "version":
 		return runVersion(rest, stdout)
 	case "help", "-h", "-help", "--help":

@@ -32,7 +32,7 @@ func TestCLI(t *testing.T) {
 		{args: []string{"version"}, code: 0, stdout: []string{"fsmforge v", "go1."}},
 		{args: []string{"version", "-h"}, code: 0, stdout: []string{"Usage: fsmforge version"}},
 		{args: []string{"version", "extra"}, code: 2, stderr: []string{`unexpected argument "extra"`}},
-		{args: []string{"demo"}, code: 0, stdout: []string{"=== fsmforge demo westworld", "=== fsmforge demo formation", "Miner Bob:", "Elsa:", "frame  24 |", "=== fsmforge demo crowd", "step   60 |"}},
+		{args: []string{"demo"}, code: 0, stdout: []string{"=== fsmforge demo westworld", "=== fsmforge demo formation", "Miner Bob:", "Elsa:", "frame  24 |", "=== fsmforge demo goomba", "goombas left; the gen run gave the same", "=== fsmforge demo crowd", "step   60 |"}},
 		{args: []string{"demo", "-h"}, code: 0, stdout: []string{"westworld", "formation"}},
 		{args: []string{"demo", "-x"}, code: 2, stderr: []string{"flag provided but not defined: -x"}},
 		{args: []string{"demo", "nope"}, code: 2, stderr: []string{`unknown demo "nope"`, "westworld"}},
@@ -49,6 +49,9 @@ func TestCLI(t *testing.T) {
 		{args: []string{"demo", "crowd", "-entities", "5000", "-steps", "20", "-every", "10"}, code: 0, stdout: []string{"step   10 |", "step   20 |", "ns per entity-update"}},
 		{args: []string{"demo", "crowd", "-workers", "0"}, code: 2, stderr: []string{"-workers 0: must be at least 1"}},
 		{args: []string{"demo", "crowd", "-h"}, code: 0, stdout: []string{"-entities", "-steps", "-workers", "-seed"}},
+		{args: []string{"demo", "goomba", "-ticks", "30", "-code", "gen"}, code: 0, stdout: []string{"the goombas run the Go code generated from the drawing", "goomba 3 walkRight -> death on hitByPlayer (stomped) at x=29", "goomba 3 removed", "the table run gave the same"}},
+		{args: []string{"demo", "goomba", "-code", "lua"}, code: 2, stderr: []string{`-code "lua": want table or gen`}},
+		{args: []string{"demo", "goomba", "-goombas", "0"}, code: 2, stderr: []string{"-goombas 0: want 1 to 20"}},
 		{args: []string{"demo", "formation", "stray"}, code: 2, stderr: []string{`unexpected argument "stray"`}},
 	}
 	for _, tt := range tests {

@@ -1,0 +1,164 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/fsmforge/fsmforge/compile"
+	"github.com/fsmforge/fsmforge/table"
+)
+
+func runInspect(args []string, stdout, stderr io.Writer) error {
+	f := newFlags("inspect", `Usage: fsmforge inspect [-stencil FILE] [-minimize] FILE
+
+Prints a state table readably: its options, entry-action properties,
+tests, states with their entry actions and transitions in the order they
+are tried, and the destination table (test × state) as the seed lays it
+out. FILE is a compiled table (binary or JSON) or a drawing, compiled first.
+
+Flags:
+`)
+	stencil := f.String("stencil", "", "the stencil `FILE` (JSON), when FILE is a drawing")
+	minimize := f.Bool("minimize", false, "when FILE is a drawing, merge states that behave identically")
+	files, err := f.parseFiles(args, stdout, 1, 1)
+	if err != nil {
+		return err
+	}
+	t, _, err := loadMachine(files[0], *stencil, compile.Options{Minimize: *minimize}, stderr)
+	if err != nil {
+		return err
+	}
+	return printTable(stdout, t)
+}
+
+// printTable writes t for people.
+func printTable(w io.Writer, t *table.Table) error {
+	o := t.Options()
+	update := "one transition per update"
+	if o.Chain {
+		limit := o.ChainLimit
+		if limit == 0 {
+			limit = t.NumStates()
+		}
+		update = fmt.Sprintf("updates chain, at most %d transitions", limit)
+	}
+	stack := o.StackLimit
+	if stack == 0 {
+		stack = table.MaxStack
+	}
+	fmt.Fprintf(w, "table %q: %s, %s, %s\n", t.Name(), plural(t.NumStates(), "state"), plural(t.NumTests(), "test"), plural(t.NumProperties(), "property"))
+	fmt.Fprintf(w, "%s; stack of %d; initial state %s\n", update, stack, t.StateName(t.Initial()))
+
+	if t.NumProperties() > 0 {
+		fmt.Fprintln(w, "\nentry-action properties:")
+		for p := range table.ActionID(t.NumProperties()) {
+			vals := make([]string, t.NumValues(p))
+			for v := range vals {
+				vals[v] = t.Value(p, table.ValueID(v))
+			}
+			fmt.Fprintf(w, "  %d %s: %s\n", p, t.Property(p), strings.Join(vals, ", "))
+		}
+	}
+
+	fmt.Fprintln(w, "\ntests:")
+	for id := range table.TestID(t.NumTests()) {
+		kind := "polled"
+		if t.Test(id).Message {
+			kind = "message"
+		}
+		fmt.Fprintf(w, "  %d %s (%s)\n", id, t.Test(id), kind)
+	}
+
+	first := true
+	for tr := range t.Transitions(table.AnyState) {
+		if first {
+			fmt.Fprintln(w, "\nin any state, tried first:")
+			first = false
+		}
+		fmt.Fprintf(w, "      %s\n", describeTransition(t, tr))
+	}
+
+	fmt.Fprintln(w, "\nstates:")
+	for s := range table.StateID(t.NumStates()) {
+		fmt.Fprintf(w, "  %d %s", s, t.StateName(s))
+		if s == t.Initial() {
+			fmt.Fprint(w, " (initial)")
+		}
+		var acts []string
+		for a := range t.Actions(s) {
+			acts = append(acts, t.Property(a.Property)+"="+t.Value(a.Property, a.Value))
+		}
+		if len(acts) > 0 {
+			fmt.Fprintf(w, ": entry %s", strings.Join(acts, " "))
+		}
+		fmt.Fprintln(w)
+		for tr := range t.Transitions(s) {
+			fmt.Fprintf(w, "      %s\n", describeTransition(t, tr))
+		}
+	}
+
+	// The destination table, tests down, states across.
+	fmt.Fprintln(w, "\ndestinations (test × state; . none, -1 final, R return, * push):")
+	tw := tabwriter.NewWriter(w, 0, 0, 1, ' ', tabwriter.AlignRight)
+	fmt.Fprint(tw, "\t")
+	for s := range table.StateID(t.NumStates()) {
+		fmt.Fprintf(tw, "%d\t", s)
+	}
+	fmt.Fprintln(tw, "\t")
+	for id := range table.TestID(t.NumTests()) {
+		fmt.Fprintf(tw, "%d\t", id)
+		for s := range table.StateID(t.NumStates()) {
+			fmt.Fprintf(tw, "%s\t", cell(t, id, s))
+		}
+		fmt.Fprintf(tw, "\t  %s\n", t.Test(id))
+	}
+	return tw.Flush()
+}
+
+// cell renders the destination of s on test id.
+func cell(t *table.Table, id table.TestID, s table.StateID) string {
+	for tr := range t.Transitions(s) {
+		if tr.Test != id || tr.From != s {
+			continue
+		}
+		c := dest(tr.To)
+		if tr.Push {
+			c = "*" + c
+		}
+		return c
+	}
+	return "."
+}
+
+func dest(to table.StateID) string {
+	switch to {
+	case table.Final:
+		return "-1"
+	case table.Return:
+		return "R"
+	}
+	return fmt.Sprint(int(to))
+}
+
+// describeTransition renders a transition as "hitByPlayer -> dying".
+func describeTransition(t *table.Table, tr table.Transition) string {
+	var b strings.Builder
+	b.WriteString(t.Test(tr.Test).String())
+	b.WriteString(" -> ")
+	switch tr.To {
+	case table.Final:
+		b.WriteString("(final)")
+	case table.Return:
+		b.WriteString("(return)")
+	default:
+		b.WriteString(t.StateName(tr.To))
+	}
+	if tr.Push && tr.From == table.AnyState {
+		b.WriteString(", pushing the state it leaves")
+	} else if tr.Push {
+		b.WriteString(", pushing " + t.StateName(tr.From))
+	}
+	return b.String()
+}

@@ -1,0 +1,138 @@
+package goomba
+
+import (
+	"bytes"
+	_ "embed"
+	"fmt"
+
+	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/chart/visio"
+	"github.com/fsmforge/fsmforge/compile"
+	"github.com/fsmforge/fsmforge/table"
+)
+
+// The designer's drawing and the programmers' stencil, as files beside
+// this one: goomba.vdx was drawn with the masters goomba.stencil.json
+// names.
+var (
+	//go:embed goomba.vdx
+	drawing []byte
+	//go:embed goomba.stencil.json
+	stencil []byte
+)
+
+// Load reads the Goomba drawing with its stencil and compiles it into a
+// table, as a game that loads drawings at run time does.
+func Load() (*table.Table, error) {
+	st, err := chart.ReadStencil(bytes.NewReader(stencil), "goomba.stencil.json")
+	if err != nil {
+		return nil, err
+	}
+	c, err := visio.Read(bytes.NewReader(drawing), visio.Options{File: "goomba.vdx", Stencil: st})
+	if err != nil {
+		return nil, err
+	}
+	res, err := compile.Compile(c, compile.Options{Stencil: st})
+	if err != nil {
+		return nil, err
+	}
+	return res.Table, nil
+}
+
+// tableHost answers the table's tests and performs its entry actions on a
+// goomba, through IDs bound once by name.
+type tableHost struct {
+	t                          *table.Table
+	left, right, done          table.TestID
+	movement, animation        table.ActionID
+	movementValues, animValues []string
+}
+
+func bind(t *table.Table) (*tableHost, error) {
+	h := &tableHost{t: t}
+	for _, b := range []struct {
+		name string
+		id   *table.TestID
+	}{{"hitTriggerLeft", &h.left}, {"hitTriggerRight", &h.right}, {"animationDone", &h.done}} {
+		id, ok := t.LookupTest(b.name, "")
+		if !ok {
+			return nil, fmt.Errorf("goomba: table %q has no test %q", t.Name(), b.name)
+		}
+		*b.id = id
+	}
+	for _, b := range []struct {
+		name   string
+		id     *table.ActionID
+		values *[]string
+	}{{"XMovement", &h.movement, &h.movementValues}, {"Animation", &h.animation, &h.animValues}} {
+		id, ok := t.LookupProperty(b.name)
+		if !ok {
+			return nil, fmt.Errorf("goomba: table %q has no entry-action property %q", t.Name(), b.name)
+		}
+		*b.id = id
+		for v := range t.NumValues(id) {
+			*b.values = append(*b.values, t.Value(id, table.ValueID(v)))
+		}
+	}
+	return h, nil
+}
+
+func (h *tableHost) Test(g *Goomba, id table.TestID) bool {
+	switch id {
+	case h.left:
+		return g.hitTriggerLeft()
+	case h.right:
+		return g.hitTriggerRight()
+	case h.done:
+		return g.animationDone()
+	}
+	return false
+}
+
+func (h *tableHost) Do(g *Goomba, p table.ActionID, v table.ValueID) {
+	switch p {
+	case h.movement:
+		g.setMovement(h.movementValues[v])
+	case h.animation:
+		g.setAnimation(h.animValues[v])
+	}
+}
+
+// TableBrains returns a maker of brains that run t with package table's
+// Agent, for [NewLevel].
+func TableBrains(t *table.Table) (func(g *Goomba) (Brain, error), error) {
+	h, err := bind(t)
+	if err != nil {
+		return nil, err
+	}
+	hit, ok := t.LookupTest("hitByPlayer", "")
+	if !ok || !t.Test(hit).Message {
+		return nil, fmt.Errorf("goomba: table %q has no message hitByPlayer", t.Name())
+	}
+	return func(g *Goomba) (Brain, error) {
+		return &tableBrain{a: table.NewAgent(t, g, table.Host[*Goomba](h)), h: h, hit: hit}, nil
+	}, nil
+}
+
+type tableBrain struct {
+	a   table.Agent[*Goomba]
+	h   *tableHost
+	hit table.TestID
+}
+
+func (b *tableBrain) Update(*Goomba) (Step, error) { return b.step(b.a.Update(b.h)) }
+func (b *tableBrain) Hit(*Goomba) (Step, error)    { return b.step(b.a.Receive(b.h, b.hit)) }
+func (b *tableBrain) State() string                { return b.a.Name() }
+func (b *tableBrain) Done() bool                   { return b.a.Done() }
+
+func (b *tableBrain) step(r table.Result, err error) (Step, error) {
+	t := b.a.Table()
+	st := Step{Moved: r.Moved(), From: t.StateName(r.From), To: "(final)"}
+	if !r.Final() {
+		st.To = t.StateName(r.To)
+	}
+	if r.Moved() {
+		st.Test = t.Test(r.Test).Name
+	}
+	return st, err
+}
