@@ -102,19 +102,7 @@ func TestFileCommands(t *testing.T) {
 				writeTestFile(t, corrupt, string(b))
 			}
 			code, stdout, stderr := cli(t, tt.args...)
-			if code != tt.code {
-				t.Errorf("exit status = %d, want %d\nstdout: %s\nstderr: %s", code, tt.code, stdout, stderr)
-			}
-			for _, want := range tt.stdout {
-				if !strings.Contains(stdout, want) {
-					t.Errorf("stdout has no %q:\n%s", want, stdout)
-				}
-			}
-			for _, want := range tt.stderr {
-				if !strings.Contains(stderr, want) {
-					t.Errorf("stderr has no %q:\n%s", want, stderr)
-				}
-			}
+			checkOutput(t, code, stdout, stderr, tt.code, tt.stdout, tt.stderr)
 			if tt.noStderr && stderr != "" {
 				t.Errorf("stderr: %s", stderr)
 			}
@@ -129,5 +117,20 @@ func writeTestFile(t *testing.T, path, data string) {
 	t.Helper()
 	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestCommandLine(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"goomba.vdx", "-host", "*Goomba"}, "fsmforge gen goomba.vdx -host *Goomba"},
+		{[]string{"my drawings/goomba.vdx"}, "fsmforge gen 'my drawings/goomba.vdx'"},
+		{[]string{"it's.vdx", ""}, `fsmforge gen 'it'\''s.vdx' ''`},
+	} {
+		if got := commandLine("fsmforge gen", tc.args); got != tc.want {
+			t.Errorf("commandLine(%q) = %s, want %s", tc.args, got, tc.want)
+		}
 	}
 }

@@ -58,10 +58,27 @@ Flags:
 	code, err := gogen.Generate(t, gogen.Options{
 		Package: *pkg,
 		Host:    *host,
-		Command: "fsmforge gen " + strings.Join(args, " "),
+		Command: commandLine("fsmforge gen", args),
 	})
 	if err != nil {
 		return fmt.Errorf("gen: %w", err)
 	}
 	return writeFile(*out, code, stdout)
+}
+
+// commandLine renders a command line for the generated file's header, as a
+// shell would take it back: arguments with spaces or shell characters are
+// quoted.
+func commandLine(cmd string, args []string) string {
+	var b strings.Builder
+	b.WriteString(cmd)
+	for _, a := range args {
+		b.WriteByte(' ')
+		if a != "" && !strings.ContainsAny(a, " \t'\"\\$`|&;<>()[]{}?!#~") {
+			b.WriteString(a)
+			continue
+		}
+		b.WriteString("'" + strings.ReplaceAll(a, "'", `'\''`) + "'")
+	}
+	return b.String()
 }

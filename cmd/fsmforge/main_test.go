@@ -57,19 +57,7 @@ func TestCLI(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
 			code, stdout, stderr := cli(t, tt.args...)
-			if code != tt.code {
-				t.Errorf("exit status = %d, want %d\nstderr: %s", code, tt.code, stderr)
-			}
-			for _, want := range tt.stdout {
-				if !strings.Contains(stdout, want) {
-					t.Errorf("stdout has no %q:\n%s", want, stdout)
-				}
-			}
-			for _, want := range tt.stderr {
-				if !strings.Contains(stderr, want) {
-					t.Errorf("stderr has no %q:\n%s", want, stderr)
-				}
-			}
+			checkOutput(t, code, stdout, stderr, tt.code, tt.stdout, tt.stderr)
 			if tt.noStdout && stdout != "" {
 				t.Errorf("stdout = %q, want nothing", stdout)
 			}
@@ -80,6 +68,25 @@ func TestCLI(t *testing.T) {
 				t.Errorf("a successful run wrote to stderr: %s", stderr)
 			}
 		})
+	}
+}
+
+// checkOutput checks a command's exit status, and that stdout and stderr
+// hold each of the wanted strings.
+func checkOutput(t *testing.T, code int, stdout, stderr string, wantCode int, wantOut, wantErr []string) {
+	t.Helper()
+	if code != wantCode {
+		t.Errorf("exit status = %d, want %d\nstdout: %s\nstderr: %s", code, wantCode, stdout, stderr)
+	}
+	for _, want := range wantOut {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("stdout has no %q:\n%s", want, stdout)
+		}
+	}
+	for _, want := range wantErr {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr has no %q:\n%s", want, stderr)
+		}
 	}
 }
 

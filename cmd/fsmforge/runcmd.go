@@ -171,8 +171,8 @@ func (h *scriptHost) Do(_ struct{}, p table.ActionID, v table.ValueID) {
 	h.acts = append(h.acts, h.t.Property(p)+"="+h.t.Value(p, v))
 }
 
-// runScript runs an agent of t for n ticks (0: until the agent is done),
-// printing what it does.
+// runScript runs an agent of t for n ticks, or until it is done, printing
+// what it does.
 func runScript(w io.Writer, t *table.Table, script []tickEvents, n int) error {
 	h := &scriptHost{t: t, holds: make([]bool, t.NumTests())}
 	a := table.NewAgent(t, struct{}{}, table.Host[struct{}](h))
@@ -198,10 +198,7 @@ func runScript(w io.Writer, t *table.Table, script []tickEvents, n int) error {
 		fmt.Fprintf(w, "tick %d: %s -> %s %s%s%s\n", tick, t.StateName(r.From), to, how, via, h.entry())
 	}
 	next := 0
-	for tick := 1; n == 0 || tick <= n; tick++ {
-		if n == 0 && next == len(script) {
-			break
-		}
+	for tick := 1; tick <= n; tick++ {
 		clear(h.holds)
 		var ev tickEvents
 		if next < len(script) && script[next].tick == tick {
