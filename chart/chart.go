@@ -57,7 +57,27 @@ type State struct {
 	// the stencil's action properties.
 	Entry []Action `json:"entry,omitempty"`
 
+	// Parent is the ID of the compound state the state is drawn inside (a
+	// UML composite state, a draw.io container, a nested SCXML state, a yEd
+	// group node), or "" at the top level. Compile reads flat charts only:
+	// importers call [Flatten] before they return.
+	Parent string `json:"parent,omitempty"`
+
+	// Box is where the state is drawn, when the drawing says: exporters
+	// keep the designer's layout. Nil when the source has no geometry.
+	Box *Box `json:"box,omitempty"`
+
 	Pos Pos `json:"pos"` // the state's shape
+}
+
+// Box is a shape's place on its page, in draw.io's units: pixels of 1/96
+// inch at 100% zoom, X growing rightwards and Y downwards from the page's
+// top-left corner. (X, Y) is the top-left corner of the shape.
+type Box struct {
+	X float64 `json:"x"`
+	Y float64 `json:"y"`
+	W float64 `json:"w"`
+	H float64 `json:"h"`
 }
 
 // Action is an entry action of a state: a stencil property and the value

@@ -2,11 +2,13 @@
 // finite state machine as a designer drew them, the stencil they were drawn
 // with, where each element came from, and what was wrong with the drawing.
 //
-// Importers (package chart/visio, and later draw.io, SCXML and yEd) read a
-// drawing into a [Chart]; package compile checks a Chart and lowers it into
-// a state table; the code generator and the command-line tool consume both.
-// This package holds data and no behaviour: it parses no drawing and checks
-// no chart.
+// Importers (package chart/visio, and the packages beside it for other
+// editors) read a drawing into a [Chart]; package compile checks a Chart and
+// lowers it into a state table; the code generator and the command-line
+// tool consume both. This package holds data, and only the few helpers
+// every importer needs: [NormalizeSpace] and [ParseLabel] for shape texts
+// and UML labels, and [Flatten] for nested states. It parses no drawing and
+// checks no chart.
 //
 // # The model
 //
@@ -24,6 +26,18 @@
 // state), or the state on top of the stack (ToReturn), which a transition
 // with Push set saved. Transitions of plain UML diagrams keep their label
 // and its parts: "event [guard] / action".
+//
+// # Nested states and layout
+//
+// Real drawings nest states (UML composite states, draw.io containers,
+// nested SCXML states, yEd group nodes). Importers record the nesting in
+// State.Parent, then call [Flatten], which leaves the states compile can
+// run: the leaves, each with its own transitions followed by those of the
+// compounds around it, transitions into a compound entering its initial
+// leaf, and a note for each compound removed.
+//
+// State.Box keeps where the designer drew a state, in draw.io's pixels, so
+// that exporters keep the layout; it is nil for sources without geometry.
 //
 // # Positions and diagnostics
 //

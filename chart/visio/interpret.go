@@ -306,7 +306,7 @@ func (in *interp) page(pg *Page, prefix string) {
 			in.transition(pg, n, prefix, sev)
 		case strict && n.role == chart.RoleNone && n.s.MasterID == "" && !isPart(n.s) && !n.skip:
 			if n.s.OneD && (n.begin.set || n.end.set) {
-				in.diag(chart.Warning, in.pos(n.s.Pos, pg, n.s, prefix, normalize(n.s.Text)),
+				in.diag(chart.Warning, in.pos(n.s.Pos, pg, n.s, prefix, chart.NormalizeSpace(n.s.Text)),
 					fmt.Sprintf("draw transitions with the stencil's %q master", in.st.Masters.Transition),
 					"connector drawn without a master of stencil %q: not a transition; ignored", in.st.Name)
 			} else {
@@ -358,7 +358,7 @@ func (in *interp) state(pg *Page, n *node, prefix string) {
 	n.id = in.str(prefix + s.ID)
 	st := chart.State{ID: n.id}
 	if in.st == nil {
-		st.Name = in.str(normalize(s.Text))
+		st.Name = in.str(chart.NormalizeSpace(s.Text))
 		st.Kind = kindOf(s)
 		st.Initial = st.Kind == chart.StartState
 		st.Pos = in.pos(s.Pos, pg, s, prefix, st.Name)
@@ -366,10 +366,10 @@ func (in *interp) state(pg *Page, n *node, prefix string) {
 		return
 	}
 	if p, ok := findProp(s, in.props.Name); ok {
-		st.Name = normalize(p.Value)
+		st.Name = chart.NormalizeSpace(p.Value)
 	}
 	if st.Name == "" {
-		st.Name = normalize(s.Text)
+		st.Name = chart.NormalizeSpace(s.Text)
 	}
 	st.Name = in.str(st.Name)
 	st.Initial = n.role == chart.RoleInitial
@@ -406,7 +406,7 @@ func (in *interp) propPos(p *Prop, pg *Page, s *Shape, prefix, name string) char
 func (in *interp) transition(pg *Page, n *node, prefix string, sev chart.Severity) {
 	s := n.s
 	label := strings.TrimSpace(s.Text)
-	at := in.pos(s.Pos, pg, s, prefix, normalize(label))
+	at := in.pos(s.Pos, pg, s, prefix, chart.NormalizeSpace(label))
 	strict := in.st != nil
 	what, ignored := "connector", "; ignored"
 	if strict {
@@ -457,7 +457,7 @@ func (in *interp) transition(pg *Page, n *node, prefix string, sev chart.Severit
 			return
 		}
 	} else {
-		t.Event, t.Guard, t.Action = parseLabel(normalize(label))
+		t.Event, t.Guard, t.Action = chart.ParseLabel(label)
 		t.Event, t.Guard, t.Action = in.str(t.Event), in.str(t.Guard), in.str(t.Action)
 		t.Test = t.Event
 		if t.Test == "" {
@@ -469,14 +469,14 @@ func (in *interp) transition(pg *Page, n *node, prefix string, sev chart.Severit
 
 // displayName names a shape for people: by its text, or its Visio name.
 func displayName(s *Shape) string {
-	if t := normalize(s.Text); t != "" {
+	if t := chart.NormalizeSpace(s.Text); t != "" {
 		return t
 	}
 	return s.Label()
 }
 
 func describe(s *Shape) string {
-	if name := normalize(s.Text); name != "" {
+	if name := chart.NormalizeSpace(s.Text); name != "" {
 		return fmt.Sprintf("shape %s %q", s.ID, shortName(name))
 	}
 	return fmt.Sprintf("shape %s (%s)", s.ID, s.Label())
@@ -737,55 +737,6 @@ func sameSet(a, b []string) bool {
 		}
 	}
 	return true
-}
-
-// normalize trims s and makes each run of white space (line breaks
-// included) a single space. It allocates only when that changes s.
-func normalize(s string) string {
-	space := true // before the start: a leading space is a change
-	for _, r := range s {
-		if unicode.IsSpace(r) {
-			if r != ' ' || space {
-				return strings.Join(strings.Fields(s), " ")
-			}
-			space = true
-		} else {
-			space = false
-		}
-	}
-	if space && s != "" {
-		return strings.Join(strings.Fields(s), " ")
-	}
-	return s
-}
-
-// parseLabel splits a UML transition label, "event [guard] / action":
-// the action follows the first '/' outside brackets, the guard is between
-// the first '[' and the last ']' before it, the event is the rest.
-func parseLabel(label string) (event, guard, action string) {
-	depth := 0
-loop:
-	for i := 0; i < len(label); i++ {
-		switch label[i] {
-		case '[', '(':
-			depth++
-		case ']', ')':
-			depth--
-		case '/':
-			if depth <= 0 {
-				action = strings.TrimSpace(label[i+1:])
-				label = label[:i]
-				break loop
-			}
-		}
-	}
-	if i := strings.IndexByte(label, '['); i >= 0 {
-		if j := strings.LastIndexByte(label, ']'); j > i {
-			guard = strings.TrimSpace(label[i+1 : j])
-			label = label[:i] + " " + label[j+1:]
-		}
-	}
-	return normalize(label), guard, action
 }
 
 // kindOf recognises the pseudo-states of a plain state diagram by the

@@ -143,39 +143,6 @@ func TestWords(t *testing.T) {
 	}
 }
 
-func TestNormalize(t *testing.T) {
-	for in, want := range map[string]string{
-		"":                   "",
-		"a b":                "a b",
-		" a":                 "a",
-		"a ":                 "a",
-		"a  b":               "a b",
-		"a\nb\u2028c\td":     "a b c d",
-		"Retorna ao usuário": "Retorna ao usuário",
-	} {
-		if got := normalize(in); got != want {
-			t.Errorf("normalize(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func TestParseLabel(t *testing.T) {
-	for _, tt := range []struct{ label, event, guard, action string }{
-		{"", "", "", ""},
-		{"Sim", "Sim", "", ""},
-		{"[x > 0]", "", "x > 0", ""},
-		{"evt [a[0] == 1] / do(a/b); log()", "evt", "a[0] == 1", "do(a/b); log()"},
-		{"after(2s)/tick", "after(2s)", "", "tick"},
-		{"/ entry", "", "", "entry"},
-		{"x ] y", "x ] y", "", ""},
-	} {
-		e, g, a := parseLabel(tt.label)
-		if e != tt.event || g != tt.guard || a != tt.action {
-			t.Errorf("parseLabel(%q) = %q, %q, %q, want %q, %q, %q", tt.label, e, g, a, tt.event, tt.guard, tt.action)
-		}
-	}
-}
-
 func TestKindOf(t *testing.T) {
 	m := func(name string) *Master { return &Master{NameU: name} }
 	for _, tt := range []struct {
