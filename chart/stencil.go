@@ -268,7 +268,7 @@ func ReadStencil(r io.Reader, name string) (*Stencil, error) {
 		line, col := lines.pos(off)
 		return Pos{File: name, Line: line, Col: col}
 	}
-	idx, problems, wellFormed := indexJSON(data)
+	idx, problems, wellFormed := indexJSON(data, stencilKeys, "stencil")
 	var diags Diagnostics
 	for _, p := range problems {
 		diags = append(diags, Diagnostic{Pos: at(p.off), Message: "chart: stencil: " + p.msg, Hint: p.hint})
@@ -486,8 +486,9 @@ type jsonProblem struct {
 // indexJSON records where each key (for a member of an object) or value
 // (for the root and array elements) of a JSON document starts, by path:
 // "name", "tests[2].name". It reports malformed JSON (then wellFormed is
-// false), repeated keys and keys a stencil does not have.
-func indexJSON(data []byte) (idx map[string]int, problems []jsonProblem, wellFormed bool) {
+// false), repeated keys and keys that keys (by path with the array indices
+// left out) does not list; what names the document in messages.
+func indexJSON(data []byte, keys map[string][]string, what string) (idx map[string]int, problems []jsonProblem, wellFormed bool) {
 	idx = make(map[string]int)
 	dec := json.NewDecoder(bytes.NewReader(data))
 	bad := func(off int, hint, format string, args ...any) {
@@ -523,7 +524,7 @@ func indexJSON(data []byte) (idx map[string]int, problems []jsonProblem, wellFor
 					bad(off, "remove one of them", "key %q is repeated", child)
 				}
 				idx[child] = off
-				known, checked := stencilKeys[schema]
+				known, checked := keys[schema]
 				childSchema := key
 				if schema != "" {
 					childSchema = schema + "." + key
@@ -553,7 +554,7 @@ func indexJSON(data []byte) (idx map[string]int, problems []jsonProblem, wellFor
 	err := walk("", "")
 	if err == nil {
 		if off := next(); off < len(data) {
-			bad(off, "", "unexpected data after the stencil's closing '}'")
+			bad(off, "", "unexpected data after the %s's closing '}'", what)
 			return idx, problems, false
 		}
 	}

@@ -1,0 +1,58 @@
+package chart
+
+import (
+	"bytes"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestJSONRoundTrip(t *testing.T) {
+	c := &Chart{
+		Name: "goomba", File: "goomba.vdx",
+		Stencil: &Stencil{Name: "goomba", Version: "1",
+			Masters: Masters{State: "State", Transition: "Transition"},
+			Tests:   []Test{{Name: "hit"}, {Name: "stomp", Message: true}},
+			Actions: []Property{{Name: "Anim", Values: []string{"walk", "die"}}}},
+		States: []State{
+			{ID: "1", Name: "walk", Initial: true, Entry: []Action{{Property: "Anim", Value: "walk", Pos: Pos{Line: 3}}}, Box: &Box{X: 1, Y: 2, W: 3, H: 4}},
+			{ID: "2", Name: "dead", Kind: EndState, Pos: Pos{File: "goomba.vdx", Page: "Page-1", Shape: "2"}},
+		},
+		Transitions: []Transition{
+			{ID: "3", From: "1", Order: 1, Test: "stomp", Target: Target{Kind: ToState, State: "2"}, Push: true},
+			{ID: "4", AnyState: true, Order: 1, Test: "hit", Value: "x", Target: Target{Kind: ToReturn}},
+			{ID: "5", From: "2", Order: 1, Label: "a [b] / c", Event: "a", Guard: "b", Action: "c", Target: Target{Kind: ToFinal}},
+		},
+		Diagnostics: Diagnostics{{Severity: Warning, Message: "visio: x", Hint: "y"}},
+	}
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, c); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadJSON(&buf, "c.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Stencil.File = "c.json"
+	if !reflect.DeepEqual(got, c) {
+		t.Errorf("ReadJSON(WriteJSON(c)) =\n%+v\nwant\n%+v", got, c)
+	}
+}
+
+func TestReadJSONErrors(t *testing.T) {
+	for _, tt := range []struct{ in, want string }{
+		{``, "c.json: chart: not a chart: a chart file is a JSON object"},
+		{`[1]`, "c.json: chart: not a chart"},
+		{`{"states": [`, "c.json:1:13: chart: malformed JSON: unexpected end of file"},
+		{`{"name": "x"}`, "c.json:1:1: chart: not a chart: the object has no \"states\""},
+		{`{"states": [{"id": "a", "colour": "red"}]}`, "c.json:1:25: chart: unknown key \"states[0].colour\""},
+		{`{"states": [{"id": 7}]}`, "c.json:1:14: chart: chart states.id: want a JSON string, not number"},
+		{`{"states": [{"id": "a", "kind": "weird"}]}`, "c.json: chart: unknown state kind \"weird\""},
+		{"{\"states\": [],\n \"stencil\": {\"name\": \"\"}}", "c.json:2:14: chart: stencil: name is missing"},
+	} {
+		_, err := ReadJSON(strings.NewReader(tt.in), "c.json")
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("ReadJSON(%q) = %v, want %s...", tt.in, err, tt.want)
+		}
+	}
+}
