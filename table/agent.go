@@ -37,6 +37,9 @@ type Agent[E any] struct {
 	table  *Table
 	entity E
 	flags  uint64 // posted messages, one bit per message slot
+	// steps is table.steps[spans[state]]: the current state's transitions,
+	// kept here so that Update reaches them in one load rather than four.
+	steps  []step
 	state  StateID
 	depth  uint8
 	status uint8
@@ -115,8 +118,7 @@ func (a *Agent[E]) Update(h Host[E]) (Result, error) {
 		a.flags = 0
 	}
 	a.status = statusBusy
-	sp := t.spans[a.state]
-	steps := t.steps[sp.lo:sp.hi]
+	steps := a.steps
 	for i := range steps {
 		s := &steps[i]
 		if s.slot != noSlot {
@@ -264,6 +266,7 @@ func (a *Agent[E]) enter(h Host[E], to StateID) {
 	t := a.table
 	a.state = to
 	sp := t.spans[to]
+	a.steps = t.steps[sp.lo:sp.hi:sp.hi]
 	for _, act := range t.acts[sp.alo:sp.ahi] {
 		h.Do(a.entity, act.Property, act.Value)
 	}
@@ -388,6 +391,8 @@ func RestoreAgent[E any](t *Table, e E, s Snapshot) (Agent[E], error) {
 		return fail("a stack of %d states; the table's stack limit is %d", len(s.Stack), t.stackLimit())
 	}
 	a := Agent[E]{table: t, entity: e, state: s.State, depth: uint8(len(s.Stack))}
+	sp := t.spans[s.State]
+	a.steps = t.steps[sp.lo:sp.hi:sp.hi]
 	if s.Done {
 		a.status = statusDone
 	}
