@@ -32,9 +32,11 @@ var ErrNesting = errors.New("chart: bad nesting")
 //
 // Flatten adds a note for each compound it removed, and an error wrapping
 // [ErrNesting] for a Parent that names no state, a state nested inside
-// itself, and a compound whose initial child cannot be found (transitions
-// into it are then left pointing at the compound, which compile reports as
-// a missing state). It does nothing to a chart without nesting.
+// itself, and a compound whose initial child cannot be found although a
+// transition enters it or the machine starts in it (the transitions are
+// then left pointing at the compound, which compile reports as a missing
+// state; a compound nothing enters needs no initial state, and gets a
+// note). It does nothing to a chart without nesting.
 func Flatten(c *Chart) {
 	nested := false
 	for i := range c.States {
@@ -155,10 +157,29 @@ func (f *flattener) run() {
 		}
 		return f.entry[i]
 	}
+	entered := make([]bool, n) // a transition enters the compound, or the machine starts in it
+	for t := range c.Transitions {
+		if tr := &c.Transitions[t]; tr.Target.Kind == ToState {
+			if k, ok := f.index[tr.Target.State]; ok {
+				entered[k] = true
+			}
+		}
+	}
 	for i := range c.States {
-		if len(f.children[i]) > 0 && enter(i, 0) < 0 {
+		if f.parent[i] < 0 && c.States[i].Initial {
+			entered[i] = true
+		}
+	}
+	for i := range c.States {
+		if len(f.children[i]) == 0 || enter(i, 0) >= 0 {
+			continue
+		}
+		if entered[i] {
 			f.errorf(c.States[i].Pos, "Mark one of its states initial, or draw a start state inside it with a transition to its first state.",
 				"chart: compound state %q has no initial state, so no transition can enter it", label(&c.States[i]))
+		} else {
+			c.Diagnostics = append(c.Diagnostics, Diagnostic{Pos: c.States[i].Pos, Severity: Note,
+				Message: fmt.Sprintf("chart: compound state %q has no initial state; no transition enters it, so it needs none", label(&c.States[i]))})
 		}
 	}
 

@@ -85,7 +85,9 @@ func TestFlatten(t *testing.T) {
 		{"unknown parent", nest("S a - i", "S b nowhere"), "a* b |", 0, 1},
 		// b's chain of parents comes back to b: b moves to the top level,
 		// keeping c, and has no initial state.
-		{"cycle", nest("S a - i", "S b c", "S c b"), "a* c |", 1, 2},
+		{"cycle", nest("S a - i", "S b c", "S c b"), "a* c |", 2, 1},
+		// A compound nothing enters needs no initial state.
+		{"not entered", nest("S a - i", "S box -", "S b box", "T t box 1 a"), "a* b | t@b:b.1>a", 2, 0},
 		{"no initial", nest("S a - i", "S box -", "S b box", "T t a 1 box"), "a* b | t:a.1>box", 1, 1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

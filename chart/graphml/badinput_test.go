@@ -1,0 +1,157 @@
+package graphml_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"unicode/utf16"
+
+	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/chart/graphml"
+)
+
+func gzipped(t *testing.T, data []byte) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	w := gzip.NewWriter(&b)
+	if _, err := w.Write(data); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+func utf16le(s string) []byte {
+	b := []byte{0xFF, 0xFE}
+	for _, u := range utf16.Encode([]rune(s)) {
+		b = append(b, byte(u), byte(u>>8))
+	}
+	return b
+}
+
+// nest returns a drawing whose groups nest n deep.
+func nest(n int) string {
+	var b strings.Builder
+	b.WriteString(`<graphml xmlns="http://graphml.graphdrawing.org/xmlns"><graph id="G">`)
+	for i := range n {
+		b.WriteString(`<node id="n` + strings.Repeat("x", i) + `"><graph>`)
+	}
+	b.WriteString(strings.Repeat(`</graph></node>`, n))
+	b.WriteString(`</graph></graphml>`)
+	return b.String()
+}
+
+// TestBadInput feeds the reader files it must refuse, each with an error
+// that says why (and where, for XML), wrapping the right sentinel.
+func TestBadInput(t *testing.T) {
+	small := doc(node("a", "A"), node("b", "B"), edge("e", "a", "b", "go"))
+	zeros := gzipped(t, make([]byte, 1<<20))
+	for _, tt := range []struct {
+		name string
+		data []byte
+		opt  graphml.Options
+		err  error
+		want string // in the error's text
+	}{
+		{"empty", nil, graphml.Options{}, graphml.ErrNotGraphML, "graphml: the file is empty"},
+		{"spaces", []byte(" \n\t"), graphml.Options{}, graphml.ErrNotGraphML, "not a GraphML file"},
+		{"text", []byte("hello, world"), graphml.Options{}, graphml.ErrNotGraphML, `this is a text file that is not XML, not a GraphML file (it starts with "hello, world")`},
+		{"binary", []byte("\x00\x01\x02<graphml>"), graphml.Options{}, graphml.ErrNotGraphML, "this is a binary file"},
+		{"zip", []byte("PK\x03\x04rest"), graphml.Options{}, graphml.ErrNotGraphML, "this is a zip archive"},
+		{"bad gzip", []byte("\x1F\x8B\x08\x00garbage"), graphml.Options{}, graphml.ErrNotGraphML, "gzip"},
+		{"gzip bomb", zeros, graphml.Options{MaxSize: 1 << 16}, graphml.ErrTooLarge, "the file uncompresses to more than 64 KiB"},
+		{"gzip twice", gzipped(t, gzipped(t, []byte(small))), graphml.Options{}, graphml.ErrNotGraphML, "compressed twice"},
+		{"draw.io", []byte(`<mxfile host="x"><diagram/></mxfile>`), graphml.Options{}, graphml.ErrNotGraphML, "the root element is <mxfile>, not <graphml>"},
+		{"malformed", []byte("<graphml>\n  <graph>\n</graphml>"), graphml.Options{}, graphml.ErrMalformed, "test.graphml:3:11: graphml: malformed XML: element <graph> closed by </graphml>"},
+		{"truncated", []byte(small[:len(small)/2]), graphml.Options{}, graphml.ErrMalformed, "graphml: malformed XML: unexpected EOF"},
+		{"invalid UTF-8", []byte("<graphml>\n<graph id='\xFF'/></graphml>"), graphml.Options{}, graphml.ErrMalformed, "test.graphml:2:12: graphml: malformed XML: invalid UTF-8"},
+		{"encoding", []byte(`<?xml version="1.0" encoding="Shift_JIS"?><graphml/>`), graphml.Options{}, graphml.ErrMalformed, `declares an encoding this reader does not know: "Shift_JIS"`},
+		{"entity", []byte(`<?xml version="1.0"?><!DOCTYPE g [<!ENTITY a "aaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;">]><graphml><graph><node id="&b;"/></graph></graphml>`),
+			graphml.Options{}, graphml.ErrMalformed, "invalid character entity &b;"},
+		{"two roots", []byte("<graphml/>\n<graphml/>"), graphml.Options{}, graphml.ErrMalformed, "test.graphml:2:1: graphml: malformed XML: a second root element, <graphml>, after </graphml>"},
+		{"text after root", []byte("<graphml/>junk"), graphml.Options{}, graphml.ErrMalformed, "text outside the root element"},
+		{"no root", []byte(`<?xml version="1.0"?><!-- nothing -->`), graphml.Options{}, graphml.ErrNotGraphML, "no root element"},
+		{"too large", []byte(small), graphml.Options{MaxSize: 100}, graphml.ErrTooLarge, "the file is larger than 100 bytes"},
+		{"too many nodes", []byte(small), graphml.Options{MaxNodes: 2}, graphml.ErrTooLarge, "more than 2 nodes and edges"},
+		{"flattening", []byte(doc(group("g", "G", nil, node("a", "A"), node("b", "B"), node("c", "C")),
+			edge("e1", "g", "g", "x"), edge("e2", "g", "g", "y"), edge("e3", "g", "g", "z"), edge("e4", "g", "g", "w"), edge("e5", "g", "g", "v"))),
+			graphml.Options{MaxNodes: 9}, graphml.ErrTooLarge, "flattening the compound states would make more than 18 transitions"},
+		{"deep XML", []byte("<graphml>" + strings.Repeat("<a>", 1e6)), graphml.Options{}, graphml.ErrTooDeep, "XML elements nest more than 232 deep"},
+		{"deep groups", []byte(nest(6)), graphml.Options{MaxDepth: 5}, graphml.ErrTooDeep, "group nodes nest more than 5 deep"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			opt := tt.opt
+			opt.File = "test.graphml"
+			c, err := graphml.Read(bytes.NewReader(tt.data), opt)
+			if c != nil {
+				t.Errorf("Read = %+v, want a nil chart", c)
+			}
+			if !errors.Is(err, tt.err) {
+				t.Fatalf("Read error = %v, want %v", err, tt.err)
+			}
+			var l chart.Diagnostics
+			if !errors.As(err, &l) || len(l) != 1 || l[0].Severity != chart.Error {
+				t.Fatalf("Read error = %#v, want a Diagnostics of one error", err)
+			}
+			if !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "graphml: ") {
+				t.Errorf("Read error = %q, want %q", err.Error(), tt.want)
+			}
+		})
+	}
+}
+
+// TestEncodings reads drawings that are not plain UTF-8.
+func TestEncodings(t *testing.T) {
+	small := doc(node("a", "Café"), node("b", "B"), edge("e", "a", "b", "go"))
+	latin1 := []byte(strings.Replace(strings.Replace(small, "Café", "Caf\xE9", 1), `encoding="UTF-8"`, `encoding="ISO-8859-1"`, 1))
+	noBOM := utf16le(small)[2:]
+	for _, tt := range []struct {
+		name string
+		data []byte
+	}{
+		{"UTF-8", []byte(small)},
+		{"UTF-8 with BOM", append([]byte("\xEF\xBB\xBF"), small...)},
+		{"UTF-16LE with BOM", utf16le(strings.Replace(small, "UTF-8", "UTF-16", 1))},
+		{"UTF-16LE without BOM", noBOM},
+		{"ISO-8859-1", latin1},
+		{"gzip (.graphmlz)", gzipped(t, []byte(small))},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := graphml.Read(bytes.NewReader(tt.data), graphml.Options{File: "x.graphml"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got, want := summary(c), "a=Café; b=B; | e:a>b#1[go]"; got != want {
+				t.Errorf("chart = %s, want %s", got, want)
+			}
+		})
+	}
+}
+
+// TestReadFile reads a file, and names it in the error when it cannot.
+func TestReadFile(t *testing.T) {
+	c, err := graphml.ReadFile("testdata/statesmith_tutorial1.graphml", graphml.Options{})
+	if err != nil || c.File != "testdata/statesmith_tutorial1.graphml" || c.States[0].Pos.File != c.File {
+		t.Errorf("ReadFile = %v, %v", c, err)
+	}
+	c, err = graphml.ReadFile("testdata/missing.graphml", graphml.Options{})
+	if c != nil || !errors.Is(err, os.ErrNotExist) || err.Error() != "testdata/missing.graphml: graphml: cannot read the drawing: no such file or directory" {
+		t.Errorf("ReadFile(missing) = %v, %v", c, err)
+	}
+}
+
+// TestNegativeOptions checks that a negative limit, a programming error,
+// panics with a message that says so.
+func TestNegativeOptions(t *testing.T) {
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(r.(string), "must not be negative") {
+			t.Errorf("recover() = %v", r)
+		}
+	}()
+	graphml.Read(strings.NewReader("<graphml/>"), graphml.Options{MaxDepth: -1})
+}

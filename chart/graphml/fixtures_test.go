@@ -1,0 +1,303 @@
+package graphml_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/chart/graphml"
+	"github.com/fsmforge/fsmforge/compile"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// fixtures lists the state machines among the drawings, with their counts
+// after flattening.
+var fixtures = map[string]struct {
+	name                string
+	states, transitions int
+	compiles            bool // a plain diagram that compile accepts
+}{
+	// 8 nodes: the $STATEMACHINE group (the chart), a start, OFF,
+	// ON_GROUP{ON1, ON2, ON3}, BOOM; 9 edges, ON_GROUP's one copied to
+	// its three states.
+	"statesmith_tutorial1.graphml": {"Tutorial1Sm", 6, 11, true},
+	// 7 nodes: the $STATEMACHINE group, a start, NOT_PRESSED,
+	// PRESSED{start, CONFIRMING_HELD, HELD}; 5 edges, the nested start's
+	// removed, PRESSED's copied to its two states.
+	"statesmith_button_sm1.graphml": {"ButtonSm1", 4, 5, true},
+	// 5 nodes (init is the start), 7 edges.
+	"kingly_password_meter.graphml": {"kingly_password_meter", 5, 7, true},
+	// Read without its stencil: the end marker is an end state, and
+	// nothing says where the machine starts.
+	"goomba.graphml": {"goomba", 4, 5, false},
+}
+
+// TestFixtures reads every drawing of testdata and of the shared fixtures
+// (when ../../../shared/fixtures/graphml is there) as a plain diagram:
+// each imports without errors, with the counts above; with the goomba
+// stencil, each but goomba.graphml is refused as drawn with another
+// stencil. None panics.
+func TestFixtures(t *testing.T) {
+	files, _ := filepath.Glob("testdata/*.graphml")
+	if len(files) < 4 {
+		t.Fatalf("testdata/*.graphml = %v", files)
+	}
+	shared, _ := filepath.Glob("../../../shared/fixtures/graphml/*.graphml")
+	files = append(files, shared...)
+	st := goombaStencil(t)
+	for _, f := range files {
+		t.Run(f, func(t *testing.T) {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c, err := read(t, string(data), graphml.Options{File: filepath.Base(f)})
+			if err != nil {
+				t.Fatalf("Read = %v", err)
+			}
+			w, ok := fixtures[filepath.Base(f)]
+			if !ok {
+				t.Fatalf("no counts for %s: add them to fixtures", f)
+			}
+			if c.Name != w.name || len(c.States) != w.states || len(c.Transitions) != w.transitions {
+				t.Errorf("Read = %q, %d states, %d transitions, want %q, %d, %d", c.Name, len(c.States), len(c.Transitions), w.name, w.states, w.transitions)
+			}
+			for _, d := range c.Diagnostics {
+				if !strings.HasPrefix(d.Message, "graphml: ") && !strings.HasPrefix(d.Message, "chart: compound state") {
+					t.Errorf("diagnostic %q: want a graphml: prefix", d.Message)
+				}
+			}
+			if w.compiles {
+				if _, err := compile.Compile(c, compile.Options{}); err != nil {
+					t.Errorf("compile.Compile = %v", err)
+				}
+			}
+
+			if filepath.Base(f) == "goomba.graphml" {
+				return
+			}
+			c, err = read(t, string(data), graphml.Options{File: filepath.Base(f), Stencil: st})
+			if err == nil || !strings.Contains(err.Error(), `the drawing was not made with stencil "goomba"`) {
+				t.Errorf("Read with the goomba stencil = %v, want an error: not made with stencil goomba", err)
+			}
+			if c == nil || len(c.States) != 0 {
+				t.Errorf("Read with the goomba stencil = %+v, want an empty chart", c)
+			}
+		})
+	}
+}
+
+// TestSharedFixtures checks that the shared fixtures are the copies in
+// testdata.
+func TestSharedFixtures(t *testing.T) {
+	shared, _ := filepath.Glob("../../../shared/fixtures/graphml/*.graphml")
+	if len(shared) == 0 {
+		t.Skip("../../../shared/fixtures/graphml is absent")
+	}
+	for _, f := range shared {
+		a, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := os.ReadFile(filepath.Join("testdata", filepath.Base(f)))
+		if err != nil || !bytes.Equal(a, b) {
+			t.Errorf("testdata/%s is not a copy of %s (%v)", filepath.Base(f), f, err)
+		}
+	}
+}
+
+// transitionsByName lists a chart's transitions as "from>to:label", by
+// state names, sorted.
+func transitionsByName(c *chart.Chart) []string {
+	name := map[string]string{}
+	for _, s := range c.States {
+		name[s.ID] = s.Name
+		if s.Kind != chart.NormalState {
+			name[s.ID] = "(" + s.Kind.String() + ")"
+		}
+	}
+	var out []string
+	for _, t := range c.Transitions {
+		out = append(out, name[t.From]+">"+name[t.Target.State]+":"+t.Label)
+	}
+	slices.Sort(out)
+	return out
+}
+
+// TestTutorial1 reads StateSmith's tutorial: the same machine as its
+// draw.io drawing (shared/fixtures/drawio/statesmith_design1_*.drawio),
+// whose nine edges are, by state names: the start to OFF, OFF to ON1
+// "INCREASE", ON_GROUP to OFF "OFF", ON1 to OFF "DIM", ON1 to ON2 and ON2
+// to ON3 "INCREASE", ON2 to ON1 and ON3 to ON2 "DIM", ON3 to BOOM "2.
+// INCREASE [count >= 3]". ON_GROUP's edge applies in each of its states.
+func TestTutorial1(t *testing.T) {
+	c, err := graphml.ReadFile("testdata/statesmith_tutorial1.graphml", graphml.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"(start)>OFF:",
+		"OFF>ON1:INCREASE",
+		"ON1>OFF:DIM", "ON1>OFF:OFF",
+		"ON1>ON2:INCREASE",
+		"ON2>OFF:OFF", "ON2>ON1:DIM", "ON2>ON3:INCREASE",
+		"ON3>BOOM:2. INCREASE [count >= 3]", "ON3>OFF:OFF", "ON3>ON2:DIM",
+	}
+	if got := transitionsByName(c); !slices.Equal(got, want) {
+		t.Errorf("transitions =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	got := summary(c)
+	wantSummary := "n0::n0(start)*; n0::n1=OFF; n0::n2::n0=ON1; n0::n2::n1=ON2; n0::n2::n2=ON3; n0::n3=BOOM; |" +
+		" n0::e0:n0::n0>n0::n1#1 n0::e1:n0::n1>n0::n2::n0#1[INCREASE] n0::e3:n0::n2::n0>n0::n1#1[DIM]" +
+		" n0::n2::e0:n0::n2::n0>n0::n2::n1#2[INCREASE] n0::n2::e1:n0::n2::n1>n0::n2::n2#1[INCREASE]" +
+		" n0::n2::e2:n0::n2::n1>n0::n2::n0#2[DIM] n0::n2::e3:n0::n2::n2>n0::n2::n1#1[DIM]" +
+		" n0::e4:n0::n2::n2>n0::n3#2[INCREASE]" +
+		" n0::e2@n0::n2::n0:n0::n2::n0>n0::n1#3[OFF] n0::e2@n0::n2::n1:n0::n2::n1>n0::n1#3[OFF] n0::e2@n0::n2::n2:n0::n2::n2>n0::n1#3[OFF]"
+	if got != wantSummary {
+		t.Errorf("chart =\n%s\nwant\n%s", got, wantSummary)
+	}
+	// The ordered, guarded transition.
+	i := slices.IndexFunc(c.Transitions, func(t chart.Transition) bool { return t.ID == "n0::e4" })
+	if tr := c.Transitions[i]; tr.Order != 2 || tr.Event != "INCREASE" || tr.Guard != "count >= 3" || tr.Test != "INCREASE" {
+		t.Errorf("transition n0::e4 = %+v, want order 2, event INCREASE, guard count >= 3", tr)
+	}
+	// Behaviour text is noted; ON_GROUP needs no initial state.
+	msgs := messages(c)
+	for _, w := range []string{
+		`note: graphml: the text below the state's name is not read: "enter / light_on1();"`,
+		`note: chart: compound state "ON_GROUP" has no initial state; no transition enters it, so it needs none`,
+		`note: chart: compound state "ON_GROUP" flattened: its 1 transition apply in each of its 3 states`,
+	} {
+		if !strings.Contains(msgs, w) {
+			t.Errorf("diagnostics =\n%s\nwant %s", msgs, w)
+		}
+	}
+	if b := c.States[1].Box; b == nil || *b != (chart.Box{X: 57.60000000000002, Y: 252.12528570681764, W: 292.7501043588012, H: 42.42671096345512}) {
+		t.Errorf("OFF's Box = %+v", b)
+	}
+}
+
+// TestButtonSm1 reads a StateSmith machine whose group has its own start
+// state: the transition into PRESSED enters CONFIRMING_HELD.
+func TestButtonSm1(t *testing.T) {
+	c, err := graphml.ReadFile("testdata/statesmith_button_sm1.graphml", graphml.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"(start)>NOT_PRESSED:",
+		"CONFIRMING_HELD>HELD:[debounce_ms() > 800]",
+		"CONFIRMING_HELD>NOT_PRESSED:[is_released && is_debounced] / {\n  if (debounce_ms() <= 200) {\n    output_event(tap);\n  }\n  output_event(release);\n}",
+		"HELD>NOT_PRESSED:[is_released && is_debounced] / {\n  if (debounce_ms() <= 200) {\n    output_event(tap);\n  }\n  output_event(release);\n}",
+		"NOT_PRESSED>CONFIRMING_HELD:[is_pressed && is_debounced]",
+	}
+	if got := transitionsByName(c); !slices.Equal(got, want) {
+		t.Errorf("transitions =\n%q\nwant\n%q", got, want)
+	}
+	for _, tr := range c.Transitions {
+		if tr.Label != "" && (tr.Event != "" || tr.Guard == "" || tr.Test != tr.Guard) {
+			t.Errorf("transition %s: event %q guard %q test %q", tr.ID, tr.Event, tr.Guard, tr.Test)
+		}
+	}
+	if !strings.Contains(messages(c), `entering it enters "CONFIRMING_HELD"`) {
+		t.Errorf("diagnostics =\n%s\nwant a note on PRESSED", messages(c))
+	}
+}
+
+// TestKingly reads a flat Kingly machine with multi-line labels.
+func TestKingly(t *testing.T) {
+	c, err := graphml.ReadFile("testdata/kingly_password_meter.graphml", graphml.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Diagnostics) != 0 {
+		t.Errorf("diagnostics = %v, want none", c.Diagnostics)
+	}
+	want := "n0(start)*; n1=done; n2=strong; n3=weak; n4=idle; |" +
+		" e0:n4>n3#1[start] e1:n3>n3#1[typed] e2:n2>n2#1[typed] e3:n2>n1#2[clicked submit]" +
+		" e4:n3>n2#2[typed] e5:n2>n3#3[typed] e6:n0>n4#1"
+	if got := summary(c); got != want {
+		t.Errorf("chart =\n%s\nwant\n%s", got, want)
+	}
+	tr := c.Transitions[4]
+	if tr.Label != "typed [letter and numbers?]\n/ display strong password screen" || tr.Guard != "letter and numbers?" || tr.Action != "display strong password screen" {
+		t.Errorf("transition e4 = %+v", tr)
+	}
+}
+
+// TestGoomba reads the Goomba drawn in yEd with the goomba stencil: the
+// chart of examples/goomba/goomba.vdx (see chart/visio's golden file), with
+// the end marker for the final state; it compiles.
+func TestGoomba(t *testing.T) {
+	st := goombaStencil(t)
+	c, err := graphml.ReadFile("testdata/goomba.graphml", graphml.Options{Stencil: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "n0=walkLeft* XMovement:left Animation:moveLeft; n1=walkRight XMovement:right Animation:moveRight; n2=death XMovement:death Animation:death; |" +
+		" e0:n0>n1#1[hitTriggerLeft] e1:n1>n0#1[hitTriggerRight] e2:n0>n2#2[hitByPlayer] e3:n1>n2#2[hitByPlayer] e4:n2>(final)#1[animationDone]"
+	if got := summary(c); got != want {
+		t.Errorf("chart =\n%s\nwant\n%s", got, want)
+	}
+	if len(c.Diagnostics) != 0 {
+		t.Errorf("diagnostics =\n%s\nwant none", messages(c))
+	}
+	r, err := compile.Compile(c, compile.Options{})
+	if err != nil {
+		t.Fatalf("compile.Compile = %v", err)
+	}
+	if len(r.Diagnostics) != 0 {
+		t.Errorf("compile.Compile diagnostics = %v, want none", r.Diagnostics)
+	}
+}
+
+// TestGolden compares the charts read from the drawings of testdata with
+// testdata/*.golden.json; -update rewrites them.
+func TestGolden(t *testing.T) {
+	st := goombaStencil(t)
+	for _, tt := range []struct {
+		file, golden string
+		stencil      *chart.Stencil
+	}{
+		{"testdata/statesmith_tutorial1.graphml", "testdata/statesmith_tutorial1.golden.json", nil},
+		{"testdata/statesmith_button_sm1.graphml", "testdata/statesmith_button_sm1.golden.json", nil},
+		{"testdata/kingly_password_meter.graphml", "testdata/kingly_password_meter.golden.json", nil},
+		{"testdata/goomba.graphml", "testdata/goomba.golden.json", st},
+	} {
+		t.Run(filepath.Base(tt.golden), func(t *testing.T) {
+			c, err := graphml.ReadFile(tt.file, graphml.Options{File: filepath.Base(tt.file), Stencil: tt.stencil})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.Stencil = nil // the stencil has its own tests
+			got, err := json.MarshalIndent(c, "", "\t")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, '\n')
+			if *update {
+				if err := os.WriteFile(tt.golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(tt.golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -run Golden -update to create it)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("chart of %s differs from %s (run go test -run Golden -update and review the diff):\n%s", tt.file, tt.golden, got)
+			}
+			var back chart.Chart
+			if err := json.Unmarshal(want, &back); err != nil {
+				t.Errorf("json.Unmarshal(%s) = %v", tt.golden, err)
+			}
+		})
+	}
+}

@@ -1,0 +1,1025 @@
+package graphml
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/fsmforge/fsmforge/chart"
+)
+
+// interp holds the state of one reading.
+type interp struct {
+	opt   Options
+	st    *chart.Stencil // nil for a plain state diagram
+	props chart.Properties
+	file  string
+	c     *chart.Chart
+
+	keys    map[string]*key
+	keyList []*key
+	defs    map[string][]*key // keys with a <default>, by attr.name
+	nodes   []*node
+	byID    map[string]*node
+	edges   []*edge
+	machine *node
+	badKeys map[string]bool // data keys reported as undeclared
+	fatal   error           // a problem that stops the reading: too deep, too large
+	noRole  int             // nodes without a role, with a stencil
+}
+
+func interpret(doc *document, opt Options) (*chart.Chart, error) {
+	in := &interp{
+		opt:     opt,
+		st:      opt.Stencil,
+		file:    doc.file,
+		c:       &chart.Chart{File: doc.file, Stencil: opt.Stencil},
+		keys:    make(map[string]*key),
+		byID:    make(map[string]*node, doc.nodes),
+		badKeys: make(map[string]bool),
+	}
+	if in.st != nil {
+		in.props = in.st.PropertyNames()
+	}
+	in.readKeys(doc.root)
+	for _, g := range doc.root.kids {
+		if g.local == "graph" {
+			in.readGraph(g, nil, 0)
+		}
+	}
+	if in.fatal != nil {
+		return nil, in.fatal
+	}
+	in.run()
+	if in.fatal != nil {
+		return nil, in.fatal
+	}
+	if in.c.States == nil {
+		in.c.States = []chart.State{}
+	}
+	if in.c.Transitions == nil {
+		in.c.Transitions = []chart.Transition{}
+	}
+	return in.c, in.c.Diagnostics.Err()
+}
+
+func (in *interp) diag(sev chart.Severity, at chart.Pos, hint, format string, args ...any) {
+	in.c.Diagnostics = append(in.c.Diagnostics, chart.Diagnostic{
+		Pos: at, Severity: sev, Message: "graphml: " + fmt.Sprintf(format, args...), Hint: hint,
+	})
+}
+
+// at returns the position of element e, for a node or an edge with the
+// given ID and name.
+func (in *interp) at(e *elem, id, name string) chart.Pos {
+	p := chart.Pos{File: in.file, Shape: id, ShapeName: name}
+	if e != nil {
+		p.Line, p.Col = e.line, e.col
+	}
+	return p
+}
+
+// sev is the severity of a problem that leaves an element out: an error
+// in a drawing made with a stencil (a build asset), a warning in a plain
+// diagram.
+func (in *interp) sev() chart.Severity {
+	if in.st != nil {
+		return chart.Error
+	}
+	return chart.Warning
+}
+
+func (in *interp) readKeys(root *elem) {
+	for _, e := range root.kids {
+		if e.local != "key" {
+			continue
+		}
+		k := &key{id: e.get("id"), domain: e.get("for"), name: e.get("attr.name"), yType: e.get("yfiles.type"), line: e.line, col: e.col}
+		if d := e.kid("default"); d != nil {
+			k.def, k.hasDef = string(d.text), true
+		}
+		if _, dup := in.keys[k.id]; dup {
+			in.diag(chart.Warning, chart.Pos{File: in.file, Line: e.line, Col: e.col}, "The file is damaged; save it again from yEd.",
+				"key %q is declared twice; the first declaration is kept", k.id)
+			continue
+		}
+		in.keys[k.id] = k
+		in.keyList = append(in.keyList, k)
+		if k.hasDef && k.name != "" {
+			if in.defs == nil {
+				in.defs = make(map[string][]*key)
+			}
+			in.defs[k.name] = append(in.defs[k.name], k)
+		}
+	}
+}
+
+// values reads the <data> elements of a node or an edge: its graphics
+// and its custom properties.
+func (in *interp) values(e *elem, kind string) ([]value, look) {
+	var vals []value
+	var lk look
+	for _, d := range e.kids {
+		if d.local != "data" {
+			continue
+		}
+		id := d.get("key")
+		k := in.keys[id]
+		if k == nil {
+			if !in.badKeys[id] {
+				in.badKeys[id] = true
+				in.diag(chart.Warning, chart.Pos{File: in.file, Line: d.line, Col: d.col}, "The file is damaged; save it again from yEd.",
+					"<data> refers to key %q, which no <key> declares; ignored", id)
+			}
+			continue
+		}
+		switch k.yType {
+		case "nodegraphics":
+			if kind == "node" {
+				lk = readNodeLook(d)
+			}
+			continue
+		case "edgegraphics":
+			if kind == "edge" {
+				lk = readEdgeLook(d)
+			}
+			continue
+		}
+		if k.name != "" {
+			vals = append(vals, value{k: k, text: string(d.text), line: d.line, col: d.col})
+		}
+	}
+	return vals, lk
+}
+
+// readGraph reads the nodes and edges of a graph, in document order, the
+// members of a group node right after it.
+func (in *interp) readGraph(g *elem, parent *node, depth int) {
+	if depth > in.opt.MaxDepth {
+		if in.fatal == nil {
+			in.fatal = fatal(in.file, g.line, g.col, ErrTooDeep, fmt.Sprintf("graphml: group nodes nest more than %d deep", in.opt.MaxDepth),
+				"Raise Options.MaxDepth if the drawing really nests this deep.")
+		}
+		return
+	}
+	for _, e := range g.kids {
+		if in.fatal != nil {
+			return
+		}
+		switch e.local {
+		case "node":
+			id := e.get("id")
+			n := &node{e: e, id: id, parent: parent}
+			n.values, n.look = in.values(e, "node")
+			n.label = firstLabel(n.look.labels, n.values)
+			switch {
+			case id == "":
+				in.diag(in.sev(), in.at(e, "", shownName(n.label)), "Every GraphML node needs an id; save the file again from yEd.",
+					"node without an id; it and what it holds are ignored")
+				continue
+			case in.byID[id] != nil:
+				in.diag(in.sev(), in.at(e, id, shownName(n.label)), "The file is damaged; save it again from yEd.",
+					"node id %q is used twice; the second node and what it holds are ignored", id)
+				continue
+			}
+			in.byID[id] = n
+			in.nodes = append(in.nodes, n)
+			in.moreLabels(e, id, n.look.labels)
+			graphs := 0
+			for _, sub := range e.kids {
+				if sub.local != "graph" {
+					continue
+				}
+				if graphs++; graphs > 1 {
+					in.diag(in.sev(), in.at(sub, id, shownName(n.label)), "A GraphML node holds at most one graph; save the file again from yEd.",
+						"node %s holds a second graph; ignored", id)
+					continue
+				}
+				in.readGraph(sub, n, depth+1)
+			}
+		case "edge":
+			ed := &edge{e: e, id: e.get("id"), source: e.get("source"), target: e.get("target")}
+			ed.values, ed.look = in.values(e, "edge")
+			ed.label = firstLabel(ed.look.labels, ed.values)
+			in.edges = append(in.edges, ed)
+			in.moreLabels(e, ed.id, ed.look.labels)
+		case "hyperedge":
+			in.diag(in.sev(), in.at(e, e.get("id"), ""), "Draw a transition as an edge between two nodes.",
+				"hyperedge: not a transition; ignored")
+		}
+	}
+}
+
+// moreLabels reports the labels of a node or an edge after its first.
+func (in *interp) moreLabels(e *elem, id string, labels []string) {
+	if len(labels) > 1 {
+		in.diag(chart.Note, in.at(e, id, shownName(labels[0])), "Put all of a node's or an edge's text in one label.",
+			"%s has %d labels; only the first is read", e.local, len(labels))
+	}
+}
+
+// firstLabel returns the text of a node or an edge: its first yEd label,
+// or else its plain GraphML property "label" or "name".
+func firstLabel(labels []string, vals []value) string {
+	if len(labels) > 0 {
+		return labels[0]
+	}
+	for _, name := range [...]string{"label", "name"} {
+		for _, v := range vals {
+			if strings.EqualFold(v.k.name, name) {
+				if t := strings.TrimSpace(v.text); t != "" {
+					return t
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// prop returns the value of a custom property of a node or an edge: its
+// own, or else its key's default; at is where the value was set.
+func (in *interp) prop(vals []value, kind, name string, e *elem) (v string, line, col int, ok bool) {
+	for _, x := range vals {
+		if x.k.name == name && x.k.applies(kind) {
+			return x.text, x.line, x.col, true
+		}
+	}
+	for _, k := range in.defs[name] {
+		if k.applies(kind) {
+			return k.def, e.line, e.col, true
+		}
+	}
+	return "", 0, 0, false
+}
+
+func (in *interp) run() {
+	in.c.Name = chartName(in.file)
+	// Edge ends, for telling start from end markers.
+	for _, e := range in.edges {
+		if n := in.byID[e.source]; n != nil {
+			n.out++
+		}
+		if n := in.byID[e.target]; n != nil {
+			n.in++
+		}
+	}
+	in.findMachine()
+	if in.st != nil && !in.checkStencil() {
+		return
+	}
+	in.classify()
+	in.states()
+	in.transitions()
+	in.order()
+	in.layout()
+	in.flatten()
+}
+
+// chartName is the file's base name without its extension.
+func chartName(file string) string {
+	if file == "" {
+		return ""
+	}
+	base := filepath.Base(file)
+	return strings.TrimSuffix(base, filepath.Ext(base))
+}
+
+// findMachine finds StateSmith's $STATEMACHINE group at the top level:
+// the chart itself.
+func (in *interp) findMachine() {
+	for _, n := range in.nodes {
+		if n.parent != nil {
+			continue
+		}
+		first, _ := firstLine(n.label)
+		name, ok := machineName(first)
+		if !ok {
+			continue
+		}
+		if in.machine != nil {
+			n.what = isBad
+			in.diag(chart.Error, in.at(n.e, n.id, first), "Keep one state machine per file.",
+				"a second $STATEMACHINE group; this reader reads the first one, %q", in.machine.name)
+			continue
+		}
+		in.machine, n.what, n.name = n, isMachine, name
+		if name != "" {
+			in.c.Name = name
+		}
+	}
+}
+
+// machineName reads a "$STATEMACHINE: Name" label.
+func machineName(first string) (string, bool) {
+	const tag = "$statemachine"
+	if len(first) < len(tag) || !strings.EqualFold(first[:len(tag)], tag) {
+		return "", false
+	}
+	rest := strings.TrimSpace(first[len(tag):])
+	if rest != "" && rest[0] != ':' {
+		return "", false
+	}
+	return chart.NormalizeSpace(strings.TrimPrefix(rest, ":")), true
+}
+
+// classify decides what each node is. Nodes come in document order, a
+// group before its members, which share its fate when it is notes, outside
+// the machine, or reported as an error.
+func (in *interp) classify() {
+	outside := 0
+	for i, n := range in.nodes {
+		if n.what == isMachine || n.what == isBad {
+			continue // by findMachine
+		}
+		if p := n.parent; p != nil && (p.what == isNotes || p.what == isOutside || p.what == isBad) {
+			n.what = p.what
+			if n.what == isOutside {
+				outside++
+			}
+			continue
+		}
+		if in.machine != nil && n.parent == nil {
+			n.what = isOutside
+			outside++
+			continue
+		}
+		first, rest := firstLine(n.label)
+		lower := strings.ToLower(first)
+		if strings.HasPrefix(lower, "$notes") {
+			n.what = isNotes
+			members := in.members(i)
+			in.diag(chart.Note, in.at(n.e, n.id, first), "", "$NOTES node: it and the %s inside it are notes, not part of the chart", plural(members, "node"))
+			continue
+		}
+		if in.st != nil {
+			in.classifyStencil(n, first, rest)
+		} else {
+			in.classifyPlain(n, first, lower, rest)
+		}
+	}
+	if outside > 0 {
+		in.diag(chart.Note, in.at(in.machine.e, in.machine.id, "$STATEMACHINE: "+in.machine.name), "",
+			"%s outside the $STATEMACHINE group %s not part of the chart", plural(outside, "node"), isAre(outside))
+	}
+	if in.noRole > 0 {
+		in.diag(chart.Note, chart.Pos{File: in.file}, "",
+			"%s without a %q property or an edge %s not part of the chart", plural(in.noRole, "node"), in.opt.RoleKey, isAre(in.noRole))
+	}
+}
+
+// members counts the nodes drawn inside the i-th node: those that follow
+// it in document order while it is one of their groups.
+func (in *interp) members(i int) int {
+	n, count := in.nodes[i], 0
+	for _, m := range in.nodes[i+1:] {
+		inside := false
+		for p := m.parent; p != nil && !inside; p = p.parent {
+			inside = p == n
+		}
+		if !inside {
+			break
+		}
+		count++
+	}
+	return count
+}
+
+// parentState returns the state a node is drawn inside: its nearest
+// group that is a state, or nil.
+func parentState(n *node) *node {
+	for p := n.parent; p != nil; p = p.parent {
+		if p.what == isState {
+			return p
+		}
+	}
+	return nil
+}
+
+// classifyPlain reads a node of a plain diagram: StateSmith's special
+// labels, pseudo-states, and states.
+func (in *interp) classifyPlain(n *node, first, lower, rest string) {
+	bad := func(hint, format string, args ...any) {
+		n.what = isBad
+		in.diag(chart.Error, in.at(n.e, n.id, first), hint, format, args...)
+	}
+	switch {
+	case lower == "$parent_alias":
+		if p := parentState(n); p == nil {
+			bad("Draw the alias inside the group it stands for.", "$PARENT_ALIAS at the top level: it stands for no state")
+		} else {
+			n.what, n.stateID = isAlias, p.id
+		}
+		return
+	case strings.HasPrefix(lower, "$ortho"):
+		bad("fsmforge machines are in one state at a time: draw the regions as separate machines.",
+			"orthogonal state (parallel regions) %q: not supported", first)
+		return
+	case lower == "$h" || lower == "$hc" || (isEllipse(n) && (lower == "h" || lower == "h*")):
+		bad("Draw a transition to the state to return to, or use a stencil's stack property (push and return).",
+			"history state %q: not supported", first)
+		return
+	case isPoint(lower):
+		bad("Draw the transition to the state inside the group directly.",
+			"entry or exit point %q: not supported", first)
+		return
+	}
+	n.what = isState
+	n.kind, n.name = plainKind(n, first, lower)
+	in.behaviour(n, rest)
+}
+
+// behaviour reports the text of a state's label below its name.
+func (in *interp) behaviour(n *node, rest string) {
+	if rest == "" || n.kind != chart.NormalState {
+		return
+	}
+	in.diag(chart.Note, in.at(n.e, n.id, n.name),
+		"A state's name is the first line of its label. Behaviour text (\"enter / ...\", \"EVENT / action\") is for code generators such as StateSmith; fsmforge states take their entry actions from a stencil's properties.",
+		"the text below the state's name is not read: %q", shorten(chart.NormalizeSpace(rest), 60))
+}
+
+// isPoint reports whether a label names a UML entry or exit point
+// ("entry : 1", "exit: done").
+func isPoint(lower string) bool {
+	for _, w := range [...]string{"entry", "exit"} {
+		if rest, ok := strings.CutPrefix(lower, w); ok {
+			rest = strings.TrimSpace(rest)
+			if len(rest) > 1 && rest[0] == ':' {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func isEllipse(n *node) bool {
+	s := strings.ToLower(n.look.shape)
+	return s == "ellipse" || s == "circle" || strings.Contains(strings.ToLower(n.look.config), "ellipse")
+}
+
+// small reports whether a node is drawn no larger than a marker.
+func small(n *node) bool {
+	b := n.look.box
+	return b != nil && b.W <= 50 && b.H <= 50
+}
+
+// plainKind recognises the pseudo-states of a plain diagram and names the
+// node.
+func plainKind(n *node, first, lower string) (chart.StateKind, string) {
+	name := chart.NormalizeSpace(first)
+	switch {
+	case lower == "$initial_state" || lower == "$initial":
+		return chart.StartState, ""
+	case lower == "$choice" || strings.HasPrefix(lower, "$choice:") || strings.HasPrefix(lower, "$choice "):
+		return chart.ChoiceState, chart.NormalizeSpace(strings.TrimPrefix(strings.TrimSpace(first[len("$choice"):]), ":"))
+	case lower == "[*]":
+		if n.out > 0 {
+			return chart.StartState, ""
+		}
+		return chart.EndState, ""
+	}
+	if isEllipse(n) {
+		switch lower {
+		case "init", "initial", "start", "begin":
+			return chart.StartState, ""
+		case "final", "end", "$final_state":
+			return chart.EndState, ""
+		case "":
+			switch {
+			case !small(n):
+			case n.out > 0 && n.in == 0:
+				return chart.StartState, ""
+			case n.in > 0 && n.out == 0:
+				return chart.EndState, ""
+			}
+		}
+	}
+	if strings.EqualFold(n.look.shape, "diamond") {
+		return chart.ChoiceState, name
+	}
+	if n.look.config != "" {
+		return configKind(n.look.config, n.look.style, lower), name
+	}
+	return chart.NormalState, name
+}
+
+// configKind recognises the pseudo-states among yEd's GenericNode
+// configurations: BPMN start and end events and gateways, the flowchart's
+// start, terminator and decision.
+func configKind(config string, style []string, lower string) chart.StateKind {
+	var start, end, choice, terminator, event bool
+	for _, w := range words(config) {
+		switch w {
+		case "start", "initial":
+			start = true
+		case "end", "final":
+			end = true
+		case "decision", "choice", "gateway":
+			choice = true
+		case "terminator":
+			terminator = true
+		case "event":
+			event = true
+		}
+	}
+	if event {
+		for _, s := range style {
+			if strings.HasPrefix(s, "com.yworks.bpmn.characteristic=") {
+				switch {
+				case strings.Contains(s, "_START"):
+					start = true
+				case strings.Contains(s, "_END"):
+					end = true
+				}
+			}
+		}
+	}
+	switch {
+	case choice:
+		return chart.ChoiceState
+	case start && !end:
+		return chart.StartState
+	case end && !start:
+		return chart.EndState
+	case terminator:
+		for _, w := range words(lower) {
+			switch w {
+			case "start", "begin":
+				return chart.StartState
+			case "end", "stop", "finish":
+				return chart.EndState
+			}
+		}
+	}
+	return chart.NormalState
+}
+
+// classifyStencil reads a node of a drawing made with a stencil: its role
+// property says what it is.
+func (in *interp) classifyStencil(n *node, first, rest string) {
+	n.what = isIgnored
+	switch n.role {
+	case chart.RoleNone:
+		if n.roleVal == "" && n.in == 0 && n.out == 0 {
+			in.noRole++ // an unknown role is reported with the roles; an end marker is used
+		}
+	case chart.RoleState, chart.RoleInitial:
+		n.what = isState
+		if v, _, _, ok := in.prop(n.values, "node", in.props.Name, n.e); ok {
+			n.name = chart.NormalizeSpace(v)
+		}
+		if n.name == "" {
+			n.name = chart.NormalizeSpace(first)
+		}
+		in.behaviour(n, rest)
+	case chart.RoleAnyState:
+		n.what = isAnyState
+		n.name = chart.NormalizeSpace(first)
+	case chart.RoleTransition:
+		in.diag(chart.Warning, in.at(n.e, n.id, first), "Give nodes the role of a state, an initial state or a message handler; transitions are edges.",
+			"node with role %q, which is for edges; ignored", n.roleVal)
+	}
+}
+
+// states appends the chart's states, in document order.
+func (in *interp) states() {
+	count := 0
+	for _, n := range in.nodes {
+		if n.what == isState {
+			count++
+		}
+	}
+	in.c.States = slices.Grow(in.c.States, count)
+	for _, n := range in.nodes {
+		if n.what != isState {
+			continue
+		}
+		n.stateID = n.id
+		st := chart.State{ID: n.id, Name: n.name, Kind: n.kind, Box: n.look.box}
+		if p := parentState(n); p != nil {
+			st.Parent = p.id
+			p.hasKids = true
+		}
+		first, _ := firstLine(n.label)
+		shown := n.name
+		if shown == "" {
+			shown = first
+		}
+		st.Pos = in.at(n.e, n.id, shown)
+		if in.st == nil {
+			st.Initial = n.kind == chart.StartState
+		} else {
+			st.Initial = n.role == chart.RoleInitial
+			in.entryActions(n, &st)
+		}
+		in.c.States = append(in.c.States, st)
+	}
+}
+
+// entryActions reads a state's entry actions from the stencil's action
+// properties.
+func (in *interp) entryActions(n *node, st *chart.State) {
+	for _, a := range in.st.Actions {
+		v, line, col, ok := in.prop(n.values, "node", a.Name, n.e)
+		v = strings.TrimSpace(v)
+		if !ok || v == "" {
+			continue
+		}
+		at := st.Pos
+		at.Line, at.Col = line, col
+		if !contains(a.Values, v) {
+			in.diag(chart.Error, at, "Pick one of "+strings.Join(a.Values, ", ")+" in the node's properties (Edit > Properties > Data).",
+				"state %q: %s value %q is not in the drop-list of stencil %q", st.Name, a.Name, v, in.st.Name)
+			continue
+		}
+		st.Entry = append(st.Entry, chart.Action{Property: a.Name, Value: v, Pos: at})
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// end resolves an edge's end to the node it stands for: an alias stands
+// for its parent state.
+func (in *interp) end(id string) *node {
+	n := in.byID[id]
+	if n != nil && n.what == isAlias {
+		return in.byID[n.stateID]
+	}
+	return n
+}
+
+// transitions appends the chart's transitions, in document order.
+func (in *interp) transitions() {
+	seen := make(map[string]bool, len(in.edges))
+	given := make(map[string]bool, len(in.edges))
+	for _, e := range in.edges {
+		given[e.id] = true
+	}
+	ignored := 0
+	in.c.Transitions = slices.Grow(in.c.Transitions, len(in.edges))
+	for i, e := range in.edges {
+		if e.id == "" {
+			e.id = in.edgeID(i, given)
+		} else if seen[e.id] || in.byID[e.id] != nil {
+			in.diag(in.sev(), in.at(e.e, e.id, chart.NormalizeSpace(e.label)), "The file is damaged; save it again from yEd.",
+				"edge id %q is used twice; the second edge is ignored", e.id)
+			continue
+		}
+		seen[e.id] = true
+		at := in.at(e.e, e.id, chart.NormalizeSpace(e.label))
+		var ends [2]*node
+		for j, ref := range [2]string{e.source, e.target} {
+			which := [2]string{"source", "target"}[j]
+			if ref == "" {
+				in.diag(chart.Error, at, "Every GraphML edge needs a source and a target; save the file again from yEd.",
+					"edge %s has no %s", e.id, which)
+				break
+			}
+			n := in.end(ref)
+			if n == nil {
+				in.diag(chart.Error, at, "The file is damaged, or the node was deleted by hand; save the file again from yEd.",
+					"edge %s: its %s, node %q, is not in the file", e.id, which, ref)
+				break
+			}
+			ends[j] = n
+		}
+		if ends[0] == nil || ends[1] == nil {
+			continue
+		}
+		from, to := ends[0], ends[1]
+		if isArrow(e.look.from) && !isArrow(e.look.to) {
+			from, to = to, from
+			in.diag(chart.Note, at, "", "the edge's arrow is at its source: read as a transition from %s to %s", from.id, to.id)
+		}
+		if from.what == isMachine || to.what == isMachine {
+			in.diag(chart.Error, at, "The $STATEMACHINE group is the machine itself: draw the transition to or from a state inside it.",
+				"edge %s starts or ends at the $STATEMACHINE group", e.id)
+			continue
+		}
+		if skipped(from) || skipped(to) {
+			ignored++
+			continue
+		}
+		if from.what == isBad || to.what == isBad {
+			continue // the node was reported
+		}
+		if in.st != nil {
+			in.stencilTransition(e, from, to, at)
+		} else {
+			in.plainTransition(e, from, to, at)
+		}
+	}
+	if ignored > 0 {
+		in.diag(chart.Note, chart.Pos{File: in.file}, "", "%s to or from notes, or from nodes outside the $STATEMACHINE group, %s not part of the chart",
+			plural(ignored, "edge"), isAre(ignored))
+	}
+}
+
+func skipped(n *node) bool { return n.what == isNotes || n.what == isOutside }
+
+func isArrow(s string) bool { return s != "" && s != "none" }
+
+// edgeID makes an ID for the i-th edge, which has none, unlike the
+// nodes and the edges given one.
+func (in *interp) edgeID(i int, given map[string]bool) string {
+	id := "edge" + strconv.Itoa(i+1)
+	for in.byID[id] != nil || given[id] {
+		id += "'"
+	}
+	return id
+}
+
+// plainTransition reads an edge of a plain diagram: its label is a UML
+// label, "event [guard] / action", after an optional order ("2. ").
+func (in *interp) plainTransition(e *edge, from, to *node, at chart.Pos) {
+	if from.what != isState || to.what != isState {
+		in.diag(chart.Warning, at, "", "edge %s does not join two states; ignored", e.id)
+		return
+	}
+	t := chart.Transition{ID: e.id, From: from.stateID, Label: e.label, Pos: at,
+		Target: chart.Target{Kind: chart.ToState, State: to.stateID}}
+	text := e.label
+	if order, rest, ok := cutOrder(text); ok {
+		n, err := strconv.Atoi(order)
+		if err != nil || n > 1<<30 {
+			in.diag(chart.Error, at, "Number the transitions leaving a state 1, 2, 3... in the order they are tried.",
+				"order %q is not a whole number", order)
+			return
+		}
+		t.Order, text = n, rest
+	}
+	t.Event, t.Guard, t.Action = chart.ParseLabel(text)
+	t.Test = t.Event
+	if t.Test == "" {
+		t.Test = t.Guard
+	}
+	in.c.Transitions = append(in.c.Transitions, t)
+}
+
+// cutOrder cuts StateSmith's order prefix off a label: "2. INCREASE" gives
+// "2", "INCREASE"; "1.5. EV" gives "1.5", "EV". A number without the dot
+// after it ("1.5s elapsed", "3 hits") is not an order.
+func cutOrder(s string) (order, rest string, ok bool) {
+	s = strings.TrimLeft(s, " \t")
+	i := 0
+	for i < len(s) && s[i] >= '0' && s[i] <= '9' {
+		i++
+	}
+	if i == 0 || i == len(s) || s[i] != '.' {
+		return "", "", false
+	}
+	j := i + 1
+	if j < len(s) && s[j] >= '0' && s[j] <= '9' {
+		k := j
+		for k < len(s) && s[k] >= '0' && s[k] <= '9' {
+			k++
+		}
+		if k == len(s) || s[k] != '.' {
+			return "", "", false // a decimal number
+		}
+		return s[:k], s[k+1:], true
+	}
+	return s[:i], s[j:], true
+}
+
+// stencilTransition reads an edge of a drawing made with a stencil.
+func (in *interp) stencilTransition(e *edge, from, to *node, at chart.Pos) {
+	roleVal, _, _, _ := in.prop(e.values, "edge", in.opt.RoleKey, e.e)
+	roleVal = strings.TrimSpace(roleVal)
+	switch role := in.st.Role(roleVal); {
+	case roleVal == "":
+		in.diag(chart.Warning, at, fmt.Sprintf("Set the edge's %q property to %q.", in.opt.RoleKey, in.st.Masters.Transition),
+			"edge without a %q property: not a transition; ignored", in.opt.RoleKey)
+		return
+	case role == chart.RoleNone:
+		return // reported with the roles
+	case role != chart.RoleTransition:
+		in.diag(chart.Warning, at, fmt.Sprintf("Set the edge's %q property to %q.", in.opt.RoleKey, in.st.Masters.Transition),
+			"edge with role %q, which is for nodes; ignored", roleVal)
+		return
+	}
+	t := chart.Transition{ID: e.id, Label: e.label, Pos: at}
+	switch from.what {
+	case isState:
+		t.From = from.stateID
+	case isAnyState:
+		t.AnyState = true
+	default:
+		in.diag(chart.Error, at, "Start transitions at a state, or at a message handler for those that apply in any state.",
+			"the transition starts at %s, which is not a state", describe(from))
+		return
+	}
+	switch to.what {
+	case isState:
+		t.Target = chart.Target{Kind: chart.ToState, State: to.stateID}
+	case isAnyState:
+		in.diag(chart.Error, at, "A message handler only starts transitions.", "the transition ends at the message handler %s", describe(to))
+		return
+	default:
+		t.Target = chart.Target{Kind: chart.ToFinal}
+	}
+	if !in.stencilProps(e, &t) {
+		return
+	}
+	in.c.Transitions = append(in.c.Transitions, t)
+}
+
+func describe(n *node) string {
+	first, _ := firstLine(n.label)
+	if first != "" {
+		return fmt.Sprintf("node %s %q", n.id, shorten(chart.NormalizeSpace(first), 40))
+	}
+	return "node " + n.id
+}
+
+// stencilProps reads a transition's test, value, order and stack
+// operation from its custom properties, as chart/visio reads Shape Data;
+// it reports whether they are valid.
+func (in *interp) stencilProps(e *edge, t *chart.Transition) bool {
+	st, names := in.st, in.props
+	valid := true
+	get := func(name string) (string, chart.Pos, bool) {
+		v, line, col, ok := in.prop(e.values, "edge", name, e.e)
+		at := t.Pos
+		at.Line, at.Col = line, col
+		return strings.TrimSpace(v), at, ok
+	}
+	test, testAt, hasTest := get(names.Test)
+	if t.Pos.ShapeName == "" {
+		t.Pos.ShapeName, testAt.ShapeName = test, test
+	}
+	bad := func(at chart.Pos, hint, format string, args ...any) {
+		in.diag(chart.Error, at, hint, format, args...)
+		valid = false
+	}
+	pickTest := "Pick one of " + strings.Join(in.testNames(), ", ") + " as the edge's " + strconv.Quote(names.Test) + " property."
+	var tt chart.Test
+	switch {
+	case !hasTest:
+		bad(t.Pos, pickTest, "transition without a %q property", names.Test)
+	case test == "":
+		bad(testAt, pickTest, "transition without a test")
+	default:
+		t.Test = test
+		var found bool
+		if tt, found = st.Test(test); !found {
+			bad(testAt, pickTest, "test %q is not in stencil %q", test, st.Name)
+		}
+	}
+	if v, at, ok := get(names.Value); ok && v != "" {
+		t.Value = v
+		if len(tt.Values) > 0 && !contains(tt.Values, v) {
+			bad(at, "Pick one of "+strings.Join(tt.Values, ", ")+".", "test %q does not take value %q", tt.Name, v)
+		}
+	}
+	if v, at, ok := get(names.Order); ok && v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > 1<<30 {
+			bad(at, "Number the transitions leaving a state 1, 2, 3... in the order their tests are tried (0 for document order).",
+				"order %q is not a whole number", v)
+			n = 0
+		}
+		t.Order = n // 0: document order
+	}
+	if v, at, ok := get(names.Stack); ok {
+		switch strings.ToLower(v) {
+		case "", chart.StackNone:
+		case chart.StackPush:
+			t.Push = true
+		case chart.StackReturn:
+			if t.Target.Kind == chart.ToState {
+				bad(at, "End a returning transition at a node without a role (an end marker): it goes to the state on top of the stack.",
+					"a returning transition ends at state %s", t.Target.State)
+			}
+			t.Target = chart.Target{Kind: chart.ToReturn}
+		default:
+			bad(at, "Pick one of none, push, return.", "stack operation %q is not one of none, push, return", v)
+		}
+	}
+	return valid
+}
+
+// testNames lists the names of the stencil's tests.
+func (in *interp) testNames() []string {
+	names := make([]string, len(in.st.Tests))
+	for i, t := range in.st.Tests {
+		names[i] = t.Name
+	}
+	return names
+}
+
+// order numbers the transitions that have no explicit order by their
+// position among the transitions leaving the same state.
+func (in *interp) order() {
+	seen := make(map[string]int)
+	for i := range in.c.Transitions {
+		t := &in.c.Transitions[i]
+		key := t.From
+		if t.AnyState {
+			key = "\x00any"
+		}
+		seen[key]++
+		if t.Order == 0 {
+			t.Order = seen[key]
+		}
+	}
+}
+
+// layout moves the boxes so that none has a negative coordinate: yEd's
+// coordinates may be negative, a page's are not.
+func (in *interp) layout() {
+	minX, minY := 0.0, 0.0
+	for _, s := range in.c.States {
+		if s.Box != nil {
+			minX, minY = min(minX, s.Box.X), min(minY, s.Box.Y)
+		}
+	}
+	if minX == 0 && minY == 0 {
+		return
+	}
+	for i := range in.c.States {
+		if b := in.c.States[i].Box; b != nil {
+			b.X -= minX
+			b.Y -= minY
+		}
+	}
+}
+
+// flatten flattens the compound states (chart.Flatten), after checking
+// that the copies it makes stay within the limits.
+func (in *interp) flatten() {
+	index := make(map[string]int, len(in.c.States))
+	for i := range in.c.States {
+		index[in.c.States[i].ID] = i
+	}
+	// Flattening copies each compound's transitions to each of its
+	// leaves: bound what that makes.
+	own := make(map[string]int)
+	for _, t := range in.c.Transitions {
+		if !t.AnyState {
+			own[t.From]++
+		}
+	}
+	compound := make(map[string]bool)
+	for i := range in.c.States {
+		compound[in.c.States[i].Parent] = true
+	}
+	total := len(in.c.Transitions)
+	for i := range in.c.States {
+		s := &in.c.States[i]
+		if s.Parent == "" || compound[s.ID] {
+			continue
+		}
+		depth := 0
+		for j, ok := index[s.Parent]; ok && depth <= in.opt.MaxDepth; j, ok = index[in.c.States[j].Parent] {
+			depth++
+			total += own[in.c.States[j].ID]
+			if total > 2*in.opt.MaxNodes {
+				in.fatal = fatal(in.file, 0, 0, ErrTooLarge,
+					fmt.Sprintf("graphml: flattening the compound states would make more than %d transitions", 2*in.opt.MaxNodes),
+					"Each transition of a group applies in each state inside it; raise Options.MaxNodes if the drawing really is this large.")
+				return
+			}
+		}
+	}
+	chart.Flatten(in.c)
+}
+
+// shorten cuts s to n runes, marking the cut with "...".
+func shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-3]) + "..."
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return strconv.Itoa(n) + " " + word + "s"
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+// shownName is how a node is named in positions: the first line of its
+// text, white space normalised.
+func shownName(label string) string {
+	first, _ := firstLine(label)
+	return chart.NormalizeSpace(first)
+}

@@ -1,0 +1,266 @@
+package graphml_test
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/fsmforge/fsmforge/chart/graphml"
+)
+
+// TestPlain reads small plain diagrams: the chart, summarised, and the
+// diagnostics each must hold (as "severity: message" substrings).
+func TestPlain(t *testing.T) {
+	start := node("s", "$initial_state", "shape=ellipse", "box=0,0,20,20")
+	for _, tt := range []struct {
+		name  string
+		text  string
+		want  string
+		diags []string
+		err   bool
+	}{
+		{
+			name: "door",
+			text: doc(start, node("a", "Closed"), node("b", "Open"),
+				edge("e1", "s", "a", ""), edge("e2", "a", "b", "push [unlocked] / swing()"), edge("e3", "b", "a", "after(5s)")),
+			want: "s(start)*; a=Closed; b=Open; | e1:s>a#1 e2:a>b#1[push] e3:b>a#1[after(5s)]",
+		},
+		{
+			name: "orders",
+			text: doc(start, node("a", "A"), node("b", "B"),
+				edge("e1", "s", "a", ""), edge("e2", "a", "b", "3. GO"), edge("e3", "a", "b", "STOP"), edge("e4", "a", "a", "1.5s elapsed")),
+			want: "s(start)*; a=A; b=B; | e1:s>a#1 e2:a>b#3[GO] e3:a>b#2[STOP] e4:a>a#3[1.5s elapsed]",
+		},
+		{
+			name:  "decimal order",
+			text:  doc(start, node("a", "A"), edge("e1", "s", "a", ""), edge("e2", "a", "a", "1.5. TICK")),
+			want:  "s(start)*; a=A; | e1:s>a#1",
+			diags: []string{`error: graphml: order "1.5" is not a whole number`},
+			err:   true,
+		},
+		{
+			name: "pseudo-states",
+			text: doc(node("i", "[*]"), node("a", "A"), node("c", "$choice: pick"), node("d", "", "shape=diamond"),
+				node("f", "[*]"), node("z", "", "shape=ellipse", "box=0,0,30,30"), node("big", "", "shape=ellipse", "box=0,0,80,80"),
+				edge("e1", "i", "a", ""), edge("e2", "a", "c", ""), edge("e3", "c", "d", "[x]"), edge("e4", "d", "f", ""),
+				edge("e5", "a", "z", "quit"), edge("e6", "big", "a", "")),
+			want: "i(start)*; a=A; c=pick(choice); d(choice); f(end); z(end); big; | e1:i>a#1 e2:a>c#1 e3:c>d#1[x] e4:d>f#1 e5:a>z#2[quit] e6:big>a#1",
+		},
+		{
+			name: "generic nodes",
+			text: doc(
+				`<node id="s"><data key="ng"><y:GenericNode configuration="com.yworks.flowchart.start1"><y:NodeLabel>go</y:NodeLabel></y:GenericNode></data></node>`,
+				`<node id="t"><data key="ng"><y:GenericNode configuration="com.yworks.flowchart.terminator"><y:NodeLabel>End</y:NodeLabel></y:GenericNode></data></node>`,
+				`<node id="b"><data key="ng"><y:GenericNode configuration="com.yworks.bpmn.Event"><y:NodeLabel>done</y:NodeLabel><y:StyleProperties><y:Property class="java.lang.Enum" name="com.yworks.bpmn.characteristic" value="com.yworks.yfiles.bpmn.view.EventCharEnum.EVENT_CHARACTERISTIC_END"/></y:StyleProperties></y:GenericNode></data></node>`,
+				`<node id="g"><data key="ng"><y:GenericNode configuration="com.yworks.bpmn.Gateway.withShadow"/></data></node>`,
+				edge("e1", "s", "g", ""), edge("e2", "g", "t", "[a]"), edge("e3", "g", "b", "[b]")),
+			want: "s=go(start)*; t=End(end); b=done(end); g(choice); | e1:s>g#1 e2:g>t#1[a] e3:g>b#2[b]",
+		},
+		{
+			name: "plain GraphML",
+			text: `<?xml version="1.0"?>
+<graphml xmlns="http://graphml.graphdrawing.org/xmlns">
+  <key id="k0" for="node" attr.name="label" attr.type="string"/>
+  <key id="k1" for="edge" attr.name="Label" attr.type="string"/>
+  <graph id="G" edgedefault="directed">
+    <node id="a"><data key="k0">Idle</data></node>
+    <node id="b"><data key="k0">Run</data></node>
+    <edge source="a" target="b"><data key="k1">go</data></edge>
+    <edge source="b" target="a"/>
+  </graph>
+</graphml>`,
+			want: "a=Idle; b=Run; | edge1:a>b#1[go] edge2:b>a#1",
+		},
+		{
+			name: "no namespace",
+			text: `<graphml><graph><node id="a"/><node id="b"/><edge id="a2" source="a" target="b"/></graph></graphml>`,
+			want: "a; b; | a2:a>b#1",
+		},
+		{
+			name: "compound",
+			text: doc(start, node("off", "OFF"),
+				group("on", "ON", nil, node("on::s", "$initial_state", "shape=ellipse"), node("on::a", "A"), node("on::b", "B"),
+					edge("on::e0", "on::s", "on::b", "")),
+				edge("e1", "s", "off", ""), edge("e2", "off", "on", "power"), edge("e3", "on", "off", "power"), edge("e4", "on::b", "on::a", "tick")),
+			want:  "s(start)*; off=OFF; on::a=A; on::b=B; | e1:s>off#1 e2:off>on::b#1[power] e4:on::b>on::a#1[tick] e3@on::a:on::a>off#1[power] e3@on::b:on::b>off#2[power]",
+			diags: []string{`note: chart: compound state "ON" flattened: its 1 transition apply in each of its 2 states; entering it enters "B"`},
+		},
+		{
+			name: "compound entered without initial",
+			text: doc(start, node("off", "OFF"), group("on", "ON", nil, node("a", "A")),
+				edge("e1", "s", "off", ""), edge("e2", "off", "on", "power")),
+			diags: []string{`error: chart: compound state "ON" has no initial state, so no transition can enter it`},
+			err:   true,
+		},
+		{
+			name:  "nested initial group",
+			text:  doc(group("top", "TOP", nil, node("s", "$initial_state"), node("a", "A"), edge("e0", "s", "a", ""))),
+			want:  "a=A; |",
+			diags: []string{`note: chart: compound state "TOP" flattened: its 0 transitions apply in each of its 1 state; entering it enters "A"`},
+		},
+		{
+			name: "state machine group",
+			text: doc(node("x", "stray"),
+				group("m", "$STATEMACHINE: Lamp", nil, start, node("a", "A"), edge("e1", "s", "a", ""), edge("e2", "a", "m", "bad")),
+				edge("e3", "x", "a", "also stray")),
+			want: "s(start)*; a=A; | e1:s>a#1",
+			diags: []string{
+				`note: graphml: 1 node outside the $STATEMACHINE group is not part of the chart`,
+				`error: graphml: edge e2 starts or ends at the $STATEMACHINE group`,
+				`note: graphml: 1 edge to or from notes, or from nodes outside the $STATEMACHINE group, is not part of the chart`,
+			},
+			err: true,
+		},
+		{
+			name:  "two state machines",
+			text:  doc(group("m", "$STATEMACHINE: One", nil, start), group("m2", "$STATEMACHINE: Two", nil, node("b", "B"))),
+			want:  "s(start)*; |",
+			diags: []string{`error: graphml: a second $STATEMACHINE group; this reader reads the first one, "One"`},
+			err:   true,
+		},
+		{
+			name: "notes",
+			text: doc(start, node("a", "A"), group("n", "$NOTES", nil, node("n1", "old"), node("n2", "older")), node("n3", "$notes: todo"),
+				edge("e1", "s", "a", ""), edge("e2", "a", "n1", "")),
+			want: "s(start)*; a=A; | e1:s>a#1",
+			diags: []string{
+				`note: graphml: $NOTES node: it and the 2 nodes inside it are notes, not part of the chart`,
+				`note: graphml: $NOTES node: it and the 0 nodes inside it are notes, not part of the chart`,
+				`note: graphml: 1 edge to or from notes`,
+			},
+		},
+		{
+			name: "parent alias",
+			text: doc(start, node("off", "OFF"),
+				group("on", "ON", nil, node("on::s", "$initial_state"), node("on::a", "A"), node("alias", "$PARENT_ALIAS"),
+					edge("on::e0", "on::s", "on::a", ""), edge("on::e1", "alias", "off", "power"), edge("on::e2", "on::a", "alias", "reset")),
+				edge("e1", "s", "off", ""), edge("e2", "off", "on", "power")),
+			want: "s(start)*; off=OFF; on::a=A; | on::e2:on::a>on::a#1[reset] e1:s>off#1 e2:off>on::a#1[power] on::e1@on::a:on::a>off#2[power]",
+		},
+		{
+			name: "unsupported",
+			text: doc(start, node("a", "A"), node("h", "$H"), node("o", "$ortho_state"), node("p", "entry : 1"), node("k", "H*", "shape=ellipse"),
+				edge("e1", "s", "a", ""), edge("e2", "a", "h", ""), edge("e3", "p", "a", "")),
+			want: "s(start)*; a=A; | e1:s>a#1",
+			diags: []string{
+				`error: graphml: history state "$H": not supported`,
+				`error: graphml: orthogonal state (parallel regions) "$ortho_state": not supported`,
+				`error: graphml: entry or exit point "entry : 1": not supported`,
+				`error: graphml: history state "H*": not supported`,
+			},
+			err: true,
+		},
+		{
+			name: "bad edges",
+			text: doc(start, node("a", "A"),
+				edge("e1", "s", "a", ""), edge("e2", "a", "nowhere", "x"), `<edge id="e3" source="a"/>`, edge("e1", "a", "a", "dup"),
+				`<hyperedge id="h"><endpoint node="a"/><endpoint node="s"/></hyperedge>`),
+			want: "s(start)*; a=A; | e1:s>a#1",
+			diags: []string{
+				`error: graphml: edge e2: its target, node "nowhere", is not in the file`,
+				`error: graphml: edge e3 has no target`,
+				`warning: graphml: edge id "e1" is used twice; the second edge is ignored`,
+				`warning: graphml: hyperedge: not a transition; ignored`,
+			},
+			err: true,
+		},
+		{
+			name: "bad nodes",
+			text: doc(start, node("a", "A"), node("a", "B"), `<node><data key="ng"><y:ShapeNode><y:NodeLabel>C</y:NodeLabel></y:ShapeNode></data></node>`,
+				`<node id="d"><data key="nokey">x</data><data key="nokey">y</data></node>`, edge("e1", "s", "a", "")),
+			want: "s(start)*; a=A; d; | e1:s>a#1",
+			diags: []string{
+				`warning: graphml: node id "a" is used twice; the second node and what it holds are ignored`,
+				`warning: graphml: node without an id; it and what it holds are ignored`,
+				`warning: graphml: <data> refers to key "nokey", which no <key> declares; ignored`,
+			},
+		},
+		{
+			name:  "backwards",
+			text:  doc(start, node("a", "A"), node("b", "B"), edge("e1", "s", "a", ""), edge("e2", "b", "a", "go", "arrows=standard,none")),
+			want:  "s(start)*; a=A; b=B; | e1:s>a#1 e2:a>b#1[go]",
+			diags: []string{`note: graphml: the edge's arrow is at its source: read as a transition from a to b`},
+		},
+		{
+			name: "labels",
+			text: doc(`<node id="a"><data key="ng"><y:ShapeNode><y:NodeLabel>A</y:NodeLabel><y:NodeLabel/><y:NodeLabel>note</y:NodeLabel></y:ShapeNode></data></node>`,
+				`<edge id="e" source="a" target="a"><data key="eg"><y:ArcEdge><y:EdgeLabel>go</y:EdgeLabel><y:EdgeLabel>/ act()</y:EdgeLabel></y:ArcEdge></data></edge>`),
+			want: "a=A; | e:a>a#1[go]",
+			diags: []string{
+				`note: graphml: node has 2 labels; only the first is read`,
+				`note: graphml: edge has 2 labels; only the first is read`,
+			},
+		},
+		{
+			name:  "behaviour text",
+			text:  doc(node("a", "  IDLE\nenter / { x = 1; }\nTICK / y++;")),
+			want:  "a=IDLE; |",
+			diags: []string{`note: graphml: the text below the state's name is not read: "enter / { x = 1; } TICK / y++;"`},
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := read(t, tt.text, graphml.Options{})
+			if c == nil {
+				t.Fatalf("Read = nil, %v", err)
+			}
+			if (err != nil) != tt.err {
+				t.Errorf("Read error = %v, want error %v", err, tt.err)
+			}
+			if got := summary(c); tt.want != "" && got != tt.want {
+				t.Errorf("chart =\n%s\nwant\n%s", got, tt.want)
+			}
+			msgs := messages(c)
+			t.Logf("%s\n%s", summary(c), msgs)
+			for _, w := range tt.diags {
+				if !strings.Contains(msgs, w) {
+					t.Errorf("diagnostics =\n%s\nwant %s", msgs, w)
+				}
+			}
+			if len(tt.diags) == 0 && !tt.err {
+				for _, d := range c.Diagnostics {
+					if d.Severity != 2 {
+						t.Errorf("unexpected diagnostic %v", d)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestLayout checks that boxes are moved so that none is left of or above
+// the origin, and that a geometry that is not a box is left out.
+func TestLayout(t *testing.T) {
+	c, err := read(t, doc(node("a", "A", "box=-100,20,50,50"), node("b", "B", "box=10,-30,50,50"), node("c", "C", "box=x,0,1,1")), graphml.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b := c.States[0].Box; b == nil || b.X != 0 || b.Y != 50 || b.W != 50 {
+		t.Errorf("a's Box = %+v, want at (0, 50)", b)
+	}
+	if b := c.States[1].Box; b == nil || b.X != 110 || b.Y != 0 {
+		t.Errorf("b's Box = %+v, want at (110, 0)", b)
+	}
+	if b := c.States[2].Box; b != nil {
+		t.Errorf("c's Box = %+v, want nil", b)
+	}
+}
+
+// TestPositions checks where diagnostics point.
+func TestPositions(t *testing.T) {
+	text := doc(node("a", "A"), edge("e1", "a", "zz", "go"))
+	c, _ := read(t, text, graphml.Options{File: "door.graphml"})
+	if len(c.Diagnostics) != 1 {
+		t.Fatalf("diagnostics = %v", c.Diagnostics)
+	}
+	d := c.Diagnostics[0]
+	line := strings.Count(text[:strings.Index(text, `<edge id="e1"`)], "\n") + 1
+	if d.Pos.File != "door.graphml" || d.Pos.Shape != "e1" || d.Pos.ShapeName != "go" || d.Pos.Line != line || d.Pos.Col != 5 {
+		t.Errorf("Pos = %+v, want door.graphml:%d:5, shape e1 \"go\"", d.Pos, line)
+	}
+	if want := `door.graphml:` + strconv.Itoa(line) + `:5: shape e1 "go": graphml: edge e1: its target, node "zz", is not in the file`; d.Error() != want {
+		t.Errorf("Error() = %q, want %q", d.Error(), want)
+	}
+	if d.Hint == "" {
+		t.Errorf("no hint")
+	}
+}

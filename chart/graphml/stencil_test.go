@@ -1,0 +1,160 @@
+package graphml_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/fsmforge/fsmforge/chart/graphml"
+)
+
+// TestStencil reads small drawings made with the goomba stencil: roles
+// and properties as yEd custom properties, with chart/visio's checks.
+func TestStencil(t *testing.T) {
+	st := goombaStencil(t)
+	left := node("L", "walkLeft", "role=Initial State", "xm=left", "an=moveLeft")
+	right := node("R", "walkRight", "role=State", "xm=right", "an=moveRight")
+	death := node("D", "death", "role=State", "xm=death", "an=death")
+	end := node("X", "", "shape=ellipse", "box=0,0,20,20")
+	tr := func(id, from, to, test string, opts ...string) string {
+		return edge(id, from, to, test, append([]string{"role=Transition", "test=" + test}, opts...)...)
+	}
+	for _, tt := range []struct {
+		name  string
+		text  string
+		want  string
+		diags []string
+		err   bool
+	}{
+		{
+			name: "message handler and stack",
+			text: doc(left, right, death, end, node("H", "on hit", "role=Message Handler"),
+				tr("t1", "L", "R", "hitTriggerLeft"), tr("t2", "R", "L", "hitTriggerRight", "order=0"),
+				tr("t3", "H", "D", "hitByPlayer", "stack=push", "order=1"), tr("t4", "D", "X", "animationDone", "stack=return")),
+			want: "L=walkLeft* XMovement:left Animation:moveLeft; R=walkRight XMovement:right Animation:moveRight; D=death XMovement:death Animation:death; |" +
+				" t1:L>R#1[hitTriggerLeft] t2:R>L#1[hitTriggerRight] t3:any>D#1[hitByPlayer]+push t4:D>(return)#1[animationDone]",
+		},
+		{
+			name:  "name property and behaviour text",
+			text:  doc(node("L", "Walking left\nmoves left", "role=Initial State", "name=walkLeft", "xm=left"), end, tr("t1", "L", "X", "animationDone")),
+			want:  "L=walkLeft* XMovement:left; | t1:L>(final)#1[animationDone]",
+			diags: []string{`note: graphml: the text below the state's name is not read: "moves left"`},
+		},
+		{
+			name: "compound",
+			text: doc(node("S", "start", "role=Initial State"),
+				group("G", "alive", []string{"role=State", "an=moveLeft"}, node("A", "a", "role=Initial State", "xm=left"), node("B", "b", "role=State", "xm=right"),
+					tr("t1", "A", "B", "hitTriggerLeft")),
+				group("F", "frame", nil, node("C", "c", "role=State")),
+				tr("t0", "S", "G", "animationDone"), tr("t2", "G", "C", "hitByPlayer"), tr("t3", "C", "S", "animationDone")),
+			want: "S=start*; A=a XMovement:left Animation:moveLeft; B=b XMovement:right Animation:moveLeft; C=c; |" +
+				" t1:A>B#1[hitTriggerLeft] t0:S>A#1[animationDone] t3:C>S#1[animationDone] t2@A:A>C#2[hitByPlayer] t2@B:B>C#1[hitByPlayer]",
+			diags: []string{`note: graphml: 1 node without a "fsmforge" property or an edge is not part of the chart`},
+		},
+		{
+			name: "errors",
+			text: doc(left, right, death, end, node("H", "handler", "role=Message Handler"),
+				node("Q", "odd", "role=State", "xm=sideways"),
+				tr("t1", "L", "R", "hitTriggerLeftt"), tr("t2", "L", "R", ""), edge("t3", "L", "R", "x", "role=Transition"),
+				tr("t4", "X", "R", "hitByPlayer"), tr("t5", "L", "H", "hitByPlayer"), tr("t6", "L", "R", "hitByPlayer", "order=first"),
+				tr("t7", "L", "R", "hitByPlayer", "stack=sideways"), tr("t8", "L", "R", "hitByPlayer", "stack=return")),
+			diags: []string{
+				`error: graphml: state "odd": XMovement value "sideways" is not in the drop-list of stencil "goomba"`,
+				`error: graphml: test "hitTriggerLeftt" is not in stencil "goomba"`,
+				`error: graphml: transition without a test`,
+				`error: graphml: transition without a "Test" property`,
+				`error: graphml: the transition starts at node X, which is not a state`,
+				`error: graphml: the transition ends at the message handler node H "handler"`,
+				`error: graphml: order "first" is not a whole number`,
+				`error: graphml: stack operation "sideways" is not one of none, push, return`,
+				`error: graphml: a returning transition ends at state R`,
+			},
+			err: true,
+		},
+		{
+			name: "roles",
+			text: doc(left, right, node("W", "wall", "role=Wall"), node("T", "t", "role=Transition"),
+				edge("e1", "L", "R", "plain"), edge("e2", "L", "R", "", "role=State"), edge("e3", "L", "R", "", "role=Wall")),
+			want: "L=walkLeft* XMovement:left Animation:moveLeft; R=walkRight XMovement:right Animation:moveRight; |",
+			diags: []string{
+				`warning: graphml: role "Wall" is not a master of stencil "goomba": its 2 nodes and edges are ignored`,
+				`warning: graphml: node with role "Transition", which is for edges; ignored`,
+				`warning: graphml: edge without a "fsmforge" property: not a transition; ignored`,
+				`warning: graphml: edge with role "State", which is for nodes; ignored`,
+			},
+		},
+		{
+			name:  "another stencil",
+			text:  doc(node("a", "A", "role=Room"), edge("e", "a", "a", "", "role=Door")),
+			want:  "|",
+			diags: []string{`error: graphml: the drawing was not made with stencil "goomba": the "fsmforge" property names its masters ("State", "Transition"...), but its values are "Room", "Door"`},
+			err:   true,
+		},
+		{
+			name: "keys",
+			text: strings.Replace(strings.Replace(doc(left, end, tr("t1", "L", "X", "animationDone")),
+				`<key attr.name="Animation" attr.type="string" for="node" id="an"/>`, `<key attr.name="Colour" for="node" id="colour"/>`, 1),
+				`<key attr.name="XMovement" attr.type="string" for="node" id="xm"/>`,
+				`<key attr.name="XMovement" attr.type="string" for="node" id="xm"><default>existing</default></key>`, 1),
+			want: "L=walkLeft* XMovement:left; | t1:L>(final)#1[animationDone]",
+			diags: []string{
+				`warning: graphml: the file declares no node property "Animation", which stencil "goomba" (version 1) lists`,
+				`note: graphml: property "Colour" is not in stencil "goomba"; ignored`,
+				`warning: graphml: <data> refers to key "an", which no <key> declares; ignored`,
+			},
+		},
+		{
+			name: "key defaults",
+			text: strings.Replace(doc(node("L", "walkLeft", "role=Initial State"), end, tr("t1", "L", "X", "animationDone")),
+				`<key attr.name="XMovement" attr.type="string" for="node" id="xm"/>`,
+				`<key attr.name="XMovement" attr.type="string" for="node" id="xm"><default>existing</default></key>`, 1),
+			want: "L=walkLeft* XMovement:existing; | t1:L>(final)#1[animationDone]",
+		},
+		{
+			name: "duplicate ids",
+			text: doc(left, node("L", "again", "role=State"), end, tr("t1", "L", "X", "animationDone"), tr("t1", "L", "X", "animationDone")),
+			diags: []string{
+				`error: graphml: node id "L" is used twice; the second node and what it holds are ignored`,
+				`error: graphml: edge id "t1" is used twice; the second edge is ignored`,
+			},
+			err: true,
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := read(t, tt.text, graphml.Options{Stencil: st})
+			if c == nil {
+				t.Fatalf("Read = nil, %v", err)
+			}
+			if (err != nil) != tt.err {
+				t.Errorf("Read error = %v, want error %v", err, tt.err)
+			}
+			msgs := messages(c)
+			t.Logf("%s\n%s", summary(c), msgs)
+			if got := summary(c); tt.want != "" && got != tt.want {
+				t.Errorf("chart =\n%s\nwant\n%s", got, tt.want)
+			}
+			for _, w := range tt.diags {
+				if !strings.Contains(msgs, w) {
+					t.Errorf("diagnostics =\n%s\nwant %s", msgs, w)
+				}
+			}
+			for _, d := range c.Diagnostics {
+				if d.Severity == 0 && d.Hint == "" && !strings.HasPrefix(d.Message, "chart:") {
+					t.Errorf("error %q has no hint", d.Message)
+				}
+			}
+		})
+	}
+}
+
+// TestRoleKey reads roles from another property.
+func TestRoleKey(t *testing.T) {
+	text := strings.Replace(doc(node("L", "walkLeft", "role=Initial State"), node("X", ""), edge("t", "L", "X", "", "role=Transition", "test=animationDone")),
+		`attr.name="fsmforge"`, `attr.name="Kind"`, 1)
+	c, err := read(t, text, graphml.Options{Stencil: goombaStencil(t), RoleKey: "Kind"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := summary(c), "L=walkLeft*; | t:L>(final)#1[animationDone]"; got != want {
+		t.Errorf("chart = %s, want %s", got, want)
+	}
+}
