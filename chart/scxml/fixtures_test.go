@@ -1,0 +1,190 @@
+package scxml_test
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/chart/scxml"
+)
+
+// fixtures are the real SCXML files of testdata (see testdata/README.md):
+// their states and transitions after flattening, read leniently, and the
+// first error of the strict reading, which names the first element a
+// chart cannot express.
+var fixtures = []struct {
+	file                string
+	states, transitions int
+	initial             string
+	strictFirst         string // the strict reading's Error()
+	lenientErrors       int    // errors left when read leniently: parallel states
+}{
+	{"qt_trafficlight.scxml", 6, 12, "greenGoingRed",
+		`qt_trafficlight.scxml:16:17: shape red: scxml: <send> in <onentry> of state "red": executable content cannot be expressed in a chart; left out (and 5 more)`, 0},
+	{"qt_calculator.scxml", 11, 45, "begin",
+		`qt_calculator.scxml:4:5: scxml: <datamodel>: a chart has no data model or scripts; left out (and 45 more)`, 0},
+	{"commons_scxml_microwave01_jexl.xml", 3, 9, "off",
+		`commons_scxml_microwave01_jexl.xml:41:7: shape on: scxml: <if> in <onentry> of state "on": executable content cannot be expressed in a chart; left out (and 5 more)`, 0},
+	{"zhornyak_stopwatch_bom.scxml", 3, 6, "ready",
+		`zhornyak_stopwatch_bom.scxml:3:2: scxml: <datamodel>: a chart has no data model or scripts; left out (and 13 more)`, 0},
+	{"zhornyak_skoda_bolero_infotainment.scxml", 122, 780, "off_Restore",
+		`zhornyak_skoda_bolero_infotainment.scxml:6:2: scxml: <datamodel>: a chart has no data model or scripts; left out (and 220 more)`, 7},
+}
+
+// TestFixtures reads every real SCXML file: strictly, each fails with an
+// error naming the first element a chart cannot express; leniently, each
+// gives its states and transitions, with warnings for what was left out
+// (and errors only for parallel states); with the goomba stencil, each
+// fails for its tests. None panics.
+func TestFixtures(t *testing.T) {
+	st := goombaStencil(t)
+	for _, f := range fixtures {
+		t.Run(f.file, func(t *testing.T) {
+			path := filepath.Join("testdata", f.file)
+			c, err := scxml.ReadFile(path, scxml.Options{File: f.file})
+			if c == nil || err == nil || err.Error() != f.strictFirst || !errors.Is(err, scxml.ErrUnsupported) {
+				t.Errorf("ReadFile strictly = %v, want the error %s", err, f.strictFirst)
+			}
+			checkChart(t, c)
+
+			c, err = scxml.ReadFile(path, scxml.Options{File: f.file, Lenient: true})
+			if c == nil {
+				t.Fatalf("ReadFile leniently = nil, %v", err)
+			}
+			checkChart(t, c)
+			if len(c.States) != f.states || len(c.Transitions) != f.transitions {
+				t.Errorf("ReadFile leniently = %d states, %d transitions, want %d, %d", len(c.States), len(c.Transitions), f.states, f.transitions)
+			}
+			var initial []string
+			for _, s := range c.States {
+				if s.Initial {
+					initial = append(initial, s.ID)
+				}
+			}
+			if len(initial) != 1 || initial[0] != f.initial {
+				t.Errorf("initial states %v, want %s", initial, f.initial)
+			}
+			errs := c.Diagnostics.Errors()
+			if len(errs) != f.lenientErrors {
+				t.Errorf("ReadFile leniently: %d errors, want %d: %v", len(errs), f.lenientErrors, errs)
+			}
+			for _, d := range errs {
+				if !strings.Contains(d.Message, "<parallel>") {
+					t.Errorf("ReadFile leniently: error %s", d.Error())
+				}
+			}
+			if len(c.Diagnostics.Warnings()) == 0 {
+				t.Error("ReadFile leniently: no warnings for what it left out")
+			}
+
+			c, err = scxml.ReadFile(path, scxml.Options{File: f.file, Stencil: st, Lenient: true})
+			if c == nil || err == nil || !slices.ContainsFunc(c.Diagnostics.Errors(), func(d chart.Diagnostic) bool {
+				return strings.Contains(d.Message, `is not in stencil "goomba"`)
+			}) {
+				t.Errorf("ReadFile with the goomba stencil = %v, want an error for an unknown test", err)
+			}
+			checkChart(t, c)
+		})
+	}
+}
+
+// TestSharedFixtures reads the fixtures of ../../../shared/fixtures/scxml
+// when that folder is there: each must read, or fail with an error that
+// says why; none may panic.
+func TestSharedFixtures(t *testing.T) {
+	files, _ := filepath.Glob("../../../shared/fixtures/scxml/*")
+	if len(files) == 0 {
+		t.Skip("no ../../../shared/fixtures/scxml")
+	}
+	for _, f := range files {
+		for _, lenient := range []bool{false, true} {
+			c, err := scxml.ReadFile(f, scxml.Options{Lenient: lenient})
+			if c == nil && err == nil {
+				t.Errorf("ReadFile(%s) = nil, nil", f)
+			}
+			if err != nil && err.Error() == "" {
+				t.Errorf("ReadFile(%s): an empty error", f)
+			}
+			if c != nil {
+				checkChart(t, c)
+			}
+		}
+	}
+}
+
+func goombaStencil(t testing.TB) *chart.Stencil {
+	t.Helper()
+	st, err := chart.LoadStencil("../../examples/goomba/goomba.stencil.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// checkChart checks what every chart an importer returns must satisfy:
+// States and Transitions not nil, unique IDs, no nesting left,
+// transitions between states of the chart, orders from 1, and diagnostics
+// that render, prefixed by their package.
+func checkChart(t testing.TB, c *chart.Chart) {
+	t.Helper()
+	if c.States == nil || c.Transitions == nil {
+		t.Errorf("chart with nil States or Transitions")
+	}
+	ids := map[string]bool{}
+	for _, s := range c.States {
+		if s.ID == "" || ids[s.ID] {
+			t.Errorf("state ID %q empty or repeated", s.ID)
+		}
+		ids[s.ID] = true
+		if s.Parent != "" {
+			t.Errorf("state %s: Parent %q after flattening", s.ID, s.Parent)
+		}
+	}
+	seen := map[string]bool{}
+	for _, tr := range c.Transitions {
+		if tr.ID == "" || seen[tr.ID] || ids[tr.ID] {
+			t.Errorf("transition ID %q empty or repeated", tr.ID)
+		}
+		seen[tr.ID] = true
+		if tr.AnyState != (tr.From == "") || tr.From != "" && !ids[tr.From] {
+			t.Errorf("transition %s: From %q, AnyState %v", tr.ID, tr.From, tr.AnyState)
+		}
+		if tr.Target.Kind == chart.ToState && !ids[tr.Target.State] && !c.Diagnostics.HasErrors() {
+			t.Errorf("transition %s: Target %+v", tr.ID, tr.Target)
+		}
+		if tr.Target.Kind != chart.ToState && tr.Target.State != "" {
+			t.Errorf("transition %s: Target %+v", tr.ID, tr.Target)
+		}
+		if tr.Order < 1 {
+			t.Errorf("transition %s: Order %d", tr.ID, tr.Order)
+		}
+	}
+	for _, d := range c.Diagnostics {
+		if d.Error() == "" || !strings.HasPrefix(d.Message, "scxml: ") && !strings.HasPrefix(d.Message, "chart: ") {
+			t.Errorf("diagnostic %#v renders as %q", d, d.Error())
+		}
+	}
+	var l chart.Diagnostics
+	if err := c.Diagnostics.Err(); err != nil && (!errors.As(err, &l) || err.Error() == "") {
+		t.Errorf("Diagnostics.Err() = %T %v", err, err)
+	}
+}
+
+// The testdata fixtures are copies of the shared ones, when those are
+// there.
+func TestFixturesAreCopies(t *testing.T) {
+	for _, f := range fixtures {
+		shared, err := os.ReadFile(filepath.Join("../../../shared/fixtures/scxml", f.file))
+		if err != nil {
+			t.Skip("no ../../../shared/fixtures/scxml")
+		}
+		own, err := os.ReadFile(filepath.Join("testdata", f.file))
+		if err != nil || string(own) != string(shared) {
+			t.Errorf("testdata/%s differs from the shared fixture (%v)", f.file, err)
+		}
+	}
+}

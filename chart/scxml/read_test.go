@@ -1,0 +1,617 @@
+package scxml_test
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/chart/scxml"
+)
+
+// doc wraps the body of an <scxml> element.
+func doc(attrs, body string) string {
+	return `<?xml version="1.0" encoding="UTF-8"?>
+<scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:ff="https://fsmforge.dev/scxml" xmlns:qt="http://www.qt.io/2015/02/scxml-ext" version="1.0"` + attrs + `>
+` + body + `
+</scxml>
+`
+}
+
+func read(t *testing.T, src string, opt scxml.Options) (*chart.Chart, error) {
+	t.Helper()
+	if opt.File == "" {
+		opt.File = "test.scxml"
+	}
+	c, err := scxml.Read(strings.NewReader(src), opt)
+	if c != nil {
+		checkChart(t, c)
+	}
+	return c, err
+}
+
+// summary renders a chart's states and transitions on one line each, for
+// comparisons: "S id name kind [initial] [entry]", "T id from->target
+// test [value] order".
+func summary(c *chart.Chart) []string {
+	var out []string
+	for _, s := range c.States {
+		line := fmt.Sprintf("S %s %q %s", s.ID, s.Name, s.Kind)
+		if s.Initial {
+			line += " initial"
+		}
+		for _, a := range s.Entry {
+			line += " " + a.Property + "=" + a.Value
+		}
+		out = append(out, line)
+	}
+	for _, t := range c.Transitions {
+		from := t.From
+		if t.AnyState {
+			from = "*"
+		}
+		line := fmt.Sprintf("T %s %s->%v %q #%d", t.ID, from, t.Target, t.Test, t.Order)
+		if t.Value != "" {
+			line += " value=" + t.Value
+		}
+		if t.Push {
+			line += " push"
+		}
+		out = append(out, line)
+	}
+	return out
+}
+
+func messages(c *chart.Chart) []string {
+	var out []string
+	for _, d := range c.Diagnostics {
+		out = append(out, d.Error())
+	}
+	return out
+}
+
+// TestReadPlain reads plain state machines: what each SCXML construct
+// becomes in the chart.
+func TestReadPlain(t *testing.T) {
+	for _, tt := range []struct {
+		name, src string
+		want      []string
+		diags     []string // substrings of the diagnostics, in order
+	}{
+		{
+			name: "flat",
+			src: doc(` initial="b"`, `
+	<state id="a"><transition event="go" target="b"/></state>
+	<state id="b">
+		<transition event="back" cond="ready" target="a"/>
+		<transition cond="x &gt; 1" target="c"/>
+		<transition target="a"/>
+	</state>
+	<final id="c"/>`),
+			want: []string{
+				`S a "a" normal`, `S b "b" normal initial`, `S c "c" end`,
+				`T a#1 a->b "go" #1`, `T b#1 b->a "back" #1`, `T b#2 b->c "x > 1" #2`, `T b#3 b->a "" #3`,
+			},
+		},
+		{
+			name: "first state is initial",
+			src:  doc(``, `<final id="f"/><state id="a"/>`),
+			want: []string{`S f "f" end initial`, `S a "a" normal`},
+		},
+		{
+			name: "nested, initial attribute, element and default",
+			src: doc(` initial="outer"`, `
+	<state id="outer" initial="mid">
+		<transition event="reset" target="outer"/>
+		<state id="first"/>
+		<state id="mid">
+			<initial><transition target="deep2"/></initial>
+			<state id="deep1"/>
+			<state id="deep2"><transition event="next" target="deep1"/></state>
+		</state>
+	</state>
+	<state id="other"><transition event="enter" target="mid"/></state>`),
+			want: []string{
+				`S first "first" normal`, `S deep1 "deep1" normal`, `S deep2 "deep2" normal initial`, `S other "other" normal`,
+				`T deep2#1 deep2->deep1 "next" #1`, `T other#1 other->deep2 "enter" #1`,
+				`T outer#1@first first->deep2 "reset" #1`, `T outer#1@deep1 deep1->deep2 "reset" #1`, `T outer#1@deep2 deep2->deep2 "reset" #2`,
+			},
+			diags: []string{`note: chart: compound state "outer" flattened`, `note: chart: compound state "mid" flattened`},
+		},
+		{
+			name: "initial deeper than a child",
+			src: doc(` initial="s"`, `
+	<state id="s" initial="b2">
+		<state id="a"/>
+		<state id="b"><state id="b1"/><state id="b2"/></state>
+	</state>
+	<state id="t"><transition event="e" target="s"/></state>`),
+			want: []string{
+				`S a "a" normal`, `S b1 "b1" normal`, `S b2 "b2" normal initial`, `S t "t" normal`,
+				`T t#1 t->b2 "e" #1`,
+			},
+		},
+		{
+			name: "root initial inside a compound",
+			src:  doc(` initial="y"`, `<state id="w"><state id="x"/><state id="y"/></state>`),
+			want: []string{`S x "x" normal`, `S y "y" normal initial`},
+		},
+		{
+			name:  "several events",
+			src:   doc(``, `<state id="a"><transition event=" up  down" target="a"/></state>`),
+			want:  []string{`S a "a" normal initial`, `T a#1 a->a "up" #1`, `T a#1~2 a->a "down" #1`},
+			diags: []string{`note: scxml: the transition is taken on any of 2 events: read as 2 transitions`},
+		},
+		{
+			name: "fsmforge attributes",
+			src: doc(` initial="walk"`, `
+	<state id="walk" ff:id="1" ff:name="Walk left">
+		<onentry><ff:action property="XMovement" value="left"/></onentry>
+		<transition event="hit" target="stun" ff:id="7" ff:order="3" ff:value="hard" ff:stack="push"/>
+		<transition event="time_out" ff:event="time out" ff:label="time out / beep" target="walk"/>
+	</state>
+	<state id="stun" ff:kind="choice"><transition ff:stack="return" ff:test="done"/></state>
+	<state id="start" ff:kind="start"><transition target="walk"/></state>
+	<state id="any" ff:kind="anyState"><transition event="die" target="Final"/></state>
+	<final id="Final" ff:implicit="true"/>`),
+			want: []string{
+				`S 1 "Walk left" normal initial XMovement=left`, `S stun "stun" choice`, `S start "start" start`,
+				`T 7 1->stun "hit" #3 value=hard push`, `T 1#2 1->1 "time out" #2`, `T stun#1 stun->(return) "done" #1`,
+				`T start#1 start->1 "" #1`, `T any#1 *->(final) "die" #1`,
+			},
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := read(t, tt.src, scxml.Options{})
+			if err != nil {
+				t.Fatalf("Read = %v", err)
+			}
+			if got := summary(c); !slices.Equal(got, tt.want) {
+				t.Errorf("Read =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+			}
+			checkDiags(t, c, tt.diags)
+		})
+	}
+}
+
+// checkDiags checks that the diagnostics hold each of want, in order, and
+// nothing else but notes.
+func checkDiags(t *testing.T, c *chart.Chart, want []string) {
+	t.Helper()
+	got := messages(c)
+	i := 0
+	for _, g := range got {
+		if i < len(want) && strings.Contains(g, want[i]) {
+			i++
+		} else if !strings.Contains(g, ": note: ") {
+			t.Errorf("unexpected diagnostic %s", g)
+		}
+	}
+	if i < len(want) {
+		t.Errorf("diagnostics\n%s\nwant, in order, %q", strings.Join(got, "\n"), want[i:])
+	}
+}
+
+// TestReadLabels checks the labels, events, guards and actions of plain
+// transitions.
+func TestReadLabels(t *testing.T) {
+	c, err := read(t, doc(``, `<state id="a">
+		<transition event="push" cond="unlocked" target="a"/>
+		<transition cond="  x   &lt; 2 " target="a"/>
+		<transition event="e" cond="c" ff:label="e [c] / act()" target="a"/>
+		<transition event="e2" ff:test="other" target="a"/>
+	</state>`), scxml.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	type parts struct{ label, event, guard, action, test string }
+	want := []parts{
+		{"push [unlocked]", "push", "unlocked", "", "push"},
+		{"[x < 2]", "", "x < 2", "", "x < 2"},
+		{"e [c] / act()", "e", "c", "act()", "e"},
+		{"e2", "e2", "", "", "other"},
+	}
+	for i, tr := range c.Transitions {
+		got := parts{tr.Label, tr.Event, tr.Guard, tr.Action, tr.Test}
+		if i >= len(want) || got != want[i] {
+			t.Errorf("transition %d = %+v, want %+v", i, got, want[min(i, len(want)-1)])
+		}
+	}
+}
+
+// TestReadLayout reads Qt Creator's geometry, through nested states.
+func TestReadLayout(t *testing.T) {
+	c, err := read(t, doc(``, `
+	<state id="outer">
+		<qt:editorinfo geometry="100;100;-50;-50;300;200" scenegeometry="100;100;50;50;300;200"/>
+		<state id="inner">
+			<qt:editorinfo geometry="80;60;-20;-10;40;30" scenegeometry="0;0;999;999;40;30"/>
+		</state>
+		<state id="scene">
+			<qt:editorinfo scenegeometry="1;2;3;4;5;6"/>
+		</state>
+	</state>
+	<state id="bad"><qt:editorinfo geometry="1;2;x;4;5;6"/></state>
+	<state id="none"/>`), scxml.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]*chart.Box{
+		"inner": {X: 160, Y: 150, W: 40, H: 30},
+		"scene": {X: 3, Y: 4, W: 5, H: 6},
+		"bad":   nil,
+		"none":  nil,
+	}
+	for _, s := range c.States {
+		w := want[s.ID]
+		if (s.Box == nil) != (w == nil) || s.Box != nil && *s.Box != *w {
+			t.Errorf("state %s: Box = %+v, want %+v", s.ID, s.Box, w)
+		}
+	}
+	checkDiags(t, c, []string{`warning: scxml: qt:editorinfo geometry "1;2;x;4;5;6" is not 6 numbers; ignored`})
+}
+
+// TestReadUnsupported checks that what a chart cannot express is an error
+// naming the element (or a warning, read leniently), never dropped in
+// silence.
+func TestReadUnsupported(t *testing.T) {
+	for _, tt := range []struct {
+		name, src string
+		strict    []string // diagnostics read strictly, in order
+		lenient   []string // read leniently; nil: the same
+	}{
+		{
+			name: "executable content",
+			src: doc(``, `<datamodel><data id="x"/></datamodel>
+	<state id="a">
+		<onentry><send event="e" delay="1s"/><ff:action property="p" value="v"/></onentry>
+		<onexit><log expr="1"/></onexit>
+		<transition event="e" target="a"><assign location="x" expr="1"/></transition>
+		<invoke src="other.scxml"/>
+	</state>`),
+			strict: []string{
+				`test.scxml:3:1: scxml: <datamodel>: a chart has no data model or scripts; left out`,
+				`test.scxml:5:12: shape a: scxml: <send> in <onentry> of state "a": executable content cannot be expressed in a chart; left out`,
+				`test.scxml:6:11: shape a: scxml: <log> in <onexit> of state "a"`,
+				`test.scxml:7:36: shape a: scxml: <assign> in <transition> of state "a"`,
+				`test.scxml:8:3: shape a: scxml: <invoke> in state "a": a chart cannot invoke`,
+			},
+			lenient: []string{
+				`test.scxml:3:1: warning: scxml: <datamodel>`,
+				`test.scxml:5:12: shape a: warning: scxml: <send>`,
+				`test.scxml:6:11: shape a: warning: scxml: <log>`,
+				`test.scxml:7:36: shape a: warning: scxml: <assign>`,
+				`test.scxml:8:3: shape a: warning: scxml: <invoke>`,
+			},
+		},
+		{
+			name: "foreign executable content",
+			src:  `<scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:cs="https://commons.apache.org/scxml"><state id="a"><onentry><cs:var name="x"/></onentry></state></scxml>`,
+			strict: []string{
+				`scxml: <cs:var> in <onentry> of state "a": executable content cannot be expressed in a chart; left out`,
+			},
+			lenient: []string{`warning: scxml: <cs:var> in <onentry>`},
+		},
+		{
+			name: "parallel and history",
+			src: doc(``, `<state id="s"><history id="h"><transition target="b"/></history><state id="b"/></state>
+	<parallel id="p"><state id="r1"/><state id="r2"/></parallel>
+	<state id="t"><transition event="back" target="h"/><transition event="both" target="r1 r2"/></state>`),
+			strict: []string{
+				`test.scxml:3:15: shape h: scxml: <history> "h": history states cannot be expressed in a chart; transitions into it are left out`,
+				`test.scxml:4:2: shape p: scxml: <parallel> "p": parallel states cannot be expressed in a chart`,
+				`test.scxml:5:53: shape t#2: scxml: the transition has 2 targets, "r1 r2"; left out`,
+			},
+		},
+		{
+			name: "nested final",
+			src:  doc(``, `<state id="s"><state id="a"><transition target="done"/></state><final id="done"/></state>`),
+			strict: []string{
+				`scxml: <final> "done" is inside state "s": in SCXML it completes "s" (event done.state.s), in a chart it ends the machine`,
+			},
+			lenient: []string{`warning: scxml: <final> "done" is inside state "s"`},
+		},
+		{
+			name: "structure",
+			src: doc(` initial="a b"`, `<state id="a" initial="zz"><state id="c"/><transition event="e" target="nowhere"/></state>
+	<state id="a"/><bogus/><transition target="a"/><ff:thing/><other:x xmlns:other="urn:other"/>
+	<final id="f"><transition target="a"/></final>
+	<state id="t"><transition ff:orde="1" ff:stack="pop" target="a"/><transition ff:stack="return" target="a"/><transition event="x"/></state>`),
+			strict: []string{
+				`test.scxml:2:1: scxml: initial "a b" names 2 states`,
+				`test.scxml:3:1: shape a: scxml: initial state "zz" is not the id of a state`,
+				`test.scxml:3:43: shape a: scxml: target "nowhere" is not the id of a state`,
+				`test.scxml:4:2: scxml: id "a" is also the id of the state at line 3`,
+				`test.scxml:4:17: scxml: unknown SCXML element <bogus>`,
+				`test.scxml:4:25: scxml: <transition> cannot be a child of <scxml>`,
+				`test.scxml:4:49: scxml: <ff:thing> cannot be here`,
+				`test.scxml:4:60: warning: scxml: <other:x> is not SCXML; ignored`,
+				`test.scxml:5:16: shape f: scxml: <transition> cannot be a child of <final>`,
+				`test.scxml:6:16: shape t#1: scxml: <transition> has no attribute ff:orde`,
+				`test.scxml:6:16: shape t#1: scxml: ff:stack "pop" is not one of none, push, return`,
+				`test.scxml:6:67: shape t#2: scxml: a returning transition (ff:stack="return") has target "a"`,
+				`test.scxml:6:109: shape t#3: warning: scxml: transition without a target`,
+			},
+		},
+		{
+			name:   "no namespace",
+			src:    `<scxml><state id="a"/></scxml>`,
+			strict: []string{`warning: scxml: the root element <scxml> declares no namespace; its elements are read as SCXML's`},
+		},
+	} {
+		for _, lenient := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/lenient=%v", tt.name, lenient), func(t *testing.T) {
+				c, err := read(t, tt.src, scxml.Options{Lenient: lenient})
+				if c == nil {
+					t.Fatalf("Read = nil, %v", err)
+				}
+				want := tt.strict
+				if lenient && tt.lenient != nil {
+					want = tt.lenient
+				}
+				got := messages(c)
+				i := 0
+				for _, g := range got {
+					if i < len(want) && strings.Contains(g, want[i]) {
+						i++
+					} else if !strings.Contains(g, ": note: ") {
+						t.Errorf("unexpected diagnostic %s", g)
+					}
+				}
+				if i < len(want) {
+					t.Errorf("diagnostics\n%s\nwant, in order,\n%s", strings.Join(got, "\n"), strings.Join(want[i:], "\n"))
+				}
+				if c.Diagnostics.HasErrors() != (err != nil) {
+					t.Errorf("Read error %v with diagnostics %v", err, got)
+				}
+				for _, d := range c.Diagnostics.Errors() {
+					if d.Hint == "" && !errors.Is(d, chart.ErrNesting) {
+						t.Errorf("error %s has no hint", d.Error())
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestReadStencil reads charts made with the goomba stencil, and what the
+// stencil reading refuses.
+func TestReadStencil(t *testing.T) {
+	st := goombaStencil(t)
+	const root = ` ff:stencil="goomba" ff:stencilVersion="1" initial="walkLeft"`
+	good := doc(root, `
+	<state id="walkLeft">
+		<onentry><ff:action property="Animation" value="moveLeft"/><ff:action property="XMovement" value="left"/></onentry>
+		<transition event="hitTriggerLeft" target="walkRight"/>
+		<transition cond="hitByPlayer" target="Final"/>
+	</state>
+	<state id="walkRight"><transition event="hit_trigger" ff:test="hitTriggerRight" ff:label="back" target="walkLeft"/></state>
+	<final id="Final" ff:implicit="true"/>`)
+	c, err := read(t, good, scxml.Options{Stencil: st})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		`S walkLeft "walkLeft" normal initial XMovement=left Animation=moveLeft`, `S walkRight "walkRight" normal`,
+		`T walkLeft#1 walkLeft->walkRight "hitTriggerLeft" #1`, `T walkLeft#2 walkLeft->(final) "hitByPlayer" #2`,
+		`T walkRight#1 walkRight->walkLeft "hitTriggerRight" #1`,
+	}
+	if got := summary(c); !slices.Equal(got, want) {
+		t.Errorf("Read =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	checkDiags(t, c, []string{`warning: scxml: ff:test "hitTriggerRight" is the transition's test; its event "hit_trigger" and cond "" are not`})
+	if c.Stencil != st || c.Transitions[2].Label != "back" || c.Transitions[0].Label != "hitTriggerLeft" {
+		t.Errorf("Read: Stencil %p (want %p), labels %q, %q", c.Stencil, st, c.Transitions[0].Label, c.Transitions[2].Label)
+	}
+
+	for _, tt := range []struct {
+		name, src string
+		want      []string
+	}{
+		{"nested", doc(root, `<state id="walk"><onentry><ff:action property="XMovement" value="left"/></onentry>
+			<state id="walkLeft"><onentry><ff:action property="Animation" value="moveLeft"/></onentry></state></state>`),
+			[]string{`note: chart: compound state "walk" flattened`}},
+		{"another stencil", doc(` ff:stencil="mario"`, `<state id="a"/>`),
+			[]string{`scxml: the chart was made with stencil "mario", not "goomba"`}},
+		{"another version", doc(` ff:stencil="goomba" ff:stencilVersion="0"`, `<state id="a"/>`),
+			[]string{`warning: scxml: the chart was made with version "0" of stencil "goomba"; this is version "1"`}},
+		{"no stencil named", doc(``, `<state id="a"/>`),
+			[]string{`warning: scxml: the file does not name its stencil; read as made with stencil "goomba"`}},
+		{"bad tests and actions", doc(root, `<state id="walkLeft">
+			<onentry><ff:action property="Speed" value="fast"/><ff:action property="XMovement" value="up"/><ff:action value="x"/></onentry>
+			<transition event="jump" target="walkLeft"/>
+			<transition event="hitByPlayer" cond="hitTriggerLeft" target="walkLeft"/>
+			<transition event="a b" target="walkLeft"/>
+			<transition target="walkLeft"/>
+		</state>`), []string{
+			`scxml: state "walkLeft": entry-action property "Speed" is not in stencil "goomba"`,
+			`scxml: state "walkLeft": XMovement value "up" is not in the drop-list of stencil "goomba"`,
+			`scxml: <ff:action> without a property`,
+			`scxml: test "jump" is not in stencil "goomba"`,
+			`scxml: the transition has both event "hitByPlayer" and cond "hitTriggerLeft"`,
+			`scxml: the transition's event names 2 events, "a b"`,
+			`scxml: transition without a test`,
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := read(t, tt.src, scxml.Options{Stencil: st})
+			if c == nil {
+				t.Fatalf("Read = nil, %v", err)
+			}
+			checkDiags(t, c, tt.want)
+			if tt.name == "nested" {
+				if got := summary(c); len(got) != 1 || got[0] != `S walkLeft "walkLeft" normal initial XMovement=left Animation=moveLeft` {
+					t.Errorf("Read = %q, want walkLeft with XMovement, then Animation", got)
+				}
+			}
+			if tt.name == "another stencil" && (len(c.States) != 0 || err == nil) {
+				t.Errorf("Read = %d states, %v; want none and an error", len(c.States), err)
+			}
+		})
+	}
+}
+
+// TestBadInput checks the files Read refuses, and the encodings it
+// reads.
+func TestBadInput(t *testing.T) {
+	deep := `<scxml xmlns="http://www.w3.org/2005/07/scxml">` + strings.Repeat("<state>", 200) + strings.Repeat("</state>", 200) + `</scxml>`
+	deepExec := `<scxml xmlns="http://www.w3.org/2005/07/scxml"><state><onentry>` + strings.Repeat("<if>", 200) + strings.Repeat("</if>", 200) + `</onentry></state></scxml>`
+	for _, tt := range []struct {
+		name, src string
+		opt       scxml.Options
+		err       error
+		msg       string
+	}{
+		{"empty", "", scxml.Options{}, scxml.ErrNotSCXML, "test.scxml: scxml: the file is empty"},
+		{"spaces", " \n\t", scxml.Options{}, scxml.ErrNotSCXML, "the file is empty"},
+		{"binary", "\x00\x01\x02<scxml>", scxml.Options{}, scxml.ErrNotSCXML, "this is a binary file, not an SCXML document"},
+		{"zip", "PK\x03\x04rest", scxml.Options{}, scxml.ErrNotSCXML, "this is a zip archive"},
+		{"gzip", "\x1F\x8Brest", scxml.Options{}, scxml.ErrNotSCXML, "gzip"},
+		{"text", "state a -> b", scxml.Options{}, scxml.ErrNotSCXML, `this is a text file that is not XML, not an SCXML document (it starts with "state a -> b")`},
+		{"draw.io", `<mxfile><diagram/></mxfile>`, scxml.Options{}, scxml.ErrNotSCXML, "test.scxml:1:1: scxml: the root element is <mxfile>, not <scxml>"},
+		{"other namespace", `<scxml xmlns="urn:x"/>`, scxml.Options{}, scxml.ErrNotSCXML, `the root element <scxml> is in namespace "urn:x"`},
+		{"no root", `<?xml version="1.0"?><!-- nothing -->`, scxml.Options{}, scxml.ErrNotSCXML, "the file has no root element"},
+		{"malformed", "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\">\n<state id=\"a\">\n</scxml>", scxml.Options{}, scxml.ErrMalformed,
+			"test.scxml:3:9: scxml: malformed XML: element <state> closed by </scxml>"},
+		{"unclosed", `<scxml xmlns="http://www.w3.org/2005/07/scxml"><state>`, scxml.Options{}, scxml.ErrMalformed, "malformed XML: unexpected EOF"},
+		{"unclosed in skipped content", `<scxml xmlns="http://www.w3.org/2005/07/scxml"><datamodel><data>`, scxml.Options{}, scxml.ErrMalformed, "malformed XML: unexpected EOF"},
+		{"entity", `<scxml xmlns="http://www.w3.org/2005/07/scxml" name="&nbsp;"/>`, scxml.Options{}, scxml.ErrMalformed, "invalid character entity &nbsp;"},
+		{"two roots", `<scxml xmlns="http://www.w3.org/2005/07/scxml"/><scxml/>`, scxml.Options{}, scxml.ErrMalformed, "an element after the end of the root element"},
+		{"invalid UTF-8", "<scxml xmlns=\"http://www.w3.org/2005/07/scxml\">\n<state id=\"\xff\"/></scxml>", scxml.Options{}, scxml.ErrMalformed, "test.scxml:2:12: scxml: malformed XML: invalid UTF-8"},
+		{"unknown encoding", `<?xml version="1.0" encoding="Shift_JIS"?><scxml/>`, scxml.Options{}, scxml.ErrMalformed, `encoding "shift_jis" is not supported`},
+		{"UTF-16 declared, not UTF-16", `<?xml version="1.0" encoding="UTF-16"?><scxml/>`, scxml.Options{}, scxml.ErrMalformed, "no UTF-16 byte-order mark"},
+		{"odd UTF-16", "\xFF\xFE<\x00s", scxml.Options{}, scxml.ErrNotSCXML, "starts like UTF-16"},
+		{"too large", doc("", ""), scxml.Options{MaxSize: 100}, scxml.ErrTooLarge, "the file is larger than 100 bytes"},
+		{"too deep", deep, scxml.Options{}, scxml.ErrTooDeep, "scxml: elements nest more than 100 deep"},
+		{"too many elements", doc("", strings.Repeat(`<state><onentry><send/></onentry></state>`, 10)), scxml.Options{MaxElements: 29}, scxml.ErrTooLarge,
+			"test.scxml:3:377: scxml: the file has more than 29 elements"},
+		{"too deep in skipped content", deepExec, scxml.Options{MaxDepth: 50}, scxml.ErrTooDeep, "scxml: elements nest more than 50 deep"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := read(t, tt.src, tt.opt)
+			if c != nil || !errors.Is(err, tt.err) || !strings.Contains(err.Error(), tt.msg) {
+				t.Errorf("Read = %v, %v; want nil, an error wrapping %v with %q", c, err, tt.err, tt.msg)
+			}
+			var l chart.Diagnostics
+			if !errors.As(err, &l) || len(l) != 1 {
+				t.Errorf("Read error %T is not a one-diagnostic list", err)
+			}
+		})
+	}
+
+	// Encodings that are read.
+	body := `<scxml xmlns="http://www.w3.org/2005/07/scxml"><state id="caf` + "\u00e9" + `"/></scxml>`
+	utf16 := func(s string, big bool) string {
+		var b []byte
+		if big {
+			b = []byte{0xFE, 0xFF}
+		} else {
+			b = []byte{0xFF, 0xFE}
+		}
+		for _, r := range s {
+			if big {
+				b = append(b, byte(r>>8), byte(r))
+			} else {
+				b = append(b, byte(r), byte(r>>8))
+			}
+		}
+		return string(b)
+	}
+	for _, tt := range []struct{ name, src string }{
+		{"UTF-8", body},
+		{"UTF-8 with BOM", "\xEF\xBB\xBF" + `<?xml version="1.0" encoding="UTF-8"?>` + body},
+		{"UTF-16LE", utf16(`<?xml version="1.0" encoding="UTF-16"?>`+body, false)},
+		{"UTF-16BE", utf16(body, true)},
+		{"ISO 8859-1", `<?xml version="1.0" encoding="ISO-8859-1"?><scxml xmlns="http://www.w3.org/2005/07/scxml"><state id="caf` + "\xe9" + `"/></scxml>`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := read(t, tt.src, scxml.Options{})
+			if err != nil || len(c.States) != 1 || c.States[0].Name != "café" {
+				t.Errorf("Read = %v, %v; want one state café", c, err)
+			}
+		})
+	}
+}
+
+// TestReadFile reads a file by path and names the chart after it.
+func TestReadFile(t *testing.T) {
+	c, err := scxml.ReadFile("testdata/qt_trafficlight.scxml", scxml.Options{Lenient: true})
+	if err != nil || c.Name != "qt_trafficlight" || c.File != "testdata/qt_trafficlight.scxml" {
+		t.Errorf("ReadFile = %v, %v; want a chart named qt_trafficlight", c, err)
+	}
+	c, err = scxml.Read(strings.NewReader(doc(` name="lights"`, `<state id="a"/>`)), scxml.Options{})
+	if err != nil || c.Name != "lights" {
+		t.Errorf("Read without a file name = %v, %v; want a chart named lights", c, err)
+	}
+	_, err = scxml.ReadFile("testdata/missing.scxml", scxml.Options{})
+	if err == nil || !strings.Contains(err.Error(), "testdata/missing.scxml: scxml: cannot read the file: no such file or directory") {
+		t.Errorf("ReadFile(missing) = %v", err)
+	}
+}
+
+// TestQtCreatorSaved reads the Goomba as Qt Creator saves it after a
+// designer moved a state, renamed an event and added a state: its
+// qt:editorversion, editor info on the root and on transitions, transition
+// types, and the fsmforge attributes it keeps.
+func TestQtCreatorSaved(t *testing.T) {
+	const saved = `<?xml version="1.0" encoding="UTF-8"?>
+<scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:ff="https://fsmforge.dev/scxml" xmlns:qt="http://www.qt.io/2015/02/scxml-ext" version="1.0" name="goomba" ff:stencil="goomba" ff:stencilVersion="1" qt:editorversion="13.0.0" initial="walkLeft">
+    <qt:editorinfo initialGeometry="100;200;-20;-20;40;40"/>
+    <state id="walkLeft" ff:id="1">
+        <qt:editorinfo geometry="150.50;310;-60;-50;144;72" scenegeometry="150.50;310;90.50;260;144;72"/>
+        <onentry>
+            <ff:action property="XMovement" value="left"/>
+            <ff:action property="Animation" value="moveLeft"/>
+        </onentry>
+        <transition type="external" event="hitTriggerLeft" target="walkRight" ff:id="4">
+            <qt:editorinfo movePoint="10;-4"/>
+        </transition>
+        <transition type="external" event="hitByPlayer" target="death" ff:id="6"/>
+    </state>
+    <state id="walkRight" ff:id="2">
+        <onentry>
+            <ff:action property="XMovement" value="right"/>
+            <ff:action property="Animation" value="moveRight"/>
+        </onentry>
+        <transition type="external" event="hitTriggerRight" target="walkLeft" ff:id="5"/>
+        <transition type="external" event="Transition_1" target="State_1"/>
+    </state>
+    <state id="State_1">
+        <qt:editorinfo geometry="400;400;-60;-50;120;100" scenegeometry="400;400;340;350;120;100"/>
+    </state>
+    <state id="death" ff:id="3">
+        <onentry>
+            <ff:action property="XMovement" value="death"/>
+            <ff:action property="Animation" value="death"/>
+        </onentry>
+        <transition type="external" event="animationDone" target="Final" ff:id="8"/>
+    </state>
+    <final id="Final" ff:implicit="true"/>
+</scxml>
+`
+	c, err := read(t, saved, scxml.Options{Stencil: goombaStencil(t)})
+	want := []string{
+		`S 1 "walkLeft" normal initial XMovement=left Animation=moveLeft`,
+		`S 2 "walkRight" normal XMovement=right Animation=moveRight`,
+		`S State_1 "State_1" normal`,
+		`S 3 "death" normal XMovement=death Animation=death`,
+		`T 4 1->2 "hitTriggerLeft" #1`, `T 6 1->3 "hitByPlayer" #2`, `T 5 2->1 "hitTriggerRight" #1`,
+		`T 8 3->(final) "animationDone" #1`,
+	}
+	if got := summary(c); !slices.Equal(got, want) {
+		t.Errorf("Read =\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if b := c.States[0].Box; b == nil || *b != (chart.Box{X: 90.5, Y: 260, W: 144, H: 72}) {
+		t.Errorf("walkLeft: Box = %+v, want {90.5 260 144 72}", b)
+	}
+	if err == nil || err.Error() != `test.scxml:21:9: shape 2#2: scxml: test "Transition_1" is not in stencil "goomba"` {
+		t.Errorf("Read = %v, want an error for the new transition's test", err)
+	}
+	for _, d := range c.Diagnostics.Errors() {
+		if !strings.Contains(d.Hint, "pick one of hitTriggerLeft, animationDone, hitTriggerRight, hitByPlayer") {
+			t.Errorf("hint %q", d.Hint)
+		}
+	}
+}

@@ -1,0 +1,226 @@
+package scxml
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/fsmforge/fsmforge/chart"
+)
+
+// transitions adds the chart's transitions, in document order.
+func (in *interp) transitions() {
+	anyOrder := 0 // position among the any-state transitions of every any-state element
+	for _, tn := range in.trans {
+		if tn.owner.any {
+			anyOrder++
+			in.transition(tn, anyOrder)
+		} else {
+			in.transition(tn, tn.k)
+		}
+	}
+}
+
+// transition reads transition element tn; k is its position among the
+// transitions of its state (or the any-state transitions).
+func (in *interp) transition(tn tnode, k int) {
+	n, r := tn.n, tn.owner
+	if r.history {
+		return
+	}
+	id, explicit := n.attr(Namespace, attrID)
+	if !explicit || id == "" {
+		id = defaultTransitionID(r.id, tn.k)
+	}
+	if in.used[id] {
+		if explicit {
+			in.diag(chart.Error, in.pos(n, nil), ErrUnsupported, "give every transition its own ff:id", "ff:id %q is also the ID of another state or transition", id)
+		}
+		id = in.unique(id)
+	}
+	in.used[id] = true
+	t := chart.Transition{ID: id, Order: k, Pos: chart.Pos{File: in.doc.file, Line: n.line, Col: n.col, Shape: id}}
+	in.attrs(n, t.Pos, []string{"event", "cond", "target", "type"},
+		[]string{attrID, attrTest, attrEvent, attrLabel, attrValue, attrOrder, attrStack})
+	in.content(n, r, false)
+	if r.any {
+		t.AnyState = true
+	} else {
+		t.From = r.id
+	}
+	bad := func(sev chart.Severity, hint, format string, args ...any) {
+		in.diag(sev, t.Pos, ErrUnsupported, hint, format, args...)
+	}
+
+	// Order, value and stack operation.
+	if v, ok := n.attr(Namespace, attrOrder); ok {
+		o, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || o < 0 {
+			bad(chart.Error, "ff:order ranks the transitions leaving a state 1, 2, 3... (0 for document order)", "ff:order %q is not a whole number", v)
+		} else if o > 0 {
+			t.Order = o
+		}
+	}
+	if v, ok := n.attr(Namespace, attrValue); ok {
+		t.Value = strings.TrimSpace(v)
+	}
+	ret := false
+	if v, ok := n.attr(Namespace, attrStack); ok {
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "", chart.StackNone:
+		case chart.StackPush:
+			t.Push = true
+		case chart.StackReturn:
+			ret = true
+		default:
+			bad(chart.Error, "ff:stack is one of none, push, return", "ff:stack %q is not one of none, push, return", v)
+		}
+	}
+	if v, ok := n.attr("", "type"); ok && v != "external" {
+		switch {
+		case v != "internal":
+			bad(chart.Warning, "type is internal or external", "transition type %q; read as external", v)
+		case len(r.kids) > 0:
+			bad(chart.Note, "", "internal transition of %s: read as external (the chart has no compound states to stay in)", r.what())
+		}
+	}
+
+	// Target.
+	target, _ := n.attr("", "target")
+	targets := strings.Fields(target)
+	switch {
+	case len(targets) > 1:
+		bad(chart.Error, "a chart's transition enters one state: keep one target", "the transition has %d targets, %q; left out", len(targets), target)
+		return
+	case len(targets) == 0 && ret:
+		t.Target = chart.Target{Kind: chart.ToReturn}
+	case len(targets) == 0:
+		bad(chart.Warning, "give it a target, or ff:stack=\"return\" to go to the state on top of the stack",
+			"transition without a target (an internal transition, for its actions only): a chart has none; left out")
+		return
+	case ret:
+		bad(chart.Error, "remove the target: a returning transition goes to the state on top of the stack",
+			"a returning transition (ff:stack=\"return\") has target %q", targets[0])
+		return
+	default:
+		to, ok := in.resolve(n, r, "target", targets[0])
+		if !ok {
+			return
+		}
+		if to.implicit {
+			t.Target = chart.Target{Kind: chart.ToFinal}
+		} else {
+			t.Target = chart.Target{Kind: chart.ToState, State: to.id}
+		}
+	}
+
+	// Test.
+	event, _ := n.attr("", "event")
+	cond, _ := n.attr("", "cond")
+	test, hasTest := n.attr(Namespace, attrTest)
+	lbl, hasLabel := n.attr(Namespace, attrLabel)
+	lbl = strings.TrimSpace(lbl)
+	cond = chart.NormalizeSpace(cond)
+	events := strings.Fields(event)
+	if hasTest {
+		test = strings.TrimSpace(test)
+	}
+	if hasTest && in.st != nil {
+		tok := token(test)
+		if len(events) > 0 && (len(events) > 1 || events[0] != tok) || cond != "" && cond != tok {
+			bad(chart.Warning, "make event or cond the test, or remove ff:test", "ff:test %q is the transition's test; its event %q and cond %q are not", test, event, cond)
+		}
+	}
+	if in.st != nil {
+		if !in.stencilTest(&t, n, events, cond, test, hasTest) {
+			return
+		}
+		t.Label = t.Test
+		if hasLabel {
+			t.Label = lbl
+		}
+		t.Pos.ShapeName = t.Label
+		in.c.Transitions = append(in.c.Transitions, t)
+		return
+	}
+
+	// A plain state machine: one transition per event.
+	if ev, ok := n.attr(Namespace, attrEvent); ok {
+		ev = chart.NormalizeSpace(ev)
+		if tok := token(ev); len(events) != 1 && ev != "" || len(events) == 1 && events[0] != tok {
+			bad(chart.Warning, "make event the event, or remove ff:event", "ff:event %q is the transition's event; its event attribute %q is not", ev, event)
+		}
+		events = []string{ev}
+	}
+	if len(events) == 0 {
+		events = []string{""}
+	}
+	if len(events) > 1 {
+		bad(chart.Note, "", "the transition is taken on any of %d events: read as %d transitions", len(events), len(events))
+	}
+	for j, e := range events {
+		u := t
+		if j > 0 {
+			u.ID = in.unique(fmt.Sprintf("%s~%d", t.ID, j+1))
+			in.used[u.ID] = true
+			u.Pos.Shape = u.ID
+		}
+		u.Event, u.Guard = e, cond
+		u.Label = label(e, cond)
+		if hasLabel && len(events) == 1 {
+			u.Label = lbl
+			_, _, u.Action = chart.ParseLabel(lbl)
+		}
+		u.Test = cmp.Or(e, cond)
+		if hasTest {
+			u.Test = test
+		}
+		u.Pos.ShapeName = cmp.Or(u.Label, u.Test)
+		in.c.Transitions = append(in.c.Transitions, u)
+	}
+}
+
+// stencilTest reads the test of a transition of a chart made with the
+// stencil: ff:test, or the event, or the condition when there is no event.
+// It reports whether the transition is kept.
+func (in *interp) stencilTest(t *chart.Transition, n *node, events []string, cond, test string, hasTest bool) bool {
+	st := in.st
+	names := make([]string, len(st.Tests))
+	for i, x := range st.Tests {
+		names[i] = x.Name
+	}
+	pick := "pick one of " + strings.Join(names, ", ")
+	errorf := func(hint, format string, args ...any) {
+		in.diag(chart.Error, t.Pos, nil, hint, format, args...)
+	}
+	switch {
+	case hasTest:
+	case len(events) > 0 && cond != "":
+		errorf("a transition tests one thing: keep the event",
+			"the transition has both event %q and cond %q", strings.Join(events, " "), cond)
+		return false
+	case len(events) > 1:
+		errorf("a transition tests one thing: draw one transition per event", "the transition's event names %d events, %q", len(events), strings.Join(events, " "))
+		return false
+	case len(events) == 1:
+		test = events[0]
+	case cond != "":
+		test = cond
+	default:
+		errorf(pick+`, and write it as the transition's event`, "transition without a test")
+		return false
+	}
+	t.Test = test
+	x, ok := st.Test(test)
+	if !ok {
+		errorf(pick, "test %q is not in stencil %q", test, st.Name)
+		return false
+	}
+	if t.Value != "" && len(x.Values) > 0 && !slices.Contains(x.Values, t.Value) {
+		errorf("pick one of "+strings.Join(x.Values, ", "), "test %q does not take value %q", test, t.Value)
+		return false
+	}
+	return true
+}
