@@ -2,7 +2,9 @@ package visio
 
 import (
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
@@ -10,8 +12,8 @@ import (
 
 // Document is a Visio drawing as a file holds it, whatever the file's
 // format: its masters, its pages, their shapes and the glue between them.
-// [DecodeVDX] fills one from a Visio XML drawing (.vdx); a reader for .vsdx
-// fills the same model. [Interpret] reads a chart from it.
+// [DecodeVDX] fills one from a Visio XML drawing (.vdx), [DecodeVSDX] from a
+// Visio package (.vsdx, .vssx); [Interpret] reads a chart from either.
 //
 // Each shape holds what the file says of it; [Document.Resolve] links it
 // to its master, from which it inherits. Strings may share memory with the
@@ -22,7 +24,8 @@ type Document struct {
 	// Title is the document's title (DocumentProperties), often empty.
 	Title string
 	// Namespace is the XML namespace of the file (NamespaceVDX2003 or
-	// NamespaceVDX2002); empty for formats that are not XML.
+	// NamespaceVDX2002), or of the XML parts of a package
+	// (NamespaceVSDX).
 	Namespace string
 
 	Masters []*Master // the document stencil, in file order
@@ -69,7 +72,10 @@ type Page struct {
 	BackPage   string    // ID of the page's background page, if any
 	Shapes     []*Shape  // top-level shapes, in file order; groups hold their members
 	Connects   []Connect // the glue of the page's connectors, in file order
-	Pos        Pos       // of the <Page> element
+	// Width and Height are the page's size in inches (its page sheet's
+	// PageWidth and PageHeight), or 0 when the file does not say.
+	Width, Height float64
+	Pos           Pos // of the <Page> element
 }
 
 // Label returns the page's local name, as the designer sees it, or its
@@ -118,6 +124,16 @@ type Shape struct {
 
 	// Shapes holds the members of a group.
 	Shapes []*Shape
+
+	// XForm is where the shape is drawn. Resolve fills in the cells the
+	// shape does not give from its Base.
+	XForm XForm
+
+	// Members and Containers come from the shape's Relationships cell
+	// (Visio 2010 and later): for a container, the IDs of the shapes it
+	// holds (DEPENDSON(1, ...)); for a shape, the IDs of the containers
+	// that hold it (DEPENDSON(4, ...)). Both are nil for most shapes.
+	Members, Containers []string
 
 	Pos Pos // of the <Shape> element
 
@@ -232,6 +248,112 @@ func inherit(base, own Prop) Prop {
 		m.Type = own.Type
 	}
 	return m
+}
+
+// XForm holds the cells that place a shape, in inches: its pin (PinX,
+// PinY), the point it turns about, in the coordinates of its page or, for
+// a member of a group, of its group (from the group's bottom-left corner, Y
+// upwards); its size; the pin's place in the shape (LocPinX, LocPinY, from
+// the shape's bottom-left corner); its angle in radians; and for a 1-D
+// shape its begin and end points. Set says which cells are known.
+type XForm struct {
+	PinX, PinY, Width, Height, LocPinX, LocPinY, Angle float64
+	BeginX, BeginY, EndX, EndY                         float64
+	Set                                                XFormCells
+}
+
+// XFormCells is a set of the cells of an XForm.
+type XFormCells uint16
+
+// The cells of an XForm.
+const (
+	XPinX XFormCells = 1 << iota
+	XPinY
+	XWidth
+	XHeight
+	XLocPinX
+	XLocPinY
+	XAngle
+	XBeginX
+	XBeginY
+	XEndX
+	XEndY
+)
+
+// xformCells maps the names of the cells of an XForm to their bits.
+var xformCells = map[string]XFormCells{
+	"PinX": XPinX, "PinY": XPinY, "Width": XWidth, "Height": XHeight, "LocPinX": XLocPinX, "LocPinY": XLocPinY,
+	"Angle": XAngle, "BeginX": XBeginX, "BeginY": XBeginY, "EndX": XEndX, "EndY": XEndY,
+}
+
+// cell returns a pointer to the cell c (a single bit) of x.
+func (x *XForm) cell(c XFormCells) *float64 {
+	switch c {
+	case XPinX:
+		return &x.PinX
+	case XPinY:
+		return &x.PinY
+	case XWidth:
+		return &x.Width
+	case XHeight:
+		return &x.Height
+	case XLocPinX:
+		return &x.LocPinX
+	case XLocPinY:
+		return &x.LocPinY
+	case XAngle:
+		return &x.Angle
+	case XBeginX:
+		return &x.BeginX
+	case XBeginY:
+		return &x.BeginY
+	case XEndX:
+		return &x.EndX
+	case XEndY:
+		return &x.EndY
+	}
+	return nil
+}
+
+// setCell sets the cell named name to the number v; it ignores other
+// cells and values that are not numbers.
+func (x *XForm) setCell(name, v string) {
+	c, ok := xformCells[name]
+	if !ok {
+		return
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return
+	}
+	*x.cell(c) = f
+	x.Set |= c
+}
+
+// inherit fills in the cells of x it does not know from base.
+func (x *XForm) inherit(base *XForm) {
+	for c := XPinX; c <= XEndY; c <<= 1 {
+		if x.Set&c == 0 && base.Set&c != 0 {
+			*x.cell(c) = *base.cell(c)
+			x.Set |= c
+		}
+	}
+}
+
+// origin returns where the shape's bottom-left corner is in the
+// coordinates of its parent, and whether the cells say.
+func (x *XForm) origin() (float64, float64, bool) {
+	if x.Set&(XPinX|XPinY|XWidth|XHeight) != XPinX|XPinY|XWidth|XHeight {
+		return 0, 0, false
+	}
+	lx, ly := x.Width/2, x.Height/2
+	if x.Set&XLocPinX != 0 {
+		lx = x.LocPinX
+	}
+	if x.Set&XLocPinY != 0 {
+		ly = x.LocPinY
+	}
+	return x.PinX - lx, x.PinY - ly, true
 }
 
 // Prop is a custom property of a shape: a row of its Shape Data (Visio
@@ -376,6 +498,7 @@ func (d *Document) resolve(masters map[string]*Master, pg *Page, s *Shape, inher
 			s.Text, s.HasText = b.Text, true
 		}
 		s.OneD = s.OneD || b.OneD
+		s.XForm.inherit(&b.XForm)
 	}
 	for _, c := range s.Shapes {
 		d.resolve(masters, pg, c, s.Master)
@@ -405,6 +528,74 @@ func rowName(nameU, name, id string) string {
 		return name
 	}
 	return "Row_" + id
+}
+
+// normText makes the line ends of a shape's text '\n': CR LF, CR, and
+// Visio's U+2028 (a line break within a paragraph, Shift+Enter) and
+// U+2029. It allocates only when it changes s.
+func normText(s string) string {
+	if !strings.ContainsAny(s, "\r\u2028\u2029") {
+		return s
+	}
+	s = strings.ReplaceAll(s, "\r\n", "\n")
+	return strings.NewReplacer("\r", "\n", "\u2028", "\n", "\u2029", "\n").Replace(s)
+}
+
+// dependsOn reads the shapes a Relationships formula names
+// ("SUM(DEPENDSON(1,Sheet.270!SheetRef(),Sheet.277!SheetRef()))") for the
+// relationship kind: their IDs, in order.
+func dependsOn(formula string, kind string) []string {
+	var ids []string
+	for rest := formula; ; {
+		i := strings.Index(rest, "DEPENDSON(")
+		if i < 0 {
+			return ids
+		}
+		rest = rest[i+len("DEPENDSON("):]
+		// The arguments, split at the commas outside parentheses, up to
+		// the matching ')'.
+		var args []string
+		depth, start, end := 0, 0, len(rest)
+	scan:
+		for j := 0; j < len(rest); j++ {
+			switch rest[j] {
+			case '(':
+				depth++
+			case ')':
+				if depth == 0 {
+					args = append(args, rest[start:j])
+					end = j + 1
+					break scan
+				}
+				depth--
+			case ',':
+				if depth == 0 {
+					args = append(args, rest[start:j])
+					start = j + 1
+				}
+			}
+		}
+		rest = rest[end:]
+		if len(args) == 0 || strings.TrimSpace(args[0]) != kind {
+			continue
+		}
+		for _, a := range args[1:] {
+			if id, ok := strings.CutPrefix(strings.TrimSpace(a), "Sheet."); ok {
+				if j := strings.IndexByte(id, '!'); j > 0 && isNumber(id[:j]) {
+					ids = append(ids, id[:j])
+				}
+			}
+		}
+	}
+}
+
+func isNumber(s string) bool {
+	for _, c := range []byte(s) {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // splitList splits a drop-list's Format into its entries.

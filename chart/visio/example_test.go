@@ -1,7 +1,9 @@
 package visio_test
 
 import (
+	"bytes"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
@@ -133,4 +135,132 @@ func ExampleDecodeVDX() {
 	// shape 3 at line 11: master none, text "Open", 1-D false
 	// connector 4: BeginX glued to shape 1
 	// connector 4: EndX glued to shape 2
+}
+
+// The Goomba again, saved by Visio 2013 or later as a .vsdx: ReadFile
+// tells the formats apart by their content.
+func ExampleReadFile_vsdx() {
+	st, err := chart.LoadStencil("../../examples/goomba/goomba.stencil.json")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c, err := visio.ReadFile("../../examples/goomba/goomba.vsdx", visio.Options{Stencil: st})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, s := range c.States {
+		fmt.Printf("state %s at (%g, %g), %g by %g px\n", s.Name, s.Box.X, s.Box.Y, s.Box.W, s.Box.H)
+	}
+	fmt.Println(len(c.Transitions), "transitions,", len(c.Diagnostics), "diagnostics")
+	fmt.Println(c.States[0].Pos)
+	// Output:
+	// state walkLeft at (144, 300), 144 by 72 px
+	// state walkRight at (528, 300), 144 by 72 px
+	// state death at (336, 540), 144 by 72 px
+	// 5 transitions, 0 diagnostics
+	// ../../examples/goomba/goomba.vsdx!visio/pages/page1.xml:2:182: page "Page-1", shape 1 "walkLeft"
+}
+
+// A UML state machine drawn with Visio's UML stencil: the composite state
+// "Distance Dependant States" holds four states, so its transition applies
+// in each of them; but it has no initial state, and a transition enters it.
+func ExampleReadFile_uml() {
+	c, err := visio.ReadFile("testdata/hossam_obstacle_car_uml_statemachine.vsdx", visio.Options{File: "car.vsdx"})
+	for _, s := range c.States[1:] {
+		fmt.Printf("%s %q\n", s.Kind, s.Name)
+	}
+	for _, t := range c.Transitions[12:] {
+		fmt.Printf("%s: %s -> %s\n", t.ID, t.From, t.Target)
+	}
+	fmt.Println(err)
+	// Output:
+	// start "Start"
+	// normal "Inital state"
+	// normal "Direction Setting"
+	// normal "Starting"
+	// normal "Distance check"
+	// normal "Dist > 70 cm"
+	// normal "30 < Dist < 70"
+	// normal "20 < Dist < 30"
+	// normal "Dist < 20"
+	// 238@247: 247 -> 203
+	// 238@252: 252 -> 203
+	// 238@257: 257 -> 203
+	// 238@260: 260 -> 203
+	// car.vsdx!visio/pages/page1.xml:2:182: page "Page-1", shape 235 "Distance Dependant States": chart: compound state "Distance Dependant States" has no initial state, so no transition can enter it
+}
+
+// The model of a .vsdx: masters and pages found through the package's
+// relationships, shapes with their cells.
+func ExampleDecodeVSDX() {
+	f, err := os.Open("../../examples/goomba/goomba.vsdx")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	doc, err := visio.DecodeVSDX(f, fi.Size(), visio.Options{File: "goomba.vsdx"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	doc.Resolve()
+	for _, m := range doc.Masters {
+		fmt.Printf("master %s %q in %s\n", m.ID, m.Label(), m.Shapes[0].Pos.Part)
+	}
+	pg := doc.Pages[0]
+	fmt.Printf("page %q, %g by %g inches\n", pg.Label(), pg.Width, pg.Height)
+	s := pg.Shapes[0]
+	name, _ := s.Prop("Name")
+	move, _ := s.Prop("XMovement")
+	fmt.Printf("shape %s of %q: Name=%s, XMovement=%s of %q, pin (%g, %g)\n", s.ID, s.Master.Label(), name.Value, move.Value, move.Format, s.XForm.PinX, s.XForm.PinY)
+	// Output:
+	// master 2 "Initial State" in visio/masters/master1.xml
+	// master 3 "State" in visio/masters/master2.xml
+	// master 4 "Transition" in visio/masters/master3.xml
+	// page "Page-1", 8.5 by 11 inches
+	// shape 1 of "Initial State": Name=walkLeft, XMovement=left of "existing;right;left;death", pin (2.25, 7.5)
+}
+
+// A Visio stencil for the Goomba's stencil file: its masters carry the
+// tests and actions as drop-lists.
+func ExampleWriteStencil() {
+	st, err := chart.LoadStencil("../../examples/goomba/goomba.stencil.json")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var vsx bytes.Buffer
+	if err := visio.WriteStencil(&vsx, st); err != nil {
+		fmt.Println(err)
+		return
+	}
+	doc, err := visio.DecodeVDX(&vsx, visio.Options{File: "goomba.vsx"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, m := range doc.Masters {
+		fmt.Printf("%s:", m.Label())
+		for _, p := range m.Shapes[0].Props {
+			if list := p.List(); list != nil {
+				fmt.Printf(" %s[%s]", p.Label, strings.Join(list, ";"))
+			} else {
+				fmt.Printf(" %s", p.Label)
+			}
+		}
+		fmt.Println()
+	}
+	// Output:
+	// Initial State: Name XMovement[existing;right;left;death] Animation[existing;moveRight;moveLeft;death]
+	// State: Name XMovement[existing;right;left;death] Animation[existing;moveRight;moveLeft;death]
+	// Transition: Test[hitTriggerLeft;animationDone;hitTriggerRight;hitByPlayer] Value Order Stack[none;push;return]
+	// Message Handler:
 }

@@ -5,11 +5,14 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/visio"
 	"github.com/fsmforge/fsmforge/internal/vdxgen"
+	"github.com/fsmforge/fsmforge/internal/vsdxgen"
 )
 
 // FuzzRead feeds the reader arbitrary files, with and without a stencil: it
@@ -39,37 +42,93 @@ func FuzzRead(f *testing.F) {
 	}
 	handler := vdxgen.Shape{ID: "9", Name: "Message Handler", Master: "5", Text: "on hit"}
 	f.Add(vdxgen.Goomba(nil).Bytes())
+	f.Add([]byte(strings.Replace(string(vdxgen.Goomba(nil).Bytes()), "<Shape ID='2'", "<Shape ID='9' Type='Group'><v14:Layout xmlns:v14='http://schemas.microsoft.com/office/visio/2010/extension'><v14:Relationships F='SUM(DEPENDSON(1,Sheet.1!SheetRef()))'/></v14:Layout><Text>outer</Text><Shapes/></Shape><Shape ID='2'", 1)))
 	f.Add(vdxgen.Goomba([]vdxgen.Shape{handler, vdxgen.Transition("10", "hitByPlayer", vdxgen.Prop{Row: "Stack", Value: "push", Inherit: true})}, vdxgen.Glue("10", "9", "3")).Bytes())
 	f.Add(vdxgen.Generate(3, 5))
 	f.Add([]byte(inheritance))
 	f.Add([]byte("PK\x03\x04"))
 	f.Add([]byte("<VisioDocument xmlns='urn:schemas-microsoft-com:office:visio'><Pages><Page><Shapes><Shape ID='1'><Shapes><Shape ID='1'/></Shapes></Shape></Shapes><Connects><Connect FromSheet='1' FromCell='BeginX' ToSheet='1'/></Connects></Page></Pages></VisioDocument>"))
 
+	f.Add(vsdxgen.Zip(goombaParts()))
 	st := goombaStencil(f)
-	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, stencil := range []*chart.Stencil{nil, st} {
-			c, err := visio.Read(bytes.NewReader(data), visio.Options{File: "fuzz.vdx", Stencil: stencil, MaxDepth: 20})
-			if err != nil {
-				var l chart.Diagnostics
-				if !errors.As(err, &l) || len(l) == 0 || !l.HasErrors() {
-					t.Fatalf("Read error %T %v is not a list of errors", err, err)
-				}
-				for _, d := range l {
-					if d.Error() == "" || d.Message == "" {
-						t.Fatalf("diagnostic %#v renders empty", d)
-					}
-				}
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzRead(t, data, st) })
+}
+
+// fuzzRead reads data with and without the stencil st and checks what
+// every reading must satisfy: no panic, a chart or an error that is a list
+// of errors, diagnostics that render, a chart that holds together.
+func fuzzRead(t *testing.T, data []byte, st *chart.Stencil) {
+	for _, stencil := range []*chart.Stencil{nil, st} {
+		c, err := visio.Read(bytes.NewReader(data), visio.Options{File: "fuzz.vdx", Stencil: stencil, MaxDepth: 20})
+		if err != nil {
+			var l chart.Diagnostics
+			if !errors.As(err, &l) || len(l) == 0 || !l.HasErrors() {
+				t.Fatalf("Read error %T %v is not a list of errors", err, err)
 			}
-			if c == nil {
-				if err == nil {
-					t.Fatal("Read = nil, nil")
+			for _, d := range l {
+				if d.Error() == "" || d.Message == "" {
+					t.Fatalf("diagnostic %#v renders empty", d)
 				}
-				continue
-			}
-			checkChart(t, c)
-			if (err != nil) != c.Diagnostics.HasErrors() {
-				t.Fatalf("Read error %v, chart diagnostics %v", err, c.Diagnostics)
 			}
 		}
+		if c == nil {
+			if err == nil {
+				t.Fatal("Read = nil, nil")
+			}
+			continue
+		}
+		checkChart(t, c)
+		if (err != nil) != c.Diagnostics.HasErrors() {
+			t.Fatalf("Read error %v, chart diagnostics %v", err, c.Diagnostics)
+		}
+	}
+}
+
+// FuzzReadVSDX feeds the reader arbitrary zip archives, starting from the
+// .vsdx drawings of testdata and ../../../shared/fixtures/vsdx, the
+// Goomba's, a stencil package, and damaged archives; see FuzzRead for what
+// it checks. As a drawing's parts are compressed, the fuzzer mostly
+// changes the zip's structure: FuzzVSDXPart changes the parts.
+func FuzzReadVSDX(f *testing.F) {
+	for _, pattern := range []string{"testdata/*.vsdx", "../../../shared/fixtures/vsdx/*.vsdx", "../../examples/goomba/*.vsdx"} {
+		files, _ := filepath.Glob(pattern)
+		for _, file := range files {
+			data, err := os.ReadFile(file)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(data)
+		}
+	}
+	good := vsdxgen.Zip(goombaParts())
+	f.Add(good)
+	f.Add(vsdxgen.Store(goombaParts()))
+	f.Add(good[:len(good)/2])
+	f.Add(vsdxgen.Bytes(&vdxgen.Drawing{Masters: vdxgen.GoombaMasters()}, vsdxgen.Options{Stencil: true}))
+	f.Add(vsdxgen.Bytes(vdxgen.Goomba(nil), vsdxgen.Options{}))
+	f.Add(rawZip(rawPart{name: "../x", data: []byte("x")}))
+	f.Add([]byte("PK\x05\x06" + strings.Repeat("\x00", 18)))
+	st := goombaStencil(f)
+	f.Fuzz(func(t *testing.T, data []byte) { fuzzRead(t, data, st) })
+}
+
+// FuzzVSDXPart replaces one part of the Goomba's .vsdx (part%16 of
+// vsdxgen's parts: content types, relationships, document, pages,
+// masters, a page, a master) with arbitrary XML, seeded from the part
+// itself, then reads the package (stored, not compressed, to go faster);
+// see FuzzRead for what it checks.
+func FuzzVSDXPart(f *testing.F) {
+	parts := goombaParts()
+	for i, p := range parts {
+		f.Add(uint8(i), p.Data)
+	}
+	f.Add(uint8(slices.IndexFunc(parts, func(p vsdxgen.Part) bool { return p.Name == "visio/pages/page1.xml" })),
+		[]byte("<PageContents xmlns='"+visio.NamespaceVSDX+"'><Shapes><Shape ID='1' Type='Group'><Cell N='PinX' V='1e308'/><Cell N='Width' V='NaN'/>"+
+			"<Cell N='Relationships' F='SUM(DEPENDSON(1,Sheet.2!SheetRef()),DEPENDSON(4,Sheet.1!SheetRef())'/><Shapes><Shape ID='2'/></Shapes></Shape></Shapes></PageContents>"))
+	st := goombaStencil(f)
+	f.Fuzz(func(t *testing.T, part uint8, data []byte) {
+		p := slices.Clone(parts)
+		p[int(part)%len(p)].Data = data
+		fuzzRead(t, vsdxgen.Store(p), st)
 	})
 }

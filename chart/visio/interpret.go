@@ -2,6 +2,7 @@ package visio
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -14,7 +15,10 @@ import (
 // Interpret reads a chart from a drawing: with Options.Stencil, as a
 // drawing made with that stencil; without, as a plain state diagram (see
 // the package documentation for both readings). It calls doc.Resolve
-// first. Only Options.Stencil is used.
+// first, and [chart.Flatten] last: states drawn inside others (in a group
+// or a container) are recorded as nested, then flattened. States get the
+// Box they are drawn in when the drawing gives it. Only Options.Stencil is
+// used.
 //
 // The chart is never nil. Its Diagnostics hold the document's own
 // diagnostics followed by the interpretation's; the error, when not nil, is
@@ -37,6 +41,10 @@ func Interpret(doc *Document, opt Options) (*chart.Chart, error) {
 		in.c.Diagnostics = append(in.c.Diagnostics, d)
 	}
 	in.run()
+	if in.st != nil {
+		in.initialAncestors()
+	}
+	chart.Flatten(in.c)
 	if in.c.States == nil {
 		in.c.States = []chart.State{}
 	}
@@ -74,10 +82,13 @@ type node struct {
 	id         string // chart ID, for states
 	role       chart.Role
 	state      bool
-	glued      bool // plain: a connector is glued to it
-	gluedBelow bool // plain: a connector is glued to one of its members
-	begin, end glue // for a connector: what its ends are glued to
-	skip       bool // no ID, or another shape's: left out
+	glued      bool  // plain: a connector is glued to it
+	gluedBelow bool  // plain: a connector is glued to one of its members
+	container  bool  // a container (Relationships cell) holds shapes
+	inState    *node // the first container holding it that is a state
+	inStateSet bool  // inState is computed
+	begin, end glue  // for a connector: what its ends are glued to
+	skip       bool  // no ID, or another shape's: left out
 }
 
 // glue is what a connector's end is glued to, according to Connects.
@@ -153,6 +164,34 @@ func (in *interp) run() {
 	in.order()
 }
 
+// initialAncestors marks Initial the compound states around a state of
+// the initial-state master: the machine starts in it, so in each of them.
+// (In a plain diagram, a start pseudo-state inside a compound only says
+// which of its states a transition into it enters.)
+func (in *interp) initialAncestors() {
+	index := make(map[string]int, len(in.c.States))
+	for i := range in.c.States {
+		index[in.c.States[i].ID] = i
+	}
+	for i := range in.c.States {
+		if !in.c.States[i].Initial {
+			continue
+		}
+		// Climb to the first compound already marked: it is marked by a
+		// climb that went on above it, or is an initial state that climbs
+		// on its own turn. Each state is so climbed through once, cycles
+		// (Flatten's to report) included.
+		for p := in.c.States[i].Parent; p != ""; {
+			j, ok := index[p]
+			if !ok || in.c.States[j].Initial {
+				break
+			}
+			in.c.States[j].Initial = true
+			p = in.c.States[j].Parent
+		}
+	}
+}
+
 // order numbers the transitions that have no explicit order by their
 // position among the transitions leaving the same state.
 func (in *interp) order() {
@@ -222,6 +261,36 @@ func (in *interp) page(pg *Page, prefix string) {
 	}
 	index(pg.Shapes, nil)
 
+	// Containers: which shapes hold which, from the Relationships cells
+	// of both.
+	var containerOf map[string][]string // member ID -> container IDs, in file order
+	seen := make(map[[2]string]bool)    // member and container
+	link := func(member, container string) {
+		if k := [2]string{member, container}; !seen[k] {
+			seen[k] = true
+			if containerOf == nil {
+				containerOf = make(map[string][]string)
+			}
+			containerOf[member] = append(containerOf[member], container)
+		}
+	}
+	for i := range nodes {
+		n := &nodes[i]
+		for _, m := range n.s.Members {
+			link(m, n.s.ID)
+		}
+		for _, c := range n.s.Containers {
+			link(n.s.ID, c)
+		}
+	}
+	for _, cs := range containerOf {
+		for _, c := range cs {
+			if n := byID[c]; n != nil {
+				n.container = true
+			}
+		}
+	}
+
 	// Glue.
 	for _, c := range pg.Connects {
 		from := byID[c.FromSheet]
@@ -277,7 +346,17 @@ func (in *interp) page(pg *Page, prefix string) {
 			}
 		}
 		for i := range nodes {
-			nodes[i].state = !nodes[i].skip && plainState(&nodes[i])
+			n := &nodes[i]
+			n.state = !n.skip && plainState(n)
+			if !n.state {
+				continue
+			}
+			if what, lacks := unsupported(n.s); what != "" {
+				in.diag(chart.Error, in.pos(n.s.Pos, pg, n.s, prefix, displayName(n.s)),
+					"draw the machine without it",
+					"%s is not supported (charts have no %s); the shape is left out", what, lacks)
+				n.state = false
+			}
 		}
 	}
 
@@ -295,7 +374,7 @@ func (in *interp) page(pg *Page, prefix string) {
 	in.c.Transitions = slices.Grow(in.c.Transitions, transitions)
 	for i := range nodes {
 		if n := &nodes[i]; n.state {
-			in.state(pg, n, prefix)
+			in.state(pg, n, prefix, parentState(n, byID, containerOf))
 		}
 	}
 	unmastered := 0
@@ -335,9 +414,35 @@ func endName(cell string) string {
 	return "end"
 }
 
+// parentState returns the state a state is drawn inside: the nearest
+// group around it that is a state, or a container that holds it (or holds
+// a group around it) and is a state; nil if none. Each shape's containers
+// are looked at once.
+func parentState(n *node, byID map[string]*node, containerOf map[string][]string) *node {
+	for x := n; x != nil; x = x.parent {
+		if x != n && x.state {
+			return x
+		}
+		if !x.inStateSet {
+			x.inStateSet = true
+			for _, id := range containerOf[x.s.ID] {
+				if c := byID[id]; c != nil && c != x && c.state {
+					x.inState = c
+					break
+				}
+			}
+		}
+		if c := x.inState; c != nil && c != n {
+			return c
+		}
+	}
+	return nil
+}
+
 // plainState reports whether a shape of a plain state diagram is a state:
-// a 2-D shape at the top of the page (not a guide, a picture, or a group
-// that only holds states), or any 2-D shape a connector is glued to.
+// a 2-D shape at the top of the page (not a guide, a picture, a group that
+// only holds states, or a container no connector is glued to), or any 2-D
+// shape a connector is glued to.
 func plainState(n *node) bool {
 	s := n.s
 	switch {
@@ -345,7 +450,7 @@ func plainState(n *node) bool {
 		return false
 	case n.glued:
 		return true
-	case n.parent != nil || s.Type == "Foreign":
+	case n.parent != nil || s.Type == "Foreign" || n.container:
 		return false
 	case n.gluedBelow && strings.TrimSpace(s.Text) == "":
 		return false // a frame around states
@@ -353,12 +458,72 @@ func plainState(n *node) bool {
 	return true
 }
 
-func (in *interp) state(pg *Page, n *node, prefix string) {
+// stateText returns the text that names a state: its shape's, or when it
+// has none, the first text of the members of its master's picture (a UML
+// state master draws its name in a member).
+func stateText(s *Shape) string {
+	if strings.TrimSpace(s.Text) != "" {
+		return s.Text
+	}
+	for _, m := range s.Shapes {
+		if isPart(m) {
+			if t := stateText(m); t != "" {
+				return t
+			}
+		}
+	}
+	return ""
+}
+
+// box returns where a state is drawn on its page, in pixels from the top
+// left corner, or nil when the drawing does not say. A member's cells are
+// relative to its group. Rotation is ignored.
+func box(n *node, pg *Page) *chart.Box {
+	if pg.Height <= 0 {
+		return nil
+	}
+	x, y, ok := n.s.XForm.origin()
+	if !ok {
+		return nil
+	}
+	for a := n.parent; a != nil; a = a.parent {
+		ax, ay, ok := a.s.XForm.origin()
+		if !ok {
+			return nil
+		}
+		x, y = x+ax, y+ay
+	}
+	w, h := n.s.XForm.Width, n.s.XForm.Height
+	if w < 0 {
+		x, w = x+w, -w
+	}
+	if h < 0 {
+		y, h = y+h, -h
+	}
+	b := &chart.Box{X: pixels(x), Y: pixels(pg.Height - y - h), W: pixels(w), H: pixels(h)}
+	for _, v := range [...]float64{b.X, b.Y, b.W, b.H} {
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return nil // cells too large to be a place on a page
+		}
+	}
+	return b
+}
+
+// pixels converts inches to pixels of 1/96 inch, to a thousandth.
+func pixels(inches float64) float64 {
+	return math.Round(inches*96*1000) / 1000
+}
+
+func (in *interp) state(pg *Page, n *node, prefix string, parent *node) {
 	s := n.s
 	n.id = in.str(prefix + s.ID)
-	st := chart.State{ID: n.id}
+	st := chart.State{ID: n.id, Box: box(n, pg)}
+	if parent != nil {
+		st.Parent = in.str(prefix + parent.s.ID)
+	}
+	text := stateText(s)
 	if in.st == nil {
-		st.Name = in.str(chart.NormalizeSpace(s.Text))
+		st.Name = in.str(chart.NormalizeSpace(text))
 		st.Kind = kindOf(s)
 		st.Initial = st.Kind == chart.StartState
 		st.Pos = in.pos(s.Pos, pg, s, prefix, st.Name)
@@ -369,7 +534,7 @@ func (in *interp) state(pg *Page, n *node, prefix string) {
 		st.Name = chart.NormalizeSpace(p.Value)
 	}
 	if st.Name == "" {
-		st.Name = chart.NormalizeSpace(s.Text)
+		st.Name = chart.NormalizeSpace(text)
 	}
 	st.Name = in.str(st.Name)
 	st.Initial = n.role == chart.RoleInitial
@@ -737,6 +902,32 @@ func sameSet(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// unsupported names what a shape of a plain diagram is that a chart cannot
+// hold, and what charts lack, told by the words of its master's name (or
+// its own): a history state, or a part of parallel regions (an orthogonal,
+// concurrent or parallel state, a fork, a join); "" for other shapes.
+func unsupported(s *Shape) (what, lacks string) {
+	names := [2]string{s.NameU, s.Name}
+	if s.Master != nil {
+		names = [2]string{s.Master.NameU, s.Master.Name}
+	}
+	for _, name := range names {
+		for _, w := range words(name) {
+			switch w {
+			case "history":
+				return "a history state", "history"
+			case "orthogonal":
+				return "an orthogonal state", "parallel regions"
+			case "concurrent", "parallel":
+				return "a " + w + " state", "parallel regions"
+			case "fork", "join":
+				return "a " + w, "parallel regions"
+			}
+		}
+	}
+	return "", ""
 }
 
 // kindOf recognises the pseudo-states of a plain state diagram by the

@@ -1,9 +1,11 @@
 package visio
 
 import (
+	"bytes"
 	"errors"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
 )
@@ -28,25 +30,53 @@ type Options struct {
 	// MaxDepth is how deeply groups may nest; 0 means DefaultMaxDepth.
 	// XML elements may nest 2×MaxDepth+32 deep (a group level is two).
 	MaxDepth int
+
+	// The limits of a Visio package (.vsdx), a zip archive of XML parts,
+	// against archives made to exhaust the reader's memory: MaxParts is
+	// how many files the archive may hold (0 means DefaultMaxParts);
+	// MaxPartSize the largest part read, uncompressed (0 means
+	// DefaultMaxPartSize); MaxUnpacked the largest total of the parts
+	// read, uncompressed (0 means DefaultMaxUnpacked); MaxRatio the highest
+	// ratio of a part's uncompressed size to its compressed size, for
+	// parts over 1 MiB (0 means DefaultMaxRatio).
+	MaxParts    int
+	MaxPartSize int64
+	MaxUnpacked int64
+	MaxRatio    int
 }
 
-// Defaults of Options.
+// Defaults of Options. Visio's own parts compress 4 to 8 times.
 const (
-	DefaultMaxSize  = 256 << 20 // 256 MiB
-	DefaultMaxDepth = 100
+	DefaultMaxSize     = 256 << 20 // 256 MiB
+	DefaultMaxDepth    = 100
+	DefaultMaxParts    = 10000
+	DefaultMaxPartSize = 256 << 20 // 256 MiB, as a .vdx file
+	DefaultMaxUnpacked = 1 << 30   // 1 GiB
+	DefaultMaxRatio    = 100
 )
 
 // withDefaults fills in the defaults; it panics on negative limits, which
 // are programming errors.
 func (o Options) withDefaults() Options {
-	if o.MaxSize < 0 || o.MaxDepth < 0 {
-		panic("visio: Options.MaxSize and Options.MaxDepth must not be negative (0 means the default)")
+	if o.MaxSize < 0 || o.MaxDepth < 0 || o.MaxParts < 0 || o.MaxPartSize < 0 || o.MaxUnpacked < 0 || o.MaxRatio < 0 {
+		panic("visio: the limits of Options (MaxSize, MaxDepth, MaxParts, MaxPartSize, MaxUnpacked, MaxRatio) must not be negative (0 means the default)")
 	}
-	if o.MaxSize == 0 {
-		o.MaxSize = DefaultMaxSize
+	def := func(v *int64, d int64) {
+		if *v == 0 {
+			*v = d
+		}
 	}
+	def(&o.MaxSize, DefaultMaxSize)
+	def(&o.MaxPartSize, DefaultMaxPartSize)
+	def(&o.MaxUnpacked, DefaultMaxUnpacked)
 	if o.MaxDepth == 0 {
 		o.MaxDepth = DefaultMaxDepth
+	}
+	if o.MaxParts == 0 {
+		o.MaxParts = DefaultMaxParts
+	}
+	if o.MaxRatio == 0 {
+		o.MaxRatio = DefaultMaxRatio
 	}
 	return o
 }
@@ -55,33 +85,81 @@ func (o Options) withDefaults() Options {
 // a [chart.Diagnostics] whose single diagnostic wraps one of them and says
 // where and why.
 var (
-	// ErrTooLarge: the file is larger than Options.MaxSize.
+	// ErrTooLarge: the file is larger than Options.MaxSize, or a package
+	// exceeds MaxParts, MaxPartSize or MaxUnpacked.
 	ErrTooLarge = errors.New("visio: file too large")
-	// ErrNotVisio: the file is not a Visio XML drawing: empty, binary, a
-	// zip (.vsdx), a binary Visio file (.vsd), or XML of another kind.
-	ErrNotVisio = errors.New("visio: not a Visio XML drawing")
-	// ErrMalformed: the file is not well-formed XML, or not valid UTF-8.
+	// ErrNotVisio: the file is not a Visio drawing: empty, binary, a
+	// binary Visio file (.vsd), XML of another kind, a zip that is not an
+	// Office package, or an Office document of another kind (.docx).
+	// DecodeVDX also refuses a .vsdx with it.
+	ErrNotVisio = errors.New("visio: not a Visio drawing")
+	// ErrMalformed: the file (or a part of a package) is not well-formed
+	// XML, or not valid UTF-8.
 	ErrMalformed = errors.New("visio: malformed XML")
 	// ErrTooDeep: groups nest deeper than Options.MaxDepth.
 	ErrTooDeep = errors.New("visio: nested too deep")
+	// ErrZip: a .vsdx cannot be read: a damaged or truncated zip, a part
+	// that does not unpack, or a package without a part, relationship or
+	// content type it needs.
+	ErrZip = errors.New("visio: damaged Visio package")
+	// ErrUnsafe: a .vsdx is made to attack its reader: a part whose
+	// compression ratio exceeds Options.MaxRatio (a zip bomb), or a name
+	// that leads outside the archive (a zip slip).
+	ErrUnsafe = errors.New("visio: unsafe zip archive")
 )
 
-// Read reads a Visio XML drawing from r and interprets it as a chart:
-// [DecodeVDX] then [Interpret].
+// Read reads a Visio drawing from r and interprets it as a chart: a Visio
+// package (.vsdx, told by its content: a zip) with [DecodeVSDX], any other
+// file as a Visio XML drawing (.vdx) with [DecodeVDX], then [Interpret].
+// A *bytes.Reader or *strings.Reader not yet read from is used in place; any
+// other reader is read into memory first (no more than Options.MaxSize
+// bytes).
 //
 // When the file cannot be read at all, Read returns a nil chart and an
-// error as DecodeVDX does. Otherwise it returns the chart, whose
+// error as the decoders do. Otherwise it returns the chart, whose
 // Diagnostics list what was found wrong or ignored, and, when some of those
 // are errors, a [chart.Diagnostics] of the errors.
 func Read(r io.Reader, opt Options) (*chart.Chart, error) {
-	doc, err := DecodeVDX(r, opt)
+	doc, err := decode(r, opt)
 	if err != nil {
 		return nil, err
 	}
 	return Interpret(doc, opt)
 }
 
-// ReadFile reads the drawing at path; see [Read].
+// decode reads a .vsdx or a .vdx from r into a Document.
+func decode(r io.Reader, opt Options) (*Document, error) {
+	type readerAt interface {
+		io.ReaderAt
+		Len() int
+		Size() int64
+	}
+	if ra, ok := r.(readerAt); ok && int64(ra.Len()) == ra.Size() {
+		var magic [4]byte
+		if n, _ := ra.ReadAt(magic[:], 0); isZip(magic[:n]) {
+			return DecodeVSDX(ra, ra.Size(), opt)
+		}
+		return DecodeVDX(r, opt)
+	}
+	o := opt.withDefaults()
+	src, err := readAll(r, o)
+	if err != nil {
+		return nil, err
+	}
+	if isZip([]byte(src[:min(len(src), 4)])) {
+		return DecodeVSDX(strings.NewReader(src), int64(len(src)), opt)
+	}
+	return DecodeVDX(strings.NewReader(src), opt)
+}
+
+// isZip reports whether a file starting with head is a zip archive (an
+// empty one included).
+func isZip(head []byte) bool {
+	return bytes.HasPrefix(head, []byte("PK\x03\x04")) || bytes.HasPrefix(head, []byte("PK\x05\x06"))
+}
+
+// ReadFile reads the drawing at path, a .vsdx or a .vdx; see [Read]. A
+// .vsdx is read from the file as needed, not into memory.
 func ReadFile(path string, opt Options) (*chart.Chart, error) {
 	if opt.File == "" {
 		opt.File = path
@@ -91,6 +169,18 @@ func ReadFile(path string, opt Options) (*chart.Chart, error) {
 		return nil, fatal(path, 0, 0, err, "visio: cannot read the drawing: "+errText(err, path), "")
 	}
 	defer f.Close()
+	var magic [4]byte
+	if n, _ := f.ReadAt(magic[:], 0); isZip(magic[:n]) {
+		fi, err := f.Stat()
+		if err != nil {
+			return nil, fatal(path, 0, 0, err, "visio: cannot read the drawing: "+errText(err, path), "")
+		}
+		doc, err := DecodeVSDX(f, fi.Size(), opt)
+		if err != nil {
+			return nil, err
+		}
+		return Interpret(doc, opt)
+	}
 	return Read(f, opt)
 }
 

@@ -19,8 +19,12 @@ const (
 	NamespaceVDX2002 = "urn:schemas-microsoft-com:office:visio"       // Visio 2002
 )
 
-// namespaceVSDX is the namespace of the XML parts of a .vsdx package.
-const namespaceVSDX = "http://schemas.microsoft.com/office/visio/2012/main"
+// NamespaceVSDX is the namespace of the XML parts of a Visio package
+// (.vsdx, .vssx: Visio 2013 and later).
+const NamespaceVSDX = "http://schemas.microsoft.com/office/visio/2012/main"
+
+// namespaceV14 is the namespace of the cells Visio 2010 added to .vdx.
+const namespaceV14 = "http://schemas.microsoft.com/office/visio/2010/extension"
 
 // DecodeVDX reads a Visio XML drawing (.vdx, Visio 2002 to 2010) into a
 // [Document], without interpreting it. Only Options.File, MaxSize and
@@ -42,7 +46,7 @@ func DecodeVDX(r io.Reader, opt Options) (*Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &vdxParser{
+	p := &parser{
 		sc:       newScanner(src, 2*opt.MaxDepth+32),
 		doc:      &Document{File: opt.File},
 		lines:    lines{src: src},
@@ -116,7 +120,7 @@ func sniff(src, file string) (string, bool, error) {
 		}
 		src, isUTF16 = s, true
 	case strings.HasPrefix(src, "PK\x03\x04"), strings.HasPrefix(src, "PK\x05\x06"):
-		return notVisio("this is a zip archive, probably a .vsdx drawing (Visio 2013 and later); this reader reads Visio XML drawings", saveAs)
+		return notVisio("this is a zip archive, probably a .vsdx drawing (Visio 2013 and later), not a Visio XML drawing", "read it with visio.Read or visio.DecodeVSDX, which read both")
 	case strings.HasPrefix(src, "\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1"):
 		return notVisio("this is a binary Visio file (.vsd, .vss) or another OLE compound file, not a Visio XML drawing", saveAs)
 	case strings.HasPrefix(src, "\x1F\x8B"):
@@ -178,13 +182,15 @@ func fatal(file string, line, col int, err error, msg, hint string) error {
 	return chart.Diagnostics{{Pos: chart.Pos{File: file, Line: line, Col: col}, Message: msg, Hint: hint, Err: err}}
 }
 
-// vdxParser fills a Document from the tokens of a .vdx file.
-type vdxParser struct {
+// parser fills a Document from the tokens of a .vdx file, or of the XML
+// parts of a .vsdx package, one after the other.
+type parser struct {
 	sc       *scanner
 	doc      *Document
 	lines    lines
-	maxDepth int   // of groups
-	fatal    error // a problem that stops the reading (not malformed XML)
+	part     string // the part being read, for a package
+	maxDepth int    // of groups
+	fatal    error  // a problem that stops the reading (not malformed XML)
 
 	// Shapes and rows are allocated in blocks; the slices of a shape's
 	// members and rows are gathered on stacks and then copied to their
@@ -197,7 +203,7 @@ type vdxParser struct {
 
 const blockSize = 256
 
-func (p *vdxParser) newShape() *Shape {
+func (p *parser) newShape() *Shape {
 	if len(p.shapeBlock) == 0 {
 		p.shapeBlock = make([]Shape, blockSize)
 	}
@@ -207,7 +213,7 @@ func (p *vdxParser) newShape() *Shape {
 }
 
 // keepProps copies rows to a slice of their own size.
-func (p *vdxParser) keepProps(rows []Prop) []Prop {
+func (p *parser) keepProps(rows []Prop) []Prop {
 	if len(rows) == 0 {
 		return nil
 	}
@@ -220,17 +226,25 @@ func (p *vdxParser) keepProps(rows []Prop) []Prop {
 	return out
 }
 
-func (p *vdxParser) pos() Pos {
+func (p *parser) pos() Pos {
 	l, c := p.lines.pos(p.sc.tokOff)
-	return Pos{Line: l, Col: c}
+	return Pos{Part: p.part, Line: l, Col: c}
+}
+
+// file names the file, or the part being read, in fatal errors.
+func (p *parser) file() string {
+	if p.part != "" {
+		return p.doc.File + "!" + p.part
+	}
+	return p.doc.File
 }
 
 // visio reports whether the current element is in the drawing's namespace.
-func (p *vdxParser) visio() bool { return p.sc.space == p.doc.Namespace }
+func (p *parser) visio() bool { return p.sc.space == p.doc.Namespace }
 
 // child moves to the next child element of the element at depth d; it
 // returns false when that element ends.
-func (p *vdxParser) child(d int) bool {
+func (p *parser) child(d int) bool {
 	for p.fatal == nil && p.sc.next() {
 		switch p.sc.kind {
 		case tokStart:
@@ -247,7 +261,7 @@ func (p *vdxParser) child(d int) bool {
 	return false
 }
 
-func (p *vdxParser) parse() error {
+func (p *parser) parse() error {
 	sc := p.sc
 	for sc.next() && sc.kind != tokStart {
 	}
@@ -256,8 +270,8 @@ func (p *vdxParser) parse() error {
 	}
 	switch {
 	case sc.local == "VisioDocument" && (sc.space == NamespaceVDX2003 || sc.space == NamespaceVDX2002):
-	case sc.local == "VisioDocument" && sc.space == namespaceVSDX:
-		return p.notVisio("this is the document part of a .vsdx package (namespace "+namespaceVSDX+"), not a Visio XML drawing", "")
+	case sc.local == "VisioDocument" && sc.space == NamespaceVSDX:
+		return p.notVisio("this is the document part of a .vsdx package (namespace "+NamespaceVSDX+"), not a Visio XML drawing", "")
 	case sc.local == "VisioDocument":
 		return p.notVisio(fmt.Sprintf("<VisioDocument> is in namespace %q; a Visio XML drawing's is %q (or Visio 2002's %q)", sc.space, NamespaceVDX2003, NamespaceVDX2002), "")
 	default:
@@ -323,21 +337,25 @@ func inNamespace(space string) string {
 	return fmt.Sprintf(" (namespace %q)", space)
 }
 
-func (p *vdxParser) notVisio(msg, hint string) error {
+func (p *parser) notVisio(msg, hint string) error {
 	l, c := p.lines.pos(p.sc.tokOff)
-	return fatal(p.doc.File, l, c, ErrNotVisio, "visio: "+msg, hint)
+	return fatal(p.file(), l, c, ErrNotVisio, "visio: "+msg, hint)
 }
 
-func (p *vdxParser) syntaxError() error {
+func (p *parser) syntaxError() error {
 	e := p.sc.err
 	l, c := lineCol(p.sc.src, e.off)
 	if e.deep {
-		return fatal(p.doc.File, l, c, ErrTooDeep, "visio: "+e.msg, "")
+		return fatal(p.file(), l, c, ErrTooDeep, "visio: "+e.msg, "")
 	}
-	return fatal(p.doc.File, l, c, ErrMalformed, "visio: malformed XML: "+e.msg, "the file is damaged or was not written by Visio; open it in an XML editor at this line")
+	hint := "the file is damaged or was not written by Visio; open it in an XML editor at this line"
+	if p.part != "" {
+		hint = "the drawing is damaged or was not written by Visio; unzip it and open the part in an XML editor at this line"
+	}
+	return fatal(p.file(), l, c, ErrMalformed, "visio: malformed XML: "+e.msg, hint)
 }
 
-func (p *vdxParser) master() {
+func (p *parser) master() {
 	sc := p.sc
 	m := &Master{ID: sc.attr("ID"), NameU: sc.attr("NameU"), Name: sc.attr("Name"), Pos: p.pos()}
 	d := sc.depth()
@@ -351,7 +369,7 @@ func (p *vdxParser) master() {
 	p.doc.Masters = append(p.doc.Masters, m)
 }
 
-func (p *vdxParser) page() {
+func (p *parser) page() {
 	sc := p.sc
 	bg := sc.attr("Background")
 	pg := &Page{
@@ -364,24 +382,29 @@ func (p *vdxParser) page() {
 		switch {
 		case !p.visio():
 			sc.skip()
-		case sc.local == "Shapes":
-			pg.Shapes = p.shapes(0)
-		case sc.local == "Connects":
+		case sc.local == "PageSheet":
 			for p.child(d + 1) {
-				if !p.visio() || sc.local != "Connect" {
+				if !p.visio() || sc.local != "PageProps" {
 					sc.skip()
 					continue
 				}
-				if len(pg.Connects) == cap(pg.Connects) { // double: append grows large slices by 1.25
-					pg.Connects = slices.Grow(pg.Connects, max(16, len(pg.Connects)))
+				for p.child(d + 2) {
+					switch {
+					case !p.visio():
+						sc.skip()
+					case sc.local == "PageWidth":
+						pg.Width = number(sc.text())
+					case sc.local == "PageHeight":
+						pg.Height = number(sc.text())
+					default:
+						sc.skip()
+					}
 				}
-				pg.Connects = append(pg.Connects, Connect{
-					FromSheet: sc.attr("FromSheet"), FromCell: sc.attr("FromCell"),
-					ToSheet: sc.attr("ToSheet"), ToCell: sc.attr("ToCell"),
-					Pos: p.pos(),
-				})
-				sc.skip()
 			}
+		case sc.local == "Shapes":
+			pg.Shapes = p.shapes(0)
+		case sc.local == "Connects":
+			p.connects(pg, d+1)
 		default:
 			sc.skip()
 		}
@@ -389,13 +412,41 @@ func (p *vdxParser) page() {
 	p.doc.Pages = append(p.doc.Pages, pg)
 }
 
+// number reads a cell's value as a number of inches; 0 if it is not one.
+func number(v string) float64 {
+	var x XForm
+	x.setCell("Width", v)
+	return x.Width
+}
+
+// connects reads the <Connect> elements of a <Connects> element at depth
+// d into pg.
+func (p *parser) connects(pg *Page, d int) {
+	sc := p.sc
+	for p.child(d) {
+		if !p.visio() || sc.local != "Connect" {
+			sc.skip()
+			continue
+		}
+		if len(pg.Connects) == cap(pg.Connects) { // double: append grows large slices by 1.25
+			pg.Connects = slices.Grow(pg.Connects, max(16, len(pg.Connects)))
+		}
+		pg.Connects = append(pg.Connects, Connect{
+			FromSheet: sc.attr("FromSheet"), FromCell: sc.attr("FromCell"),
+			ToSheet: sc.attr("ToSheet"), ToCell: sc.attr("ToCell"),
+			Pos: p.pos(),
+		})
+		sc.skip()
+	}
+}
+
 // shapes reads a <Shapes> element whose shapes are nested group levels
 // deep.
-func (p *vdxParser) shapes(group int) []*Shape {
+func (p *parser) shapes(group int) []*Shape {
 	sc := p.sc
 	if group > p.maxDepth {
 		l, c := p.lines.pos(sc.tokOff)
-		p.fatal = fatal(p.doc.File, l, c, ErrTooDeep,
+		p.fatal = fatal(p.file(), l, c, ErrTooDeep,
 			fmt.Sprintf("visio: groups nested more than %d deep", p.maxDepth),
 			"ungroup the shapes, or raise Options.MaxDepth if the drawing really nests groups this deep")
 		return nil
@@ -404,7 +455,12 @@ func (p *vdxParser) shapes(group int) []*Shape {
 	d := sc.depth()
 	for p.child(d) {
 		if p.visio() && sc.local == "Shape" {
-			s := p.shape(group)
+			var s *Shape
+			if p.doc.Namespace == NamespaceVSDX {
+				s = p.shapeVSDX(group)
+			} else {
+				s = p.shape(group)
+			}
 			p.shapeStack = append(p.shapeStack, s)
 		} else {
 			sc.skip()
@@ -416,7 +472,7 @@ func (p *vdxParser) shapes(group int) []*Shape {
 	return out
 }
 
-func (p *vdxParser) shape(group int) *Shape {
+func (p *parser) shape(group int) *Shape {
 	sc := p.sc
 	s := p.newShape()
 	*s = Shape{
@@ -428,15 +484,25 @@ func (p *vdxParser) shape(group int) *Shape {
 	d := sc.depth()
 	for p.child(d) {
 		if !p.visio() {
-			sc.skip()
+			if sc.space == namespaceV14 && sc.local == "Layout" {
+				p.layout(s)
+			} else {
+				sc.skip()
+			}
 			continue
 		}
 		switch sc.local {
 		case "Text":
-			s.Text, s.HasText = sc.text(), true
-		case "XForm1D":
-			s.OneD = true
-			sc.skip()
+			s.Text, s.HasText = normText(sc.text()), true
+		case "XForm", "XForm1D":
+			s.OneD = s.OneD || sc.local == "XForm1D"
+			for p.child(d + 1) {
+				if p.visio() {
+					s.XForm.setCell(sc.local, sc.text())
+				} else {
+					sc.skip()
+				}
+			}
 		case "Prop":
 			p.propStack = append(p.propStack, p.prop())
 		case "Shapes":
@@ -450,10 +516,23 @@ func (p *vdxParser) shape(group int) *Shape {
 	return s
 }
 
+// layout reads the Relationships cell of a Visio 2010 <v14:Layout>.
+func (p *parser) layout(s *Shape) {
+	sc := p.sc
+	d := sc.depth()
+	for p.child(d) {
+		if sc.space == namespaceV14 && sc.local == "Relationships" {
+			f := sc.attr("F")
+			s.Members, s.Containers = dependsOn(f, "1"), dependsOn(f, "4")
+		}
+		sc.skip()
+	}
+}
+
 // propCells maps the elements of a <Prop> to its cells.
 var propCells = map[string]Cells{"Label": CellLabel, "Value": CellValue, "Format": CellFormat, "Prompt": CellPrompt, "Type": CellType}
 
-func (p *vdxParser) prop() Prop {
+func (p *parser) prop() Prop {
 	sc := p.sc
 	pr := Prop{Name: sc.attr("Name"), Deleted: sc.attr("Del") == "1", Pos: p.pos()}
 	pr.Row = rowName(sc.attr("NameU"), pr.Name, sc.attr("ID"))
@@ -465,22 +544,27 @@ func (p *vdxParser) prop() Prop {
 			continue
 		}
 		inherited := sc.attr("F") == "Inh"
-		v := sc.text()
-		switch cell {
-		case CellLabel:
-			pr.Label = v
-		case CellValue:
-			pr.Value = v
-		case CellFormat:
-			pr.Format = v
-		case CellPrompt:
-			pr.Prompt = v
-		case CellType:
-			pr.Type, _ = strconv.Atoi(strings.TrimSpace(v))
-		}
-		if !inherited {
-			pr.Set |= cell
-		}
+		pr.setCell(cell, sc.text(), inherited)
 	}
 	return pr
+}
+
+// setCell sets the cell of a row to v; inherited says the file marks the
+// value as the master's (F='Inh').
+func (pr *Prop) setCell(cell Cells, v string, inherited bool) {
+	switch cell {
+	case CellLabel:
+		pr.Label = v
+	case CellValue:
+		pr.Value = v
+	case CellFormat:
+		pr.Format = v
+	case CellPrompt:
+		pr.Prompt = v
+	case CellType:
+		pr.Type, _ = strconv.Atoi(strings.TrimSpace(v))
+	}
+	if !inherited {
+		pr.Set |= cell
+	}
 }

@@ -412,6 +412,17 @@ func (s *scanner) attr(name string) string {
 	return ""
 }
 
+// attrNS returns the value of the attribute local of the current start tag
+// whose prefix is bound to namespace space, entity references replaced.
+func (s *scanner) attrNS(space, local string) string {
+	for i := range s.attrs {
+		if a := &s.attrs[i]; a.local == local && a.prefix != "" && s.lookupNS(a.prefix) == space {
+			return unescape(a.raw)
+		}
+	}
+	return ""
+}
+
 // text reads the character data of the element whose start tag is the
 // current token, descendants included, to the element's end.
 func (s *scanner) text() string {

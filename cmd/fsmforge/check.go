@@ -25,6 +25,7 @@ and one line per file on stdout. Exits with status 1 if a file has errors.
 Flags:
 `)
 	stencil := f.String("stencil", "", "the stencil `FILE` (JSON) the drawings were made with")
+	lenient := f.Bool("lenient", false, "report what a chart cannot hold (SCXML's executable content, data models) as warnings, not errors")
 	files, err := f.parseFiles(args, stdout, 1, -1)
 	if err != nil {
 		return err
@@ -35,7 +36,7 @@ Flags:
 	}
 	bad := 0
 	for _, path := range files {
-		c, err := readChart(path, st)
+		c, err := readChart(path, readOpts{Stencil: st, Lenient: *lenient})
 		var ds chart.Diagnostics
 		switch {
 		case c != nil:

@@ -47,7 +47,7 @@ func TestFileCommands(t *testing.T) {
 			stdout: []string{"1 error"},
 			stderr: []string{`goomba.vdx:178:7: page "Page-1", shape 1 "walkLeft": compile: `, "\thint: ", "give -stencil", "fsmforge: check: errors in 1 of 1 file"}},
 		{name: "check, not Visio", args: []string{"check", notVisio}, code: 1, stderr: []string{"notes.vdx:1:22: visio: this is XML but not a Visio drawing"}},
-		{name: "check, unknown format", args: []string{"check", unknown}, code: 1, stderr: []string{"chart.txt: not a drawing fsmforge reads (it reads .vdx)"}},
+		{name: "check, unknown format", args: []string{"check", unknown}, code: 1, stderr: []string{"chart.txt: not a drawing fsmforge reads (it reads .dio, .drawio, .drawio.png, .drawio.svg, .graphml, .graphmlz, .json, .scxml, .vdx, .vsdx, .vssx, .vsx, .xml)"}},
 		{name: "check, no file", args: []string{"check"}, code: 2, stderr: []string{"check: no file given"}},
 		{name: "check, missing stencil", args: []string{"check", "-stencil", "nope.json", goombaVDX}, code: 1, stderr: []string{"nope.json"}},
 		{name: "compile", args: []string{"compile", goombaVDX, "-stencil", goombaStencil, "-o", table}, stdout: []string{"3 states, 4 tests, 2 properties: wrote", "339 bytes, binary"}, noStderr: true},

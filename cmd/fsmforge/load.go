@@ -11,6 +11,9 @@ import (
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/chart/drawio"
+	"github.com/fsmforge/fsmforge/chart/graphml"
+	"github.com/fsmforge/fsmforge/chart/scxml"
 	"github.com/fsmforge/fsmforge/chart/visio"
 	"github.com/fsmforge/fsmforge/compile"
 	"github.com/fsmforge/fsmforge/table"
@@ -18,16 +21,86 @@ import (
 
 // importers read a drawing into a chart, by the file's extension (lower
 // case, with its dot).
-var importers = map[string]func(path string, st *chart.Stencil) (*chart.Chart, error){
-	".vdx": func(path string, st *chart.Stencil) (*chart.Chart, error) {
-		return visio.ReadFile(path, visio.Options{File: path, Stencil: st})
-	},
+var importers = map[string]func(path string, o readOpts) (*chart.Chart, error){
+	".vdx":      readVisio,
+	".vsdx":     readVisio,
+	".vsx":      readVisio,
+	".vssx":     readVisio,
+	".drawio":   readDrawio,
+	".dio":      readDrawio,
+	".xml":      readXML,
+	".svg":      readDrawio, // .drawio.svg
+	".png":      readDrawio, // .drawio.png
+	".scxml":    readSCXML,
+	".graphml":  readGraphML,
+	".graphmlz": readGraphML,
+	".json":     readChartJSON,
+}
+
+// readOpts says how to read a drawing.
+type readOpts struct {
+	Stencil *chart.Stencil // nil: a plain state diagram
+	// Lenient reads what a chart cannot express (SCXML's executable
+	// content and data models) as warnings, for drawing and converting
+	// real files; a compile wants it strict.
+	Lenient bool
+}
+
+func readVisio(path string, o readOpts) (*chart.Chart, error) {
+	return visio.ReadFile(path, visio.Options{File: path, Stencil: o.Stencil})
+}
+
+func readDrawio(path string, o readOpts) (*chart.Chart, error) {
+	return drawio.ReadFile(path, drawio.Options{File: path, Stencil: o.Stencil})
+}
+
+func readSCXML(path string, o readOpts) (*chart.Chart, error) {
+	return scxml.ReadFile(path, scxml.Options{File: path, Stencil: o.Stencil, Lenient: o.Lenient})
+}
+
+func readGraphML(path string, o readOpts) (*chart.Chart, error) {
+	return graphml.ReadFile(path, graphml.Options{File: path, Stencil: o.Stencil})
+}
+
+// readXML reads a .xml file, which draw.io, SCXML tools and Visio all
+// write: by the root element it starts with.
+func readXML(path string, o readOpts) (*chart.Chart, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	head := string(data[:min(len(data), 4096)])
+	switch {
+	case strings.Contains(head, "<scxml"):
+		return readSCXML(path, o)
+	case strings.Contains(head, "<VisioDocument"):
+		return readVisio(path, o)
+	case strings.Contains(head, "<graphml"):
+		return readGraphML(path, o)
+	}
+	return readDrawio(path, o) // draw.io, which also reads UTF-16 files
+}
+
+// readChartJSON reads a chart written by "fsmforge convert ... OUT.json",
+// with the stencil it carries (st, when given, must be the same).
+func readChartJSON(path string, o readOpts) (*chart.Chart, error) {
+	c, err := chart.LoadJSON(path)
+	if err != nil {
+		return nil, err
+	}
+	if o.Stencil != nil && c.Stencil == nil {
+		c.Stencil = o.Stencil
+	}
+	return c, nil
 }
 
 // drawingKinds lists the extensions importers read, for messages.
 func drawingKinds() string {
 	var exts []string
 	for ext := range importers {
+		if ext == ".png" || ext == ".svg" {
+			ext = ".drawio" + ext // the only ones read
+		}
 		exts = append(exts, ext)
 	}
 	slices.Sort(exts)
@@ -45,12 +118,12 @@ func loadStencil(path string) (*chart.Stencil, error) {
 // readChart reads the drawing at path with the stencil (nil: a plain
 // diagram). The chart carries the importer's diagnostics; it is nil only
 // when the file could not be read at all, and err then says why.
-func readChart(path string, st *chart.Stencil) (*chart.Chart, error) {
+func readChart(path string, o readOpts) (*chart.Chart, error) {
 	read, ok := importers[strings.ToLower(filepath.Ext(path))]
 	if !ok {
 		return nil, fmt.Errorf("%s: not a drawing fsmforge reads (it reads %s)", path, drawingKinds())
 	}
-	c, err := read(path, st)
+	c, err := read(path, o)
 	if c == nil {
 		if err == nil {
 			err = fmt.Errorf("%s: nothing read", path)
@@ -64,7 +137,7 @@ func readChart(path string, st *chart.Stencil) (*chart.Chart, error) {
 // diagnostic (warnings included) to stderr, and returns an error when the
 // file could not be read or the chart has errors.
 func compileFile(path string, st *chart.Stencil, opt compile.Options, stderr io.Writer) (*compile.Result, error) {
-	c, err := readChart(path, st)
+	c, err := readChart(path, readOpts{Stencil: st})
 	if err != nil {
 		var ds chart.Diagnostics
 		if errors.As(err, &ds) {

@@ -63,11 +63,14 @@ const usage = `fsmforge: finite state machines for game AI
 
 Usage:
   fsmforge demo [NAME] [flags]           run a demo; with no NAME, a short tour of them all
-  fsmforge check [-stencil S] FILE...    check designers' drawings (Visio .vdx)
+  fsmforge check [-stencil S] FILE...    check designers' drawings (Visio, draw.io, SCXML, yEd)
   fsmforge compile [flags] -o OUT FILE   compile a drawing into a state table
   fsmforge gen [flags] -o OUT FILE       generate Go code from a drawing
   fsmforge inspect FILE                  print a state table (or a drawing's) readably
   fsmforge run -events EVENTS FILE       run a machine against scripted events
+  fsmforge graph [-format F] FILE        draw a drawing as Graphviz DOT or Mermaid
+  fsmforge convert IN OUT                convert a drawing to .drawio, .scxml or .json
+  fsmforge stencil -format F STENCIL     make a Visio stencil or draw.io library from a stencil file
   fsmforge version                       print the version
 
 Demos: westworld, formation, goomba, crowd
@@ -100,6 +103,12 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return runGen(rest, stdout, stderr)
 	case "inspect":
 		return runInspect(rest, stdout, stderr)
+	case "graph":
+		return runGraph(rest, stdout, stderr)
+	case "convert":
+		return runConvert(rest, stdout, stderr)
+	case "stencil":
+		return runStencil(rest, stdout, stderr)
 	case "run":
 		return runRun(rest, stdin, stdout, stderr)
 	case "version":

@@ -3,10 +3,13 @@
 // with glue formulas, Shape Data rows whose inherited cells say F='Inh', a
 // text field), so that a reader reads in them what it reads in real files.
 //
-// A [Drawing] is plain data written by [Drawing.Bytes]. The helpers
-// [GoombaMasters], [State], [Transition], [Glue] and [Goomba] draw with the
-// masters of the Goomba stencil (examples/goomba/goomba.stencil.json);
-// [Generate] draws the large charts of the benchmarks.
+// A [Drawing] is plain data written by [Drawing.Bytes]; package
+// internal/vsdxgen writes the same data as a .vsdx. Shapes are placed all
+// at one spot unless their XForm says where; a Relationships formula makes
+// containers. The helpers [GoombaMasters], [State], [Transition], [Glue]
+// and [Goomba] draw with the masters of the Goomba stencil
+// (examples/goomba/goomba.stencil.json); [Generate] and [GenerateDrawing]
+// draw the large charts of the benchmarks.
 //
 // The output of a given Drawing never changes from one run to the next:
 // tests may compare line and column numbers in it.
@@ -16,6 +19,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,6 +48,20 @@ type Page struct {
 	Background bool
 	Shapes     []Shape
 	Connects   []Connect
+	// Width and Height are the page's size in inches; 0 means 8.5 by 11.
+	Width, Height float64
+}
+
+// Size returns the page's size in inches, with the defaults filled in.
+func (pg *Page) Size() (width, height float64) {
+	width, height = pg.Width, pg.Height
+	if width == 0 {
+		width = 8.5
+	}
+	if height == 0 {
+		height = 11
+	}
+	return width, height
 }
 
 // Connect glues end Cell ("BeginX" or "EndX") of connector From to shape To.
@@ -60,6 +78,43 @@ type Shape struct {
 	Text        string // none if empty
 	Props       []Prop // its Shape Data rows
 	Shapes      []Shape
+	// Relationships is the formula of the shape's Relationships cell,
+	// which links containers and their members:
+	// "SUM(DEPENDSON(1,Sheet.2!SheetRef()))" on a container holding shape
+	// 2, "SUM(DEPENDSON(4,Sheet.1!SheetRef()))" on shape 2. None if empty.
+	Relationships string
+	// XForm places the shape; nil means the same place for every shape
+	// (4.25, 5.5, 1.5 by 0.75 for a box; from (1.25, 3) to (2.75, 3) for a
+	// connector).
+	XForm *XForm
+}
+
+// XForm is where a shape is, in inches, Y upwards: a 2-D shape's pin (its
+// centre) and size, or a connector's begin and end points.
+type XForm struct {
+	PinX, PinY, Width, Height  float64 // 2-D
+	BeginX, BeginY, EndX, EndY float64 // 1-D
+}
+
+// Cells returns the cells that place the shape, in the order Visio writes
+// them: PinX, PinY, Width, Height, LocPinX, LocPinY, Angle, and for a 1-D
+// shape BeginX, BeginY, EndX, EndY; each a name and a value.
+func (s *Shape) Cells() [][2]string {
+	x := s.XForm
+	if x == nil {
+		x = &XForm{PinX: 4.25, PinY: 5.5, Width: 1.5, Height: 0.75, BeginX: 1.25, BeginY: 3, EndX: 2.75, EndY: 3}
+	}
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+	if !s.OneD {
+		return [][2]string{{"PinX", f(x.PinX)}, {"PinY", f(x.PinY)}, {"Width", f(x.Width)}, {"Height", f(x.Height)},
+			{"LocPinX", f(x.Width / 2)}, {"LocPinY", f(x.Height / 2)}, {"Angle", "0"}}
+	}
+	dx, dy := x.EndX-x.BeginX, x.EndY-x.BeginY
+	w := math.Round(math.Hypot(dx, dy)*1e9) / 1e9
+	angle := math.Round(math.Atan2(dy, dx)*1e9) / 1e9
+	return [][2]string{{"PinX", f((x.BeginX + x.EndX) / 2)}, {"PinY", f((x.BeginY + x.EndY) / 2)}, {"Width", f(w)}, {"Height", "0"},
+		{"LocPinX", f(w / 2)}, {"LocPinY", "0"}, {"Angle", f(angle)},
+		{"BeginX", f(x.BeginX)}, {"BeginY", f(x.BeginY)}, {"EndX", f(x.EndX)}, {"EndY", f(x.EndY)}}
 }
 
 // Prop is a Shape Data row.
@@ -128,7 +183,8 @@ func (d *Drawing) write(b *bytes.Buffer) {
 		if pg.Background {
 			bg = " Background='1'"
 		}
-		fmt.Fprintf(b, "<Page ID='%s' NameU='%s' Name='%s'%s><PageSheet><PageProps><PageWidth Unit='IN_F'>8.5</PageWidth><PageHeight Unit='IN_F'>11</PageHeight></PageProps></PageSheet>\n<Shapes>\n", pg.ID, esc(pg.Name), esc(pg.Name), bg)
+		w, h := pg.Size()
+		fmt.Fprintf(b, "<Page ID='%s' NameU='%s' Name='%s'%s><PageSheet><PageProps><PageWidth Unit='IN_F'>%g</PageWidth><PageHeight Unit='IN_F'>%g</PageHeight></PageProps></PageSheet>\n<Shapes>\n", pg.ID, esc(pg.Name), esc(pg.Name), bg, w, h)
 		for _, s := range pg.Shapes {
 			s.write(b)
 		}
@@ -168,7 +224,21 @@ func (s *Shape) write(b *bytes.Buffer) {
 		fmt.Fprintf(b, " MasterShape='%s'", s.MasterShape)
 	}
 	b.WriteString(">")
-	if s.OneD {
+	if s.XForm != nil {
+		c := s.Cells()
+		b.WriteString("<XForm>")
+		for _, cell := range c[:7] {
+			fmt.Fprintf(b, "<%s>%s</%s>", cell[0], cell[1], cell[0])
+		}
+		b.WriteString("</XForm>")
+		if s.OneD {
+			b.WriteString("<XForm1D>")
+			for _, cell := range c[7:] {
+				fmt.Fprintf(b, "<%s>%s</%s>", cell[0], cell[1], cell[0])
+			}
+			b.WriteString("</XForm1D>")
+		}
+	} else if s.OneD {
 		b.WriteString("<XForm><PinX F='Inh'>2</PinX><PinY F='Inh'>3</PinY><Width F='Inh'>1.5</Width><Height>0</Height><LocPinX F='Inh'>0.75</LocPinX><LocPinY F='Inh'>0</LocPinY><Angle F='Inh'>0</Angle></XForm>")
 		b.WriteString("<XForm1D><BeginX F='PAR(PNT(Sheet.1!Connections.X1,Sheet.1!Connections.Y1))'>1.25</BeginX><BeginY F='PAR(PNT(Sheet.1!Connections.X1,Sheet.1!Connections.Y1))'>3</BeginY><EndX F='PAR(PNT(Sheet.2!Connections.X1,Sheet.2!Connections.Y1))'>2.75</EndX><EndY F='PAR(PNT(Sheet.2!Connections.X1,Sheet.2!Connections.Y1))'>3</EndY></XForm1D>")
 	} else {
@@ -176,6 +246,9 @@ func (s *Shape) write(b *bytes.Buffer) {
 	}
 	for _, p := range s.Props {
 		p.write(b)
+	}
+	if s.Relationships != "" {
+		fmt.Fprintf(b, "<v14:Layout xmlns:v14='http://schemas.microsoft.com/office/visio/2010/extension'><v14:Relationships F='%s'>0</v14:Relationships></v14:Layout>", esc(s.Relationships))
 	}
 	if s.Text != "" {
 		fmt.Fprintf(b, "<Field IX='0'><Value Unit='STR' F='Inh'>%s</Value></Field><Text><cp IX='0'/><fld IX='0'>%s</fld></Text>", esc(s.Text), esc(s.Text))
@@ -297,7 +370,20 @@ func Goomba(extra []Shape, extraGlue ...[]Connect) *Drawing {
 }
 
 // Generate draws a chart of the given numbers of states and transitions
-// with the Goomba stencil, on one page, for benchmarks. States are shapes 1
+// with the Goomba stencil, on one page, for benchmarks, and returns it as a
+// .vdx file: [GenerateDrawing] written by [Drawing.Bytes].
+//
+// It costs about 1 KB of file per shape and panics if states < 1.
+func Generate(states, transitions int) []byte {
+	d := GenerateDrawing(states, transitions)
+	var b bytes.Buffer
+	b.Grow(states*900 + transitions*1000)
+	d.write(&b)
+	return b.Bytes()
+}
+
+// GenerateDrawing draws a chart of the given numbers of states and
+// transitions with the Goomba stencil, on one page, for benchmarks. States are shapes 1
 // to states, named "s1", "s2"...; s1 is the initial state; state i has
 // XMovement and Animation values number i%4 of their drop-lists.
 // Transition j (shape states+1+j) leaves state 1+j%states, tests test
@@ -306,8 +392,8 @@ func Goomba(extra []Shape, extraGlue ...[]Connect) *Drawing {
 // chains every state to the next, so that every state is reachable, and no
 // state tests the same test twice while transitions ≤ 4×states.
 //
-// It costs about 1 KB of file per shape and panics if states < 1.
-func Generate(states, transitions int) []byte {
+// It panics if states < 1.
+func GenerateDrawing(states, transitions int) *Drawing {
 	if states < 1 {
 		panic("vdxgen: Generate: states must be at least 1")
 	}
@@ -330,9 +416,5 @@ func Generate(states, transitions int) []byte {
 		pg.Shapes = append(pg.Shapes, Transition(id, tests[round%4]))
 		pg.Connects = append(pg.Connects, Glue(id, strconv.Itoa(from+1), strconv.Itoa(to+1))...)
 	}
-	d := Drawing{Masters: GoombaMasters(), Pages: []Page{pg}}
-	var b bytes.Buffer
-	b.Grow(states*900 + transitions*1000)
-	d.write(&b)
-	return b.Bytes()
+	return &Drawing{Masters: GoombaMasters(), Pages: []Page{pg}}
 }

@@ -64,3 +64,25 @@ func TestBytes(t *testing.T) {
 		t.Errorf("Read = %v", err)
 	}
 }
+
+// TestGeometry writes shapes placed by their XForm, and a container, and
+// reads them back.
+func TestGeometry(t *testing.T) {
+	d := &vdxgen.Drawing{Pages: []vdxgen.Page{{ID: "0", Name: "P", Height: 10, Shapes: []vdxgen.Shape{
+		{ID: "1", Text: "A", XForm: &vdxgen.XForm{PinX: 2, PinY: 9, Width: 2, Height: 1}, Relationships: "SUM(DEPENDSON(1,Sheet.2!SheetRef()))"},
+		{ID: "2", Text: "B", XForm: &vdxgen.XForm{PinX: 2, PinY: 9, Width: 1, Height: 0.5}},
+		{ID: "3", OneD: true, XForm: &vdxgen.XForm{BeginX: 1, BeginY: 1, EndX: 1, EndY: 3}},
+	}}}}
+	doc, err := visio.DecodeVDX(bytes.NewReader(d.Bytes()), visio.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pg := doc.Pages[0]
+	a, line := pg.Shapes[0], pg.Shapes[2]
+	if pg.Width != 8.5 || pg.Height != 10 || a.XForm.LocPinX != 1 || a.XForm.PinY != 9 || len(a.Members) != 1 {
+		t.Errorf("page %gx%g, shape 1 %+v, members %v", pg.Width, pg.Height, a.XForm, a.Members)
+	}
+	if x := line.XForm; !line.OneD || x.Width != 2 || x.PinY != 2 || x.Angle < 1.57 || x.Angle > 1.58 || x.EndY != 3 {
+		t.Errorf("connector: %+v", x)
+	}
+}

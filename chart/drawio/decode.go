@@ -1,0 +1,984 @@
+package drawio
+
+import (
+	"bytes"
+	"compress/flate"
+	"compress/zlib"
+	"encoding/base64"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/fsmforge/fsmforge/chart"
+)
+
+// document is a draw.io file as read, before any interpretation: its
+// pages and their cells.
+type document struct {
+	file  string
+	pages []*page
+	diags chart.Diagnostics // what the decoder ignored
+}
+
+// page is a <diagram> of an mxfile, or the one page of a bare
+// mxGraphModel.
+type page struct {
+	id, name  string
+	index     int  // from 0, in file order
+	line, col int  // of the <diagram> element in the file; 0 if not in it
+	inFile    bool // the cells' line and column are positions in the file
+	cells     []cell
+}
+
+// label names the page as the designer sees it: its name, or "Page-N".
+func (p *page) label() string {
+	if p.name != "" {
+		return p.name
+	}
+	return "Page-" + strconv.Itoa(p.index+1)
+}
+
+// cell is an mxCell, with the attributes of the object or UserObject
+// element that wraps it ("Edit Data" in draw.io), if any.
+type cell struct {
+	id, parent     string
+	source, target string
+	value          string // the value attribute, or the wrapper's label: HTML when the style says html=1
+	style          string
+	vertex, edge   bool
+	wrapper        string // the wrapper's element name ("UserObject", "object"), or ""
+	attrs          []attr // the wrapper's attributes but id and label, in file order
+	geo            geometry
+	line, col      int // of the cell (its wrapper's) element; 0 if unknown
+}
+
+// attr is an attribute of a wrapper: a custom property of the cell.
+type attr struct {
+	name string
+	raw  string // as written: references not replaced
+}
+
+// get returns the wrapper attribute called name.
+func (c *cell) get(name string) (string, bool) {
+	for i := range c.attrs {
+		if c.attrs[i].name == name {
+			return unescape(c.attrs[i].raw), true
+		}
+	}
+	return "", false
+}
+
+// geometry is a cell's mxGeometry.
+type geometry struct {
+	set                      bool // the cell has an mxGeometry
+	x, y, w, h               float64
+	relative                 bool
+	sourcePoint, targetPoint bool // an edge's loose ends
+	sourceX, sourceY         float64
+	targetX, targetY         float64
+	badNumber                string // an attribute that is not a number, for a diagnostic
+}
+
+// decoder holds the state of one decode call.
+type decoder struct {
+	opt    Options
+	doc    *document
+	budget int64 // bytes that compressed content may still inflate to
+}
+
+// decode reads a draw.io file into a document.
+func decode(r io.Reader, opt Options) (*document, error) {
+	src, err := readAll(r, opt)
+	if err != nil {
+		return nil, err
+	}
+	d := &decoder{opt: opt, doc: &document{file: opt.File}, budget: opt.MaxSize}
+	if strings.HasPrefix(src, pngSignature) {
+		text, err := d.png(src)
+		if err != nil {
+			return nil, err
+		}
+		if err := d.xmlIn(text, "the diagram of the PNG", chart.Pos{File: opt.File}); err != nil {
+			return nil, err
+		}
+		return d.doc, nil
+	}
+	src, wasUTF16, err := d.sniff(src)
+	if err != nil {
+		return nil, err
+	}
+	p := d.newParser(src, true, "", chart.Pos{File: opt.File})
+	p.sc.utf16 = wasUTF16
+	if err := p.file(); err != nil {
+		return nil, err
+	}
+	return d.doc, nil
+}
+
+// sniff recognises what the file is before it is parsed as XML: it returns
+// the text without its byte-order mark, in UTF-8, and whether it was
+// UTF-16.
+func (d *decoder) sniff(src string) (string, bool, error) {
+	file := d.opt.File
+	notDrawio := func(msg, hint string) (string, bool, error) {
+		return "", false, fatal(file, 0, 0, ErrNotDrawio, "drawio: "+msg, hint)
+	}
+	wasUTF16 := false
+	switch {
+	case src == "":
+		return notDrawio("the file is empty", "")
+	case strings.HasPrefix(src, "\xEF\xBB\xBF"):
+		src = src[3:]
+	case strings.HasPrefix(src, "\xFF\xFE"), strings.HasPrefix(src, "\xFE\xFF"):
+		s, ok := fromUTF16(src[2:], src[0] == 0xFE)
+		if !ok {
+			return notDrawio("the file starts like UTF-16 text but is not", "")
+		}
+		src, wasUTF16 = s, true
+	case strings.HasPrefix(src, "<\x00"), strings.HasPrefix(src, "\x00<"):
+		s, ok := fromUTF16(src, src[0] == 0)
+		if !ok {
+			return notDrawio("the file looks like UTF-16 text but is not", "")
+		}
+		src, wasUTF16 = s, true
+	case strings.HasPrefix(src, "PK\x03\x04"), strings.HasPrefix(src, "PK\x05\x06"):
+		return notDrawio("this is a zip archive (a .vsdx or an office document?), not a draw.io diagram", "")
+	case strings.HasPrefix(src, "\x1F\x8B"):
+		return notDrawio("this is a gzip-compressed file, not a draw.io diagram", "uncompress it first")
+	case strings.HasPrefix(src, "\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1"):
+		return notDrawio("this is a binary Visio file (.vsd) or another OLE compound file, not a draw.io diagram", "")
+	case strings.HasPrefix(src, "\xFF\xD8\xFF"), strings.HasPrefix(src, "GIF8"), strings.HasPrefix(src, "%PDF"):
+		return notDrawio("this is an image or a PDF, not a draw.io diagram", "export the diagram from draw.io as .drawio, .drawio.svg or .drawio.png (with a copy of the diagram)")
+	}
+	head := src[:min(len(src), 1024)]
+	if i := strings.IndexFunc(src, notSpace); i < 0 || src[i] != '<' || strings.IndexByte(head, 0) >= 0 {
+		what := "a binary file"
+		if strings.IndexByte(head, 0) < 0 && utf8.ValidString(head) {
+			what = "a text file that is not XML"
+		}
+		return notDrawio(fmt.Sprintf("this is %s, not a draw.io diagram (it starts with %s)", what, quoteStart(src)), "")
+	}
+	if off := invalidUTF8(src); off >= 0 {
+		l, c := lineCol(src, off)
+		return "", false, fatal(file, l, c, ErrMalformed, "drawio: malformed XML: invalid UTF-8", "the file may be in another encoding or damaged; draw.io writes UTF-8")
+	}
+	return src, wasUTF16, nil
+}
+
+// invalidUTF8 returns the offset of the first invalid UTF-8 sequence of s,
+// or -1.
+func invalidUTF8(s string) int {
+	if utf8.ValidString(s) {
+		return -1
+	}
+	for off := 0; off < len(s); {
+		r, n := utf8.DecodeRuneInString(s[off:])
+		if r == utf8.RuneError && n == 1 {
+			return off
+		}
+		off += n
+	}
+	return -1
+}
+
+// fromUTF16 decodes UTF-16 text without its byte-order mark.
+func fromUTF16(s string, bigEndian bool) (string, bool) {
+	if len(s)%2 != 0 {
+		return "", false
+	}
+	u := make([]uint16, len(s)/2)
+	for i := range u {
+		a, b := uint16(s[2*i]), uint16(s[2*i+1])
+		if bigEndian {
+			u[i] = a<<8 | b
+		} else {
+			u[i] = b<<8 | a
+		}
+	}
+	return string(utf16.Decode(u)), true
+}
+
+// quoteStart quotes the first bytes of s for a message.
+func quoteStart(s string) string {
+	const n = 16
+	if len(s) > n {
+		return strconv.Quote(s[:n]) + "..."
+	}
+	return strconv.Quote(s)
+}
+
+// xmlIn parses XML that is not the file's own text (the content of an SVG
+// attribute, a PNG chunk): its root must be an mxfile or an mxGraphModel.
+// where names it in messages; at is where it is in the file.
+func (d *decoder) xmlIn(text, where string, at chart.Pos) error {
+	text = strings.TrimPrefix(text, "\xEF\xBB\xBF")
+	if off := invalidUTF8(text); off >= 0 {
+		l, c := lineCol(text, off)
+		return d.malformed(at, fmt.Sprintf("%s is not valid UTF-8 (line %d, column %d)", where, l, c), "")
+	}
+	p := d.newParser(text, false, where, at)
+	return p.file()
+}
+
+func (d *decoder) malformed(at chart.Pos, msg, hint string) error {
+	return chart.Diagnostics{{Pos: at, Message: "drawio: " + msg, Hint: hint, Err: ErrMalformed}}
+}
+
+// parser reads the elements of one XML text: the file, or XML found inside
+// it.
+type parser struct {
+	d      *decoder
+	sc     *scanner
+	lines  lines
+	inFile bool      // the text is the file's: positions are the file's
+	where  string    // names the text in messages when it is not the file's
+	at     chart.Pos // where the text is in the file, when it is not the file's
+	err    error     // a problem that stops the reading (not malformed XML)
+
+	// A wrapper's attributes are gathered on a stack, then copied to a
+	// slice of their own size cut from a block: few allocations.
+	attrStack []attr
+	attrBlock []attr
+}
+
+// keepAttrs copies attrs to a slice of their own size.
+func (p *parser) keepAttrs(attrs []attr) []attr {
+	if len(attrs) == 0 {
+		return nil
+	}
+	if len(p.attrBlock) < len(attrs) {
+		p.attrBlock = make([]attr, max(256, len(attrs)))
+	}
+	out := p.attrBlock[:len(attrs):len(attrs)]
+	copy(out, attrs)
+	p.attrBlock = p.attrBlock[len(attrs):]
+	return out
+}
+
+func (d *decoder) newParser(src string, inFile bool, where string, at chart.Pos) *parser {
+	return &parser{d: d, sc: newScanner(src, d.opt.MaxDepth+32), lines: lines{src: src}, inFile: inFile, where: where, at: at}
+}
+
+// pos returns the position of the current token, for the file's own text.
+func (p *parser) pos() (line, col int) {
+	if !p.inFile {
+		return 0, 0
+	}
+	return p.lines.pos(p.sc.tokOff)
+}
+
+// syntaxError turns the scanner's error into the error of the reading.
+func (p *parser) syntaxError() error {
+	e := p.sc.err
+	sentinel, msg := ErrMalformed, "malformed XML: "+e.msg
+	hint := "the file is damaged or was not written by draw.io; open it in an XML editor at this line"
+	if e.deep {
+		sentinel, msg, hint = ErrTooDeep, e.msg, "raise Options.MaxDepth if the diagram really nests this deep"
+	}
+	l, c := lineCol(p.sc.src, e.off)
+	if p.inFile {
+		return fatal(p.d.opt.File, l, c, sentinel, "drawio: "+msg, hint)
+	}
+	return chart.Diagnostics{{Pos: p.at, Message: fmt.Sprintf("drawio: %s, line %d, column %d: %s", p.where, l, c, msg),
+		Hint: "the file is damaged or was not written by draw.io; save the diagram again from draw.io", Err: sentinel}}
+}
+
+// notDrawio reports XML that is not a diagram.
+func (p *parser) notDrawio(msg, hint string) error {
+	at := p.at
+	if p.inFile {
+		at.Line, at.Col = p.pos()
+	}
+	return chart.Diagnostics{{Pos: at, Message: "drawio: " + msg, Hint: hint, Err: ErrNotDrawio}}
+}
+
+// child moves to the next child element of the element at depth d; it
+// returns false when that element ends.
+func (p *parser) child(d int) bool {
+	for p.err == nil && p.sc.next() {
+		switch p.sc.kind {
+		case tokStart:
+			if p.sc.depth() == d+1 {
+				return true
+			}
+			p.sc.skip()
+		case tokEnd:
+			if p.sc.depth() < d {
+				return false
+			}
+		}
+	}
+	return false
+}
+
+// file reads the whole text: its root element and what it holds.
+func (p *parser) file() error {
+	sc := p.sc
+	for sc.next() && sc.kind != tokStart {
+	}
+	if sc.err != nil {
+		return p.syntaxError()
+	}
+	switch sc.local {
+	case "mxfile":
+		for p.child(1) {
+			if sc.local == "diagram" {
+				p.diagram()
+			} else {
+				sc.skip()
+			}
+		}
+	case "mxGraphModel":
+		pg := p.newPage()
+		p.model(pg)
+	case "svg":
+		if p.where != "" {
+			return p.notDrawio(fmt.Sprintf("%s is an SVG, not a diagram", p.where), "")
+		}
+		return p.svg()
+	case "mxlibrary":
+		return p.notDrawio("this is a draw.io shape library (<mxlibrary>), not a diagram",
+			"open it in draw.io with File > Open Library, draw with its shapes, and read the diagram")
+	default:
+		where := "this is XML"
+		if p.where != "" {
+			where = p.where + " is XML"
+		}
+		return p.notDrawio(fmt.Sprintf("%s but not a draw.io diagram: its root element is <%s>, not <mxfile> or <mxGraphModel>", where, qname(sc.prefix, sc.local)),
+			"a draw.io file starts with <mxfile>; save the diagram again from draw.io")
+	}
+	if p.err != nil {
+		return p.err
+	}
+	for sc.next() { // after the root: comments and white space only
+	}
+	if sc.err != nil {
+		return p.syntaxError()
+	}
+	return nil
+}
+
+func qname(prefix, local string) string {
+	if prefix != "" {
+		return prefix + ":" + local
+	}
+	return local
+}
+
+func (p *parser) newPage() *page {
+	doc := p.d.doc
+	pg := &page{index: len(doc.pages), inFile: p.inFile}
+	pg.line, pg.col = p.pos()
+	doc.pages = append(doc.pages, pg)
+	return pg
+}
+
+// pagePos is the position of a page, for messages about it.
+func (p *parser) pagePos(pg *page) chart.Pos {
+	at := p.at
+	if p.inFile {
+		at.Line, at.Col = pg.line, pg.col
+	}
+	at.Page = pg.label()
+	return at
+}
+
+// diagram reads a <diagram> element: a page, whose content is an
+// mxGraphModel element or, compressed, text. What it is is told from the
+// content, whatever the mxfile's compressed attribute says.
+func (p *parser) diagram() {
+	sc := p.sc
+	pg := p.newPage()
+	pg.id, pg.name = sc.attr("id"), sc.attr("name")
+	d := sc.depth()
+	var text strings.Builder
+	model := false
+	for p.err == nil && sc.next() {
+		if sc.kind == tokEnd && sc.depth() < d {
+			break
+		}
+		switch sc.kind {
+		case tokText:
+			if !model {
+				if sc.cdata {
+					text.WriteString(sc.raw)
+				} else {
+					text.WriteString(unescape(sc.raw))
+				}
+			}
+		case tokStart:
+			if sc.local == "mxGraphModel" && !model && sc.depth() == d+1 {
+				model = true
+				p.model(pg)
+			} else {
+				sc.skip()
+			}
+		}
+	}
+	if model || p.err != nil || sc.err != nil {
+		return
+	}
+	data := strings.TrimSpace(text.String())
+	if data == "" {
+		return // an empty page
+	}
+	where := fmt.Sprintf("the compressed page %q", pg.label())
+	at := p.pagePos(pg)
+	xml, err := p.d.inflate(data, where, at)
+	if err != nil {
+		p.err = err
+		return
+	}
+	inner := p.d.newParser(xml, false, where, at)
+	for inner.sc.next() && inner.sc.kind != tokStart {
+	}
+	switch {
+	case inner.sc.err != nil:
+		p.err = inner.syntaxError()
+		return
+	case inner.sc.local != "mxGraphModel":
+		p.err = p.d.malformed(at, fmt.Sprintf("%s holds <%s>, not <mxGraphModel>", where, qname(inner.sc.prefix, inner.sc.local)), "")
+		return
+	}
+	inner.model(pg)
+	if inner.err == nil {
+		for inner.sc.next() {
+		}
+	}
+	switch {
+	case inner.err != nil:
+		p.err = inner.err
+	case inner.sc.err != nil:
+		p.err = inner.syntaxError()
+	}
+}
+
+// model reads the cells of the mxGraphModel whose start tag is the current
+// token into pg.
+func (p *parser) model(pg *page) {
+	sc := p.sc
+	d := sc.depth()
+	if pg.cells == nil && !sc.selfClosing {
+		// About one cell per mxCell tag to the end of the page: a cheap
+		// count that spares the cells' slice its growth.
+		rest := sc.src[sc.off:]
+		if end := strings.Index(rest, "</mxGraphModel>"); end >= 0 {
+			rest = rest[:end]
+		}
+		pg.cells = make([]cell, 0, strings.Count(rest, "<mxCell"))
+	}
+	for p.child(d) {
+		if sc.local != "root" {
+			sc.skip()
+			continue
+		}
+		rd := sc.depth()
+		for p.child(rd) {
+			line, col := p.pos()
+			c := cell{line: line, col: col}
+			if sc.local == "mxCell" {
+				p.cellAttrs(&c, false)
+				p.cellBody(&c)
+				pg.cells = append(pg.cells, c)
+				continue
+			}
+			// A wrapper: object, UserObject, or any element holding an
+			// mxCell, whose attributes are the cell's data.
+			c.wrapper = sc.local
+			attrs := p.attrStack[:0]
+			for i := range sc.attrs {
+				a := &sc.attrs[i]
+				name := a.local
+				if a.prefix != "" {
+					name = qname(a.prefix, a.local)
+				}
+				switch name {
+				case "id":
+					c.id = unescape(a.raw)
+				case "label":
+					c.value = unescape(a.raw)
+				default:
+					attrs = append(attrs, attr{name, a.raw})
+				}
+			}
+			p.attrStack = attrs
+			c.attrs = p.keepAttrs(attrs)
+			wd := sc.depth()
+			found := false
+			for p.child(wd) {
+				if sc.local == "mxCell" && !found {
+					found = true
+					p.cellAttrs(&c, true)
+					p.cellBody(&c)
+				} else {
+					sc.skip()
+				}
+			}
+			if !found {
+				at := p.pagePos(pg)
+				at.Line, at.Col, at.Shape = c.line, c.col, c.id
+				p.d.doc.diags = append(p.d.doc.diags, chart.Diagnostic{Pos: at, Severity: chart.Note,
+					Message: fmt.Sprintf("drawio: <%s> holds no mxCell; ignored", c.wrapper)})
+				continue
+			}
+			pg.cells = append(pg.cells, c)
+		}
+	}
+}
+
+// cellAttrs reads the attributes of the mxCell start tag that is the
+// current token; in a wrapper, the wrapper's id and label stand.
+func (p *parser) cellAttrs(c *cell, wrapped bool) {
+	sc := p.sc
+	for i := range sc.attrs {
+		a := &sc.attrs[i]
+		if a.prefix != "" {
+			continue
+		}
+		switch a.local {
+		case "id":
+			if !wrapped {
+				c.id = unescape(a.raw)
+			}
+		case "value":
+			if !wrapped {
+				c.value = unescape(a.raw)
+			}
+		case "parent":
+			c.parent = unescape(a.raw)
+		case "source":
+			c.source = unescape(a.raw)
+		case "target":
+			c.target = unescape(a.raw)
+		case "style":
+			c.style = unescape(a.raw)
+		case "vertex":
+			c.vertex = a.raw == "1"
+		case "edge":
+			c.edge = a.raw == "1"
+		}
+	}
+}
+
+// cellBody reads the children of the mxCell whose start tag is the current
+// token: its geometry.
+func (p *parser) cellBody(c *cell) {
+	sc := p.sc
+	d := sc.depth()
+	for p.child(d) {
+		if sc.local != "mxGeometry" || c.geo.set {
+			sc.skip()
+			continue
+		}
+		g := &c.geo
+		g.set = true
+		g.x = p.number(g, "x")
+		g.y = p.number(g, "y")
+		g.w = p.number(g, "width")
+		g.h = p.number(g, "height")
+		g.relative = sc.attr("relative") == "1"
+		gd := sc.depth()
+		for p.child(gd) {
+			if sc.local != "mxPoint" {
+				sc.skip()
+				continue
+			}
+			switch sc.attr("as") {
+			case "sourcePoint":
+				g.sourcePoint = true
+				g.sourceX, g.sourceY = p.number(g, "x"), p.number(g, "y")
+			case "targetPoint":
+				g.targetPoint = true
+				g.targetX, g.targetY = p.number(g, "x"), p.number(g, "y")
+			}
+			sc.skip()
+		}
+	}
+}
+
+// number reads a numeric attribute of the current tag; absent is 0.
+func (p *parser) number(g *geometry, name string) float64 {
+	s := p.sc.attr(name)
+	if s == "" {
+		return 0
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
+	if err != nil || v != v || v > 1e15 || v < -1e15 {
+		if g.badNumber == "" {
+			g.badNumber = name + "=" + strconv.Quote(s)
+		}
+		return 0
+	}
+	return v
+}
+
+// svg reads the content attribute of an SVG root element: the diagram,
+// XML-escaped (draw.io's .drawio.svg), or compressed as a page is.
+func (p *parser) svg() error {
+	content, ok := "", false
+	for _, a := range p.sc.attrs {
+		if a.prefix == "" && a.local == "content" {
+			content, ok = unescape(a.raw), true
+		}
+	}
+	line, col := p.pos()
+	at := chart.Pos{File: p.d.opt.File, Line: line, Col: col}
+	content = strings.TrimSpace(content)
+	if !ok || content == "" {
+		return chart.Diagnostics{{Pos: at, Message: "drawio: this SVG holds no draw.io diagram (its <svg> has no content attribute)",
+			Hint: "export it from draw.io as SVG with \"Include a copy of my diagram\" checked, or read the .drawio file", Err: ErrNotDrawio}}
+	}
+	const where = "the content attribute of the SVG"
+	if !strings.HasPrefix(content, "<") {
+		xml, err := p.d.inflate(content, where, at)
+		if err != nil {
+			return err
+		}
+		content = xml
+	}
+	return p.d.xmlIn(content, where, at)
+}
+
+// inflate decodes compressed diagram text: base64 of raw deflate of the
+// URL-encoded XML (encodeURIComponent), as draw.io writes compressed pages.
+// The result counts against the decoder's budget.
+func (d *decoder) inflate(data, where string, at chart.Pos) (string, error) {
+	data = strings.Map(func(r rune) rune {
+		if r == ' ' || r == '\t' || r == '\n' || r == '\r' {
+			return -1
+		}
+		return r
+	}, data)
+	raw, err := base64.StdEncoding.DecodeString(data)
+	if err != nil && !strings.HasSuffix(data, "=") {
+		if r2, err2 := base64.RawStdEncoding.DecodeString(data); err2 == nil {
+			raw, err = r2, nil
+		}
+	}
+	if err != nil {
+		msg := fmt.Sprintf("%s is neither XML nor valid base64", where)
+		var ce base64.CorruptInputError
+		if errors.As(err, &ce) {
+			msg += fmt.Sprintf(" (byte %d: %s)", int64(ce), quoteStart(data[min(int(ce), len(data)):]))
+		}
+		return "", d.malformed(at, msg, "the file is damaged; save the diagram again from draw.io")
+	}
+	out, err := d.inflateText(func() io.Reader { return flate.NewReader(bytes.NewReader(raw)) }, where, at)
+	if err != nil && len(raw) > 2 && raw[0] == 0x78 { // zlib, as some tools write
+		if _, zerr := zlib.NewReader(bytes.NewReader(raw)); zerr == nil {
+			out, err = d.inflateText(func() io.Reader {
+				zr, _ := zlib.NewReader(bytes.NewReader(raw)) // it just did not fail
+				return zr
+			}, where, at)
+		}
+	}
+	return out, err
+}
+
+// inflateText reads the text the readers newReader returns inflate,
+// within the decoder's budget, and URL-decodes it unless it is XML
+// already. It reads twice, first to learn the text's size, so that the
+// text is allocated once, at its size.
+func (d *decoder) inflateText(newReader func() io.Reader, where string, at chart.Pos) (string, error) {
+	const damaged = "the file is damaged; save the diagram again from draw.io"
+	pass := func(out *strings.Builder) (int, error) {
+		lr := &io.LimitedReader{R: newReader(), N: d.budget + 1}
+		u := urlDecoder{out: out, pending: -1, encoded: true}
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := lr.Read(buf)
+			if !u.write(buf[:n]) {
+				return 0, d.malformed(at, fmt.Sprintf("%s inflates to text that is neither XML nor URL-encoded XML (bad escape at byte %d)", where, u.off), damaged)
+			}
+			if lr.N <= 0 {
+				return 0, chart.Diagnostics{{Pos: at, Err: ErrTooLarge,
+					Message: fmt.Sprintf("drawio: %s inflates to more than %s (with the other compressed content of the file)", where, sizeString(d.opt.MaxSize)),
+					Hint:    "raise Options.MaxSize if the diagram really is this large"}}
+			}
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				return 0, d.malformed(at, fmt.Sprintf("%s is not valid deflate data: %v", where, err), damaged)
+			}
+		}
+		if u.pending >= 0 {
+			return 0, d.malformed(at, fmt.Sprintf("%s inflates to text that is neither XML nor URL-encoded XML (bad escape at byte %d)", where, u.off), damaged)
+		}
+		d.budget -= d.budget + 1 - lr.N
+		return u.n, nil
+	}
+	budget := d.budget
+	n, err := pass(nil)
+	if err != nil {
+		return "", err
+	}
+	d.budget = budget // the second pass counts again
+	var b strings.Builder
+	b.Grow(n)
+	if _, err := pass(&b); err != nil {
+		return "", err
+	}
+	text := b.String()
+	if o := invalidUTF8(text); o >= 0 {
+		return "", d.malformed(at, fmt.Sprintf("%s is not valid UTF-8 (byte %d of its XML)", where, o), damaged)
+	}
+	return text, nil
+}
+
+// urlDecoder decodes encodeURIComponent's escapes in a stream of chunks,
+// unless the stream starts with '<' (XML as it is). It writes what it
+// decodes to out, or only counts it when out is nil.
+type urlDecoder struct {
+	out     *strings.Builder
+	n       int  // bytes decoded
+	off     int  // bytes read, for messages
+	started bool // a byte other than white space was read
+	encoded bool
+	esc     [2]byte
+	pending int // after a '%', how many of its two digits were read; -1 if none
+}
+
+func (u *urlDecoder) emit(b []byte) {
+	u.n += len(b)
+	if u.out != nil {
+		u.out.Write(b)
+	}
+}
+
+// write decodes a chunk; it returns false at a bad escape.
+func (u *urlDecoder) write(chunk []byte) bool {
+	if !u.started {
+		i := 0
+		for i < len(chunk) && (chunk[i] == ' ' || chunk[i] == '\t' || chunk[i] == '\n' || chunk[i] == '\r') {
+			i++
+		}
+		u.emit(chunk[:i])
+		u.off += i
+		chunk = chunk[i:]
+		if len(chunk) > 0 {
+			u.started, u.encoded = true, chunk[0] != '<'
+		}
+	}
+	if !u.encoded {
+		u.emit(chunk)
+		u.off += len(chunk)
+		return true
+	}
+	for len(chunk) > 0 {
+		if u.pending >= 0 {
+			u.esc[u.pending] = chunk[0]
+			chunk = chunk[1:]
+			if u.pending++; u.pending == 2 {
+				hi, ok1 := unhex(u.esc[0])
+				lo, ok2 := unhex(u.esc[1])
+				if !ok1 || !ok2 {
+					return false
+				}
+				u.n++
+				if u.out != nil {
+					u.out.WriteByte(hi<<4 | lo)
+				}
+				u.off += 3
+				u.pending = -1
+			}
+			continue
+		}
+		j := bytes.IndexByte(chunk, '%')
+		if j < 0 {
+			u.emit(chunk)
+			u.off += len(chunk)
+			break
+		}
+		u.emit(chunk[:j])
+		u.off += j
+		chunk = chunk[j+1:]
+		u.pending = 0
+	}
+	return true
+}
+
+// inflateBytes reads r to its end, within the decoder's budget.
+func (d *decoder) inflateBytes(r io.Reader, where string, at chart.Pos) ([]byte, error) {
+	out, err := io.ReadAll(io.LimitReader(r, d.budget+1))
+	if err != nil {
+		return nil, d.malformed(at, fmt.Sprintf("%s is not valid deflate data: %v", where, err), "the file is damaged; save the diagram again from draw.io")
+	}
+	if int64(len(out)) > d.budget {
+		return nil, chart.Diagnostics{{Pos: at, Err: ErrTooLarge,
+			Message: fmt.Sprintf("drawio: %s inflates to more than %s (with the other compressed content of the file)", where, sizeString(d.opt.MaxSize)),
+			Hint:    "raise Options.MaxSize if the diagram really is this large"}}
+	}
+	d.budget -= int64(len(out))
+	return out, nil
+}
+
+// uriDecode undoes encodeURIComponent: %XX escapes become bytes. It
+// returns false and the offset of a bad escape, or of invalid UTF-8 in the
+// result.
+func uriDecode(s string) (string, int, bool) {
+	n := strings.Count(s, "%")
+	if n == 0 {
+		if off := invalidUTF8(s); off >= 0 {
+			return "", off, false
+		}
+		return s, 0, true
+	}
+	b := make([]byte, 0, len(s)-2*n)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '%' {
+			b = append(b, c)
+			continue
+		}
+		if i+2 >= len(s) {
+			return "", i, false
+		}
+		hi, ok1 := unhex(s[i+1])
+		lo, ok2 := unhex(s[i+2])
+		if !ok1 || !ok2 {
+			return "", i, false
+		}
+		b = append(b, hi<<4|lo)
+		i += 2
+	}
+	if !utf8.Valid(b) {
+		return "", 0, false
+	}
+	return string(b), 0, true
+}
+
+func unhex(c byte) (byte, bool) {
+	switch {
+	case '0' <= c && c <= '9':
+		return c - '0', true
+	case 'a' <= c && c <= 'f':
+		return c - 'a' + 10, true
+	case 'A' <= c && c <= 'F':
+		return c - 'A' + 10, true
+	}
+	return 0, false
+}
+
+// pngSignature starts every PNG file.
+const pngSignature = "\x89PNG\r\n\x1a\n"
+
+// png returns the diagram a PNG carries in a text chunk (tEXt, zTXt or
+// iTXt) whose keyword is mxfile (draw.io since 2017) or mxGraphModel
+// (earlier).
+func (d *decoder) png(src string) (string, error) {
+	file := d.opt.File
+	damaged := func(msg string) (string, error) {
+		return "", fatal(file, 0, 0, ErrMalformed, "drawio: the PNG is damaged: "+msg, "")
+	}
+	at := chart.Pos{File: file}
+	for off := len(pngSignature); ; {
+		if off == len(src) {
+			break
+		}
+		if len(src)-off < 12 {
+			return damaged(fmt.Sprintf("a chunk is cut short at byte %d", off))
+		}
+		n := int64(binary.BigEndian.Uint32([]byte(src[off : off+4])))
+		typ := src[off+4 : off+8]
+		if n > int64(len(src)-off-12) {
+			return damaged(fmt.Sprintf("chunk %q at byte %d claims %d bytes, more than the file holds", typ, off, n))
+		}
+		data := src[off+8 : off+8+int(n)]
+		crc := binary.BigEndian.Uint32([]byte(src[off+8+int(n) : off+12+int(n)]))
+		off += 12 + int(n)
+		if typ == "IEND" {
+			break
+		}
+		if typ != "tEXt" && typ != "zTXt" && typ != "iTXt" {
+			continue
+		}
+		kw, rest, ok := strings.Cut(data, "\x00")
+		if !ok || kw != "mxfile" && kw != "mxGraphModel" {
+			continue
+		}
+		if crc32.ChecksumIEEE([]byte(src[off-8-int(n):off-4])) != crc {
+			return damaged(fmt.Sprintf("its %s chunk %q fails its CRC check", typ, kw))
+		}
+		where := fmt.Sprintf("the %s chunk %q of the PNG", typ, kw)
+		var text string
+		switch typ {
+		case "tEXt": // Latin-1
+			text = latin1(rest)
+		case "zTXt":
+			if rest == "" || rest[0] != 0 {
+				return damaged(where + " has an unknown compression method")
+			}
+			out, err := d.zlib(rest[1:], where, at)
+			if err != nil {
+				return "", err
+			}
+			text = latin1(string(out))
+		case "iTXt":
+			if len(rest) < 2 {
+				return damaged(where + " is cut short")
+			}
+			compressed := rest[0] == 1
+			parts := strings.SplitN(rest[2:], "\x00", 3)
+			if len(parts) != 3 {
+				return damaged(where + " is cut short")
+			}
+			text = parts[2]
+			if compressed {
+				out, err := d.zlib(text, where, at)
+				if err != nil {
+					return "", err
+				}
+				text = string(out)
+			}
+		}
+		text = strings.TrimSpace(text)
+		switch {
+		case strings.HasPrefix(text, "<"):
+		case strings.HasPrefix(text, "%3C"), strings.HasPrefix(text, "%3c"):
+			u, off, ok := uriDecode(text)
+			if !ok {
+				return "", d.malformed(at, fmt.Sprintf("%s is not valid URL-encoded XML (bad escape at byte %d)", where, off), "")
+			}
+			text = u
+		default:
+			u, err := d.inflate(text, where, at)
+			if err != nil {
+				return "", err
+			}
+			text = u
+		}
+		return text, nil
+	}
+	return "", fatal(file, 0, 0, ErrNotDrawio, "drawio: this PNG holds no draw.io diagram (it has no mxfile text chunk)",
+		"export it from draw.io as PNG with \"Include a copy of my diagram\" checked, or read the .drawio file")
+}
+
+// zlib inflates a zlib stream within the decoder's budget.
+func (d *decoder) zlib(data, where string, at chart.Pos) ([]byte, error) {
+	zr, err := zlib.NewReader(strings.NewReader(data))
+	if err != nil {
+		return nil, d.malformed(at, fmt.Sprintf("%s is not valid zlib data: %v", where, err), "")
+	}
+	return d.inflateBytes(zr, where, at)
+}
+
+// latin1 converts ISO 8859-1 text to UTF-8.
+func latin1(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			var b strings.Builder
+			for j := 0; j < len(s); j++ {
+				b.WriteRune(rune(s[j]))
+			}
+			return b.String()
+		}
+	}
+	return s
+}

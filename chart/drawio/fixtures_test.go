@@ -1,0 +1,238 @@
+package drawio_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/chart/drawio"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata and examples/goomba/goomba.drawio")
+
+// fixture is what reading a file of testdata gives.
+type fixture struct {
+	states, transitions int
+	kinds               map[chart.StateKind]int // when not nil, the states by kind
+	err                 error                   // a sentinel the error wraps, for a file that cannot be read
+	errText             string                  // in the error
+}
+
+var fixtures = map[string]fixture{
+	// 7 vertices (start, 5 states, end), 9 labelled edges.
+	"convert2mermaid_state_diagram.drawio": {states: 7, transitions: 9,
+		kinds: map[chart.StateKind]int{chart.StartState: 1, chart.NormalState: 5, chart.EndState: 1}},
+	// A data-flow diagram in UTF-16: not a state machine, but it reads.
+	"jgraph_drawio_utf16le_bom_dfd.xml": {states: 25, transitions: 35},
+	// Page 1 only (the other three pages are sub-diagrams linked from its
+	// states): 11 states, one of them a compound of 2, flattened to 10;
+	// 19 transitions, the compound's one copied to its 2 states: 20.
+	"jgraph_uml_state_smart_lock.drawio": {states: 10, transitions: 20,
+		kinds: map[chart.StateKind]int{chart.StartState: 1, chart.NormalState: 7, chart.ChoiceState: 1, chart.EndState: 1}},
+	"startleft_negative_wrong_root_mxfilee.drawio": {err: drawio.ErrNotDrawio, errText: "its root element is <mxfilee>, not <mxfile> or <mxGraphModel>"},
+	// ON_GROUP{ON1, ON2, ON3}, OFF, BOOM and the initial state: 7 states,
+	// flattened to 6; 9 transitions, ON_GROUP's copied to its 3 states: 11.
+	"statesmith_design1_compressed.drawio": {states: 6, transitions: 11,
+		kinds: map[chart.StateKind]int{chart.StartState: 1, chart.NormalState: 5}},
+	"statesmith_design1_uncompressed.drawio": {states: 6, transitions: 11,
+		kinds: map[chart.StateKind]int{chart.StartState: 1, chart.NormalState: 5}},
+	// An edge with no source: an error; the rest reads.
+	"statesmith_negative_unterminated_edge.drawio": {states: 3, transitions: 2, errText: `shape ClSxLSJ55C_C8lVC4yGv-4 "EV1": drawio: the start of the edge is attached to no state`},
+}
+
+// TestFixtures reads every diagram of testdata (copies of
+// ../shared/fixtures/drawio), without a stencil and with the goomba
+// stencil, which none of them was made with.
+func TestFixtures(t *testing.T) {
+	files, err := filepath.Glob("testdata/*.*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := goombaStencil(t)
+	n := 0
+	for _, f := range files {
+		base := filepath.Base(f)
+		want, ok := fixtures[base]
+		if !ok {
+			continue
+		}
+		n++
+		t.Run(base, func(t *testing.T) {
+			c, err := drawio.ReadFile(f, drawio.Options{File: base})
+			if want.err != nil {
+				if c != nil || !errors.Is(err, want.err) || !strings.Contains(err.Error(), want.errText) {
+					t.Fatalf("ReadFile = %v, %v, want nil and an error wrapping %v with %q", c, err, want.err, want.errText)
+				}
+				return
+			}
+			if c == nil {
+				t.Fatalf("ReadFile = nil, %v", err)
+			}
+			if (err != nil) != (want.errText != "") || err != nil && !strings.Contains(err.Error(), want.errText) {
+				t.Errorf("ReadFile error = %v, want %q", err, want.errText)
+			}
+			if len(c.States) != want.states || len(c.Transitions) != want.transitions {
+				t.Errorf("ReadFile = %d states, %d transitions, want %d, %d", len(c.States), len(c.Transitions), want.states, want.transitions)
+			}
+			if want.kinds != nil {
+				kinds := map[chart.StateKind]int{}
+				for _, s := range c.States {
+					kinds[s.Kind]++
+				}
+				if !maps.Equal(kinds, want.kinds) {
+					t.Errorf("states by kind = %v, want %v", kinds, want.kinds)
+				}
+			}
+			checkChart(t, c)
+			for _, d := range c.Diagnostics {
+				if !strings.HasPrefix(d.Message, "drawio: ") && !strings.HasPrefix(d.Message, "chart: ") {
+					t.Errorf("diagnostic %q is not prefixed by its package", d.Message)
+				}
+			}
+
+			c, err = drawio.ReadFile(f, drawio.Options{File: base, Stencil: st})
+			if err == nil || !strings.Contains(err.Error(), `the drawing was not made with stencil "goomba"`) || c == nil || len(c.States) != 0 {
+				t.Errorf("ReadFile with the goomba stencil = %v, want an empty chart and an error: not made with stencil goomba", err)
+			}
+		})
+	}
+	if n != len(fixtures) {
+		t.Errorf("read %d fixtures of testdata, want %d", n, len(fixtures))
+	}
+}
+
+// TestSharedFixtures reads every file of ../shared/fixtures/drawio, where
+// they come from: each imports, or fails with an error that says why.
+func TestSharedFixtures(t *testing.T) {
+	files, _ := filepath.Glob("../../../shared/fixtures/drawio/*")
+	if len(files) == 0 {
+		t.Skip("no ../shared/fixtures/drawio")
+	}
+	for _, f := range files {
+		c, err := drawio.ReadFile(f, drawio.Options{})
+		want, ok := fixtures[filepath.Base(f)]
+		switch {
+		case !ok && err != nil:
+			t.Errorf("ReadFile(%s) = %v (a new fixture?)", f, err)
+		case !ok:
+			t.Logf("ReadFile(%s) = %d states, %d transitions (a new fixture: add it to testdata)", f, len(c.States), len(c.Transitions))
+		case err != nil && want.err == nil && want.errText == "":
+			t.Errorf("ReadFile(%s) = %v", f, err)
+		case c != nil && (len(c.States) != want.states || len(c.Transitions) != want.transitions):
+			t.Errorf("ReadFile(%s) = %d states, %d transitions, want %d, %d", f, len(c.States), len(c.Transitions), want.states, want.transitions)
+		}
+	}
+}
+
+// TestStateSmithPair reads StateSmith's Design1 saved compressed and
+// uncompressed: the same chart, positions aside.
+func TestStateSmithPair(t *testing.T) {
+	a, err := drawio.ReadFile("testdata/statesmith_design1_compressed.drawio", drawio.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := drawio.ReadFile("testdata/statesmith_design1_uncompressed.drawio", drawio.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := diff(render(a), render(b)); d != "" {
+		t.Errorf("compressed and uncompressed Design1 differ at %s", d)
+	}
+	for i := range a.States {
+		if a.States[i].Pos.Line != 0 || b.States[i].Pos.Line == 0 {
+			t.Errorf("state %s: lines %d (compressed), %d (plain), want 0 and the line", a.States[i].ID, a.States[i].Pos.Line, b.States[i].Pos.Line)
+		}
+		if *a.States[i].Box != *b.States[i].Box {
+			t.Errorf("state %s: Box %v (compressed), %v (plain)", a.States[i].ID, a.States[i].Box, b.States[i].Box)
+		}
+	}
+	got := strings.Join(render(a), "\n")
+	for _, want := range []string{
+		`state "ybaX8FbpUQNGJi_0bP3v-5" name="ON1" kind=normal initial=false`,
+		`state "ybaX8FbpUQNGJi_0bP3v-14" name="" kind=start initial=true`,
+		// "2. INCREASE [count >= 3]": order 2, from the label.
+		`transition "ybaX8FbpUQNGJi_0bP3v-16" from="ybaX8FbpUQNGJi_0bP3v-10" any=false order=2 test="INCREASE" value="" label="2. INCREASE [count >= 3]" event="INCREASE" guard="count >= 3"`,
+		// ON_GROUP's OFF transition, in each of its states.
+		`transition "ybaX8FbpUQNGJi_0bP3v-2@ybaX8FbpUQNGJi_0bP3v-10" from="ybaX8FbpUQNGJi_0bP3v-10" any=false order=3 test="OFF"`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("Design1 lacks %s in\n%s", want, got)
+		}
+	}
+}
+
+// TestSmartLock checks the reading of the UML state diagram of draw.io's
+// blog: labels in edgeLabel cells, HTML line breaks, sub-diagram pages,
+// decorations, a compound state.
+func TestSmartLock(t *testing.T) {
+	c, err := drawio.ReadFile("testdata/jgraph_uml_state_smart_lock.drawio", drawio.Options{File: "lock.drawio"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(render(c), "\n")
+	for _, want := range []string{
+		`state "-KjRy6q1H4NhqvM-Cx5Z-16" name="Monitoring, Verifying Access Using Internal Records" kind=normal`,
+		`transition "_zQdXd1eFr0759UnzaPl-2" from="-KjRy6q1H4NhqvM-Cx5Z-4" any=false order=1 test="5 seconds unlocked" value="" label="5 seconds unlocked\n[server unresponsive] /lock" event="5 seconds unlocked" guard="server unresponsive" action="lock"`,
+		`transition "-KjRy6q1H4NhqvM-Cx5Z-8" from="U0YIL_bT853RhMY6K4DB-1" any=false order=1 test="access permitted" value="" label="access permitted [valid-key] /unlock"`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("smart lock lacks %s in\n%s", want, got)
+		}
+	}
+	var diags []string
+	for _, d := range c.Diagnostics {
+		diags = append(diags, d.Error())
+	}
+	for _, want := range []string{
+		`page "Monitoring": note: drawio: page "Monitoring" is a sub-diagram linked from shape CVMuBMA0sMH7xyALMZ2U-1 "Monitoring, Locked" on page "Smart Lock": its shapes are not part of the chart`,
+		`shape _zQdXd1eFr0759UnzaPl-42 "IOT Smart Lock - UML State Diagram": note: drawio: frame _zQdXd1eFr0759UnzaPl-42 "IOT Smart Lock - UML State Diagram" is not a state; ignored`,
+		`shape _zQdXd1eFr0759UnzaPl-23 "invalid key /ignore": note: drawio: edge attached to no shape; ignored`,
+		`shape _zQdXd1eFr0759UnzaPl-29: note: drawio: line without an arrowhead: not a transition; ignored`,
+		`note: chart: compound state "Reconnecting, Locked" flattened`,
+	} {
+		if !slices.ContainsFunc(diags, func(d string) bool { return strings.Contains(d, want) }) {
+			t.Errorf("smart lock: want a diagnostic with %q among\n%s", want, strings.Join(diags, "\n"))
+		}
+	}
+}
+
+// TestGolden compares the charts read from fixtures with
+// testdata/*.golden.json; -update rewrites them.
+func TestGolden(t *testing.T) {
+	for _, tt := range []struct{ file, golden string }{
+		{"testdata/statesmith_design1_uncompressed.drawio", "testdata/statesmith_design1.golden.json"},
+		{"testdata/convert2mermaid_state_diagram.drawio", "testdata/convert2mermaid.golden.json"},
+	} {
+		t.Run(filepath.Base(tt.golden), func(t *testing.T) {
+			c, err := drawio.ReadFile(tt.file, drawio.Options{File: filepath.Base(tt.file)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := json.MarshalIndent(c, "", "\t")
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, '\n')
+			if *update {
+				if err := os.WriteFile(tt.golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(tt.golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -run Golden -update to create it)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("chart of %s differs from %s (run go test -run Golden -update and review the diff):\n%s", tt.file, tt.golden, got)
+			}
+		})
+	}
+}

@@ -1,0 +1,264 @@
+package drawio_test
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/fsmforge/fsmforge/chart"
+)
+
+// goombaStencil loads the stencil of examples/goomba.
+func goombaStencil(t testing.TB) *chart.Stencil {
+	t.Helper()
+	st, err := chart.LoadStencil("../../examples/goomba/goomba.stencil.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// robotStencil is a stencil with other property names, test values, and
+// neither an initial-state nor a message-handler master.
+func robotStencil(t testing.TB) *chart.Stencil {
+	t.Helper()
+	st := &chart.Stencil{
+		Name:       "robot",
+		Masters:    chart.Masters{State: "Room", Transition: "Door"},
+		Properties: chart.Properties{Name: "Title", Test: "Condition", Value: "Arg", Order: "Priority", Stack: "Memory"},
+		Tests: []chart.Test{
+			{Name: "see", Values: []string{"wall", "door", "light"}},
+			{Name: "bumped", Message: true},
+			{Name: "timer"},
+		},
+		Actions: []chart.Property{{Name: "Motor", Values: []string{"stop", "forward", "back"}}},
+	}
+	if err := st.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// checkChart checks what every chart an importer returns must satisfy:
+// unique IDs, transitions between states of the chart, orders from 1, and
+// diagnostics that render.
+func checkChart(t testing.TB, c *chart.Chart) {
+	t.Helper()
+	if c.States == nil || c.Transitions == nil {
+		t.Errorf("chart with nil States or Transitions")
+	}
+	ids := map[string]bool{}
+	for _, s := range c.States {
+		if s.ID == "" || ids[s.ID] {
+			t.Errorf("state ID %q empty or repeated", s.ID)
+		}
+		ids[s.ID] = true
+		if s.Parent != "" {
+			t.Errorf("state %s: Parent %q after Flatten", s.ID, s.Parent)
+		}
+	}
+	seen := map[string]bool{}
+	for _, tr := range c.Transitions {
+		if tr.ID == "" || seen[tr.ID] || ids[tr.ID] {
+			t.Errorf("transition ID %q empty or repeated", tr.ID)
+		}
+		seen[tr.ID] = true
+		if tr.AnyState != (tr.From == "") || tr.From != "" && !ids[tr.From] {
+			t.Errorf("transition %s: From %q, AnyState %v", tr.ID, tr.From, tr.AnyState)
+		}
+		// chart.Flatten leaves a transition into a compound without an
+		// initial state pointing at the compound, with an error.
+		nesting := errors.Is(c.Diagnostics.Err(), chart.ErrNesting)
+		if (tr.Target.Kind == chart.ToState) != ids[tr.Target.State] && !(nesting && tr.Target.Kind == chart.ToState) {
+			t.Errorf("transition %s: Target %+v", tr.ID, tr.Target)
+		}
+		if tr.Order < 1 {
+			t.Errorf("transition %s: Order %d", tr.ID, tr.Order)
+		}
+	}
+	for _, d := range c.Diagnostics {
+		if d.Error() == "" || d.Message == "" {
+			t.Errorf("diagnostic %#v renders empty", d)
+		}
+	}
+	if err := c.Diagnostics.Err(); err != nil {
+		var l chart.Diagnostics
+		if err.Error() == "" || !errors.As(err, &l) {
+			t.Errorf("Diagnostics.Err() = %T %q", err, err)
+		}
+	}
+}
+
+// render lists a chart's states and transitions, positions aside, one per
+// line, for comparisons.
+func render(c *chart.Chart) []string {
+	var out []string
+	for _, s := range c.States {
+		var entry []string
+		for _, a := range s.Entry {
+			entry = append(entry, a.Property+"="+a.Value)
+		}
+		out = append(out, fmt.Sprintf("state %q name=%q kind=%v initial=%v parent=%q entry=%v", s.ID, s.Name, s.Kind, s.Initial, s.Parent, entry))
+	}
+	for _, t := range c.Transitions {
+		out = append(out, fmt.Sprintf("transition %q from=%q any=%v order=%d test=%q value=%q label=%q event=%q guard=%q action=%q target=%v push=%v",
+			t.ID, t.From, t.AnyState, t.Order, t.Test, t.Value, t.Label, t.Event, t.Guard, t.Action, t.Target, t.Push))
+	}
+	return out
+}
+
+// diff returns the first line where two renderings differ, or "".
+func diff(got, want []string) string {
+	for i := range max(len(got), len(want)) {
+		g, w := "(none)", "(none)"
+		if i < len(got) {
+			g = got[i]
+		}
+		if i < len(want) {
+			w = want[i]
+		}
+		if g != w {
+			return fmt.Sprintf("line %d:\n got %s\nwant %s", i+1, g, w)
+		}
+	}
+	return ""
+}
+
+var names = []string{"walk", "walk left", "", "Idle", "a & b", `say "hi"`, "<tag>", "naïve café", "x/y", "1. first", "H", "100%", "%Name%", "tab\tfree"}
+
+var labels = []string{"", "go", "push [unlocked] / swing()", "2. INCREASE [count >= 3]", "after(5s)", "[ready]", "/ reset()", "line one\nline two", "a & b < c", "0. zero", "%Test%"}
+
+// randomChart makes a chart as an importer could return it: with a
+// stencil, what a drawing made with it gives; without, a plain state
+// diagram. pages > 1 spreads it over pages, IDs prefixed as Read makes
+// them.
+func randomChart(r *rand.Rand, st *chart.Stencil, pages int) *chart.Chart {
+	c := &chart.Chart{Name: "random", Stencil: st, States: []chart.State{}, Transitions: []chart.Transition{}}
+	initialDone := false
+	for p := range pages {
+		prefix, page := "", "Page-"+strconv.Itoa(p+1)
+		if p > 0 {
+			prefix = "pg" + strconv.Itoa(p+1) + "/"
+		}
+		first := len(c.States)
+		n := 1 + r.IntN(7)
+		for k := range n {
+			s := chart.State{ID: prefix + strconv.Itoa(r.IntN(3)*100+k), Name: chart.NormalizeSpace(names[r.IntN(len(names))]), Pos: chart.Pos{Page: page}}
+			if r.IntN(3) == 0 {
+				s.Box = &chart.Box{X: float64(r.IntN(800)), Y: float64(r.IntN(600)), W: 80 + float64(r.IntN(80)), H: 40.5}
+			}
+			if st == nil {
+				s.Kind = chart.StateKind(r.IntN(4))
+				s.Initial = s.Kind == chart.StartState
+				if r.IntN(5) == 0 {
+					s.Initial = !s.Initial
+				}
+			} else {
+				if st.Masters.Initial != "" && !initialDone && r.IntN(3) == 0 {
+					s.Initial, initialDone = true, true
+				}
+				for _, a := range st.Actions {
+					if r.IntN(3) > 0 {
+						s.Entry = append(s.Entry, chart.Action{Property: a.Name, Value: a.Values[r.IntN(len(a.Values))]})
+					}
+				}
+			}
+			c.States = append(c.States, s)
+		}
+		pageStates := c.States[first:]
+		m := r.IntN(10)
+		counts := map[string]int{}
+		for k := range m {
+			t := chart.Transition{ID: prefix + "t" + strconv.Itoa(k), Pos: chart.Pos{Page: page}}
+			from := pageStates[r.IntN(len(pageStates))].ID
+			t.From = from
+			switch r.IntN(4) {
+			case 0:
+				t.Target.Kind = chart.ToFinal
+			default:
+				t.Target = chart.Target{Kind: chart.ToState, State: pageStates[r.IntN(len(pageStates))].ID}
+			}
+			t.Label = labels[r.IntN(len(labels))]
+			if st == nil {
+				order, ev, gu, ac, test := deriveLabel(t.Label)
+				t.Event, t.Guard, t.Action, t.Test = ev, gu, ac, test
+				if r.IntN(6) == 0 {
+					t.Test = "override"
+				}
+				if r.IntN(8) == 0 {
+					t.Guard = "g [1]"
+				}
+				counts[t.From]++
+				t.Order = counts[t.From]
+				if order > 0 {
+					t.Order = order
+				}
+				if r.IntN(5) == 0 {
+					t.Order = 1 + r.IntN(4)
+				}
+			} else {
+				if st.Masters.AnyState != "" && r.IntN(5) == 0 {
+					t.From, t.AnyState = "", true
+				}
+				test := st.Tests[r.IntN(len(st.Tests))]
+				t.Test = test.Name
+				if len(test.Values) > 0 && r.IntN(2) == 0 {
+					t.Value = test.Values[r.IntN(len(test.Values))]
+				} else if len(test.Values) == 0 && r.IntN(4) == 0 {
+					t.Value = "v" + strconv.Itoa(r.IntN(9))
+				}
+				if r.IntN(2) == 0 {
+					t.Label = t.Test
+				}
+				key := t.From
+				if t.AnyState {
+					key = "\x00"
+				}
+				counts[key]++
+				t.Order = counts[key]
+				if r.IntN(4) == 0 {
+					t.Order = 1 + r.IntN(5)
+				}
+				switch r.IntN(5) {
+				case 0:
+					t.Push = true
+				case 1:
+					t.Target = chart.Target{Kind: chart.ToReturn}
+				}
+			}
+			c.Transitions = append(c.Transitions, t)
+		}
+	}
+	return c
+}
+
+// deriveLabel reads a plain label as the reader does.
+func deriveLabel(label string) (order int, event, guard, action, test string) {
+	text := label
+	if i := strings.IndexByte(label, '.'); i > 0 && i+1 < len(label) && label[i+1] == ' ' {
+		if n, err := strconv.Atoi(label[:i]); err == nil && n > 0 {
+			order, text = n, label[i+1:]
+		}
+	}
+	event, guard, action = chart.ParseLabel(text)
+	test = event
+	if test == "" {
+		test = guard
+	}
+	return order, event, guard, action, test
+}
+
+// problems lists a chart's diagnostics that are errors or warnings.
+func problems(c *chart.Chart) []string {
+	var out []string
+	for _, d := range c.Diagnostics {
+		if d.Severity != chart.Note {
+			out = append(out, d.Error())
+		}
+	}
+	return slices.Clip(out)
+}

@@ -1,0 +1,243 @@
+package drawio
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/fsmforge/fsmforge/chart"
+)
+
+// This file reads a drawing made with a stencil: its shapes carry, in
+// their Edit Data, the master they stand for (AttrRole) and the stencil's
+// properties.
+
+// roleOf returns the part a cell plays: the role its fsmforge attribute
+// names, unless it was drawn with another stencil.
+func (in *interp) roleOf(c *cell) chart.Role {
+	v, ok := c.get(AttrRole)
+	if !ok {
+		return chart.RoleNone
+	}
+	if sn, ok := c.get(AttrStencil); ok && sn != in.st.Name {
+		return chart.RoleNone
+	}
+	return in.st.Role(strings.TrimSpace(v))
+}
+
+// stencilVertex classifies a vertex of a drawing made with a stencil.
+func (in *interp) stencilVertex(pg *page, n *node, prefix string) {
+	n.role = in.roleOf(n.c)
+	n.class = clNone
+	switch n.role {
+	case chart.RoleState, chart.RoleInitial:
+		n.class = clState
+	case chart.RoleAnyState:
+		n.class = clHandler
+		in.unknownAttrs(n, nil, in.pos(pg, n.c, prefix, chart.NormalizeSpace(n.text)))
+	case chart.RoleTransition:
+		in.diag(chart.Warning, in.pos(pg, n.c, prefix, chart.NormalizeSpace(n.text)), "draw transitions with the library's transition, an edge",
+			"shape %s has the role of master %q but is not an edge; ignored", n.c.id, in.st.Masters.Transition)
+	}
+}
+
+// stencilEdge classifies an edge of a drawing made with a stencil.
+func (in *interp) stencilEdge(pg *page, n *node, prefix string) {
+	n.role = in.roleOf(n.c)
+	switch n.role {
+	case chart.RoleTransition, chart.RoleNone:
+	default:
+		in.diag(chart.Warning, in.pos(pg, n.c, prefix, chart.NormalizeSpace(n.text)), "",
+			"edge %s has the role of master %q, which is not the transition master; ignored", n.c.id, strings.TrimSpace(roleName(n.c)))
+		n.role = chart.RoleNone
+		n.class = clNone
+	}
+}
+
+func roleName(c *cell) string {
+	v, _ := c.get(AttrRole)
+	return v
+}
+
+// unroledEdge reports an edge without a role between two states of a
+// drawing made with a stencil (the arrow draw.io draws from a shape's
+// hover arrows), and reports whether it did.
+func (in *interp) unroledEdge(pg *page, n *node, prefix string) bool {
+	if n.src == nil || n.dst == nil || n.src.class != clState && n.src.class != clHandler || n.dst.class != clState {
+		return false
+	}
+	in.diag(chart.Warning, in.pos(pg, n.c, prefix, chart.NormalizeSpace(edgeLabel(n))),
+		fmt.Sprintf("draw transitions with the %q shape of stencil %q's library (or copy an existing transition), then set its Test", in.st.Masters.Transition, in.st.Name),
+		"the edge from %s to %s is not a transition of stencil %q (it has no %s=%q); ignored",
+		describe(n.src), describe(n.dst), in.st.Name, AttrRole, in.st.Masters.Transition)
+	return true
+}
+
+// stencilTransition reads a transition's test, value, order and stack
+// operation from its properties; it reports whether they are valid.
+func (in *interp) stencilTransition(t *chart.Transition, n *node) bool {
+	st, names, c := in.st, in.props, n.c
+	valid := true
+	test, hasTest := c.get(names.Test)
+	if t.Pos.ShapeName == "" { // an edge without text: name it by its test
+		t.Pos.ShapeName = in.str(strings.TrimSpace(test))
+	}
+	bad := func(hint, format string, args ...any) {
+		in.diag(chart.Error, t.Pos, hint, format, args...)
+		valid = false
+	}
+	pickTest := func() string {
+		return "pick one of " + strings.Join(in.testNames(), ", ") + " in the transition's Edit Data"
+	}
+	var tst chart.Test
+	switch {
+	case !hasTest:
+		bad(fmt.Sprintf("draw transitions with the %q shape of stencil %q's library", st.Masters.Transition, st.Name),
+			"transition without a %q property", names.Test)
+	case strings.TrimSpace(test) == "":
+		bad(pickTest(), "transition without a test")
+	default:
+		t.Test = in.str(strings.TrimSpace(test))
+		var found bool
+		if tst, found = st.Test(t.Test); !found {
+			bad(pickTest(), "test %q is not in stencil %q", t.Test, st.Name)
+		}
+	}
+	if v, ok := c.get(names.Value); ok {
+		if v = strings.TrimSpace(v); v != "" {
+			t.Value = in.str(v)
+			if len(tst.Values) > 0 && !slices.Contains(tst.Values, v) {
+				bad("pick one of "+strings.Join(tst.Values, ", "), "test %q does not take value %q", tst.Name, v)
+			}
+		}
+	}
+	if v, ok := c.get(names.Order); ok {
+		if v = strings.TrimSpace(v); v != "" {
+			o, err := strconv.Atoi(v)
+			if err != nil || o < 0 {
+				bad("number the transitions leaving a state 1, 2, 3... in the order their tests are tried (0 for document order)",
+					"order %q is not a whole number", v)
+			}
+			t.Order = max(o, 0) // 0: document order
+		}
+	}
+	if v, ok := c.get(names.Stack); ok {
+		switch v = strings.TrimSpace(v); strings.ToLower(v) {
+		case "", chart.StackNone:
+		case chart.StackPush:
+			t.Push = true
+		case chart.StackReturn:
+			if t.Target.Kind == chart.ToState {
+				bad("detach the end of the edge: a returning transition goes to the state on top of the stack",
+					"a returning transition is attached at its end to state %s", t.Target.State)
+			}
+			t.Target = chart.Target{Kind: chart.ToReturn}
+		default:
+			bad("pick one of none, push, return", "stack operation %q is not one of none, push, return", v)
+		}
+	}
+	in.unknownAttrs(n, in.edgeAttrs, t.Pos)
+	return valid
+}
+
+// testNames lists the names of the stencil's tests.
+func (in *interp) testNames() []string {
+	names := make([]string, len(in.st.Tests))
+	for i, t := range in.st.Tests {
+		names[i] = t.Name
+	}
+	return names
+}
+
+// checkRoles compares the roles the drawing's shapes name with the
+// stencil, as chart/visio compares a drawing's masters. It returns false
+// when the drawing was made with another stencil altogether.
+func (in *interp) checkRoles(pages []*page) bool {
+	st := in.st
+	type use struct {
+		n  int
+		at chart.Pos
+	}
+	roles := make(map[string]*use) // by role name, for shapes of this stencil
+	var roleOrder []string
+	others := make(map[string]*use) // by stencil name
+	var otherOrder []string
+	var version *use
+	versionSeen := ""
+	content := 0
+	count := func(m map[string]*use, order *[]string, key string, at func() chart.Pos) {
+		u := m[key]
+		if u == nil {
+			u = &use{at: at()}
+			m[key] = u
+			*order = append(*order, key)
+		}
+		u.n++
+	}
+	for _, pg := range pages {
+		for i := range pg.cells {
+			c := &pg.cells[i]
+			if !c.vertex && !c.edge {
+				continue
+			}
+			content++
+			v, ok := c.get(AttrRole)
+			if !ok {
+				continue
+			}
+			at := func() chart.Pos { return in.pos(pg, c, "", chart.NormalizeSpace(labelText(c))) }
+			if sn, ok := c.get(AttrStencil); ok && sn != st.Name {
+				count(others, &otherOrder, sn, at)
+				continue
+			}
+			count(roles, &roleOrder, strings.TrimSpace(v), at)
+			if ver, ok := c.get(AttrVersion); ok && ver != st.Version && version == nil {
+				version, versionSeen = &use{at: at()}, ver
+			}
+		}
+	}
+	known := false
+	for _, r := range roleOrder {
+		known = known || st.Role(r) != chart.RoleNone
+	}
+	if !known && content > 0 {
+		var used []string
+		for _, r := range roleOrder {
+			used = append(used, strconv.Quote(r))
+		}
+		what := "no shape has an " + AttrRole + " attribute"
+		switch {
+		case len(otherOrder) > 0:
+			var names []string
+			for _, s := range otherOrder {
+				names = append(names, strconv.Quote(s))
+			}
+			what = "its shapes come from stencil " + strings.Join(names, ", ")
+		case len(used) > 0:
+			what = "its shapes' " + AttrRole + " attributes name " + strings.Join(used, ", ")
+		}
+		in.diag(chart.Error, chart.Pos{File: in.str(in.doc.file)},
+			"read it with the stencil it was made with, or without a stencil, as a plain state diagram",
+			"the drawing was not made with stencil %q: %s, none of which is the stencil's %q or %q",
+			st.Name, what, st.Masters.State, st.Masters.Transition)
+		return false
+	}
+	for _, r := range roleOrder {
+		if st.Role(r) == chart.RoleNone {
+			u := roles[r]
+			in.diag(chart.Warning, u.at, "draw charts with the shapes of the stencil's library only",
+				"master %q is not in stencil %q: its %d shapes are ignored", r, st.Name, u.n)
+		}
+	}
+	for _, s := range otherOrder {
+		u := others[s]
+		in.diag(chart.Warning, u.at, "draw charts with the shapes of one stencil's library",
+			"%d shapes come from stencil %q, not %q; ignored", u.n, s, st.Name)
+	}
+	if version != nil {
+		in.diag(chart.Warning, version.at, "update the drawing's shapes from the stencil's library, or the stencil file",
+			"the drawing was made with version %s of stencil %q, which is at version %s", strconv.Quote(versionSeen), st.Name, strconv.Quote(st.Version))
+	}
+	return true
+}

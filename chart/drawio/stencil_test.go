@@ -1,0 +1,148 @@
+package drawio_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/fsmforge/fsmforge/chart/drawio"
+)
+
+// uo is a shape of the goomba stencil: a UserObject with a role and
+// attributes around an mxCell.
+func uo(id, role, attrs, cell string) string {
+	return `<UserObject label="` + id + `" fsmforge="` + role + `" fsmforgeStencil="goomba" fsmforgeVersion="1" ` + attrs + ` id="` + id + `">` + cell + `</UserObject>`
+}
+
+const (
+	vcell = `<mxCell vertex="1" parent="1"><mxGeometry width="80" height="40" as="geometry"/></mxCell>`
+	acts  = `Name="" XMovement="left" Animation="moveLeft"`
+)
+
+func ecell(source, target string) string {
+	ends := ""
+	if source != "" {
+		ends += ` source="` + source + `"`
+	}
+	if target != "" {
+		ends += ` target="` + target + `"`
+	}
+	return `<mxCell edge="1" parent="1"` + ends + `><mxGeometry relative="1" as="geometry"/></mxCell>`
+}
+
+// TestStencil checks the reading of drawings made with a stencil: the
+// chart, and the diagnostics, as chart/visio gives them for Visio.
+func TestStencil(t *testing.T) {
+	a := uo("a", "Initial State", acts, vcell)
+	b := uo("b", "State", `Name="Bee" XMovement="right" Animation=""`, vcell)
+	for _, tt := range []struct {
+		name  string
+		cells []string
+		want  []string
+		diags []string
+		err   bool
+	}{
+		{"good",
+			[]string{a, b, uo("h", "Message Handler", "", vcell),
+				uo("t1", "Transition", `Test="hitTriggerLeft" Value="" Order="2" Stack="push"`, ecell("a", "b")),
+				uo("t2", "Transition", `Test="hitByPlayer" Value="" Order="" Stack="return"`, ecell("h", "")),
+				uo("t3", "Transition", `Test="animationDone" Value="x" Order="" Stack="none"`, ecell("b", ""))},
+			[]string{`state "a" name="a" kind=normal initial=true parent="" entry=[XMovement=left Animation=moveLeft]`,
+				`state "b" name="Bee" kind=normal initial=false parent="" entry=[XMovement=right]`,
+				`transition "t1" from="a" any=false order=2 test="hitTriggerLeft" value="" label="t1" event="" guard="" action="" target=b push=true`,
+				`transition "t2" from="" any=true order=1 test="hitByPlayer" value="" label="t2" event="" guard="" action="" target=(return) push=false`,
+				`transition "t3" from="b" any=false order=1 test="animationDone" value="x" label="t3" event="" guard="" action="" target=(final) push=false`},
+			nil, false},
+		{"bad values",
+			[]string{uo("a", "State", `Name="" XMovement="sideways" Animation="moveLeft"`, vcell), b,
+				uo("t1", "Transition", `Test="jump" Value="" Order="" Stack=""`, ecell("a", "b")),
+				uo("t2", "Transition", `Test="" Value="" Order="x" Stack="pop"`, ecell("a", "b")),
+				uo("t3", "Transition", `Value=""`, ecell("a", "b")),
+				uo("t4", "Transition", `Test="hitByPlayer" Stack="return"`, ecell("a", "b"))},
+			[]string{`state "a" name="a" kind=normal initial=false parent="" entry=[Animation=moveLeft]`},
+			[]string{`shape a "a": drawio: state "a": XMovement value "sideways" is not in the drop-list of stencil "goomba"`,
+				`shape t1 "t1": drawio: test "jump" is not in stencil "goomba"`,
+				`shape t2 "t2": drawio: transition without a test`, `shape t2 "t2": drawio: order "x" is not a whole number`,
+				`shape t2 "t2": drawio: stack operation "pop" is not one of none, push, return`,
+				`shape t3 "t3": drawio: transition without a "Test" property`,
+				`shape t4 "t4": drawio: a returning transition is attached at its end to state b`},
+			true},
+		{"ends",
+			[]string{a, b, uo("h", "Message Handler", "", vcell), `<mxCell id="n" value="note" style="text;" vertex="1" parent="1"/>`,
+				uo("t1", "Transition", `Test="hitByPlayer"`, ecell("", "b")),
+				uo("t2", "Transition", `Test="hitByPlayer"`, ecell("a", "h")),
+				uo("t3", "Transition", `Test="hitByPlayer"`, ecell("n", "a")),
+				uo("t4", "Transition", `Test="hitByPlayer"`, ecell("", "")),
+				`<mxCell id="plain" edge="1" parent="1" source="a" target="b"/>`},
+			nil,
+			[]string{`shape t1 "t1": drawio: the start of the transition is attached to no state`,
+				`shape t2 "t2": drawio: the end of the transition is attached to shape h "h", which is not a state`,
+				`shape t3 "t3": drawio: the start of the transition is attached to shape n "note", which is not a state`,
+				`shape t4 "t4": drawio: the start of the transition is attached to no state`,
+				`shape plain: warning: drawio: the edge from shape a "a" to shape b "b" is not a transition of stencil "goomba" (it has no fsmforge="Transition"); ignored`,
+				`note: drawio: 1 shape without an fsmforge attribute is not part of the chart`},
+			true},
+		{"other stencils and versions",
+			[]string{a, strings.Replace(b, `fsmforgeStencil="goomba"`, `fsmforgeStencil="robot"`, 1),
+				strings.Replace(uo("c", "State", acts+` Colour="red"`, vcell), `fsmforgeVersion="1"`, `fsmforgeVersion="0.9"`, 1),
+				uo("x", "Cloud", "", vcell), uo("y", "Cloud", "", vcell)},
+			[]string{`state "a"`, `state "c"`},
+			[]string{`shape b "b": warning: drawio: 1 shapes come from stencil "robot", not "goomba"; ignored`,
+				`shape c "c": warning: drawio: the drawing was made with version "0.9" of stencil "goomba", which is at version "1"`,
+				`shape x "x": warning: drawio: master "Cloud" is not in stencil "goomba": its 2 shapes are ignored`,
+				`shape c "c": note: drawio: state shape: property "Colour" is not in stencil "goomba"; ignored`},
+			false},
+		{"another stencil",
+			[]string{strings.ReplaceAll(a, `"goomba"`, `"robot"`)},
+			nil,
+			[]string{`drawio: the drawing was not made with stencil "goomba": its shapes come from stencil "robot", none of which is the stencil's "State" or "Transition"`},
+			true},
+		{"a plain drawing",
+			[]string{`<mxCell id="a" value="A" vertex="1" parent="1"/>`},
+			nil,
+			[]string{`drawio: the drawing was not made with stencil "goomba": no shape has an fsmforge attribute, none of which is the stencil's "State" or "Transition"`},
+			true},
+		{"missing actions",
+			[]string{uo("a", "State", `Name=""`, vcell), uo("b", "State", ``, vcell)},
+			[]string{`state "a"`},
+			[]string{`shape a "a": warning: drawio: state 2 shapes: no property "XMovement", which stencil "goomba" (version 1) lists`},
+			false},
+		{"nested",
+			[]string{uo("on", "State", acts, vcell),
+				`<UserObject label="in" fsmforge="Initial State" Name="" XMovement="right" Animation="" id="in"><mxCell vertex="1" parent="on"/></UserObject>`,
+				uo("t", "Transition", `Test="hitByPlayer"`, ecell("on", "")), uo("u", "Transition", `Test="hitTriggerLeft"`, ecell("in", "on"))},
+			[]string{`state "in" name="in" kind=normal initial=false parent="" entry=[XMovement=right Animation=moveLeft]`,
+				`transition "u" from="in" any=false order=1 test="hitTriggerLeft" value="" label="u" event="" guard="" action="" target=in`,
+				`transition "t@in" from="in" any=false order=2 test="hitByPlayer"`},
+			[]string{`note: chart: compound state "on" flattened: its 1 transition apply in each of its 1 state; entering it enters "in"`}, false},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := drawio.Read(strings.NewReader(model(tt.cells...)), drawio.Options{Stencil: goombaStencil(t), File: "s.drawio"})
+			if c == nil {
+				t.Fatalf("Read = nil, %v", err)
+			}
+			if (err != nil) != tt.err {
+				t.Errorf("Read error = %v, want an error: %v", err, tt.err)
+			}
+			checkChart(t, c)
+			got := strings.Join(render(c), "\n")
+			for _, w := range tt.want {
+				if !strings.Contains(got, w) {
+					t.Errorf("chart lacks %s in\n%s", w, got)
+				}
+			}
+			var diags []string
+			for _, d := range c.Diagnostics {
+				diags = append(diags, d.Error())
+			}
+			for _, w := range tt.diags {
+				if !slices.ContainsFunc(diags, func(d string) bool { return strings.Contains(d, w) }) {
+					t.Errorf("want a diagnostic with %q among\n%s", w, strings.Join(diags, "\n"))
+				}
+			}
+			if tt.diags == nil && len(diags) > 0 {
+				t.Errorf("Diagnostics = %s, want none", strings.Join(diags, "\n"))
+			}
+		})
+	}
+}

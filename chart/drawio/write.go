@@ -1,0 +1,688 @@
+package drawio
+
+import (
+	"bufio"
+	"bytes"
+	"compress/flate"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/fsmforge/fsmforge/chart"
+)
+
+// WriteOptions tunes writing a chart. The zero value writes every page
+// uncompressed.
+type WriteOptions struct {
+	// Compress writes each page compressed (base64 of deflated, URL-encoded
+	// XML), as draw.io does when the file's Compressed property is set:
+	// smaller, but not readable in a diff. Default false.
+	Compress bool
+}
+
+// The sizes of the shapes Write and WriteLibrary draw.
+const (
+	stateW, stateH = 120, 60
+	pseudoSize     = 30
+	choiceSize     = 40
+	gridX, gridY   = 200, 120
+	margin         = 40
+)
+
+// Styles of the shapes fsmforge draws.
+const (
+	styleState      = "rounded=1;whiteSpace=wrap;"
+	styleInitial    = "rounded=1;whiteSpace=wrap;strokeWidth=3;"
+	styleHandler    = "shape=hexagon;perimeter=hexagonPerimeter2;whiteSpace=wrap;fixedSize=1;dashed=1;"
+	styleStart      = "ellipse;shape=startState;fillColor=#000000;strokeColor=#000000;"
+	styleEnd        = "ellipse;shape=endState;fillColor=#000000;strokeColor=#000000;"
+	styleChoice     = "rhombus;whiteSpace=wrap;"
+	styleTransition = "rounded=0;orthogonalLoop=1;jettySize=auto;endArrow=block;endFill=1;"
+)
+
+// Write writes c as a draw.io diagram (an mxfile, one diagram per page of
+// the chart) that [Read] reads back into an equal chart: the same states
+// (IDs, names, kinds, initial states, entry actions) and transitions (IDs,
+// ends, orders, tests, values, labels, stack operations), positions
+// aside. Read it with c.Stencil when c has one.
+//
+// A chart with a stencil is drawn with the shapes of the stencil's
+// library (see [WriteLibrary]): states, initial states and transitions
+// carry the stencil's properties in their Edit Data, any-state
+// transitions leave a message-handler shape. A plain chart is drawn as a
+// UML state diagram: boxes, start, end and choice shapes, edges labelled
+// "event [guard] / action"; where the label alone would not give the
+// transition's order, test, event, guard or action back, or a state's
+// initial flag, the fsmforge attributes (AttrOrder, AttrTest...) say it.
+//
+// States are drawn at their Box; those without one on a grid below the
+// others. States of a page whose IDs carry the page's prefix ("4/36", as
+// Read makes them for pages after the first) go on a page of their own;
+// otherwise all are drawn on one page. A state with a Parent is drawn
+// inside it. Transitions that end in the final state, or return, end
+// loose.
+//
+// The output is deterministic: the same chart gives the same bytes. Write
+// returns an error, and writes nothing, for a chart it cannot draw so that
+// it reads back: a plain chart with entry actions, values, stack
+// operations or any-state transitions (which only a stencil gives), a
+// chart with a stencil whose property names are not XML names or that has
+// pseudo-states, an ID shared by a state and a transition, an entry action
+// the stencil does not list. It panics if c is nil.
+func Write(w io.Writer, c *chart.Chart, opt WriteOptions) error {
+	if c == nil {
+		panic("drawio: Write of a nil chart")
+	}
+	wr := &writer{c: c, st: c.Stencil, opt: opt}
+	if err := wr.check(); err != nil {
+		return err
+	}
+	wr.paginate()
+	// Each transition's position among those leaving the same state (or
+	// any state), in the order Read reads them: what it takes as the
+	// order when none is written.
+	wr.nth = make([]int, len(c.Transitions))
+	seen := make(map[string]int)
+	for _, pg := range wr.pages {
+		for _, i := range pg.trans {
+			t := &c.Transitions[i]
+			key := t.From
+			if t.AnyState {
+				key = "\x00any"
+			}
+			seen[key]++
+			wr.nth[i] = seen[key]
+		}
+	}
+	var out bytes.Buffer
+	out.WriteString(`<mxfile host="fsmforge" pages="` + strconv.Itoa(len(wr.pages)) + `">` + "\n")
+	for _, pg := range wr.pages {
+		model := wr.model(pg)
+		out.WriteString(`  <diagram id="` + esc(pg.id) + `" name="` + esc(pg.name) + `">`)
+		if opt.Compress {
+			out.WriteString(compress(model))
+		} else {
+			out.WriteString("\n")
+			out.WriteString(model)
+			out.WriteString("  ")
+		}
+		out.WriteString("</diagram>\n")
+	}
+	out.WriteString("</mxfile>\n")
+	_, err := w.Write(out.Bytes())
+	return err
+}
+
+type writer struct {
+	c     *chart.Chart
+	st    *chart.Stencil
+	opt   WriteOptions
+	props chart.Properties
+	pages []*wpage
+	nth   []int // per transition, its place among those leaving its state
+}
+
+// wpage is a page being written.
+type wpage struct {
+	id, name string
+	prefix   string // removed from the chart's IDs to give cell IDs
+	states   []int  // indices in c.States
+	trans    []int  // indices in c.Transitions
+}
+
+var errWrite = errors.New("drawio: cannot write the chart")
+
+func writeErr(format string, args ...any) error {
+	return fmt.Errorf("%w: "+format, append([]any{errWrite}, args...)...)
+}
+
+// reserved are the wrapper attributes a stencil's property may not be
+// named.
+var reserved = []string{"id", "label", "placeholders", "tooltip", "link", "linkTarget", "tags", AttrRole, AttrStencil, AttrVersion}
+
+// check refuses what cannot be written so that it reads back.
+func (wr *writer) check() error {
+	c, st := wr.c, wr.st
+	if st != nil {
+		wr.props = st.PropertyNames()
+		p := wr.props
+		names := []string{p.Name, p.Test, p.Value, p.Order, p.Stack}
+		for _, a := range st.Actions {
+			names = append(names, a.Name)
+		}
+		for _, n := range names {
+			if !isXMLName(n) || slices.Contains(reserved, n) {
+				return writeErr("stencil %q: property %q cannot be an attribute of a draw.io shape: use a name of letters, digits, '_', '-' and '.', other than %s",
+					st.Name, n, strings.Join(reserved, ", "))
+			}
+		}
+	}
+	ids := make(map[string]bool, len(c.States))
+	for i := range c.States {
+		s := &c.States[i]
+		ids[s.ID] = true
+		if s.ID == "" {
+			return writeErr("a state without an ID")
+		}
+		if st == nil {
+			if len(s.Entry) > 0 {
+				return writeErr("state %q has entry actions, which a chart without a stencil cannot carry", s.ID)
+			}
+			continue
+		}
+		if s.Kind != chart.NormalState {
+			return writeErr("state %q is a %s pseudo-state, which a chart drawn with stencil %q cannot have", s.ID, s.Kind, st.Name)
+		}
+		if s.Initial && st.Masters.Initial == "" {
+			return writeErr("state %q is initial, but stencil %q has no initial-state master", s.ID, st.Name)
+		}
+		for k, a := range s.Entry {
+			if _, ok := st.Action(a.Property); !ok {
+				return writeErr("state %q: entry action %q is not a property of stencil %q", s.ID, a.Property, st.Name)
+			}
+			for _, b := range s.Entry[:k] {
+				if b.Property == a.Property {
+					return writeErr("state %q: entry action %q is set twice", s.ID, a.Property)
+				}
+			}
+		}
+	}
+	seen := make(map[string]bool, len(c.Transitions))
+	for i := range c.Transitions {
+		t := &c.Transitions[i]
+		switch {
+		case t.ID == "":
+			return writeErr("a transition without an ID")
+		case ids[t.ID]:
+			return writeErr("transition %q has the ID of a state; draw.io cells need IDs of their own", t.ID)
+		case seen[t.ID]:
+			return writeErr("two transitions have the ID %q", t.ID)
+		}
+		seen[t.ID] = true
+		if st == nil && (t.Value != "" || t.Push || t.Target.Kind == chart.ToReturn || t.AnyState) {
+			return writeErr("transition %q has a value, a stack operation or starts in any state, which a chart without a stencil cannot carry", t.ID)
+		}
+		if st != nil && t.AnyState && st.Masters.AnyState == "" {
+			return writeErr("transition %q applies in any state, but stencil %q has no message-handler master", t.ID, st.Name)
+		}
+		if t.Target.Kind == chart.ToState && t.Target.State == "" {
+			return writeErr("transition %q goes to a state without an ID", t.ID)
+		}
+	}
+	return nil
+}
+
+// isXMLName reports whether s can name an attribute without a namespace
+// prefix.
+func isXMLName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i, r := range s {
+		ok := r == '_' || unicode.IsLetter(r) || i > 0 && (r == '-' || r == '.' || unicode.IsDigit(r))
+		if !ok || r >= utf8.RuneSelf && !unicode.In(r, unicode.Letter, unicode.Digit) {
+			return false
+		}
+	}
+	return !strings.HasPrefix(strings.ToLower(s), "xml")
+}
+
+// paginate puts the states and transitions on pages: by their position's
+// page, when the IDs of each page after the first carry its prefix as
+// Read gives them, else all on one page.
+func (wr *writer) paginate() {
+	c := wr.c
+	var names []string
+	pageOf := make([]int, len(c.States))
+	for i := range c.States {
+		k := slices.Index(names, c.States[i].Pos.Page)
+		if k < 0 {
+			k = len(names)
+			names = append(names, c.States[i].Pos.Page)
+		}
+		pageOf[i] = k
+	}
+	if len(names) > 1 {
+		if pages, ok := wr.split(names, pageOf); ok {
+			wr.pages = pages
+			return
+		}
+	}
+	name := "Page-1"
+	if len(names) == 1 && names[0] != "" {
+		name = names[0]
+	}
+	pg := &wpage{id: "page-1", name: name}
+	for i := range c.States {
+		pg.states = append(pg.states, i)
+	}
+	for i := range c.Transitions {
+		pg.trans = append(pg.trans, i)
+	}
+	wr.pages = []*wpage{pg}
+}
+
+func (wr *writer) split(names []string, pageOf []int) ([]*wpage, bool) {
+	c := wr.c
+	pages := make([]*wpage, len(names))
+	for k, n := range names {
+		if n == "" {
+			n = "Page-" + strconv.Itoa(k+1)
+		}
+		pages[k] = &wpage{name: n}
+	}
+	index := make(map[string]int, len(c.States))
+	for i := range c.States {
+		s := &c.States[i]
+		k := pageOf[i]
+		index[s.ID] = k
+		pg := pages[k]
+		if k > 0 {
+			p, rest, ok := strings.Cut(s.ID, "/")
+			if !ok || p == "" || rest == "" || pg.prefix != "" && pg.prefix != p+"/" {
+				return nil, false
+			}
+			pg.prefix = p + "/"
+		}
+		pg.states = append(pg.states, i)
+	}
+	for k := 1; k < len(pages); k++ {
+		pages[k].id = strings.TrimSuffix(pages[k].prefix, "/")
+		for j := 1; j < k; j++ {
+			if pages[j].id == pages[k].id {
+				return nil, false
+			}
+		}
+	}
+	pages[0].id = "page-1"
+	for n := 2; slices.ContainsFunc(pages[1:], func(p *wpage) bool { return p.id == pages[0].id }); n++ {
+		pages[0].id = "page-" + strconv.Itoa(n)
+	}
+	for i := range c.Transitions {
+		t := &c.Transitions[i]
+		k, ok := index[t.From]
+		if t.AnyState {
+			k, ok = 0, true
+			for j := 1; j < len(pages); j++ {
+				if strings.HasPrefix(t.ID, pages[j].prefix) {
+					k = j
+				}
+			}
+		}
+		if !ok {
+			return nil, false
+		}
+		if t.Target.Kind == chart.ToState {
+			if kt, ok := index[t.Target.State]; !ok || kt != k {
+				return nil, false
+			}
+		}
+		if k > 0 && (!strings.HasPrefix(t.ID, pages[k].prefix) || len(t.ID) == len(pages[k].prefix)) {
+			return nil, false
+		}
+		pages[k].trans = append(pages[k].trans, i)
+	}
+	return pages, true
+}
+
+// cellID is the cell ID of a chart ID on a page.
+func (pg *wpage) cellID(id string) string { return strings.TrimPrefix(id, pg.prefix) }
+
+// freeID returns base, or base-2, base-3... whichever no cell of the page
+// uses.
+func freeID(used map[string]bool, base string) string {
+	id := base
+	for n := 2; used[id]; n++ {
+		id = base + "-" + strconv.Itoa(n)
+	}
+	used[id] = true
+	return id
+}
+
+// model returns the mxGraphModel of a page.
+func (wr *writer) model(pg *wpage) string {
+	c := wr.c
+	used := make(map[string]bool)
+	for _, i := range pg.states {
+		used[pg.cellID(c.States[i].ID)] = true
+	}
+	for _, i := range pg.trans {
+		used[pg.cellID(c.Transitions[i].ID)] = true
+	}
+	root, layer := "0", "1"
+	if used[root] || used[layer] {
+		root, layer = freeID(used, "root"), freeID(used, "layer")
+	}
+	boxes := wr.layout(pg)
+	onPage := make(map[string]int, len(pg.states)) // chart ID -> index in c.States
+	for _, i := range pg.states {
+		onPage[c.States[i].ID] = i
+	}
+	handler := ""
+	for _, i := range pg.trans {
+		if c.Transitions[i].AnyState {
+			handler = freeID(used, "anyState")
+			break
+		}
+	}
+
+	var b strings.Builder
+	b.WriteString(`    <mxGraphModel dx="0" dy="0" grid="1" gridSize="10" guides="1" tooltips="1" connect="1" arrows="1" fold="1" page="1" pageScale="1" pageWidth="850" pageHeight="1100" math="0" shadow="0">` + "\n")
+	b.WriteString("      <root>\n")
+	b.WriteString(`        <mxCell id="` + esc(root) + `"/>` + "\n")
+	b.WriteString(`        <mxCell id="` + esc(layer) + `" parent="` + esc(root) + `"/>` + "\n")
+	for _, i := range pg.states {
+		s := &c.States[i]
+		parent, px, py := layer, 0.0, 0.0
+		if k, ok := onPage[s.Parent]; ok && s.Parent != "" && k != i {
+			parent = pg.cellID(s.Parent)
+			px, py = boxes[s.Parent].X, boxes[s.Parent].Y
+		}
+		bx := boxes[s.ID]
+		geo := fmt.Sprintf(`<mxGeometry x="%s" y="%s" width="%s" height="%s" as="geometry"/>`, num(bx.X-px), num(bx.Y-py), num(bx.W), num(bx.H))
+		wr.state(&b, pg, s, parent, geo)
+	}
+	if handler != "" {
+		y := float64(margin)
+		for _, bx := range boxes {
+			y = max(y, bx.Y+bx.H+margin)
+		}
+		fmt.Fprintf(&b, `        <UserObject label="%s" %s id="%s">`+"\n", esc(wr.st.Masters.AnyState), wr.stencilAttrs(wr.st.Masters.AnyState), esc(handler))
+		fmt.Fprintf(&b, `          <mxCell style="%s" vertex="1" parent="%s">`+"\n", styleHandler, esc(layer))
+		fmt.Fprintf(&b, `            <mxGeometry x="%d" y="%s" width="%d" height="%d" as="geometry"/>`+"\n", margin, num(y), stateW, stateH)
+		b.WriteString("          </mxCell>\n        </UserObject>\n")
+	}
+	for _, i := range pg.trans {
+		wr.transition(&b, pg, &c.Transitions[i], layer, handler, wr.nth[i], boxes)
+	}
+	b.WriteString("      </root>\n")
+	b.WriteString("    </mxGraphModel>\n")
+	return b.String()
+}
+
+// layout returns where each state of the page is drawn: at its Box, or
+// on a grid below the states that have one.
+func (wr *writer) layout(pg *wpage) map[string]chart.Box {
+	c := wr.c
+	boxes := make(map[string]chart.Box, len(pg.states))
+	top := float64(margin)
+	for _, i := range pg.states {
+		if b := c.States[i].Box; b != nil {
+			top = max(top, b.Y+b.H+margin)
+		}
+	}
+	k := 0
+	for _, i := range pg.states {
+		s := &c.States[i]
+		if s.Box != nil {
+			boxes[s.ID] = *s.Box
+			continue
+		}
+		w, h := float64(stateW), float64(stateH)
+		switch s.Kind {
+		case chart.StartState, chart.EndState:
+			w, h = pseudoSize, pseudoSize
+		case chart.ChoiceState:
+			w, h = choiceSize, choiceSize
+		}
+		x := float64(margin + (k%5)*gridX)
+		y := top + float64((k/5)*gridY)
+		boxes[s.ID] = chart.Box{X: x + (stateW-w)/2, Y: y + (stateH-h)/2, W: w, H: h}
+		k++
+	}
+	return boxes
+}
+
+// state writes the cell of a state.
+func (wr *writer) state(b *strings.Builder, pg *wpage, s *chart.State, parent, geo string) {
+	id := pg.cellID(s.ID)
+	if st := wr.st; st != nil {
+		master, style := st.Masters.State, styleState
+		if s.Initial {
+			master, style = st.Masters.Initial, styleInitial
+		}
+		// The label names the state, as the designer edits it; the
+		// name property stays empty.
+		fmt.Fprintf(b, `        <UserObject label="%s" %s %s=""`, esc(s.Name), wr.stencilAttrs(master), wr.props.Name)
+		for _, a := range st.Actions {
+			v := ""
+			for _, e := range s.Entry {
+				if e.Property == a.Name {
+					v = e.Value
+				}
+			}
+			fmt.Fprintf(b, ` %s="%s"`, a.Name, esc(v))
+		}
+		fmt.Fprintf(b, ` tooltip="%s" id="%s">`+"\n", esc(stateTooltip(st, wr.props)), esc(id))
+		fmt.Fprintf(b, `          <mxCell style="%s" vertex="1" parent="%s">`+"\n", style, esc(parent))
+		b.WriteString("            " + geo + "\n")
+		b.WriteString("          </mxCell>\n        </UserObject>\n")
+		return
+	}
+	style := styleState
+	switch s.Kind {
+	case chart.StartState:
+		style = styleStart
+	case chart.EndState:
+		style = styleEnd
+	case chart.ChoiceState:
+		style = styleChoice
+	}
+	if s.Initial == (s.Kind == chart.StartState) {
+		fmt.Fprintf(b, `        <mxCell id="%s" value="%s" style="%s" vertex="1" parent="%s">`+"\n", esc(id), esc(s.Name), style, esc(parent))
+		b.WriteString("          " + geo + "\n")
+		b.WriteString("        </mxCell>\n")
+		return
+	}
+	initial := "0"
+	if s.Initial {
+		initial = "1"
+	}
+	fmt.Fprintf(b, `        <object label="%s" %s="%s" id="%s">`+"\n", esc(s.Name), AttrInitial, initial, esc(id))
+	fmt.Fprintf(b, `          <mxCell style="%s" vertex="1" parent="%s">`+"\n", style, esc(parent))
+	b.WriteString("            " + geo + "\n")
+	b.WriteString("          </mxCell>\n        </object>\n")
+}
+
+// stencilAttrs returns the attributes that name a shape's master and
+// stencil.
+func (wr *writer) stencilAttrs(master string) string {
+	s := fmt.Sprintf(`%s="%s" %s="%s"`, AttrRole, esc(master), AttrStencil, esc(wr.st.Name))
+	if wr.st.Version != "" {
+		s += fmt.Sprintf(` %s="%s"`, AttrVersion, esc(wr.st.Version))
+	}
+	return s
+}
+
+// stateTooltip lists the drop-lists of a state's properties.
+func stateTooltip(st *chart.Stencil, p chart.Properties) string {
+	lines := []string{p.Name + ": the state's name; empty: its label"}
+	for _, a := range st.Actions {
+		lines = append(lines, a.Name+": "+strings.Join(a.Values, " | "))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// transitionTooltip lists the values of a transition's properties.
+func transitionTooltip(st *chart.Stencil, p chart.Properties) string {
+	var tests []string
+	for _, t := range st.Tests {
+		name := t.Name
+		if t.Message {
+			name += " (message)"
+		}
+		if len(t.Values) > 0 {
+			name += " [" + strings.Join(t.Values, ", ") + "]"
+		}
+		tests = append(tests, name)
+	}
+	return strings.Join([]string{
+		p.Test + ": " + strings.Join(tests, " | "),
+		p.Value + ": the test's value, if it takes one",
+		p.Order + ": 1, 2, 3... the order in which the tests of a state are tried (empty: as drawn)",
+		p.Stack + ": none | push | return",
+	}, "\n")
+}
+
+// transition writes the cell of a transition; n is its position among the
+// transitions leaving the same state, on this page.
+func (wr *writer) transition(b *strings.Builder, pg *wpage, t *chart.Transition, layer, handler string, n int, boxes map[string]chart.Box) {
+	id := pg.cellID(t.ID)
+	source := pg.cellID(t.From)
+	if t.AnyState {
+		source = handler
+	}
+	ends := ` source="` + esc(source) + `"`
+	loose := t.Target.Kind != chart.ToState
+	if !loose {
+		ends += ` target="` + esc(pg.cellID(t.Target.State)) + `"`
+	}
+	geo := `<mxGeometry relative="1" as="geometry"/>`
+	if loose {
+		x, y := float64(margin+stateW+gridX/2), float64(margin)
+		if bx, ok := boxes[t.From]; ok {
+			x, y = bx.X+bx.W+gridX/2, bx.Y+bx.H/2
+		}
+		geo = fmt.Sprintf(`<mxGeometry relative="1" as="geometry"><mxPoint x="%s" y="%s" as="targetPoint"/></mxGeometry>`, num(x), num(y))
+	}
+	if st := wr.st; st != nil {
+		p := wr.props
+		label := esc(t.Label)
+		placeholders := ""
+		if t.Label == t.Test && t.Test != "" {
+			label, placeholders = "%"+esc(p.Test)+"%", ` placeholders="1"`
+		}
+		order := ""
+		if t.Order != n {
+			order = strconv.Itoa(t.Order)
+		}
+		stack := chart.StackNone
+		switch {
+		case t.Target.Kind == chart.ToReturn:
+			stack = chart.StackReturn
+		case t.Push:
+			stack = chart.StackPush
+		}
+		fmt.Fprintf(b, `        <UserObject label="%s"%s %s %s="%s" %s="%s" %s="%s" %s="%s" tooltip="%s" id="%s">`+"\n",
+			label, placeholders, wr.stencilAttrs(st.Masters.Transition),
+			p.Test, esc(t.Test), p.Value, esc(t.Value), p.Order, order, p.Stack, stack,
+			esc(transitionTooltip(st, p)), esc(id))
+		fmt.Fprintf(b, `          <mxCell style="%s" edge="1" parent="%s"%s>`+"\n", styleTransition, esc(layer), ends)
+		b.WriteString("            " + geo + "\n")
+		b.WriteString("          </mxCell>\n        </UserObject>\n")
+		return
+	}
+	// A plain transition: its label, and the attributes that say what the
+	// label does not.
+	order, ev, gu, ac, test := derive(t.Label)
+	if order == 0 {
+		order = n
+	}
+	var extra []string
+	add := func(name, got, want string) {
+		if got != want {
+			extra = append(extra, fmt.Sprintf(`%s="%s"`, name, esc(want)))
+		}
+	}
+	if order != t.Order {
+		extra = append(extra, fmt.Sprintf(`%s="%d"`, AttrOrder, t.Order))
+	}
+	add(AttrTest, test, t.Test)
+	add(AttrEvent, ev, t.Event)
+	add(AttrGuard, gu, t.Guard)
+	add(AttrAction, ac, t.Action)
+	if len(extra) == 0 {
+		fmt.Fprintf(b, `        <mxCell id="%s" value="%s" style="%s" edge="1" parent="%s"%s>`+"\n", esc(id), esc(t.Label), styleTransition, esc(layer), ends)
+		b.WriteString("          " + geo + "\n")
+		b.WriteString("        </mxCell>\n")
+		return
+	}
+	fmt.Fprintf(b, `        <object label="%s" %s id="%s">`+"\n", esc(t.Label), strings.Join(extra, " "), esc(id))
+	fmt.Fprintf(b, `          <mxCell style="%s" edge="1" parent="%s"%s>`+"\n", styleTransition, esc(layer), ends)
+	b.WriteString("            " + geo + "\n")
+	b.WriteString("          </mxCell>\n        </object>\n")
+}
+
+// derive reads a plain label as Read does: its order prefix, event, guard,
+// action and test.
+func derive(label string) (order int, event, guard, action, test string) {
+	text := label
+	if order = orderPrefix(label); order > 0 {
+		text = label[strings.IndexByte(label, '.')+1:]
+	}
+	event, guard, action = chart.ParseLabel(text)
+	test = event
+	if test == "" {
+		test = guard
+	}
+	return order, event, guard, action, test
+}
+
+// num formats a coordinate.
+func num(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// esc escapes text for an XML attribute value, line ends and tabs
+// included, so that they read back as they are.
+func esc(s string) string {
+	if !strings.ContainsAny(s, "&<>\"\n\r\t") {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch r {
+		case '&':
+			b.WriteString("&amp;")
+		case '<':
+			b.WriteString("&lt;")
+		case '>':
+			b.WriteString("&gt;")
+		case '"':
+			b.WriteString("&quot;")
+		case '\n':
+			b.WriteString("&#10;")
+		case '\r':
+			b.WriteString("&#13;")
+		case '\t':
+			b.WriteString("&#9;")
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// compress encodes a page as draw.io's compressed pages are: base64 of the
+// raw deflate of the URL-encoded XML.
+func compress(xml string) string {
+	var z bytes.Buffer
+	fw, _ := flate.NewWriter(&z, flate.BestCompression) // the level is valid
+	bw := bufio.NewWriter(fw)
+	bw.WriteString(uriEncode(xml))
+	bw.Flush()
+	fw.Close()
+	return base64.StdEncoding.EncodeToString(z.Bytes())
+}
+
+// uriEncode is JavaScript's encodeURIComponent.
+func uriEncode(s string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	b.Grow(len(s) * 3 / 2)
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.IndexByte("-_.!~*'()", c) >= 0 {
+			b.WriteByte(c)
+			continue
+		}
+		b.WriteByte('%')
+		b.WriteByte(hex[c>>4])
+		b.WriteByte(hex[c&15])
+	}
+	return b.String()
+}

@@ -1,0 +1,146 @@
+package drawio_test
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/chart/drawio"
+)
+
+// TestRoundTrip writes random charts, with and without a stencil, on one
+// page or several, plain or compressed, and reads them back: every state,
+// transition, test and action comes back, and every Box.
+func TestRoundTrip(t *testing.T) {
+	stencils := map[string]*chart.Stencil{"plain": nil, "goomba": goombaStencil(t), "robot": robotStencil(t)}
+	for _, name := range []string{"plain", "goomba", "robot"} {
+		st := stencils[name]
+		t.Run(name, func(t *testing.T) {
+			r := rand.New(rand.NewPCG(1, uint64(len(name))))
+			for i := range 300 {
+				c := randomChart(r, st, 1+i%3)
+				opt := drawio.WriteOptions{Compress: i%4 == 3}
+				var b bytes.Buffer
+				if err := drawio.Write(&b, c, opt); err != nil {
+					t.Fatalf("chart %d: Write = %v", i, err)
+				}
+				back, err := drawio.Read(bytes.NewReader(b.Bytes()), drawio.Options{Stencil: st, File: "random.drawio"})
+				if err != nil {
+					t.Fatalf("chart %d: Read(Write(c)) = %v\n%s", i, err, b.String())
+				}
+				checkChart(t, back)
+				if p := problems(back); len(p) > 0 {
+					t.Errorf("chart %d: Read(Write(c)) reports %s", i, strings.Join(p, "\n"))
+				}
+				if d := diff(render(back), render(c)); d != "" {
+					t.Fatalf("chart %d: Read(Write(c)) differs from c at %s\n%s", i, d, b.String())
+				}
+				for k := range c.States {
+					if want, got := c.States[k].Box, back.States[k].Box; want != nil && (got == nil || *got != *want) {
+						t.Errorf("chart %d: state %s: Box = %v, want %v", i, c.States[k].ID, got, want)
+					}
+				}
+				var again bytes.Buffer
+				if err := drawio.Write(&again, c, opt); err != nil || !bytes.Equal(again.Bytes(), b.Bytes()) {
+					t.Fatalf("chart %d: Write is not deterministic (%v)", i, err)
+				}
+			}
+		})
+	}
+}
+
+// TestWriteErrors checks what Write refuses to write.
+func TestWriteErrors(t *testing.T) {
+	st := goombaStencil(t)
+	state := func(id string) chart.State { return chart.State{ID: id, Name: id} }
+	for _, tt := range []struct {
+		name string
+		c    *chart.Chart
+		want string
+	}{
+		{"entry without stencil", &chart.Chart{States: []chart.State{{ID: "1", Entry: []chart.Action{{Property: "XMovement", Value: "left"}}}}},
+			`state "1" has entry actions, which a chart without a stencil cannot carry`},
+		{"push without stencil", &chart.Chart{States: []chart.State{state("1")}, Transitions: []chart.Transition{{ID: "2", From: "1", Push: true, Target: chart.Target{Kind: chart.ToFinal}}}},
+			`transition "2" has a value, a stack operation or starts in any state`},
+		{"shared ID", &chart.Chart{States: []chart.State{state("1")}, Transitions: []chart.Transition{{ID: "1", From: "1"}}},
+			`transition "1" has the ID of a state`},
+		{"pseudo-state with stencil", &chart.Chart{Stencil: st, States: []chart.State{{ID: "1", Kind: chart.StartState}}},
+			`state "1" is a start pseudo-state, which a chart drawn with stencil "goomba" cannot have`},
+		{"unknown action", &chart.Chart{Stencil: st, States: []chart.State{{ID: "1", Entry: []chart.Action{{Property: "Colour", Value: "red"}}}}},
+			`entry action "Colour" is not a property of stencil "goomba"`},
+		{"property name", &chart.Chart{Stencil: &chart.Stencil{Name: "s", Masters: chart.Masters{State: "S", Transition: "T"}, Tests: []chart.Test{{Name: "t"}},
+			Actions: []chart.Property{{Name: "two words", Values: []string{"a"}}}}},
+			`property "two words" cannot be an attribute of a draw.io shape`},
+		{"initial without master", &chart.Chart{Stencil: robotStencil(t), States: []chart.State{{ID: "1", Initial: true}}},
+			`state "1" is initial, but stencil "robot" has no initial-state master`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			err := drawio.Write(&b, tt.c, drawio.WriteOptions{})
+			if err == nil || !strings.Contains(err.Error(), tt.want) || !strings.HasPrefix(err.Error(), "drawio: ") {
+				t.Errorf("Write = %v, want an error with %q", err, tt.want)
+			}
+			if b.Len() != 0 {
+				t.Errorf("Write wrote %d bytes before failing", b.Len())
+			}
+		})
+	}
+}
+
+// TestWriteNested writes a chart whose states nest: compounds become
+// containers, and reading the drawing back flattens it.
+func TestWriteNested(t *testing.T) {
+	c := &chart.Chart{
+		States: []chart.State{
+			{ID: "s", Kind: chart.StartState, Initial: true},
+			{ID: "on", Name: "On", Box: &chart.Box{X: 100, Y: 100, W: 300, H: 200}},
+			{ID: "a", Name: "A", Parent: "on", Initial: true, Box: &chart.Box{X: 120, Y: 150, W: 80, H: 40}},
+			{ID: "b", Name: "B", Parent: "on", Box: &chart.Box{X: 250, Y: 150, W: 80, H: 40}},
+			{ID: "off", Name: "Off"},
+		},
+		Transitions: []chart.Transition{
+			{ID: "t1", From: "s", Order: 1, Target: chart.Target{State: "on"}},
+			{ID: "t2", From: "a", Order: 1, Label: "next", Event: "next", Test: "next", Target: chart.Target{State: "b"}},
+			{ID: "t3", From: "on", Order: 1, Label: "off", Event: "off", Test: "off", Target: chart.Target{State: "off"}},
+		},
+	}
+	var b bytes.Buffer
+	if err := drawio.Write(&b, c, drawio.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `parent="on"`) || !strings.Contains(b.String(), `x="20" y="50"`) {
+		t.Errorf("Write did not draw A inside On, relative to it:\n%s", b.String())
+	}
+	back, err := drawio.Read(&b, drawio.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkChart(t, back)
+	got := strings.Join(render(back), "\n")
+	for _, want := range []string{
+		`transition "t1" from="s" any=false order=1 test="" value="" label="" event="" guard="" action="" target=a`,
+		`transition "t3@a" from="a" any=false order=2 test="off"`,
+		`transition "t3@b" from="b" any=false order=1 test="off"`,
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("Read(Write(nested)) lacks %s in\n%s", want, got)
+		}
+	}
+	if bx := back.States[1].Box; bx == nil || *bx != (chart.Box{X: 120, Y: 150, W: 80, H: 40}) {
+		t.Errorf("A's Box = %v, want its place on the page", bx)
+	}
+}
+
+func TestWriteNil(t *testing.T) {
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(r.(string), "drawio: Write of a nil chart") {
+			t.Errorf("Write(nil) panicked with %v", r)
+		}
+	}()
+	drawio.Write(&bytes.Buffer{}, nil, drawio.WriteOptions{})
+}
+
+var _ = errors.Is
