@@ -17,8 +17,17 @@
 //     with a result that does not depend on their number.
 //   - [github.com/fsmforge/fsmforge/chart]: the designer's chart (states,
 //     entry actions, ordered tested transitions, positions) and the
-//     programmers' stencil; [github.com/fsmforge/fsmforge/chart/visio]
-//     reads Visio XML drawings into one.
+//     programmers' stencil, and a JSON file form for charts.
+//   - One package per editor, each reading its drawings into a chart:
+//     [github.com/fsmforge/fsmforge/chart/visio] (Visio .vdx and .vsdx;
+//     writes .vsx stencils), [github.com/fsmforge/fsmforge/chart/drawio]
+//     (reads and writes draw.io; writes shape libraries),
+//     [github.com/fsmforge/fsmforge/chart/scxml] (reads and writes SCXML,
+//     Qt Creator's editor), [github.com/fsmforge/fsmforge/chart/graphml]
+//     (yEd). [github.com/fsmforge/fsmforge/chart/dot] and
+//     [github.com/fsmforge/fsmforge/chart/mermaid] draw a chart as text;
+//     [github.com/fsmforge/fsmforge/chart/layout] lays out charts without
+//     coordinates.
 //   - [github.com/fsmforge/fsmforge/compile]: checks a chart, with positioned
 //     diagnostics and hints, and lowers it into a table, optionally
 //     minimised.
@@ -34,14 +43,15 @@
 //   - [github.com/fsmforge/fsmforge/examples/formation]: the Astralia
 //     formation flyers of the XNA article.
 //   - [github.com/fsmforge/fsmforge/examples/goomba]: the designer
-//     pipeline's Goomba: a Visio drawing run at run time and as generated
-//     code.
+//     pipeline's Goomba: a drawing (Visio, draw.io, SCXML) run at run time
+//     and as generated code.
 //   - [github.com/fsmforge/fsmforge/examples/crowd]: the crowd demo's
 //     monsters.
 //   - examples/minimal/guarded and examples/minimal/behavior: the README's
 //     minimal programs.
 //   - cmd/fsmforge: the command-line tool: demos, and check, compile,
-//     inspect, run and gen for designers' drawings.
+//     inspect, run, gen, graph, convert and stencil for designers'
+//     drawings.
 //
 // # Design rules
 //

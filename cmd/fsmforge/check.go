@@ -13,8 +13,9 @@ import (
 func runCheck(args []string, stdout, stderr io.Writer) error {
 	f := newFlags("check", `Usage: fsmforge check [-stencil FILE] FILE...
 
-Checks designers' drawings without compiling them: reads each (Visio XML,
-.vdx) with the stencil, or as a plain state diagram without one, and prints
+Checks designers' drawings without compiling them: reads each (Visio
+.vdx/.vsdx, draw.io, SCXML, yEd .graphml, a chart .json) with the stencil,
+or as a plain state diagram without one, and prints
 every problem found, errors and warnings, each with where it is and a hint:
 
   goomba.vdx:41:7: page "Page-1", shape 12 "walkLeft": compile: ...

@@ -8,9 +8,15 @@
 //	fsmforge gen [flags] -o OUT FILE       generate Go code from a drawing
 //	fsmforge inspect FILE                  print a state table readably
 //	fsmforge run -events EVENTS FILE       run a machine against scripted events
+//	fsmforge graph [-format F] FILE        draw a drawing as Graphviz DOT or Mermaid
+//	fsmforge convert IN OUT                convert a drawing to .drawio, .scxml or .json
+//	fsmforge stencil -format F STENCIL     make a Visio stencil or draw.io library
 //	fsmforge version                       print the version
 //
-// The file commands take their flags before or after the files.
+// A drawing is a Visio .vdx, .vsdx or .vssx, a draw.io .drawio, .dio,
+// .drawio.svg or .drawio.png, an SCXML .scxml, a yEd .graphml or .graphmlz,
+// a .xml of any of these, or a chart file .json written by convert. The
+// file commands take their flags before or after the files.
 //
 // Run "fsmforge COMMAND -h" for a command's flags. A usage error exits with
 // status 2, any other failure with status 1.
