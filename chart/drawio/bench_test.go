@@ -10,6 +10,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/drawio"
+	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
 // bigChart makes a chart of the goomba stencil on pages pages, each of
@@ -52,7 +53,7 @@ func bigChart(st *chart.Stencil, pages, states, transitions int) *chart.Chart {
 // (alloc/file) and, for compressed pages, of the XML they inflate to
 // (alloc/xml).
 func BenchmarkRead(b *testing.B) {
-	st := goombaStencil(b)
+	st := charttest.Stencil(b)
 	for _, tt := range []struct {
 		name     string
 		compress bool

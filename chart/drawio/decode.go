@@ -12,10 +12,12 @@ import (
 	"io"
 	"strconv"
 	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/internal/importer"
+	"github.com/fsmforge/fsmforge/internal/source"
+	"github.com/fsmforge/fsmforge/internal/xmlscan"
 )
 
 // document is a draw.io file as read, before any interpretation: its
@@ -68,7 +70,7 @@ type attr struct {
 func (c *cell) get(name string) (string, bool) {
 	for i := range c.attrs {
 		if c.attrs[i].name == name {
-			return unescape(c.attrs[i].raw), true
+			return xmlscan.Unescape(c.attrs[i].raw), true
 		}
 	}
 	return "", false
@@ -114,7 +116,7 @@ func decode(r io.Reader, opt Options) (*document, error) {
 		return nil, err
 	}
 	p := d.newParser(src, true, "", chart.Pos{File: opt.File})
-	p.sc.utf16 = wasUTF16
+	p.sc.UTF16 = wasUTF16
 	if err := p.file(); err != nil {
 		return nil, err
 	}
@@ -127,27 +129,19 @@ func decode(r io.Reader, opt Options) (*document, error) {
 func (d *decoder) sniff(src string) (string, bool, error) {
 	file := d.opt.File
 	notDrawio := func(msg, hint string) (string, bool, error) {
-		return "", false, fatal(file, 0, 0, ErrNotDrawio, "drawio: "+msg, hint)
+		return "", false, source.Fatal(file, 0, 0, ErrNotDrawio, "drawio: "+msg, hint)
 	}
-	wasUTF16 := false
-	switch {
-	case src == "":
+	if src == "" {
 		return notDrawio("the file is empty", "")
-	case strings.HasPrefix(src, "\xEF\xBB\xBF"):
-		src = src[3:]
-	case strings.HasPrefix(src, "\xFF\xFE"), strings.HasPrefix(src, "\xFE\xFF"):
-		s, ok := fromUTF16(src[2:], src[0] == 0xFE)
-		if !ok {
-			return notDrawio("the file starts like UTF-16 text but is not", "")
-		}
-		src, wasUTF16 = s, true
-	case strings.HasPrefix(src, "<\x00"), strings.HasPrefix(src, "\x00<"):
-		s, ok := fromUTF16(src, src[0] == 0)
-		if !ok {
-			return notDrawio("the file looks like UTF-16 text but is not", "")
-		}
-		src, wasUTF16 = s, true
-	case strings.HasPrefix(src, "PK\x03\x04"), strings.HasPrefix(src, "PK\x05\x06"):
+	}
+	text, enc, ok := source.DecodeText(src, true)
+	switch {
+	case !ok && enc == source.UTF16Bare:
+		return notDrawio("the file looks like UTF-16 text but is not", "")
+	case !ok:
+		return notDrawio("the file starts like UTF-16 text but is not", "")
+	case enc != source.NoBOM: // text with a byte-order mark, or UTF-16
+	case source.IsZip(src):
 		return notDrawio("this is a zip archive (a .vsdx or an office document?), not a draw.io diagram", "")
 	case strings.HasPrefix(src, "\x1F\x8B"):
 		return notDrawio("this is a gzip-compressed file, not a draw.io diagram", "uncompress it first")
@@ -156,61 +150,14 @@ func (d *decoder) sniff(src string) (string, bool, error) {
 	case strings.HasPrefix(src, "\xFF\xD8\xFF"), strings.HasPrefix(src, "GIF8"), strings.HasPrefix(src, "%PDF"):
 		return notDrawio("this is an image or a PDF, not a draw.io diagram", "export the diagram from draw.io as .drawio, .drawio.svg or .drawio.png (with a copy of the diagram)")
 	}
-	head := src[:min(len(src), 1024)]
-	if i := strings.IndexFunc(src, notSpace); i < 0 || src[i] != '<' || strings.IndexByte(head, 0) >= 0 {
-		what := "a binary file"
-		if strings.IndexByte(head, 0) < 0 && utf8.ValidString(head) {
-			what = "a text file that is not XML"
-		}
-		return notDrawio(fmt.Sprintf("this is %s, not a draw.io diagram (it starts with %s)", what, quoteStart(src)), "")
+	if what := source.NotXML(text, nil); what != "" {
+		return notDrawio(fmt.Sprintf("this is %s, not a draw.io diagram (it starts with %s)", what, source.QuoteStart(text)), "")
 	}
-	if off := invalidUTF8(src); off >= 0 {
-		l, c := lineCol(src, off)
-		return "", false, fatal(file, l, c, ErrMalformed, "drawio: malformed XML: invalid UTF-8", "the file may be in another encoding or damaged; draw.io writes UTF-8")
+	if off := source.InvalidUTF8(text); off >= 0 {
+		l, c := source.LineCol(text, off)
+		return "", false, source.Fatal(file, l, c, ErrMalformed, "drawio: malformed XML: invalid UTF-8", "the file may be in another encoding or damaged; draw.io writes UTF-8")
 	}
-	return src, wasUTF16, nil
-}
-
-// invalidUTF8 returns the offset of the first invalid UTF-8 sequence of s,
-// or -1.
-func invalidUTF8(s string) int {
-	if utf8.ValidString(s) {
-		return -1
-	}
-	for off := 0; off < len(s); {
-		r, n := utf8.DecodeRuneInString(s[off:])
-		if r == utf8.RuneError && n == 1 {
-			return off
-		}
-		off += n
-	}
-	return -1
-}
-
-// fromUTF16 decodes UTF-16 text without its byte-order mark.
-func fromUTF16(s string, bigEndian bool) (string, bool) {
-	if len(s)%2 != 0 {
-		return "", false
-	}
-	u := make([]uint16, len(s)/2)
-	for i := range u {
-		a, b := uint16(s[2*i]), uint16(s[2*i+1])
-		if bigEndian {
-			u[i] = a<<8 | b
-		} else {
-			u[i] = b<<8 | a
-		}
-	}
-	return string(utf16.Decode(u)), true
-}
-
-// quoteStart quotes the first bytes of s for a message.
-func quoteStart(s string) string {
-	const n = 16
-	if len(s) > n {
-		return strconv.Quote(s[:n]) + "..."
-	}
-	return strconv.Quote(s)
+	return text, enc.UTF16(), nil
 }
 
 // xmlIn parses XML that is not the file's own text (the content of an SVG
@@ -218,8 +165,8 @@ func quoteStart(s string) string {
 // where names it in messages; at is where it is in the file.
 func (d *decoder) xmlIn(text, where string, at chart.Pos) error {
 	text = strings.TrimPrefix(text, "\xEF\xBB\xBF")
-	if off := invalidUTF8(text); off >= 0 {
-		l, c := lineCol(text, off)
+	if off := source.InvalidUTF8(text); off >= 0 {
+		l, c := source.LineCol(text, off)
 		return d.malformed(at, fmt.Sprintf("%s is not valid UTF-8 (line %d, column %d)", where, l, c), "")
 	}
 	p := d.newParser(text, false, where, at)
@@ -234,8 +181,8 @@ func (d *decoder) malformed(at chart.Pos, msg, hint string) error {
 // it.
 type parser struct {
 	d      *decoder
-	sc     *scanner
-	lines  lines
+	sc     *xmlscan.Scanner
+	lines  source.Lines
 	inFile bool      // the text is the file's: positions are the file's
 	where  string    // names the text in messages when it is not the file's
 	at     chart.Pos // where the text is in the file, when it is not the file's
@@ -244,25 +191,13 @@ type parser struct {
 	// A wrapper's attributes are gathered on a stack, then copied to a
 	// slice of their own size cut from a block: few allocations.
 	attrStack []attr
-	attrBlock []attr
-}
-
-// keepAttrs copies attrs to a slice of their own size.
-func (p *parser) keepAttrs(attrs []attr) []attr {
-	if len(attrs) == 0 {
-		return nil
-	}
-	if len(p.attrBlock) < len(attrs) {
-		p.attrBlock = make([]attr, max(256, len(attrs)))
-	}
-	out := p.attrBlock[:len(attrs):len(attrs)]
-	copy(out, attrs)
-	p.attrBlock = p.attrBlock[len(attrs):]
-	return out
+	attrBlock importer.Block[attr]
 }
 
 func (d *decoder) newParser(src string, inFile bool, where string, at chart.Pos) *parser {
-	return &parser{d: d, sc: newScanner(src, d.opt.MaxDepth+32), lines: lines{src: src}, inFile: inFile, where: where, at: at}
+	sc := xmlscan.New(src, d.opt.MaxDepth+32)
+	sc.Editor = "draw.io"
+	return &parser{d: d, sc: sc, lines: source.NewLines(src), inFile: inFile, where: where, at: at}
 }
 
 // pos returns the position of the current token, for the file's own text.
@@ -270,20 +205,20 @@ func (p *parser) pos() (line, col int) {
 	if !p.inFile {
 		return 0, 0
 	}
-	return p.lines.pos(p.sc.tokOff)
+	return p.lines.Pos(p.sc.Offset())
 }
 
 // syntaxError turns the scanner's error into the error of the reading.
 func (p *parser) syntaxError() error {
-	e := p.sc.err
-	sentinel, msg := ErrMalformed, "malformed XML: "+e.msg
+	e := p.sc.Err()
+	sentinel, msg := ErrMalformed, "malformed XML: "+e.Msg
 	hint := "the file is damaged or was not written by draw.io; open it in an XML editor at this line"
-	if e.deep {
-		sentinel, msg, hint = ErrTooDeep, e.msg, "raise Options.MaxDepth if the diagram really nests this deep"
+	if e.Deep {
+		sentinel, msg, hint = ErrTooDeep, e.Msg, "raise Options.MaxDepth if the diagram really nests this deep"
 	}
-	l, c := lineCol(p.sc.src, e.off)
+	l, c := source.LineCol(p.sc.Src(), e.Offset)
 	if p.inFile {
-		return fatal(p.d.opt.File, l, c, sentinel, "drawio: "+msg, hint)
+		return source.Fatal(p.d.opt.File, l, c, sentinel, "drawio: "+msg, hint)
 	}
 	return chart.Diagnostics{{Pos: p.at, Message: fmt.Sprintf("drawio: %s, line %d, column %d: %s", p.where, l, c, msg),
 		Hint: "the file is damaged or was not written by draw.io; save the diagram again from draw.io", Err: sentinel}}
@@ -301,37 +236,24 @@ func (p *parser) notDrawio(msg, hint string) error {
 // child moves to the next child element of the element at depth d; it
 // returns false when that element ends.
 func (p *parser) child(d int) bool {
-	for p.err == nil && p.sc.next() {
-		switch p.sc.kind {
-		case tokStart:
-			if p.sc.depth() == d+1 {
-				return true
-			}
-			p.sc.skip()
-		case tokEnd:
-			if p.sc.depth() < d {
-				return false
-			}
-		}
-	}
-	return false
+	return p.err == nil && p.sc.Child(d)
 }
 
 // file reads the whole text: its root element and what it holds.
 func (p *parser) file() error {
 	sc := p.sc
-	for sc.next() && sc.kind != tokStart {
+	for sc.Next() && sc.Kind() != xmlscan.StartTag {
 	}
-	if sc.err != nil {
+	if sc.Err() != nil {
 		return p.syntaxError()
 	}
-	switch sc.local {
+	switch sc.Local() {
 	case "mxfile":
 		for p.child(1) {
-			if sc.local == "diagram" {
+			if sc.Local() == "diagram" {
 				p.diagram()
 			} else {
-				sc.skip()
+				sc.Skip()
 			}
 		}
 	case "mxGraphModel":
@@ -350,25 +272,18 @@ func (p *parser) file() error {
 		if p.where != "" {
 			where = p.where + " is XML"
 		}
-		return p.notDrawio(fmt.Sprintf("%s but not a draw.io diagram: its root element is <%s>, not <mxfile> or <mxGraphModel>", where, qname(sc.prefix, sc.local)),
+		return p.notDrawio(fmt.Sprintf("%s but not a draw.io diagram: its root element is <%s>, not <mxfile> or <mxGraphModel>", where, xmlscan.QName(sc.Prefix(), sc.Local())),
 			"a draw.io file starts with <mxfile>; save the diagram again from draw.io")
 	}
 	if p.err != nil {
 		return p.err
 	}
-	for sc.next() { // after the root: comments and white space only
+	for sc.Next() { // after the root: comments and white space only
 	}
-	if sc.err != nil {
+	if sc.Err() != nil {
 		return p.syntaxError()
 	}
 	return nil
-}
-
-func qname(prefix, local string) string {
-	if prefix != "" {
-		return prefix + ":" + local
-	}
-	return local
 }
 
 func (p *parser) newPage() *page {
@@ -395,33 +310,33 @@ func (p *parser) pagePos(pg *page) chart.Pos {
 func (p *parser) diagram() {
 	sc := p.sc
 	pg := p.newPage()
-	pg.id, pg.name = sc.attr("id"), sc.attr("name")
-	d := sc.depth()
+	pg.id, pg.name = sc.Attr("id"), sc.Attr("name")
+	d := sc.Depth()
 	var text strings.Builder
 	model := false
-	for p.err == nil && sc.next() {
-		if sc.kind == tokEnd && sc.depth() < d {
+	for p.err == nil && sc.Next() {
+		if sc.Kind() == xmlscan.EndTag && sc.Depth() < d {
 			break
 		}
-		switch sc.kind {
-		case tokText:
+		switch sc.Kind() {
+		case xmlscan.CharData:
 			if !model {
-				if sc.cdata {
-					text.WriteString(sc.raw)
+				if sc.CDATA() {
+					text.WriteString(sc.Raw())
 				} else {
-					text.WriteString(unescape(sc.raw))
+					text.WriteString(xmlscan.Unescape(sc.Raw()))
 				}
 			}
-		case tokStart:
-			if sc.local == "mxGraphModel" && !model && sc.depth() == d+1 {
+		case xmlscan.StartTag:
+			if sc.Local() == "mxGraphModel" && !model && sc.Depth() == d+1 {
 				model = true
 				p.model(pg)
 			} else {
-				sc.skip()
+				sc.Skip()
 			}
 		}
 	}
-	if model || p.err != nil || sc.err != nil {
+	if model || p.err != nil || sc.Err() != nil {
 		return
 	}
 	data := strings.TrimSpace(text.String())
@@ -436,25 +351,25 @@ func (p *parser) diagram() {
 		return
 	}
 	inner := p.d.newParser(xml, false, where, at)
-	for inner.sc.next() && inner.sc.kind != tokStart {
+	for inner.sc.Next() && inner.sc.Kind() != xmlscan.StartTag {
 	}
 	switch {
-	case inner.sc.err != nil:
+	case inner.sc.Err() != nil:
 		p.err = inner.syntaxError()
 		return
-	case inner.sc.local != "mxGraphModel":
-		p.err = p.d.malformed(at, fmt.Sprintf("%s holds <%s>, not <mxGraphModel>", where, qname(inner.sc.prefix, inner.sc.local)), "")
+	case inner.sc.Local() != "mxGraphModel":
+		p.err = p.d.malformed(at, fmt.Sprintf("%s holds <%s>, not <mxGraphModel>", where, xmlscan.QName(inner.sc.Prefix(), inner.sc.Local())), "")
 		return
 	}
 	inner.model(pg)
 	if inner.err == nil {
-		for inner.sc.next() {
+		for inner.sc.Next() {
 		}
 	}
 	switch {
 	case inner.err != nil:
 		p.err = inner.err
-	case inner.sc.err != nil:
+	case inner.sc.Err() != nil:
 		p.err = inner.syntaxError()
 	}
 }
@@ -463,26 +378,26 @@ func (p *parser) diagram() {
 // token into pg.
 func (p *parser) model(pg *page) {
 	sc := p.sc
-	d := sc.depth()
-	if pg.cells == nil && !sc.selfClosing {
+	d := sc.Depth()
+	if pg.cells == nil && !sc.SelfClosing() {
 		// About one cell per mxCell tag to the end of the page: a cheap
 		// count that spares the cells' slice its growth.
-		rest := sc.src[sc.off:]
+		rest := sc.Rest()
 		if end := strings.Index(rest, "</mxGraphModel>"); end >= 0 {
 			rest = rest[:end]
 		}
 		pg.cells = make([]cell, 0, strings.Count(rest, "<mxCell"))
 	}
 	for p.child(d) {
-		if sc.local != "root" {
-			sc.skip()
+		if sc.Local() != "root" {
+			sc.Skip()
 			continue
 		}
-		rd := sc.depth()
+		rd := sc.Depth()
 		for p.child(rd) {
 			line, col := p.pos()
 			c := cell{line: line, col: col}
-			if sc.local == "mxCell" {
+			if sc.Local() == "mxCell" {
 				p.cellAttrs(&c, false)
 				p.cellBody(&c)
 				pg.cells = append(pg.cells, c)
@@ -490,34 +405,34 @@ func (p *parser) model(pg *page) {
 			}
 			// A wrapper: object, UserObject, or any element holding an
 			// mxCell, whose attributes are the cell's data.
-			c.wrapper = sc.local
+			c.wrapper = sc.Local()
 			attrs := p.attrStack[:0]
-			for i := range sc.attrs {
-				a := &sc.attrs[i]
-				name := a.local
-				if a.prefix != "" {
-					name = qname(a.prefix, a.local)
+			for i := range sc.Attrs() {
+				a := &sc.Attrs()[i]
+				name := a.Local
+				if a.Prefix != "" {
+					name = xmlscan.QName(a.Prefix, a.Local)
 				}
 				switch name {
 				case "id":
-					c.id = unescape(a.raw)
+					c.id = a.Value()
 				case "label":
-					c.value = unescape(a.raw)
+					c.value = a.Value()
 				default:
-					attrs = append(attrs, attr{name, a.raw})
+					attrs = append(attrs, attr{name, a.Raw})
 				}
 			}
 			p.attrStack = attrs
-			c.attrs = p.keepAttrs(attrs)
-			wd := sc.depth()
+			c.attrs = p.attrBlock.Keep(attrs)
+			wd := sc.Depth()
 			found := false
 			for p.child(wd) {
-				if sc.local == "mxCell" && !found {
+				if sc.Local() == "mxCell" && !found {
 					found = true
 					p.cellAttrs(&c, true)
 					p.cellBody(&c)
 				} else {
-					sc.skip()
+					sc.Skip()
 				}
 			}
 			if !found {
@@ -536,32 +451,32 @@ func (p *parser) model(pg *page) {
 // current token; in a wrapper, the wrapper's id and label stand.
 func (p *parser) cellAttrs(c *cell, wrapped bool) {
 	sc := p.sc
-	for i := range sc.attrs {
-		a := &sc.attrs[i]
-		if a.prefix != "" {
+	for i := range sc.Attrs() {
+		a := &sc.Attrs()[i]
+		if a.Prefix != "" {
 			continue
 		}
-		switch a.local {
+		switch a.Local {
 		case "id":
 			if !wrapped {
-				c.id = unescape(a.raw)
+				c.id = a.Value()
 			}
 		case "value":
 			if !wrapped {
-				c.value = unescape(a.raw)
+				c.value = a.Value()
 			}
 		case "parent":
-			c.parent = unescape(a.raw)
+			c.parent = a.Value()
 		case "source":
-			c.source = unescape(a.raw)
+			c.source = a.Value()
 		case "target":
-			c.target = unescape(a.raw)
+			c.target = a.Value()
 		case "style":
-			c.style = unescape(a.raw)
+			c.style = a.Value()
 		case "vertex":
-			c.vertex = a.raw == "1"
+			c.vertex = a.Raw == "1"
 		case "edge":
-			c.edge = a.raw == "1"
+			c.edge = a.Raw == "1"
 		}
 	}
 }
@@ -570,10 +485,10 @@ func (p *parser) cellAttrs(c *cell, wrapped bool) {
 // token: its geometry.
 func (p *parser) cellBody(c *cell) {
 	sc := p.sc
-	d := sc.depth()
+	d := sc.Depth()
 	for p.child(d) {
-		if sc.local != "mxGeometry" || c.geo.set {
-			sc.skip()
+		if sc.Local() != "mxGeometry" || c.geo.set {
+			sc.Skip()
 			continue
 		}
 		g := &c.geo
@@ -582,14 +497,14 @@ func (p *parser) cellBody(c *cell) {
 		g.y = p.number(g, "y")
 		g.w = p.number(g, "width")
 		g.h = p.number(g, "height")
-		g.relative = sc.attr("relative") == "1"
-		gd := sc.depth()
+		g.relative = sc.Attr("relative") == "1"
+		gd := sc.Depth()
 		for p.child(gd) {
-			if sc.local != "mxPoint" {
-				sc.skip()
+			if sc.Local() != "mxPoint" {
+				sc.Skip()
 				continue
 			}
-			switch sc.attr("as") {
+			switch sc.Attr("as") {
 			case "sourcePoint":
 				g.sourcePoint = true
 				g.sourceX, g.sourceY = p.number(g, "x"), p.number(g, "y")
@@ -597,14 +512,14 @@ func (p *parser) cellBody(c *cell) {
 				g.targetPoint = true
 				g.targetX, g.targetY = p.number(g, "x"), p.number(g, "y")
 			}
-			sc.skip()
+			sc.Skip()
 		}
 	}
 }
 
 // number reads a numeric attribute of the current tag; absent is 0.
 func (p *parser) number(g *geometry, name string) float64 {
-	s := p.sc.attr(name)
+	s := p.sc.Attr(name)
 	if s == "" {
 		return 0
 	}
@@ -622,9 +537,9 @@ func (p *parser) number(g *geometry, name string) float64 {
 // XML-escaped (draw.io's .drawio.svg), or compressed as a page is.
 func (p *parser) svg() error {
 	content, ok := "", false
-	for _, a := range p.sc.attrs {
-		if a.prefix == "" && a.local == "content" {
-			content, ok = unescape(a.raw), true
+	for _, a := range p.sc.Attrs() {
+		if a.Prefix == "" && a.Local == "content" {
+			content, ok = a.Value(), true
 		}
 	}
 	line, col := p.pos()
@@ -665,7 +580,7 @@ func (d *decoder) inflate(data, where string, at chart.Pos) (string, error) {
 		msg := fmt.Sprintf("%s is neither XML nor valid base64", where)
 		var ce base64.CorruptInputError
 		if errors.As(err, &ce) {
-			msg += fmt.Sprintf(" (byte %d: %s)", int64(ce), quoteStart(data[min(int(ce), len(data)):]))
+			msg += fmt.Sprintf(" (byte %d: %s)", int64(ce), source.QuoteStart(data[min(int(ce), len(data)):]))
 		}
 		return "", d.malformed(at, msg, "the file is damaged; save the diagram again from draw.io")
 	}
@@ -698,7 +613,7 @@ func (d *decoder) inflateText(newReader func() io.Reader, where string, at chart
 			}
 			if lr.N <= 0 {
 				return 0, chart.Diagnostics{{Pos: at, Err: ErrTooLarge,
-					Message: fmt.Sprintf("drawio: %s inflates to more than %s (with the other compressed content of the file)", where, sizeString(d.opt.MaxSize)),
+					Message: fmt.Sprintf("drawio: %s inflates to more than %s (with the other compressed content of the file)", where, source.SizeString(d.opt.MaxSize)),
 					Hint:    "raise Options.MaxSize if the diagram really is this large"}}
 			}
 			if err == io.EOF {
@@ -726,7 +641,7 @@ func (d *decoder) inflateText(newReader func() io.Reader, where string, at chart
 		return "", err
 	}
 	text := b.String()
-	if o := invalidUTF8(text); o >= 0 {
+	if o := source.InvalidUTF8(text); o >= 0 {
 		return "", d.malformed(at, fmt.Sprintf("%s is not valid UTF-8 (byte %d of its XML)", where, o), damaged)
 	}
 	return text, nil
@@ -812,7 +727,7 @@ func (d *decoder) inflateBytes(r io.Reader, where string, at chart.Pos) ([]byte,
 	}
 	if int64(len(out)) > d.budget {
 		return nil, chart.Diagnostics{{Pos: at, Err: ErrTooLarge,
-			Message: fmt.Sprintf("drawio: %s inflates to more than %s (with the other compressed content of the file)", where, sizeString(d.opt.MaxSize)),
+			Message: fmt.Sprintf("drawio: %s inflates to more than %s (with the other compressed content of the file)", where, source.SizeString(d.opt.MaxSize)),
 			Hint:    "raise Options.MaxSize if the diagram really is this large"}}
 	}
 	d.budget -= int64(len(out))
@@ -825,7 +740,7 @@ func (d *decoder) inflateBytes(r io.Reader, where string, at chart.Pos) ([]byte,
 func uriDecode(s string) (string, int, bool) {
 	n := strings.Count(s, "%")
 	if n == 0 {
-		if off := invalidUTF8(s); off >= 0 {
+		if off := source.InvalidUTF8(s); off >= 0 {
 			return "", off, false
 		}
 		return s, 0, true
@@ -875,7 +790,7 @@ const pngSignature = "\x89PNG\r\n\x1a\n"
 func (d *decoder) png(src string) (string, error) {
 	file := d.opt.File
 	damaged := func(msg string) (string, error) {
-		return "", fatal(file, 0, 0, ErrMalformed, "drawio: the PNG is damaged: "+msg, "")
+		return "", source.Fatal(file, 0, 0, ErrMalformed, "drawio: the PNG is damaged: "+msg, "")
 	}
 	at := chart.Pos{File: file}
 	for off := len(pngSignature); ; {
@@ -956,7 +871,7 @@ func (d *decoder) png(src string) (string, error) {
 		}
 		return text, nil
 	}
-	return "", fatal(file, 0, 0, ErrNotDrawio, "drawio: this PNG holds no draw.io diagram (it has no mxfile text chunk)",
+	return "", source.Fatal(file, 0, 0, ErrNotDrawio, "drawio: this PNG holds no draw.io diagram (it has no mxfile text chunk)",
 		"export it from draw.io as PNG with \"Include a copy of my diagram\" checked, or read the .drawio file")
 }
 

@@ -1,12 +1,9 @@
 package drawio_test
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"flag"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -14,6 +11,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/drawio"
+	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata and examples/goomba/goomba.drawio")
@@ -56,7 +54,7 @@ func TestFixtures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := goombaStencil(t)
+	st := charttest.Stencil(t)
 	n := 0
 	for _, f := range files {
 		base := filepath.Base(f)
@@ -91,7 +89,7 @@ func TestFixtures(t *testing.T) {
 					t.Errorf("states by kind = %v, want %v", kinds, want.kinds)
 				}
 			}
-			checkChart(t, c)
+			charttest.CheckChart(t, c, err)
 			for _, d := range c.Diagnostics {
 				if !strings.HasPrefix(d.Message, "drawio: ") && !strings.HasPrefix(d.Message, "chart: ") {
 					t.Errorf("diagnostic %q is not prefixed by its package", d.Message)
@@ -216,23 +214,7 @@ func TestGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := json.MarshalIndent(c, "", "\t")
-			if err != nil {
-				t.Fatal(err)
-			}
-			got = append(got, '\n')
-			if *update {
-				if err := os.WriteFile(tt.golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(tt.golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -run Golden -update to create it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("chart of %s differs from %s (run go test -run Golden -update and review the diff):\n%s", tt.file, tt.golden, got)
-			}
+			charttest.Golden(t, c, tt.golden, *update)
 		})
 	}
 }

@@ -2,38 +2,25 @@ package drawio_test
 
 import (
 	"bytes"
-	"errors"
 	"net/url"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/drawio"
+	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
-// FuzzRead feeds the reader arbitrary files, with and without a stencil:
-// it must not panic or hang, it must return a chart or an error that is a
+// FuzzRead feeds the reader arbitrary files, with and without a stencil: it
+// must not panic or hang, it must return a chart or an error that is a
 // chart.Diagnostics of errors, every diagnostic must render, and every
-// chart must hold together (see checkChart). A chart read without errors
-// must write, and what Write writes must read. The corpus starts from the
-// diagrams of testdata, goomba.drawio, and the door of the tests in every
-// container.
+// chart must hold together (see charttest.CheckChart). A chart read without
+// errors must write, and what Write writes must read. The corpus starts
+// from the diagrams of testdata, goomba.drawio, and the door of the tests
+// in every container.
 //
 //	go test -run '^$' -fuzz FuzzRead -fuzztime 60s ./chart/drawio
 func FuzzRead(f *testing.F) {
-	var seeds []string
-	for _, pattern := range []string{"testdata/*.drawio", "testdata/*.xml", "../../examples/goomba/*.drawio"} {
-		files, _ := filepath.Glob(pattern)
-		seeds = append(seeds, files...)
-	}
-	for _, file := range seeds {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-	}
+	charttest.AddFiles(f, "testdata/*.drawio", "testdata/*.xml", "../../examples/goomba/*.drawio")
 	mxfile := `<mxfile><diagram id="d1" name="Door">` + door + `</diagram></mxfile>`
 	f.Add([]byte(door))
 	f.Add([]byte(`<mxfile><diagram id="d1">` + compressed(door) + `</diagram><diagram id="d2">` + door + `</diagram></mxfile>`))
@@ -43,31 +30,11 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(model(uo("a", "State", acts, vcell), uo("h", "Message Handler", "", vcell), uo("t", "Transition", `Test="hitByPlayer" Stack="push"`, ecell("h", "a")),
 		`<mxCell id="b" value="&lt;div&gt;B&lt;/div&gt;&lt;div&gt;entry / x&lt;/div&gt;" style="swimlane;html=1;" vertex="1" parent="a"/>`)))
 
-	st := goombaStencil(f)
+	st := charttest.Stencil(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, stencil := range []*chart.Stencil{nil, st} {
 			c, err := drawio.Read(bytes.NewReader(data), drawio.Options{File: "fuzz.drawio", Stencil: stencil, MaxDepth: 20, MaxSize: 8 << 20})
-			if err != nil {
-				var l chart.Diagnostics
-				if !errors.As(err, &l) || len(l) == 0 || !l.HasErrors() {
-					t.Fatalf("Read error %T %v is not a list of errors", err, err)
-				}
-				for _, d := range l {
-					if d.Error() == "" || d.Message == "" {
-						t.Fatalf("diagnostic %#v renders empty", d)
-					}
-				}
-			}
-			if c == nil {
-				if err == nil {
-					t.Fatal("Read = nil, nil")
-				}
-				continue
-			}
-			checkChart(t, c)
-			if (err != nil) != c.Diagnostics.HasErrors() {
-				t.Fatalf("Read error %v, chart diagnostics %v", err, c.Diagnostics)
-			}
+			charttest.CheckChart(t, c, err)
 			if err != nil {
 				continue
 			}

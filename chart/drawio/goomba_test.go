@@ -9,6 +9,7 @@ import (
 	"github.com/fsmforge/fsmforge/chart/drawio"
 	"github.com/fsmforge/fsmforge/chart/visio"
 	"github.com/fsmforge/fsmforge/compile"
+	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
 const goombaDrawio = "../../examples/goomba/goomba.drawio"
@@ -19,7 +20,7 @@ const goombaDrawio = "../../examples/goomba/goomba.drawio"
 // transitions, tests and actions without a diagnostic, and compiles to
 // the same table, byte for byte.
 func TestGoomba(t *testing.T) {
-	st := goombaStencil(t)
+	st := charttest.Stencil(t)
 	vdx, err := visio.ReadFile("../../examples/goomba/goomba.vdx", visio.Options{Stencil: st})
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package drawio_test
 
 import (
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -11,16 +10,6 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 )
-
-// goombaStencil loads the stencil of examples/goomba.
-func goombaStencil(t testing.TB) *chart.Stencil {
-	t.Helper()
-	st, err := chart.LoadStencil("../../examples/goomba/goomba.stencil.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return st
-}
 
 // robotStencil is a stencil with other property names, test values, and
 // neither an initial-state nor a message-handler master.
@@ -41,56 +30,6 @@ func robotStencil(t testing.TB) *chart.Stencil {
 		t.Fatal(err)
 	}
 	return st
-}
-
-// checkChart checks what every chart an importer returns must satisfy:
-// unique IDs, transitions between states of the chart, orders from 1, and
-// diagnostics that render.
-func checkChart(t testing.TB, c *chart.Chart) {
-	t.Helper()
-	if c.States == nil || c.Transitions == nil {
-		t.Errorf("chart with nil States or Transitions")
-	}
-	ids := map[string]bool{}
-	for _, s := range c.States {
-		if s.ID == "" || ids[s.ID] {
-			t.Errorf("state ID %q empty or repeated", s.ID)
-		}
-		ids[s.ID] = true
-		if s.Parent != "" {
-			t.Errorf("state %s: Parent %q after Flatten", s.ID, s.Parent)
-		}
-	}
-	seen := map[string]bool{}
-	for _, tr := range c.Transitions {
-		if tr.ID == "" || seen[tr.ID] || ids[tr.ID] {
-			t.Errorf("transition ID %q empty or repeated", tr.ID)
-		}
-		seen[tr.ID] = true
-		if tr.AnyState != (tr.From == "") || tr.From != "" && !ids[tr.From] {
-			t.Errorf("transition %s: From %q, AnyState %v", tr.ID, tr.From, tr.AnyState)
-		}
-		// chart.Flatten leaves a transition into a compound without an
-		// initial state pointing at the compound, with an error.
-		nesting := errors.Is(c.Diagnostics.Err(), chart.ErrNesting)
-		if (tr.Target.Kind == chart.ToState) != ids[tr.Target.State] && !(nesting && tr.Target.Kind == chart.ToState) {
-			t.Errorf("transition %s: Target %+v", tr.ID, tr.Target)
-		}
-		if tr.Order < 1 {
-			t.Errorf("transition %s: Order %d", tr.ID, tr.Order)
-		}
-	}
-	for _, d := range c.Diagnostics {
-		if d.Error() == "" || d.Message == "" {
-			t.Errorf("diagnostic %#v renders empty", d)
-		}
-	}
-	if err := c.Diagnostics.Err(); err != nil {
-		var l chart.Diagnostics
-		if err.Error() == "" || !errors.As(err, &l) {
-			t.Errorf("Diagnostics.Err() = %T %q", err, err)
-		}
-	}
 }
 
 // render lists a chart's states and transitions, positions aside, one per

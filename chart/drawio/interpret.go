@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/internal/importer"
 )
 
 // The attributes fsmforge reads from the Edit Data of a cell (its object or
@@ -84,7 +85,7 @@ type interp struct {
 	st    *chart.Stencil // nil for a plain diagram
 	props chart.Properties
 	c     *chart.Chart
-	strs  map[string]string
+	strs  importer.Strings
 	attrs map[attrKey]*attrUse // stencil: attributes unknown or missing, by role
 	akeys []attrKey
 	deep  error
@@ -107,12 +108,11 @@ type attrUse struct {
 // interpret reads a chart from a document.
 func interpret(doc *document, opt Options) (*chart.Chart, error) {
 	in := &interp{
-		doc:  doc,
-		opt:  opt,
-		st:   opt.Stencil,
-		c:    &chart.Chart{Name: chartName(doc.file), File: doc.file, Stencil: opt.Stencil},
-		strs: make(map[string]string),
-		ids:  make(map[string]bool),
+		doc: doc,
+		opt: opt,
+		st:  opt.Stencil,
+		c:   &chart.Chart{Name: chartName(doc.file), File: doc.file, Stencil: opt.Stencil},
+		ids: make(map[string]bool),
 	}
 	if in.st != nil {
 		in.props = in.st.PropertyNames()
@@ -124,7 +124,7 @@ func interpret(doc *document, opt Options) (*chart.Chart, error) {
 		in.edgeAttrs = []string{in.props.Test, in.props.Value, in.props.Order, in.props.Stack}
 	}
 	for _, d := range doc.diags {
-		d.Pos = in.clonePos(d.Pos)
+		d.Pos = in.strs.Pos(d.Pos)
 		in.c.Diagnostics = append(in.c.Diagnostics, d)
 	}
 	in.run()
@@ -140,27 +140,6 @@ func interpret(doc *document, opt Options) (*chart.Chart, error) {
 	return in.c, in.c.Diagnostics.Err()
 }
 
-// str returns s, cloned from the file the first time it is seen.
-func (in *interp) str(s string) string {
-	if s == "" {
-		return ""
-	}
-	if v, ok := in.strs[s]; ok {
-		return v
-	}
-	v := strings.Clone(s)
-	in.strs[v] = v
-	return v
-}
-
-func (in *interp) clonePos(p chart.Pos) chart.Pos {
-	p.File = in.str(p.File)
-	p.Page = in.str(p.Page)
-	p.Shape = in.str(p.Shape)
-	p.ShapeName = in.str(p.ShapeName)
-	return p
-}
-
 // pos returns the position of a cell of page pg.
 func (in *interp) pos(pg *page, c *cell, prefix, name string) chart.Pos {
 	p := chart.Pos{File: in.doc.file, Page: pg.label(), ShapeName: name}
@@ -170,7 +149,7 @@ func (in *interp) pos(pg *page, c *cell, prefix, name string) chart.Pos {
 	} else {
 		p.Line, p.Col = pg.line, pg.col
 	}
-	return in.clonePos(p)
+	return in.strs.Pos(p)
 }
 
 func (in *interp) diag(sev chart.Severity, at chart.Pos, hint, format string, args ...any) {
@@ -185,7 +164,7 @@ const pageLink = "data:page/id,"
 func (in *interp) run() {
 	doc := in.doc
 	if len(doc.pages) == 0 {
-		in.diag(chart.Error, chart.Pos{File: in.str(doc.file)}, "draw the chart on a page of the diagram", "the diagram has no pages")
+		in.diag(chart.Error, chart.Pos{File: in.strs.Clone(doc.file)}, "draw the chart on a page of the diagram", "the diagram has no pages")
 		return
 	}
 	// A page linked from a shape of another page is a sub-diagram of that
@@ -214,7 +193,7 @@ func (in *interp) run() {
 		if l, ok := links[pg.id]; ok && i > 0 && pg.id != "" {
 			from := fmt.Sprintf("shape %s", l.c.id)
 			if t := chart.NormalizeSpace(labelText(l.c)); t != "" {
-				from += " " + strconv.Quote(shortName(t))
+				from += " " + strconv.Quote(importer.Shorten(t, 40))
 			}
 			in.diag(chart.Note, in.pos(pg, nil, "", ""), "draw the states of a composite state inside its shape (a container) to make them part of the chart",
 				"page %q is a sub-diagram linked from %s on page %q: its shapes are not part of the chart", pg.label(), from, l.pg.label())
@@ -245,25 +224,8 @@ func (in *interp) run() {
 		}
 	}
 	in.reportAttrs()
-	in.order()
+	importer.NumberOrders(in.c.Transitions)
 	chart.Flatten(in.c)
-}
-
-// order numbers the transitions that have no explicit order by their
-// position among the transitions leaving the same state.
-func (in *interp) order() {
-	seen := make(map[string]int)
-	for i := range in.c.Transitions {
-		t := &in.c.Transitions[i]
-		key := t.From
-		if t.AnyState {
-			key = "\x00any"
-		}
-		seen[key]++
-		if t.Order == 0 {
-			t.Order = seen[key]
-		}
-	}
 }
 
 // page reads the states and transitions of a page.
@@ -516,7 +478,7 @@ func (in *interp) what(n *node) string {
 	case "image":
 		kind = "image"
 	}
-	return fmt.Sprintf("%s %s %q", kind, n.c.id, shortName(chart.NormalizeSpace(n.text)))
+	return fmt.Sprintf("%s %s %q", kind, n.c.id, importer.Shorten(chart.NormalizeSpace(n.text), 40))
 }
 
 // decorative lists the shapes that are not states unless an edge ends on
@@ -587,19 +549,12 @@ func hasVertexKids(n *node) bool {
 // describe names a cell for messages: its ID and text, or its style.
 func describe(n *node) string {
 	if t := chart.NormalizeSpace(n.text); t != "" {
-		return fmt.Sprintf("shape %s %q", n.c.id, shortName(t))
+		return fmt.Sprintf("shape %s %q", n.c.id, importer.Shorten(t, 40))
 	}
 	if s := shapeOf(n.c.style); s != "" {
 		return fmt.Sprintf("shape %s (%s)", n.c.id, s)
 	}
 	return "shape " + n.c.id
-}
-
-func shortName(s string) string {
-	if r := []rune(s); len(r) > 40 {
-		return string(r[:37]) + "..."
-	}
-	return s
 }
 
 // parentState returns the ID of the state a state is drawn in, or "".
@@ -651,7 +606,7 @@ func splitBehaviour(text string) (name, behaviour string) {
 
 func (in *interp) state(pg *page, n *node, prefix string) {
 	c := n.c
-	n.id = in.str(prefix + c.id)
+	n.id = in.strs.Clone(prefix + c.id)
 	st := chart.State{ID: n.id, Kind: n.kind, Box: box(n)}
 	if p := parentState(n); p != "" {
 		st.Parent = p
@@ -662,7 +617,7 @@ func (in *interp) state(pg *page, n *node, prefix string) {
 			text = "" // not shown: StateSmith's "$initial_state"
 		}
 		name, behaviour := splitBehaviour(text)
-		st.Name = in.str(name)
+		st.Name = in.strs.Clone(name)
 		st.Initial = st.Kind == chart.StartState
 		st.Pos = in.pos(pg, c, prefix, st.Name)
 		if v, ok := c.get(AttrInitial); ok {
@@ -676,7 +631,7 @@ func (in *interp) state(pg *page, n *node, prefix string) {
 			}
 		}
 		if behaviour != "" {
-			in.diag(chart.Note, st.Pos, "", "state %q: the behaviour written in it, %q, is not part of the chart", st.Name, shortName(chart.NormalizeSpace(behaviour)))
+			in.diag(chart.Note, st.Pos, "", "state %q: the behaviour written in it, %q, is not part of the chart", st.Name, importer.Shorten(chart.NormalizeSpace(behaviour), 40))
 		}
 		if g := c.geo.badNumber; g != "" {
 			in.diag(chart.Warning, st.Pos, "", "geometry attribute %s is not a number; read as 0", g)
@@ -691,7 +646,7 @@ func (in *interp) state(pg *page, n *node, prefix string) {
 	if st.Name == "" {
 		st.Name = chart.NormalizeSpace(n.text)
 	}
-	st.Name = in.str(st.Name)
+	st.Name = in.strs.Clone(st.Name)
 	n.name = st.Name
 	st.Initial = n.role == chart.RoleInitial
 	st.Pos = in.pos(pg, c, prefix, st.Name)
@@ -711,7 +666,7 @@ func (in *interp) state(pg *page, n *node, prefix string) {
 				"state %q: %s value %q is not in the drop-list of stencil %q", st.Name, a.Name, v, in.st.Name)
 			continue
 		}
-		st.Entry = append(st.Entry, chart.Action{Property: in.str(a.Name), Value: in.str(v), Pos: st.Pos})
+		st.Entry = append(st.Entry, chart.Action{Property: in.strs.Clone(a.Name), Value: in.strs.Clone(v), Pos: st.Pos})
 	}
 	if len(st.Entry) == 0 {
 		st.Entry = nil
@@ -753,18 +708,11 @@ func (in *interp) reportAttrs() {
 		}
 		if k.missing {
 			in.diag(chart.Warning, u.at, update, "%s %s: no property %q, which stencil %q (version %s) lists",
-				k.role, shapes, k.name, in.st.Name, versionOf(in.st))
+				k.role, shapes, k.name, in.st.Name, importer.Version(in.st))
 		} else {
 			in.diag(chart.Note, u.at, "", "%s %s: property %q is not in stencil %q; ignored", k.role, shapes, k.name, in.st.Name)
 		}
 	}
-}
-
-func versionOf(st *chart.Stencil) string {
-	if st.Version == "" {
-		return "unnumbered"
-	}
-	return st.Version
 }
 
 // isArrowless reports whether an edge is drawn without arrowheads: a line,
@@ -838,7 +786,7 @@ func (in *interp) transition(pg *page, n *node, prefix string, sev chart.Severit
 		in.diag(chart.Error, at, reattach, "the start of the %s is attached to no state", what)
 		return
 	}
-	t := chart.Transition{ID: in.str(prefix + c.id), Label: in.str(label), Pos: at}
+	t := chart.Transition{ID: in.strs.Clone(prefix + c.id), Label: in.strs.Clone(label), Pos: at}
 	switch from := n.src; {
 	case from.class == clState:
 		t.From = from.id
@@ -904,5 +852,5 @@ func (in *interp) plainTransition(t *chart.Transition, n *node, label string) {
 			t.Order = o
 		}
 	}
-	t.Event, t.Guard, t.Action, t.Test = in.str(t.Event), in.str(t.Guard), in.str(t.Action), in.str(t.Test)
+	t.Event, t.Guard, t.Action, t.Test = in.strs.Clone(t.Event), in.strs.Clone(t.Guard), in.strs.Clone(t.Action), in.strs.Clone(t.Test)
 }

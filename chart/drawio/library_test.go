@@ -10,6 +10,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/drawio"
+	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
 // readLibrary parses a library as draw.io does: the text of the
@@ -65,7 +66,7 @@ func TestLibrary(t *testing.T) {
 		stencil *chart.Stencil
 		titles  []string
 	}{
-		{goombaStencil(t), []string{"State (stencil goomba)", "Initial State (stencil goomba)", "Transition (stencil goomba)", "Message Handler (stencil goomba)"}},
+		{charttest.Stencil(t), []string{"State (stencil goomba)", "Initial State (stencil goomba)", "Transition (stencil goomba)", "Message Handler (stencil goomba)"}},
 		{robotStencil(t), []string{"Room (stencil robot)", "Door (stencil robot)"}},
 	} {
 		t.Run(tt.stencil.Name, func(t *testing.T) {
@@ -105,7 +106,7 @@ func TestLibrary(t *testing.T) {
 // stencil's library, as a designer would, and reads it with the stencil:
 // the chart of goomba.vdx, and not a diagnostic.
 func TestLibraryDrawing(t *testing.T) {
-	st := goombaStencil(t)
+	st := charttest.Stencil(t)
 	var lib bytes.Buffer
 	if err := drawio.WriteLibrary(&lib, st); err != nil {
 		t.Fatal(err)

@@ -2,14 +2,13 @@ package drawio
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/internal/source"
 )
 
 // Options tunes reading a drawing. The zero value reads a plain state
@@ -107,24 +106,10 @@ func ReadFile(path string, opt Options) (*chart.Chart, error) {
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fatal(path, 0, 0, err, "drawio: cannot read the diagram: "+errText(err, path), "")
+		return nil, source.Fatal(path, 0, 0, err, "drawio: cannot read the diagram: "+source.ErrText(err, path), "")
 	}
 	defer f.Close()
 	return Read(f, opt)
-}
-
-// errText is err's message without a repetition of path.
-func errText(err error, path string) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) && pe.Path == path {
-		return pe.Err.Error()
-	}
-	return err.Error()
-}
-
-// fatal returns a one-error Diagnostics for a file that cannot be read.
-func fatal(file string, line, col int, err error, msg, hint string) error {
-	return chart.Diagnostics{{Pos: chart.Pos{File: file, Line: line, Col: col}, Message: msg, Hint: hint, Err: err}}
 }
 
 // chartName is the file's base name without its extensions: "goomba" for
@@ -143,43 +128,15 @@ func chartName(file string) string {
 	return base
 }
 
-func sizeString(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return strconv.FormatInt(n>>20, 10) + " MiB"
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return strconv.FormatInt(n>>10, 10) + " KiB"
-	}
-	return strconv.FormatInt(n, 10) + " bytes"
-}
-
 // readAll reads r, refusing more than opt.MaxSize bytes.
 func readAll(r io.Reader, opt Options) (string, error) {
-	tooLarge := func() error {
-		return fatal(opt.File, 0, 0, ErrTooLarge,
-			fmt.Sprintf("drawio: the file is larger than %s", sizeString(opt.MaxSize)),
+	src, err := source.ReadAll(r, opt.MaxSize)
+	if errors.Is(err, source.ErrTooLarge) {
+		return "", source.Fatal(opt.File, 0, 0, ErrTooLarge, "drawio: the file is larger than "+source.SizeString(opt.MaxSize),
 			"raise Options.MaxSize if the diagram really is this large")
 	}
-	var b strings.Builder
-	switch f := r.(type) {
-	case interface{ Len() int }: // bytes.Reader, strings.Reader, bytes.Buffer
-		if int64(f.Len()) > opt.MaxSize {
-			return "", tooLarge()
-		}
-		b.Grow(f.Len())
-	case *os.File:
-		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-			if fi.Size() > opt.MaxSize {
-				return "", tooLarge()
-			}
-			b.Grow(int(fi.Size()))
-		}
+	if err != nil {
+		return "", source.Fatal(opt.File, 0, 0, err, "drawio: cannot read the diagram: "+err.Error(), "")
 	}
-	if _, err := io.Copy(&b, io.LimitReader(r, opt.MaxSize+1)); err != nil {
-		return "", fatal(opt.File, 0, 0, err, "drawio: cannot read the diagram: "+err.Error(), "")
-	}
-	if int64(b.Len()) > opt.MaxSize {
-		return "", tooLarge()
-	}
-	return b.String(), nil
+	return src, nil
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/drawio"
+	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
 // door is a small plain state diagram: a start, two states, a transition
@@ -144,7 +145,7 @@ func TestContainers(t *testing.T) {
 			if b := c.States[1].Box; b == nil || *b != (chart.Box{X: 100, Y: 10, W: 80, H: 40}) {
 				t.Errorf("Box = %v", b)
 			}
-			checkChart(t, c)
+			charttest.CheckChart(t, c, err)
 		})
 	}
 }
@@ -370,7 +371,7 @@ func TestPlain(t *testing.T) {
 			if c == nil {
 				t.Fatalf("Read = nil, %v", err)
 			}
-			checkChart(t, c)
+			charttest.CheckChart(t, c, err)
 			got := strings.Join(render(c), "\n")
 			for _, w := range tt.want {
 				if !strings.Contains(got, w) {
@@ -456,7 +457,7 @@ func TestPageIDs(t *testing.T) {
 	if c == nil {
 		t.Fatal(err)
 	}
-	checkChart(t, c)
+	charttest.CheckChart(t, c, err)
 	got := strings.Join(render(c), "\n")
 	for _, want := range []string{`state "p/q" name="A"`, `state "p-2/q" name="C"`} {
 		if !strings.Contains(got, want) {

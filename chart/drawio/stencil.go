@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/internal/importer"
 )
 
 // This file reads a drawing made with a stencil: its shapes carry, in
@@ -81,14 +82,14 @@ func (in *interp) stencilTransition(t *chart.Transition, n *node) bool {
 	valid := true
 	test, hasTest := c.get(names.Test)
 	if t.Pos.ShapeName == "" { // an edge without text: name it by its test
-		t.Pos.ShapeName = in.str(strings.TrimSpace(test))
+		t.Pos.ShapeName = in.strs.Clone(strings.TrimSpace(test))
 	}
 	bad := func(hint, format string, args ...any) {
 		in.diag(chart.Error, t.Pos, hint, format, args...)
 		valid = false
 	}
 	pickTest := func() string {
-		return "pick one of " + strings.Join(in.testNames(), ", ") + " in the transition's Edit Data"
+		return "pick one of " + strings.Join(importer.TestNames(in.st), ", ") + " in the transition's Edit Data"
 	}
 	var tst chart.Test
 	switch {
@@ -98,7 +99,7 @@ func (in *interp) stencilTransition(t *chart.Transition, n *node) bool {
 	case strings.TrimSpace(test) == "":
 		bad(pickTest(), "transition without a test")
 	default:
-		t.Test = in.str(strings.TrimSpace(test))
+		t.Test = in.strs.Clone(strings.TrimSpace(test))
 		var found bool
 		if tst, found = st.Test(t.Test); !found {
 			bad(pickTest(), "test %q is not in stencil %q", t.Test, st.Name)
@@ -106,7 +107,7 @@ func (in *interp) stencilTransition(t *chart.Transition, n *node) bool {
 	}
 	if v, ok := c.get(names.Value); ok {
 		if v = strings.TrimSpace(v); v != "" {
-			t.Value = in.str(v)
+			t.Value = in.strs.Clone(v)
 			if len(tst.Values) > 0 && !slices.Contains(tst.Values, v) {
 				bad("pick one of "+strings.Join(tst.Values, ", "), "test %q does not take value %q", tst.Name, v)
 			}
@@ -139,15 +140,6 @@ func (in *interp) stencilTransition(t *chart.Transition, n *node) bool {
 	}
 	in.unknownAttrs(n, in.edgeAttrs, t.Pos)
 	return valid
-}
-
-// testNames lists the names of the stencil's tests.
-func (in *interp) testNames() []string {
-	names := make([]string, len(in.st.Tests))
-	for i, t := range in.st.Tests {
-		names[i] = t.Name
-	}
-	return names
 }
 
 // checkRoles compares the roles the drawing's shapes name with the
@@ -217,7 +209,7 @@ func (in *interp) checkRoles(pages []*page) bool {
 		case len(used) > 0:
 			what = "its shapes' " + AttrRole + " attributes name " + strings.Join(used, ", ")
 		}
-		in.diag(chart.Error, chart.Pos{File: in.str(in.doc.file)},
+		in.diag(chart.Error, chart.Pos{File: in.strs.Clone(in.doc.file)},
 			"read it with the stencil it was made with, or without a stencil, as a plain state diagram",
 			"the drawing was not made with stencil %q: %s, none of which is the stencil's %q or %q",
 			st.Name, what, st.Masters.State, st.Masters.Transition)

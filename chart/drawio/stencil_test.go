@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fsmforge/fsmforge/chart/drawio"
+	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
 // uo is a shape of the goomba stencil: a UserObject with a role and
@@ -117,14 +118,14 @@ func TestStencil(t *testing.T) {
 			[]string{`note: chart: compound state "on" flattened: its 1 transition apply in each of its 1 state; entering it enters "in"`}, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := drawio.Read(strings.NewReader(model(tt.cells...)), drawio.Options{Stencil: goombaStencil(t), File: "s.drawio"})
+			c, err := drawio.Read(strings.NewReader(model(tt.cells...)), drawio.Options{Stencil: charttest.Stencil(t), File: "s.drawio"})
 			if c == nil {
 				t.Fatalf("Read = nil, %v", err)
 			}
 			if (err != nil) != tt.err {
 				t.Errorf("Read error = %v, want an error: %v", err, tt.err)
 			}
-			checkChart(t, c)
+			charttest.CheckChart(t, c, err)
 			got := strings.Join(render(c), "\n")
 			for _, w := range tt.want {
 				if !strings.Contains(got, w) {

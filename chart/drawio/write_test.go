@@ -9,13 +9,14 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/drawio"
+	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
 // TestRoundTrip writes random charts, with and without a stencil, on one
 // page or several, plain or compressed, and reads them back: every state,
 // transition, test and action comes back, and every Box.
 func TestRoundTrip(t *testing.T) {
-	stencils := map[string]*chart.Stencil{"plain": nil, "goomba": goombaStencil(t), "robot": robotStencil(t)}
+	stencils := map[string]*chart.Stencil{"plain": nil, "goomba": charttest.Stencil(t), "robot": robotStencil(t)}
 	for _, name := range []string{"plain", "goomba", "robot"} {
 		st := stencils[name]
 		t.Run(name, func(t *testing.T) {
@@ -31,7 +32,7 @@ func TestRoundTrip(t *testing.T) {
 				if err != nil {
 					t.Fatalf("chart %d: Read(Write(c)) = %v\n%s", i, err, b.String())
 				}
-				checkChart(t, back)
+				charttest.CheckChart(t, back, err)
 				if p := problems(back); len(p) > 0 {
 					t.Errorf("chart %d: Read(Write(c)) reports %s", i, strings.Join(p, "\n"))
 				}
@@ -54,7 +55,7 @@ func TestRoundTrip(t *testing.T) {
 
 // TestWriteErrors checks what Write refuses to write.
 func TestWriteErrors(t *testing.T) {
-	st := goombaStencil(t)
+	st := charttest.Stencil(t)
 	state := func(id string) chart.State { return chart.State{ID: id, Name: id} }
 	for _, tt := range []struct {
 		name string
@@ -118,7 +119,7 @@ func TestWriteNested(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	checkChart(t, back)
+	charttest.CheckChart(t, back, err)
 	got := strings.Join(render(back), "\n")
 	for _, want := range []string{
 		`transition "t1" from="s" any=false order=1 test="" value="" label="" event="" guard="" action="" target=a`,

@@ -7,11 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
+
+	"github.com/fsmforge/fsmforge/internal/source"
 )
 
 // The XML namespaces of GraphML and of yEd's extensions.
@@ -79,7 +78,7 @@ func decode(r io.Reader, opt Options) (*document, error) {
 	p := &parser{
 		file:     opt.File,
 		data:     data,
-		lines:    lineIndex{data: data, line: 1},
+		lines:    source.NewLines(data),
 		maxDepth: 2*opt.MaxDepth + 32,
 		maxNodes: opt.MaxNodes,
 		maxElems: 16*opt.MaxNodes + 1024,
@@ -91,198 +90,94 @@ func decode(r io.Reader, opt Options) (*document, error) {
 }
 
 // readAll reads r, refusing more than opt.MaxSize bytes.
-func readAll(r io.Reader, opt Options) ([]byte, error) {
-	var b bytes.Buffer
-	switch f := r.(type) {
-	case interface{ Len() int }: // bytes.Reader, strings.Reader, bytes.Buffer
-		if int64(f.Len()) > opt.MaxSize {
-			return nil, tooLarge(opt)
-		}
-		b.Grow(f.Len())
-	case *os.File:
-		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-			if fi.Size() > opt.MaxSize {
-				return nil, tooLarge(opt)
-			}
-			b.Grow(int(fi.Size()))
-		}
+func readAll(r io.Reader, opt Options) (string, error) {
+	data, err := source.ReadAll(r, opt.MaxSize)
+	if errors.Is(err, source.ErrTooLarge) {
+		return "", source.Fatal(opt.File, 0, 0, ErrTooLarge, "graphml: the file is larger than "+source.SizeString(opt.MaxSize),
+			"Raise Options.MaxSize if the drawing really is this large.")
 	}
-	if _, err := io.Copy(&b, io.LimitReader(r, opt.MaxSize+1)); err != nil {
-		return nil, fatal(opt.File, 0, 0, err, "graphml: cannot read the drawing: "+err.Error(), "")
+	if err != nil {
+		return "", source.Fatal(opt.File, 0, 0, err, "graphml: cannot read the drawing: "+err.Error(), "")
 	}
-	if int64(b.Len()) > opt.MaxSize {
-		return nil, tooLarge(opt)
-	}
-	return b.Bytes(), nil
-}
-
-func tooLarge(opt Options) error {
-	return fatal(opt.File, 0, 0, ErrTooLarge,
-		fmt.Sprintf("graphml: the file is larger than %s", sizeString(opt.MaxSize)),
-		"Raise Options.MaxSize if the drawing really is this large.")
-}
-
-func sizeString(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return strconv.FormatInt(n>>20, 10) + " MiB"
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return strconv.FormatInt(n>>10, 10) + " KiB"
-	}
-	return strconv.FormatInt(n, 10) + " bytes"
+	return data, nil
 }
 
 // sniff recognises what the file is before it is parsed as XML: it
 // uncompresses gzip (yEd's .graphmlz), and returns the text in UTF-8,
 // without a byte-order mark.
-func sniff(data []byte, opt Options) ([]byte, error) {
+func sniff(data string, opt Options) (string, error) {
 	file := opt.File
-	notGraphML := func(msg, hint string) ([]byte, error) {
-		return nil, fatal(file, 0, 0, ErrNotGraphML, "graphml: "+msg, hint)
+	notGraphML := func(msg, hint string) (string, error) {
+		return "", source.Fatal(file, 0, 0, ErrNotGraphML, "graphml: "+msg, hint)
 	}
-	if bytes.HasPrefix(data, []byte("\x1F\x8B")) {
-		zr, err := gzip.NewReader(bytes.NewReader(data))
+	if strings.HasPrefix(data, "\x1F\x8B") {
+		zr, err := gzip.NewReader(strings.NewReader(data))
 		if err != nil {
 			return notGraphML("the file starts like a gzip-compressed file but is not one: "+err.Error(), "")
 		}
-		var b bytes.Buffer
+		var b strings.Builder
 		_, err = io.Copy(&b, io.LimitReader(zr, opt.MaxSize+1))
 		if int64(b.Len()) > opt.MaxSize {
-			return nil, fatal(file, 0, 0, ErrTooLarge,
-				fmt.Sprintf("graphml: the file uncompresses to more than %s", sizeString(opt.MaxSize)),
+			return "", source.Fatal(file, 0, 0, ErrTooLarge,
+				"graphml: the file uncompresses to more than "+source.SizeString(opt.MaxSize),
 				"Raise Options.MaxSize if the drawing really is this large.")
 		}
 		if err != nil {
 			return notGraphML("the gzip-compressed file is damaged: "+err.Error(), "")
 		}
-		data = b.Bytes()
-		if bytes.HasPrefix(data, []byte("\x1F\x8B")) {
+		data = b.String()
+		if strings.HasPrefix(data, "\x1F\x8B") {
 			return notGraphML("the file is compressed twice", "")
 		}
 	}
-	switch {
-	case len(data) == 0:
+	if data == "" {
 		return notGraphML("the file is empty", "")
-	case bytes.HasPrefix(data, []byte("\xEF\xBB\xBF")):
-		data = data[3:]
-	case bytes.HasPrefix(data, []byte("\xFF\xFE")), bytes.HasPrefix(data, []byte("\xFE\xFF")):
-		s, ok := fromUTF16(data[2:], data[0] == 0xFE)
-		if !ok {
-			return notGraphML("the file starts like UTF-16 text but is not", "")
-		}
-		data = s
-	case bytes.HasPrefix(data, []byte("<\x00")), bytes.HasPrefix(data, []byte("\x00<")):
-		s, ok := fromUTF16(data, data[0] == 0)
-		if !ok {
-			return notGraphML("the file starts like UTF-16 text but is not", "")
-		}
-		data = s
-	case bytes.HasPrefix(data, []byte("PK\x03\x04")), bytes.HasPrefix(data, []byte("PK\x05\x06")):
+	}
+	text, enc, ok := source.DecodeText(data, true)
+	switch {
+	case !ok:
+		return notGraphML("the file starts like UTF-16 text but is not", "")
+	case enc != source.NoBOM: // text with a byte-order mark, or UTF-16
+	case source.IsZip(data):
 		return notGraphML("this is a zip archive, not a GraphML file", "In yEd, save the diagram as GraphML (.graphml).")
 	}
-	head := data[:min(len(data), 1024)]
-	if i := bytes.IndexFunc(data, notSpace); i < 0 || data[i] != '<' || bytes.IndexByte(head, 0) >= 0 {
-		what := "a binary file"
-		if bytes.IndexByte(head, 0) < 0 && utf8.Valid(head) {
-			what = "a text file that is not XML"
-		}
-		return notGraphML(fmt.Sprintf("this is %s, not a GraphML file (it starts with %s)", what, quoteStart(data)), "")
+	if what := source.NotXML(text, nil); what != "" {
+		return notGraphML(fmt.Sprintf("this is %s, not a GraphML file (it starts with %s)", what, source.QuoteStart(text)), "")
 	}
 	// A declared single-byte encoding is converted here, so that offsets
 	// into the text are offsets into what the XML parser reads.
-	switch enc := strings.ToLower(declaredEncoding(data)); enc {
+	switch enc := strings.ToLower(declaredEncoding(text)); enc {
 	case "iso-8859-1", "latin1", "latin-1", "iso8859-1", "l1":
-		data = fromLatin1(data)
+		text = source.FromLatin1(text)
 	}
-	if !utf8.Valid(data) {
-		off := 0
-		for off < len(data) {
-			r, n := utf8.DecodeRune(data[off:])
-			if r == utf8.RuneError && n == 1 {
-				break
-			}
-			off += n
-		}
-		x := lineIndex{data: data, line: 1}
-		l, c := x.pos(off)
-		return nil, fatal(file, l, c, ErrMalformed, "graphml: malformed XML: invalid UTF-8",
+	if off := source.InvalidUTF8(text); off >= 0 {
+		l, c := source.LineCol(text, off)
+		return "", source.Fatal(file, l, c, ErrMalformed, "graphml: malformed XML: invalid UTF-8",
 			"The file may be in another encoding than it declares, or damaged; yEd writes UTF-8.")
 	}
-	return data, nil
+	return text, nil
 }
 
 func notSpace(r rune) bool { return r != ' ' && r != '\t' && r != '\r' && r != '\n' }
 
 // declaredEncoding returns the encoding of the XML declaration that starts
 // data, or "".
-func declaredEncoding(data []byte) string {
-	if !bytes.HasPrefix(data, []byte("<?xml")) {
+func declaredEncoding(data string) string {
+	if !strings.HasPrefix(data, "<?xml") {
 		return ""
 	}
-	end := bytes.Index(data[:min(len(data), 512)], []byte("?>"))
+	end := strings.Index(data[:min(len(data), 512)], "?>")
 	if end < 0 {
 		return ""
 	}
-	decl := string(data[:end])
-	i := strings.Index(decl, "encoding")
-	if i < 0 {
-		return ""
-	}
-	rest := strings.TrimLeft(decl[i+len("encoding"):], " \t\r\n")
-	if !strings.HasPrefix(rest, "=") {
-		return ""
-	}
-	rest = strings.TrimLeft(rest[1:], " \t\r\n")
-	if rest == "" || (rest[0] != '"' && rest[0] != '\'') {
-		return ""
-	}
-	j := strings.IndexByte(rest[1:], rest[0])
-	if j < 0 {
-		return ""
-	}
-	return rest[1 : 1+j]
-}
-
-// fromUTF16 decodes UTF-16 text without its byte-order mark.
-func fromUTF16(s []byte, bigEndian bool) ([]byte, bool) {
-	if len(s)%2 != 0 {
-		return nil, false
-	}
-	u := make([]uint16, len(s)/2)
-	for i := range u {
-		a, b := uint16(s[2*i]), uint16(s[2*i+1])
-		if bigEndian {
-			u[i] = a<<8 | b
-		} else {
-			u[i] = b<<8 | a
-		}
-	}
-	return []byte(string(utf16.Decode(u))), true
-}
-
-// fromLatin1 decodes ISO-8859-1 text.
-func fromLatin1(s []byte) []byte {
-	b := make([]byte, 0, len(s)+len(s)/8)
-	for _, c := range s {
-		b = utf8.AppendRune(b, rune(c))
-	}
-	return b
-}
-
-// quoteStart quotes the first bytes of s for a message.
-func quoteStart(s []byte) string {
-	const n = 16
-	if len(s) > n {
-		return strconv.Quote(string(s[:n])) + "..."
-	}
-	return strconv.Quote(string(s))
+	return source.PseudoAttr(data[:end], "encoding")
 }
 
 // parser builds the tree of kept elements with encoding/xml.
 type parser struct {
 	file     string
-	data     []byte
-	lines    lineIndex
+	data     string
+	lines    source.Lines
 	maxDepth int // of XML elements
 	maxNodes int
 	maxElems int // of kept elements
@@ -330,12 +225,12 @@ func keep(parent *elem, name xml.Name) bool {
 }
 
 func (p *parser) fail(off int, err error, msg, hint string) error {
-	l, c := p.lines.pos(off)
-	return fatal(p.file, l, c, err, msg, hint)
+	l, c := p.lines.Pos(off)
+	return source.Fatal(p.file, l, c, err, msg, hint)
 }
 
 func (p *parser) parse() error {
-	dec := xml.NewDecoder(bytes.NewReader(p.data))
+	dec := xml.NewDecoder(strings.NewReader(p.data))
 	dec.Strict = true
 	dec.CharsetReader = func(label string, input io.Reader) (io.Reader, error) {
 		switch strings.ToLower(label) {
@@ -410,7 +305,7 @@ func (p *parser) parse() error {
 		}
 	}
 	if p.root == nil {
-		return fatal(p.file, 0, 0, ErrNotGraphML, "graphml: the file has no root element", "")
+		return source.Fatal(p.file, 0, 0, ErrNotGraphML, "graphml: the file has no root element", "")
 	}
 	return nil
 }
@@ -418,7 +313,7 @@ func (p *parser) parse() error {
 var errUnknownEncoding = errors.New("unknown encoding")
 
 func (p *parser) newElem(t xml.StartElement, off int) *elem {
-	l, c := p.lines.pos(off)
+	l, c := p.lines.Pos(off)
 	return &elem{space: t.Name.Space, local: t.Name.Local, attr: t.Attr, line: l, col: c}
 }
 
@@ -426,7 +321,7 @@ func (p *parser) newElem(t xml.StartElement, off int) *elem {
 func (p *parser) syntaxError(dec *xml.Decoder, err error) error {
 	line, col := dec.InputPos()
 	if errors.Is(err, errUnknownEncoding) {
-		return fatal(p.file, line, col, ErrMalformed, "graphml: the file declares an encoding this reader does not know: "+
+		return source.Fatal(p.file, line, col, ErrMalformed, "graphml: the file declares an encoding this reader does not know: "+
 			strconv.Quote(declaredEncoding(p.data)), "Save the file as UTF-8, as yEd does.")
 	}
 	msg := err.Error()
@@ -436,7 +331,7 @@ func (p *parser) syntaxError(dec *xml.Decoder, err error) error {
 	} else if err == io.ErrUnexpectedEOF {
 		msg = "unexpected end of file"
 	}
-	return fatal(p.file, line, col, ErrMalformed, "graphml: malformed XML: "+msg, "")
+	return source.Fatal(p.file, line, col, ErrMalformed, "graphml: malformed XML: "+msg, "")
 }
 
 // rootHint says what a file with another root element may be.
@@ -454,25 +349,4 @@ func rootHint(name xml.Name) string {
 		return "This is a picture or a page, not a diagram."
 	}
 	return ""
-}
-
-// lineIndex turns byte offsets into line and column, moving forward; a
-// step back starts over from the beginning.
-type lineIndex struct {
-	data            []byte
-	off, line, from int // from: offset of the line's first byte
-}
-
-func (x *lineIndex) pos(off int) (line, col int) {
-	off = min(max(off, 0), len(x.data))
-	if off < x.off {
-		x.off, x.line, x.from = 0, 1, 0
-	}
-	seg := x.data[x.off:off]
-	if n := bytes.Count(seg, []byte{'\n'}); n > 0 {
-		x.line += n
-		x.from = x.off + bytes.LastIndexByte(seg, '\n') + 1
-	}
-	x.off = off
-	return x.line, off - x.from + 1
 }

@@ -2,7 +2,6 @@ package graphml_test
 
 import (
 	"bytes"
-	"encoding/json"
 	"flag"
 	"os"
 	"path/filepath"
@@ -13,6 +12,7 @@ import (
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/graphml"
 	"github.com/fsmforge/fsmforge/compile"
+	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -51,7 +51,7 @@ func TestFixtures(t *testing.T) {
 	}
 	shared, _ := filepath.Glob("../../../shared/fixtures/graphml/*.graphml")
 	files = append(files, shared...)
-	st := goombaStencil(t)
+	st := charttest.Stencil(t)
 	for _, f := range files {
 		t.Run(f, func(t *testing.T) {
 			data, err := os.ReadFile(f)
@@ -236,7 +236,7 @@ func TestKingly(t *testing.T) {
 // chart of examples/goomba/goomba.vdx (see chart/visio's golden file), with
 // the end marker for the final state; it compiles.
 func TestGoomba(t *testing.T) {
-	st := goombaStencil(t)
+	st := charttest.Stencil(t)
 	c, err := graphml.ReadFile("testdata/goomba.graphml", graphml.Options{Stencil: st})
 	if err != nil {
 		t.Fatal(err)
@@ -261,7 +261,7 @@ func TestGoomba(t *testing.T) {
 // TestGolden compares the charts read from the drawings of testdata with
 // testdata/*.golden.json; -update rewrites them.
 func TestGolden(t *testing.T) {
-	st := goombaStencil(t)
+	st := charttest.Stencil(t)
 	for _, tt := range []struct {
 		file, golden string
 		stencil      *chart.Stencil
@@ -277,27 +277,7 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			c.Stencil = nil // the stencil has its own tests
-			got, err := json.MarshalIndent(c, "", "\t")
-			if err != nil {
-				t.Fatal(err)
-			}
-			got = append(got, '\n')
-			if *update {
-				if err := os.WriteFile(tt.golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(tt.golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -run Golden -update to create it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("chart of %s differs from %s (run go test -run Golden -update and review the diff):\n%s", tt.file, tt.golden, got)
-			}
-			var back chart.Chart
-			if err := json.Unmarshal(want, &back); err != nil {
-				t.Errorf("json.Unmarshal(%s) = %v", tt.golden, err)
-			}
+			charttest.Golden(t, c, tt.golden, *update)
 		})
 	}
 }

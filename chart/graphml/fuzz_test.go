@@ -2,36 +2,23 @@ package graphml_test
 
 import (
 	"bytes"
-	"errors"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/graphml"
+	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
 // FuzzRead feeds the reader arbitrary files, with and without a stencil: it
 // must not panic or hang, it must return a chart or an error that is a
 // chart.Diagnostics, every diagnostic must render, and every chart must
-// hold together (see checkChart). The corpus starts from the drawings of
-// testdata, the fixtures of ../../../shared/fixtures/graphml when that
-// folder is there, and drawings built by the tests.
+// hold together (see charttest.CheckChart). The corpus starts from the
+// drawings of testdata, the fixtures of ../../../shared/fixtures/graphml
+// when that folder is there, and drawings built by the tests.
 //
 //	go test -run '^$' -fuzz FuzzRead -fuzztime 60s ./chart/graphml
 func FuzzRead(f *testing.F) {
-	var seeds []string
-	for _, pattern := range []string{"testdata/*.graphml", "../../../shared/fixtures/graphml/*.graphml"} {
-		files, _ := filepath.Glob(pattern) // a missing folder matches nothing
-		seeds = append(seeds, files...)
-	}
-	for _, file := range seeds {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-	}
+	charttest.AddFiles(f, "testdata/*.graphml", "../../../shared/fixtures/graphml/*.graphml")
 	start := node("s", "$initial_state", "shape=ellipse", "box=-5,0,20,20")
 	f.Add([]byte(doc(start, node("off", "OFF"),
 		group("on", "ON", []string{"role=State"}, node("on::s", "$initial_state"), node("on::a", "A\nenter / x();", "role=Initial State", "xm=left"),
@@ -44,31 +31,11 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte("\x1F\x8B"))
 	f.Add([]byte(`<?xml version="1.0" encoding="ISO-8859-1"?><graphml><graph><node id="a"/><edge source="a" target="a"/></graph></graphml>`))
 
-	st := goombaStencil(f)
+	st := charttest.Stencil(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, stencil := range []*chart.Stencil{nil, st} {
 			c, err := graphml.Read(bytes.NewReader(data), graphml.Options{File: "fuzz.graphml", Stencil: stencil, MaxDepth: 20, MaxNodes: 1000})
-			if err != nil {
-				var l chart.Diagnostics
-				if !errors.As(err, &l) || len(l) == 0 || !l.HasErrors() {
-					t.Fatalf("Read error %T %v is not a list of errors", err, err)
-				}
-				for _, d := range l {
-					if d.Error() == "" || d.Message == "" {
-						t.Fatalf("diagnostic %#v renders empty", d)
-					}
-				}
-			}
-			if c == nil {
-				if err == nil {
-					t.Fatal("Read = nil, nil")
-				}
-				continue
-			}
-			checkChart(t, c)
-			if (err != nil) != c.Diagnostics.HasErrors() {
-				t.Fatalf("Read error %v, chart diagnostics %v", err, c.Diagnostics)
-			}
+			charttest.CheckChart(t, c, err)
 		}
 	})
 }

@@ -1,13 +1,13 @@
 package graphml_test
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/graphml"
+	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
 // The tests build small drawings as yEd writes them: doc wraps nodes and
@@ -141,63 +141,6 @@ func messages(c *chart.Chart) string {
 	return strings.Join(lines, "\n")
 }
 
-// checkChart checks what every chart the reader returns must satisfy:
-// unique IDs, transitions between states of the chart (but into a
-// compound whose flattening failed), orders from 1, and diagnostics that
-// render.
-func checkChart(t testing.TB, c *chart.Chart) {
-	t.Helper()
-	if c.States == nil || c.Transitions == nil {
-		t.Fatalf("chart with nil States or Transitions")
-	}
-	nesting := false
-	for _, d := range c.Diagnostics {
-		if d.Error() == "" || d.Message == "" {
-			t.Fatalf("diagnostic %#v renders empty", d)
-		}
-		if d.Severity == chart.Error && errors.Is(d.Err, chart.ErrNesting) {
-			nesting = true
-		}
-		if d.Severity > chart.Note {
-			t.Fatalf("diagnostic %#v has an invalid severity", d)
-		}
-	}
-	ids := map[string]bool{}
-	for _, s := range c.States {
-		if s.ID == "" || ids[s.ID] {
-			t.Fatalf("state ID %q empty or repeated", s.ID)
-		}
-		if s.Parent != "" {
-			t.Fatalf("state %s: Parent %q after flattening", s.ID, s.Parent)
-		}
-		ids[s.ID] = true
-	}
-	seen := map[string]bool{}
-	for _, tr := range c.Transitions {
-		if tr.ID == "" || seen[tr.ID] || ids[tr.ID] {
-			t.Fatalf("transition ID %q empty or repeated", tr.ID)
-		}
-		seen[tr.ID] = true
-		if tr.AnyState != (tr.From == "") || tr.From != "" && !ids[tr.From] {
-			t.Fatalf("transition %s: From %q, AnyState %v", tr.ID, tr.From, tr.AnyState)
-		}
-		if (tr.Target.Kind == chart.ToState) != (tr.Target.State != "") || tr.Target.Kind == chart.ToState && !ids[tr.Target.State] && !nesting {
-			t.Fatalf("transition %s: Target %+v", tr.ID, tr.Target)
-		}
-		if tr.Order < 1 {
-			t.Fatalf("transition %s: Order %d", tr.ID, tr.Order)
-		}
-	}
-	err := c.Diagnostics.Err()
-	if err != nil && err.Error() == "" {
-		t.Fatalf("Diagnostics.Err() renders empty")
-	}
-	var l chart.Diagnostics
-	if err != nil && !errors.As(err, &l) {
-		t.Fatalf("Diagnostics.Err() is a %T", err)
-	}
-}
-
 // read reads a drawing given as text, checking the chart.
 func read(t *testing.T, text string, opt graphml.Options) (*chart.Chart, error) {
 	t.Helper()
@@ -205,24 +148,6 @@ func read(t *testing.T, text string, opt graphml.Options) (*chart.Chart, error) 
 		opt.File = "test.graphml"
 	}
 	c, err := graphml.Read(strings.NewReader(text), opt)
-	if c == nil {
-		if err == nil {
-			t.Fatal("Read = nil, nil")
-		}
-		return nil, err
-	}
-	checkChart(t, c)
-	if (err != nil) != c.Diagnostics.HasErrors() {
-		t.Fatalf("Read error %v, chart diagnostics %v", err, c.Diagnostics)
-	}
+	charttest.CheckChart(t, c, err)
 	return c, err
-}
-
-func goombaStencil(t testing.TB) *chart.Stencil {
-	t.Helper()
-	st, err := chart.LoadStencil("../../examples/goomba/goomba.stencil.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return st
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/internal/importer"
+	"github.com/fsmforge/fsmforge/internal/source"
 )
 
 // interp holds the state of one reading.
@@ -159,7 +161,7 @@ func (in *interp) values(e *elem, kind string) ([]value, look) {
 func (in *interp) readGraph(g *elem, parent *node, depth int) {
 	if depth > in.opt.MaxDepth {
 		if in.fatal == nil {
-			in.fatal = fatal(in.file, g.line, g.col, ErrTooDeep, fmt.Sprintf("graphml: group nodes nest more than %d deep", in.opt.MaxDepth),
+			in.fatal = source.Fatal(in.file, g.line, g.col, ErrTooDeep, fmt.Sprintf("graphml: group nodes nest more than %d deep", in.opt.MaxDepth),
 				"Raise Options.MaxDepth if the drawing really nests this deep.")
 		}
 		return
@@ -272,7 +274,7 @@ func (in *interp) run() {
 	in.classify()
 	in.states()
 	in.transitions()
-	in.order()
+	importer.NumberOrders(in.c.Transitions)
 	in.layout()
 	in.flatten()
 }
@@ -437,7 +439,7 @@ func (in *interp) behaviour(n *node, rest string) {
 	}
 	in.diag(chart.Note, in.at(n.e, n.id, n.name),
 		"A state's name is the first line of its label. Behaviour text (\"enter / ...\", \"EVENT / action\") is for code generators such as StateSmith; fsmforge states take their entry actions from a stencil's properties.",
-		"the text below the state's name is not read: %q", shorten(chart.NormalizeSpace(rest), 60))
+		"the text below the state's name is not read: %q", importer.Shorten(chart.NormalizeSpace(rest), 60))
 }
 
 // isPoint reports whether a label names a UML entry or exit point
@@ -510,7 +512,7 @@ func plainKind(n *node, first, lower string) (chart.StateKind, string) {
 // start, terminator and decision.
 func configKind(config string, style []string, lower string) chart.StateKind {
 	var start, end, choice, terminator, event bool
-	for _, w := range words(config) {
+	for _, w := range importer.Words(config) {
 		switch w {
 		case "start", "initial":
 			start = true
@@ -544,14 +546,7 @@ func configKind(config string, style []string, lower string) chart.StateKind {
 	case end && !start:
 		return chart.EndState
 	case terminator:
-		for _, w := range words(lower) {
-			switch w {
-			case "start", "begin":
-				return chart.StartState
-			case "end", "stop", "finish":
-				return chart.EndState
-			}
-		}
+		return importer.TerminatorKind(lower)
 	}
 	return chart.NormalState
 }
@@ -836,7 +831,7 @@ func (in *interp) stencilTransition(e *edge, from, to *node, at chart.Pos) {
 func describe(n *node) string {
 	first, _ := firstLine(n.label)
 	if first != "" {
-		return fmt.Sprintf("node %s %q", n.id, shorten(chart.NormalizeSpace(first), 40))
+		return fmt.Sprintf("node %s %q", n.id, importer.Shorten(chart.NormalizeSpace(first), 40))
 	}
 	return "node " + n.id
 }
@@ -861,7 +856,7 @@ func (in *interp) stencilProps(e *edge, t *chart.Transition) bool {
 		in.diag(chart.Error, at, hint, format, args...)
 		valid = false
 	}
-	pickTest := "Pick one of " + strings.Join(in.testNames(), ", ") + " as the edge's " + strconv.Quote(names.Test) + " property."
+	pickTest := "Pick one of " + strings.Join(importer.TestNames(in.st), ", ") + " as the edge's " + strconv.Quote(names.Test) + " property."
 	var tt chart.Test
 	switch {
 	case !hasTest:
@@ -906,32 +901,6 @@ func (in *interp) stencilProps(e *edge, t *chart.Transition) bool {
 		}
 	}
 	return valid
-}
-
-// testNames lists the names of the stencil's tests.
-func (in *interp) testNames() []string {
-	names := make([]string, len(in.st.Tests))
-	for i, t := range in.st.Tests {
-		names[i] = t.Name
-	}
-	return names
-}
-
-// order numbers the transitions that have no explicit order by their
-// position among the transitions leaving the same state.
-func (in *interp) order() {
-	seen := make(map[string]int)
-	for i := range in.c.Transitions {
-		t := &in.c.Transitions[i]
-		key := t.From
-		if t.AnyState {
-			key = "\x00any"
-		}
-		seen[key]++
-		if t.Order == 0 {
-			t.Order = seen[key]
-		}
-	}
 }
 
 // layout moves the boxes so that none has a negative coordinate: yEd's
@@ -984,7 +953,7 @@ func (in *interp) flatten() {
 			depth++
 			total += own[in.c.States[j].ID]
 			if total > 2*in.opt.MaxNodes {
-				in.fatal = fatal(in.file, 0, 0, ErrTooLarge,
+				in.fatal = source.Fatal(in.file, 0, 0, ErrTooLarge,
 					fmt.Sprintf("graphml: flattening the compound states would make more than %d transitions", 2*in.opt.MaxNodes),
 					"Each transition of a group applies in each state inside it; raise Options.MaxNodes if the drawing really is this large.")
 				return
@@ -992,15 +961,6 @@ func (in *interp) flatten() {
 		}
 	}
 	chart.Flatten(in.c)
-}
-
-// shorten cuts s to n runes, marking the cut with "...".
-func shorten(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-3]) + "..."
 }
 
 func plural(n int, word string) string {

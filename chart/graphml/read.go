@@ -6,6 +6,7 @@ import (
 	"os"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/internal/source"
 )
 
 // Options tunes reading a drawing. The zero value reads a plain state
@@ -120,22 +121,8 @@ func ReadFile(path string, opt Options) (*chart.Chart, error) {
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fatal(path, 0, 0, err, "graphml: cannot read the drawing: "+errText(err, path), "")
+		return nil, source.Fatal(path, 0, 0, err, "graphml: cannot read the drawing: "+source.ErrText(err, path), "")
 	}
 	defer f.Close()
 	return Read(f, opt)
-}
-
-// errText is err's message without a repetition of path.
-func errText(err error, path string) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) && pe.Path == path {
-		return pe.Err.Error()
-	}
-	return err.Error()
-}
-
-// fatal returns a one-error Diagnostics for a file that cannot be read.
-func fatal(file string, line, col int, err error, msg, hint string) error {
-	return chart.Diagnostics{{Pos: chart.Pos{File: file, Line: line, Col: col}, Message: msg, Hint: hint, Err: err}}
 }

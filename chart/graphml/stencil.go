@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/internal/importer"
 )
 
 // checkStencil reads the role of each node and compares the custom
@@ -105,7 +105,7 @@ func (in *interp) checkKeys() {
 	for _, a := range st.Actions {
 		if !declared(a.Name, "node") {
 			in.diag(chart.Warning, chart.Pos{File: in.file}, add,
-				"the file declares no node property %q, which stencil %q (version %s) lists", a.Name, st.Name, versionOf(st))
+				"the file declares no node property %q, which stencil %q (version %s) lists", a.Name, st.Name, importer.Version(st))
 		}
 	}
 	if !declared(names.Test, "edge") {
@@ -123,49 +123,6 @@ func (in *interp) checkKeys() {
 		in.diag(chart.Note, chart.Pos{File: in.file, Line: k.line, Col: k.col}, "",
 			"property %q is not in stencil %q; ignored", k.name, st.Name)
 	}
-}
-
-func versionOf(st *chart.Stencil) string {
-	if st.Version == "" {
-		return "unnumbered"
-	}
-	return st.Version
-}
-
-// words splits a name into lower-case words at non-letters and digits and
-// at changes of case: "com.yworks.flowchart.start1" gives com, yworks,
-// flowchart, start, 1.
-func words(name string) []string {
-	var out []string
-	rs := []rune(name)
-	start := 0
-	flush := func(i int) {
-		if i > start {
-			out = append(out, strings.ToLower(string(rs[start:i])))
-		}
-		start = i
-	}
-	for i, r := range rs {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			flush(i)
-			start = i + 1
-			continue
-		}
-		if i == start {
-			continue
-		}
-		p := rs[i-1]
-		switch {
-		case unicode.IsDigit(r) != unicode.IsDigit(p):
-			flush(i)
-		case unicode.IsUpper(r) && unicode.IsLower(p):
-			flush(i)
-		case unicode.IsUpper(r) && unicode.IsUpper(p) && i+1 < len(rs) && unicode.IsLower(rs[i+1]):
-			flush(i)
-		}
-	}
-	flush(len(rs))
-	return out
 }
 
 func pluralElems(n int) string {

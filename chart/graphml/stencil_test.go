@@ -5,12 +5,13 @@ import (
 	"testing"
 
 	"github.com/fsmforge/fsmforge/chart/graphml"
+	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
 // TestStencil reads small drawings made with the goomba stencil: roles
 // and properties as yEd custom properties, with chart/visio's checks.
 func TestStencil(t *testing.T) {
-	st := goombaStencil(t)
+	st := charttest.Stencil(t)
 	left := node("L", "walkLeft", "role=Initial State", "xm=left", "an=moveLeft")
 	right := node("R", "walkRight", "role=State", "xm=right", "an=moveRight")
 	death := node("D", "death", "role=State", "xm=death", "an=death")
@@ -150,7 +151,7 @@ func TestStencil(t *testing.T) {
 func TestRoleKey(t *testing.T) {
 	text := strings.Replace(doc(node("L", "walkLeft", "role=Initial State"), node("X", ""), edge("t", "L", "X", "", "role=Transition", "test=animationDone")),
 		`attr.name="fsmforge"`, `attr.name="Kind"`, 1)
-	c, err := read(t, text, graphml.Options{Stencil: goombaStencil(t), RoleKey: "Kind"})
+	c, err := read(t, text, graphml.Options{Stencil: charttest.Stencil(t), RoleKey: "Kind"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/scxml"
+	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
 // bigChart is a chart of the goomba stencil with n states, each with two
@@ -41,7 +42,7 @@ func bigChart(st *chart.Stencil, n, m int) *chart.Chart {
 // encoding-xml-tokens, only runs the standard library's XML tokenizer over
 // the same file, which the reader does first.
 func BenchmarkRead(b *testing.B) {
-	st := goombaStencil(b)
+	st := charttest.Stencil(b)
 	for _, size := range []struct{ states, transitions int }{{100, 400}, {10000, 40000}} {
 		var buf bytes.Buffer
 		if err := scxml.Write(&buf, bigChart(st, size.states, size.transitions), scxml.WriteOptions{}); err != nil {
@@ -78,7 +79,7 @@ func BenchmarkRead(b *testing.B) {
 
 // BenchmarkWrite writes the same charts.
 func BenchmarkWrite(b *testing.B) {
-	st := goombaStencil(b)
+	st := charttest.Stencil(b)
 	for _, size := range []struct{ states, transitions int }{{100, 400}, {10000, 40000}} {
 		c := bigChart(st, size.states, size.transitions)
 		b.Run(fmt.Sprintf("states=%d,transitions=%d", size.states, size.transitions), func(b *testing.B) {

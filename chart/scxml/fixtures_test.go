@@ -10,6 +10,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/scxml"
+	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
 // fixtures are the real SCXML files of testdata (see testdata/README.md):
@@ -41,7 +42,7 @@ var fixtures = []struct {
 // (and errors only for parallel states); with the goomba stencil, each
 // fails for its tests. None panics.
 func TestFixtures(t *testing.T) {
-	st := goombaStencil(t)
+	st := charttest.Stencil(t)
 	for _, f := range fixtures {
 		t.Run(f.file, func(t *testing.T) {
 			path := filepath.Join("testdata", f.file)
@@ -49,13 +50,13 @@ func TestFixtures(t *testing.T) {
 			if c == nil || err == nil || err.Error() != f.strictFirst || !errors.Is(err, scxml.ErrUnsupported) {
 				t.Errorf("ReadFile strictly = %v, want the error %s", err, f.strictFirst)
 			}
-			checkChart(t, c)
+			charttest.CheckChart(t, c, err)
 
 			c, err = scxml.ReadFile(path, scxml.Options{File: f.file, Lenient: true})
 			if c == nil {
 				t.Fatalf("ReadFile leniently = nil, %v", err)
 			}
-			checkChart(t, c)
+			charttest.CheckChart(t, c, err)
 			if len(c.States) != f.states || len(c.Transitions) != f.transitions {
 				t.Errorf("ReadFile leniently = %d states, %d transitions, want %d, %d", len(c.States), len(c.Transitions), f.states, f.transitions)
 			}
@@ -87,7 +88,7 @@ func TestFixtures(t *testing.T) {
 			}) {
 				t.Errorf("ReadFile with the goomba stencil = %v, want an error for an unknown test", err)
 			}
-			checkChart(t, c)
+			charttest.CheckChart(t, c, err)
 		})
 	}
 }
@@ -109,68 +110,8 @@ func TestSharedFixtures(t *testing.T) {
 			if err != nil && err.Error() == "" {
 				t.Errorf("ReadFile(%s): an empty error", f)
 			}
-			if c != nil {
-				checkChart(t, c)
-			}
+			charttest.CheckChart(t, c, err)
 		}
-	}
-}
-
-func goombaStencil(t testing.TB) *chart.Stencil {
-	t.Helper()
-	st, err := chart.LoadStencil("../../examples/goomba/goomba.stencil.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return st
-}
-
-// checkChart checks what every chart an importer returns must satisfy:
-// States and Transitions not nil, unique IDs, no nesting left,
-// transitions between states of the chart, orders from 1, and diagnostics
-// that render, prefixed by their package.
-func checkChart(t testing.TB, c *chart.Chart) {
-	t.Helper()
-	if c.States == nil || c.Transitions == nil {
-		t.Errorf("chart with nil States or Transitions")
-	}
-	ids := map[string]bool{}
-	for _, s := range c.States {
-		if s.ID == "" || ids[s.ID] {
-			t.Errorf("state ID %q empty or repeated", s.ID)
-		}
-		ids[s.ID] = true
-		if s.Parent != "" {
-			t.Errorf("state %s: Parent %q after flattening", s.ID, s.Parent)
-		}
-	}
-	seen := map[string]bool{}
-	for _, tr := range c.Transitions {
-		if tr.ID == "" || seen[tr.ID] || ids[tr.ID] {
-			t.Errorf("transition ID %q empty or repeated", tr.ID)
-		}
-		seen[tr.ID] = true
-		if tr.AnyState != (tr.From == "") || tr.From != "" && !ids[tr.From] {
-			t.Errorf("transition %s: From %q, AnyState %v", tr.ID, tr.From, tr.AnyState)
-		}
-		if tr.Target.Kind == chart.ToState && !ids[tr.Target.State] && !c.Diagnostics.HasErrors() {
-			t.Errorf("transition %s: Target %+v", tr.ID, tr.Target)
-		}
-		if tr.Target.Kind != chart.ToState && tr.Target.State != "" {
-			t.Errorf("transition %s: Target %+v", tr.ID, tr.Target)
-		}
-		if tr.Order < 1 {
-			t.Errorf("transition %s: Order %d", tr.ID, tr.Order)
-		}
-	}
-	for _, d := range c.Diagnostics {
-		if d.Error() == "" || !strings.HasPrefix(d.Message, "scxml: ") && !strings.HasPrefix(d.Message, "chart: ") {
-			t.Errorf("diagnostic %#v renders as %q", d, d.Error())
-		}
-	}
-	var l chart.Diagnostics
-	if err := c.Diagnostics.Err(); err != nil && (!errors.As(err, &l) || err.Error() == "") {
-		t.Errorf("Diagnostics.Err() = %T %v", err, err)
 	}
 }
 

@@ -2,39 +2,25 @@ package scxml_test
 
 import (
 	"bytes"
-	"errors"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/scxml"
+	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
 // FuzzRead feeds the reader arbitrary files, with and without a stencil,
-// strictly and leniently: it must not panic or hang, it must return a
-// chart or an error that is a chart.Diagnostics of errors, every
-// diagnostic must render, and every chart must hold together (see
-// checkChart). A chart read without errors must be written, and read back
-// the same (see sameChart). The corpus starts from the files of testdata,
-// the shared fixtures when they are there, the Goomba, and generated
-// charts.
+// strictly and leniently: it must not panic or hang, it must return a chart
+// or an error that is a chart.Diagnostics of errors, every diagnostic must
+// render, and every chart must hold together (see charttest.CheckChart). A
+// chart read without errors must be written, and read back the same (see
+// sameChart). The corpus starts from the files of testdata, the shared
+// fixtures when they are there, the Goomba, and generated charts.
 //
 //	go test -run '^$' -fuzz FuzzRead -fuzztime 60s ./chart/scxml
 func FuzzRead(f *testing.F) {
-	var seeds []string
-	for _, pattern := range []string{"testdata/*.scxml", "testdata/*.xml", "../../../shared/fixtures/scxml/*", "../../examples/goomba/*.scxml"} {
-		files, _ := filepath.Glob(pattern) // a missing folder matches nothing
-		seeds = append(seeds, files...)
-	}
-	for _, file := range seeds {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-	}
+	charttest.AddFiles(f, "testdata/*.scxml", "testdata/*.xml", "../../../shared/fixtures/scxml/*", "../../examples/goomba/*.scxml")
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, st := range []*chart.Stencil{nil, testStencil(f)} {
 		for range 3 {
@@ -50,7 +36,7 @@ func FuzzRead(f *testing.F) {
 		<parallel id="p"><state id="r1"/><history id="h"/></parallel><final id="f"><onentry><ff:action property="XMovement" value="left"/></onentry></final>`)))
 	f.Add([]byte("\xFF\xFE<\x00s\x00c\x00x\x00m\x00l\x00/\x00>\x00"))
 
-	goomba := goombaStencil(f)
+	goomba := charttest.Stencil(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, opt := range []scxml.Options{
 			{File: "fuzz.scxml", MaxDepth: 30},
@@ -58,27 +44,7 @@ func FuzzRead(f *testing.F) {
 			{File: "fuzz.scxml", MaxDepth: 30, Stencil: goomba},
 		} {
 			c, err := scxml.Read(bytes.NewReader(data), opt)
-			if err != nil {
-				var l chart.Diagnostics
-				if !errors.As(err, &l) || len(l) == 0 || !l.HasErrors() {
-					t.Fatalf("Read error %T %v is not a list of errors", err, err)
-				}
-				for _, d := range l {
-					if d.Error() == "" || d.Message == "" {
-						t.Fatalf("diagnostic %#v renders empty", d)
-					}
-				}
-			}
-			if c == nil {
-				if err == nil {
-					t.Fatal("Read = nil, nil")
-				}
-				continue
-			}
-			checkChart(t, c)
-			if (err != nil) != c.Diagnostics.HasErrors() {
-				t.Fatalf("Read error %v, chart diagnostics %v", err, c.Diagnostics)
-			}
+			charttest.CheckChart(t, c, err)
 			if err != nil {
 				continue
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/fsmforge/fsmforge/chart/scxml"
 	"github.com/fsmforge/fsmforge/chart/visio"
 	"github.com/fsmforge/fsmforge/compile"
+	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
 var update = flag.Bool("update", false, "rewrite examples/goomba/goomba.scxml")
@@ -29,7 +30,7 @@ const goombaComment = "The Goomba of goomba.vdx, converted by package chart/scxm
 // checks that it gives the drawing's states, transitions, tests and
 // actions, and compiles to the same table, byte for byte.
 func TestGoomba(t *testing.T) {
-	st := goombaStencil(t)
+	st := charttest.Stencil(t)
 	drawn, err := visio.ReadFile(goombaVDX, visio.Options{File: "goomba.vdx", Stencil: st})
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +100,7 @@ func TestDocExample(t *testing.T) {
 		}
 	}
 	example := strings.Join(lines, "\n")
-	st := goombaStencil(t)
+	st := charttest.Stencil(t)
 	c, err := scxml.Read(strings.NewReader(example), scxml.Options{Stencil: st})
 	if err != nil || len(c.Diagnostics) > 0 {
 		t.Fatalf("Read(the documentation's example) = %v, %v", err, c.Diagnostics)

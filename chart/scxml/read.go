@@ -2,14 +2,13 @@ package scxml
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/internal/source"
 )
 
 // Options tunes reading an SCXML file. The zero value reads a plain state
@@ -132,65 +131,23 @@ func ReadFile(path string, opt Options) (*chart.Chart, error) {
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fatal(opt.File, 0, 0, err, "scxml: cannot read the file: "+errText(err, path), "")
+		return nil, source.Fatal(opt.File, 0, 0, err, "scxml: cannot read the file: "+source.ErrText(err, path), "")
 	}
 	defer f.Close()
 	return Read(f, opt)
 }
 
-// errText is err's message without a repetition of path.
-func errText(err error, path string) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) && pe.Path == path {
-		return pe.Err.Error()
-	}
-	return err.Error()
-}
-
-// fatal returns a one-error Diagnostics for a file that cannot be read.
-func fatal(file string, line, col int, err error, msg, hint string) error {
-	return chart.Diagnostics{{Pos: chart.Pos{File: file, Line: line, Col: col}, Message: msg, Hint: hint, Err: err}}
-}
-
 // readAll reads r, refusing more than opt.MaxSize bytes.
 func readAll(r io.Reader, opt Options) (string, error) {
-	tooLarge := func() error {
-		return fatal(opt.File, 0, 0, ErrTooLarge,
-			fmt.Sprintf("scxml: the file is larger than %s", sizeString(opt.MaxSize)),
+	src, err := source.ReadAll(r, opt.MaxSize)
+	if errors.Is(err, source.ErrTooLarge) {
+		return "", source.Fatal(opt.File, 0, 0, ErrTooLarge, "scxml: the file is larger than "+source.SizeString(opt.MaxSize),
 			"raise Options.MaxSize if the state machine really is this large")
 	}
-	var b strings.Builder
-	switch f := r.(type) {
-	case interface{ Len() int }: // bytes.Reader, strings.Reader, bytes.Buffer
-		if int64(f.Len()) > opt.MaxSize {
-			return "", tooLarge()
-		}
-		b.Grow(f.Len())
-	case *os.File:
-		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-			if fi.Size() > opt.MaxSize {
-				return "", tooLarge()
-			}
-			b.Grow(int(fi.Size()))
-		}
+	if err != nil {
+		return "", source.Fatal(opt.File, 0, 0, err, "scxml: cannot read the file: "+err.Error(), "")
 	}
-	if _, err := io.Copy(&b, io.LimitReader(r, opt.MaxSize+1)); err != nil {
-		return "", fatal(opt.File, 0, 0, err, "scxml: cannot read the file: "+err.Error(), "")
-	}
-	if int64(b.Len()) > opt.MaxSize {
-		return "", tooLarge()
-	}
-	return b.String(), nil
-}
-
-func sizeString(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return strconv.FormatInt(n>>20, 10) + " MiB"
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return strconv.FormatInt(n>>10, 10) + " KiB"
-	}
-	return strconv.FormatInt(n, 10) + " bytes"
+	return src, nil
 }
 
 // chartName is the file's base name without its extension, or the

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/scxml"
+	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
 // doc wraps the body of an <scxml> element.
@@ -26,9 +27,7 @@ func read(t *testing.T, src string, opt scxml.Options) (*chart.Chart, error) {
 		opt.File = "test.scxml"
 	}
 	c, err := scxml.Read(strings.NewReader(src), opt)
-	if c != nil {
-		checkChart(t, c)
-	}
+	charttest.CheckChart(t, c, err)
 	return c, err
 }
 
@@ -379,7 +378,7 @@ func TestReadUnsupported(t *testing.T) {
 // TestReadStencil reads charts made with the goomba stencil, and what the
 // stencil reading refuses.
 func TestReadStencil(t *testing.T) {
-	st := goombaStencil(t)
+	st := charttest.Stencil(t)
 	const root = ` ff:stencil="goomba" ff:stencilVersion="1" initial="walkLeft"`
 	good := doc(root, `
 	<state id="walkLeft">
@@ -591,7 +590,7 @@ func TestQtCreatorSaved(t *testing.T) {
     <final id="Final" ff:implicit="true"/>
 </scxml>
 `
-	c, err := read(t, saved, scxml.Options{Stencil: goombaStencil(t)})
+	c, err := read(t, saved, scxml.Options{Stencil: charttest.Stencil(t)})
 	want := []string{
 		`S 1 "walkLeft" normal initial XMovement=left Animation=moveLeft`,
 		`S 2 "walkRight" normal XMovement=right Animation=moveRight`,

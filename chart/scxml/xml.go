@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-	"unicode/utf16"
-	"unicode/utf8"
+
+	"github.com/fsmforge/fsmforge/internal/source"
 )
 
 // document is an SCXML file as a tree of the elements the reader looks
@@ -51,64 +51,44 @@ var structural = map[string]bool{
 // the text in UTF-8, without a byte-order mark.
 func sniff(src, file string) (string, error) {
 	notSCXML := func(msg, hint string) (string, error) {
-		return "", fatal(file, 0, 0, ErrNotSCXML, "scxml: "+msg, hint)
+		return "", source.Fatal(file, 0, 0, ErrNotSCXML, "scxml: "+msg, hint)
 	}
-	utf16 := false
-	switch {
-	case strings.TrimSpace(src) == "":
+	if strings.TrimSpace(src) == "" {
 		return notSCXML("the file is empty", "")
-	case strings.HasPrefix(src, "\xEF\xBB\xBF"):
-		src = src[3:]
-	case strings.HasPrefix(src, "\xFF\xFE"), strings.HasPrefix(src, "\xFE\xFF"):
-		s, ok := fromUTF16(src[2:], src[0] == 0xFE)
-		if !ok {
-			return notSCXML("the file starts like UTF-16 text but is not", "")
-		}
-		src, utf16 = s, true
-	case strings.HasPrefix(src, "PK\x03\x04"), strings.HasPrefix(src, "PK\x05\x06"):
+	}
+	text, enc, ok := source.DecodeText(src, false)
+	switch {
+	case !ok:
+		return notSCXML("the file starts like UTF-16 text but is not", "")
+	case enc != source.NoBOM: // text with a byte-order mark
+	case source.IsZip(src):
 		return notSCXML("this is a zip archive, not an SCXML document", "unzip it first, or export the state machine as SCXML")
 	case strings.HasPrefix(src, "\x1F\x8B"):
 		return notSCXML("this is a gzip-compressed file, not an SCXML document", "uncompress it first")
 	}
-	head := src[:min(len(src), 1024)]
-	if i := strings.IndexFunc(src, notSpace); i < 0 || src[i] != '<' || strings.IndexByte(head, 0) >= 0 {
-		what := "a binary file"
-		if strings.IndexByte(head, 0) < 0 && utf8.ValidString(head) {
-			what = "a text file that is not XML"
-		}
-		return notSCXML(fmt.Sprintf("this is %s, not an SCXML document (it starts with %s)", what, quoteStart(src)), "")
+	if what := source.NotXML(text, unicode.IsSpace); what != "" {
+		return notSCXML(fmt.Sprintf("this is %s, not an SCXML document (it starts with %s)", what, source.QuoteStart(text)), "")
 	}
-	switch enc := strings.ToLower(declaredEncoding(src)); enc {
+	switch declared := strings.ToLower(declaredEncoding(text)); declared {
 	case "", "utf-8", "utf8", "us-ascii", "ascii":
 	case "utf-16", "utf-16le", "utf-16be", "utf16":
-		if !utf16 {
-			return "", fatal(file, 1, 1, ErrMalformed, "scxml: the file declares encoding "+strconv.Quote(enc)+" but has no UTF-16 byte-order mark",
+		if !enc.UTF16() {
+			return "", source.Fatal(file, 1, 1, ErrMalformed, "scxml: the file declares encoding "+strconv.Quote(declared)+" but has no UTF-16 byte-order mark",
 				"save the file as UTF-8")
 		}
 	case "iso-8859-1", "latin1", "latin-1", "iso_8859-1", "l1":
-		src = fromLatin1(src)
+		text = source.FromLatin1(text)
 	default:
-		return "", fatal(file, 1, 1, ErrMalformed, "scxml: encoding "+strconv.Quote(enc)+" is not supported",
+		return "", source.Fatal(file, 1, 1, ErrMalformed, "scxml: encoding "+strconv.Quote(declared)+" is not supported",
 			"save the file as UTF-8, the encoding SCXML editors write")
 	}
-	if !utf8.ValidString(src) {
-		off := 0
-		for off < len(src) {
-			r, n := utf8.DecodeRuneInString(src[off:])
-			if r == utf8.RuneError && n == 1 {
-				break
-			}
-			off += n
-		}
-		l := lineIndex{src: src, line: 1}
-		line, col := l.pos(off)
-		return "", fatal(file, line, col, ErrMalformed, "scxml: malformed XML: invalid UTF-8",
+	if off := source.InvalidUTF8(text); off >= 0 {
+		line, col := source.LineCol(text, off)
+		return "", source.Fatal(file, line, col, ErrMalformed, "scxml: malformed XML: invalid UTF-8",
 			"the file may be in another encoding than it declares, or damaged; save it as UTF-8")
 	}
-	return src, nil
+	return text, nil
 }
-
-func notSpace(r rune) bool { return !unicode.IsSpace(r) }
 
 // declaredEncoding returns the encoding of the XML declaration at the
 // start of src, or "".
@@ -120,87 +100,14 @@ func declaredEncoding(src string) string {
 	if i := strings.Index(src, "?>"); i >= 0 {
 		decl = src[:i]
 	}
-	i := strings.Index(decl, "encoding")
-	if i < 0 {
-		return ""
-	}
-	rest := strings.TrimLeft(decl[i+len("encoding"):], " \t\r\n")
-	if !strings.HasPrefix(rest, "=") {
-		return ""
-	}
-	rest = strings.TrimLeft(rest[1:], " \t\r\n")
-	if rest == "" || rest[0] != '"' && rest[0] != '\'' {
-		return ""
-	}
-	end := strings.IndexByte(rest[1:], rest[0])
-	if end < 0 {
-		return ""
-	}
-	return rest[1 : 1+end]
-}
-
-// fromUTF16 decodes UTF-16 text without its byte-order mark.
-func fromUTF16(s string, bigEndian bool) (string, bool) {
-	if len(s)%2 != 0 {
-		return "", false
-	}
-	u := make([]uint16, len(s)/2)
-	for i := range u {
-		a, b := uint16(s[2*i]), uint16(s[2*i+1])
-		if bigEndian {
-			u[i] = a<<8 | b
-		} else {
-			u[i] = b<<8 | a
-		}
-	}
-	return string(utf16.Decode(u)), true
-}
-
-// fromLatin1 decodes ISO 8859-1 text.
-func fromLatin1(s string) string {
-	var b strings.Builder
-	b.Grow(len(s) + len(s)/8)
-	for i := 0; i < len(s); i++ {
-		b.WriteRune(rune(s[i]))
-	}
-	return b.String()
-}
-
-// quoteStart quotes the first bytes of s for a message.
-func quoteStart(s string) string {
-	const n = 16
-	if len(s) > n {
-		return strconv.Quote(s[:n]) + "..."
-	}
-	return strconv.Quote(s)
-}
-
-// lineIndex turns byte offsets into line and column, moving forward; a
-// step back starts over from the beginning.
-type lineIndex struct {
-	src             string
-	off, line, from int // from: offset of the line's first byte
-}
-
-func (x *lineIndex) pos(off int) (line, col int) {
-	off = min(max(off, 0), len(x.src))
-	if off < x.off {
-		x.off, x.line, x.from = 0, 1, 0
-	}
-	seg := x.src[x.off:off]
-	if n := strings.Count(seg, "\n"); n > 0 {
-		x.line += n
-		x.from = x.off + strings.LastIndexByte(seg, '\n') + 1
-	}
-	x.off = off
-	return x.line, off - x.from + 1
+	return source.PseudoAttr(decl, "encoding")
 }
 
 // parser builds a document from the tokens of encoding/xml.
 type parser struct {
 	d           *xml.Decoder
 	doc         *document
-	lines       lineIndex
+	lines       source.Lines
 	maxDepth    int
 	left        int // elements the reader may still keep
 	maxElements int
@@ -212,7 +119,7 @@ func parse(src string, opt Options) (*document, error) {
 	p := &parser{
 		d:           xml.NewDecoder(strings.NewReader(src)),
 		doc:         &document{file: opt.File, prefixes: map[string]string{}},
-		lines:       lineIndex{src: src, line: 1},
+		lines:       source.NewLines(src),
 		maxDepth:    opt.MaxDepth,
 		left:        opt.MaxElements,
 		maxElements: opt.MaxElements,
@@ -238,12 +145,12 @@ func (p *parser) run() error {
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
-			line, col := p.lines.pos(off)
+			line, col := p.lines.Pos(off)
 			if len(stack)+1 > p.maxDepth {
 				return p.tooDeep(line, col)
 			}
 			if p.left--; p.left < 0 {
-				return fatal(p.doc.file, line, col, ErrTooLarge, fmt.Sprintf("scxml: the file has more than %d elements", p.maxElements),
+				return source.Fatal(p.doc.file, line, col, ErrTooLarge, fmt.Sprintf("scxml: the file has more than %d elements", p.maxElements),
 					"raise Options.MaxElements if the state machine really is this large")
 			}
 			p.declare(t.Attr)
@@ -257,7 +164,7 @@ func (p *parser) run() error {
 				continue
 			}
 			if len(stack) == 0 {
-				return fatal(p.doc.file, line, col, ErrMalformed, "scxml: malformed XML: an element after the end of the root element <scxml>",
+				return source.Fatal(p.doc.file, line, col, ErrMalformed, "scxml: malformed XML: an element after the end of the root element <scxml>",
 					"an XML document has one root element; remove what follows </scxml>")
 			}
 			n := &node{space: t.Name.Space, local: t.Name.Local, line: line, col: col}
@@ -281,7 +188,7 @@ func (p *parser) run() error {
 		}
 	}
 	if p.doc.root == nil {
-		return fatal(p.doc.file, 0, 0, ErrNotSCXML, "scxml: the file has no root element", "")
+		return source.Fatal(p.doc.file, 0, 0, ErrNotSCXML, "scxml: the file has no root element", "")
 	}
 	return nil
 }
@@ -302,7 +209,7 @@ func (p *parser) skip(depth int) error {
 		case xml.StartElement:
 			open++
 			if depth+open-1 > p.maxDepth {
-				line, col := p.lines.pos(off)
+				line, col := p.lines.Pos(off)
 				return p.tooDeep(line, col)
 			}
 			p.declare(t.Attr)
@@ -334,7 +241,7 @@ func (p *parser) rootElement(t xml.StartElement, line, col int) error {
 		p.doc.ns = "" // reported by interpret
 		return nil
 	case t.Name.Local == "scxml":
-		return fatal(p.doc.file, line, col, ErrNotSCXML,
+		return source.Fatal(p.doc.file, line, col, ErrNotSCXML,
 			fmt.Sprintf("scxml: the root element <scxml> is in namespace %q, not SCXML's %q", t.Name.Space, SCXMLNamespace),
 			`declare xmlns="`+SCXMLNamespace+`" on the root element`)
 	}
@@ -353,11 +260,11 @@ func (p *parser) rootElement(t xml.StartElement, line, col int) error {
 	case "xmi", "model":
 		hint = "it looks like a UML model (XMI)"
 	}
-	return fatal(p.doc.file, line, col, ErrNotSCXML, fmt.Sprintf("scxml: the root element is <%s>, not <scxml>", t.Name.Local), hint)
+	return source.Fatal(p.doc.file, line, col, ErrNotSCXML, fmt.Sprintf("scxml: the root element is <%s>, not <scxml>", t.Name.Local), hint)
 }
 
 func (p *parser) tooDeep(line, col int) error {
-	return fatal(p.doc.file, line, col, ErrTooDeep, fmt.Sprintf("scxml: elements nest more than %d deep", p.maxDepth),
+	return source.Fatal(p.doc.file, line, col, ErrTooDeep, fmt.Sprintf("scxml: elements nest more than %d deep", p.maxDepth),
 		"raise Options.MaxDepth if the state machine really nests this deeply")
 }
 
@@ -375,6 +282,6 @@ func (p *parser) syntaxError(err error) error {
 	} else if err == io.ErrUnexpectedEOF {
 		msg = "unexpected end of file"
 	}
-	return fatal(p.doc.file, line, col, ErrMalformed, "scxml: malformed XML: "+strings.TrimPrefix(msg, "xml: "),
+	return source.Fatal(p.doc.file, line, col, ErrMalformed, "scxml: malformed XML: "+strings.TrimPrefix(msg, "xml: "),
 		"the file is damaged or was not written by an XML tool; open it in an XML editor at this line")
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/fsmforge/fsmforge/chart/visio"
+	"github.com/fsmforge/fsmforge/internal/charttest"
 	"github.com/fsmforge/fsmforge/internal/vdxgen"
 	"github.com/fsmforge/fsmforge/internal/vsdxgen"
 )
@@ -20,7 +21,7 @@ import (
 // tokenizer over the same file: what the import would cost before
 // building anything had it used encoding/xml.
 func BenchmarkRead(b *testing.B) {
-	st := goombaStencil(b)
+	st := charttest.Stencil(b)
 	for _, size := range []struct{ states, transitions int }{{100, 400}, {10000, 40000}} {
 		data := vdxgen.Generate(size.states, size.transitions)
 		name := fmt.Sprintf("states=%d,transitions=%d", size.states, size.transitions)
@@ -57,7 +58,7 @@ func BenchmarkRead(b *testing.B) {
 // unpacked/file is how many bytes of XML each byte of the file holds, and
 // alloc/file how many bytes the import allocates per byte of the file.
 func BenchmarkReadVSDX(b *testing.B) {
-	st := goombaStencil(b)
+	st := charttest.Stencil(b)
 	for _, size := range []struct{ states, transitions int }{{100, 400}, {12000, 48000}} {
 		data := vsdxgen.Generate(size.states, size.transitions)
 		unpacked := 0.0

@@ -1,13 +1,8 @@
 package visio_test
 
 import (
-	"bytes"
-	"encoding/json"
-	"errors"
 	"flag"
 	"maps"
-	"math"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -16,6 +11,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/visio"
+	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -99,7 +95,7 @@ func TestFixtures(t *testing.T) {
 	if err != nil || len(files) < 4 {
 		t.Fatalf("testdata/*.vdx = %v, %v", files, err)
 	}
-	st := goombaStencil(t)
+	st := charttest.Stencil(t)
 	want := map[string]struct{ states, transitions int }{
 		"jgraph_drawio_utf8_lucidchart_uml_state_diagram.vdx": {24, 24},
 		"aspose_drp_basic_flowchart_3pages.vdx":               {34, 16},
@@ -121,7 +117,7 @@ func TestFixtures(t *testing.T) {
 					t.Errorf("diagnostic %#v renders as %q", d, d.Error())
 				}
 			}
-			checkChart(t, c)
+			checkChart(t, c, err)
 
 			c, err = visio.ReadFile(f, visio.Options{Stencil: st})
 			if err == nil || !strings.Contains(err.Error(), `the drawing was not made with stencil "goomba"`) {
@@ -171,7 +167,7 @@ func TestFixtureDiagnostics(t *testing.T) {
 // TestGolden compares the charts read from the Goomba and the Lucidchart
 // diagram with testdata/*.golden.json; -update rewrites them.
 func TestGolden(t *testing.T) {
-	st := goombaStencil(t)
+	st := charttest.Stencil(t)
 	for _, tt := range []struct {
 		file, golden string
 		stencil      *chart.Stencil
@@ -185,84 +181,23 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			c.Stencil = nil // the stencil has its own tests
-			got, err := json.MarshalIndent(c, "", "\t")
-			if err != nil {
-				t.Fatal(err)
-			}
-			got = append(got, '\n')
-			if *update {
-				if err := os.WriteFile(tt.golden, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			want, err := os.ReadFile(tt.golden)
-			if err != nil {
-				t.Fatalf("%v (run go test -run Golden -update to create it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("chart of %s differs from %s (run go test -run Golden -update and review the diff):\n%s", tt.file, tt.golden, got)
-			}
-			var back chart.Chart
-			if err := json.Unmarshal(want, &back); err != nil {
-				t.Errorf("json.Unmarshal(%s) = %v", tt.golden, err)
-			}
+			charttest.Golden(t, c, tt.golden, *update)
 		})
 	}
 }
 
-// checkChart checks what every chart an importer returns must satisfy:
-// unique IDs, transitions between states of the chart, orders from 1, and
-// diagnostics that render. States have boxes of a positive size, or none.
-func checkChart(t *testing.T, c *chart.Chart) {
+// checkChart checks what charttest.CheckChart checks, and that no state's
+// box has a negative size: the reader turns a negative width or height
+// into a box drawn the other way.
+func checkChart(t testing.TB, c *chart.Chart, err error) {
 	t.Helper()
-	ids := map[string]bool{}
+	charttest.CheckChart(t, c, err)
+	if c == nil {
+		return
+	}
 	for _, s := range c.States {
-		if s.ID == "" || ids[s.ID] {
-			t.Errorf("state ID %q empty or repeated", s.ID)
-		}
-		ids[s.ID] = true
-		if b := s.Box; b != nil && (b.W < 0 || b.H < 0 || !finite(b.X, b.Y, b.W, b.H)) {
+		if b := s.Box; b != nil && (b.W < 0 || b.H < 0) {
 			t.Errorf("state %s: Box %+v", s.ID, *b)
 		}
 	}
-	// A compound state that cannot be entered (an error of chart.Flatten)
-	// leaves the transitions into it pointing at it.
-	nesting := slices.ContainsFunc(c.Diagnostics, func(d chart.Diagnostic) bool { return errors.Is(d, chart.ErrNesting) })
-	seen := map[string]bool{}
-	for _, tr := range c.Transitions {
-		if tr.ID == "" || seen[tr.ID] || ids[tr.ID] {
-			t.Errorf("transition ID %q empty or repeated", tr.ID)
-		}
-		seen[tr.ID] = true
-		if tr.AnyState != (tr.From == "") || tr.From != "" && !ids[tr.From] {
-			t.Errorf("transition %s: From %q, AnyState %v", tr.ID, tr.From, tr.AnyState)
-		}
-		if (tr.Target.Kind == chart.ToState) != ids[tr.Target.State] && !(nesting && tr.Target.Kind == chart.ToState) {
-			t.Errorf("transition %s: Target %+v", tr.ID, tr.Target)
-		}
-		if tr.Order < 1 {
-			t.Errorf("transition %s: Order %d", tr.ID, tr.Order)
-		}
-	}
-	for _, d := range c.Diagnostics {
-		if d.Error() == "" {
-			t.Errorf("diagnostic %#v renders empty", d)
-		}
-	}
-	if err := c.Diagnostics.Err(); err != nil && err.Error() == "" {
-		t.Errorf("Diagnostics.Err() renders empty")
-	}
-	var l chart.Diagnostics
-	if err := c.Diagnostics.Err(); err != nil && !errors.As(err, &l) {
-		t.Errorf("Diagnostics.Err() is a %T", err)
-	}
-}
-
-func finite(vs ...float64) bool {
-	for _, v := range vs {
-		if math.IsInf(v, 0) || math.IsNaN(v) {
-			return false
-		}
-	}
-	return true
 }

@@ -2,15 +2,13 @@ package visio_test
 
 import (
 	"bytes"
-	"errors"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/visio"
+	"github.com/fsmforge/fsmforge/internal/charttest"
 	"github.com/fsmforge/fsmforge/internal/vdxgen"
 	"github.com/fsmforge/fsmforge/internal/vsdxgen"
 )
@@ -28,18 +26,7 @@ import (
 //
 //	go test -run '^$' -fuzz FuzzRead -fuzztime 3m -fuzzminimizetime 5s ./chart/visio
 func FuzzRead(f *testing.F) {
-	var seeds []string
-	for _, pattern := range []string{"testdata/*.vdx", "../../../shared/fixtures/vdx/*.vdx", "../../examples/goomba/*.vdx"} {
-		files, _ := filepath.Glob(pattern) // a missing folder matches nothing
-		seeds = append(seeds, files...)
-	}
-	for _, file := range seeds {
-		data, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-	}
+	charttest.AddFiles(f, "testdata/*.vdx", "../../../shared/fixtures/vdx/*.vdx", "../../examples/goomba/*.vdx")
 	handler := vdxgen.Shape{ID: "9", Name: "Message Handler", Master: "5", Text: "on hit"}
 	f.Add(vdxgen.Goomba(nil).Bytes())
 	f.Add([]byte(strings.Replace(string(vdxgen.Goomba(nil).Bytes()), "<Shape ID='2'", "<Shape ID='9' Type='Group'><v14:Layout xmlns:v14='http://schemas.microsoft.com/office/visio/2010/extension'><v14:Relationships F='SUM(DEPENDSON(1,Sheet.1!SheetRef()))'/></v14:Layout><Text>outer</Text><Shapes/></Shape><Shape ID='2'", 1)))
@@ -50,7 +37,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte("<VisioDocument xmlns='urn:schemas-microsoft-com:office:visio'><Pages><Page><Shapes><Shape ID='1'><Shapes><Shape ID='1'/></Shapes></Shape></Shapes><Connects><Connect FromSheet='1' FromCell='BeginX' ToSheet='1'/></Connects></Page></Pages></VisioDocument>"))
 
 	f.Add(vsdxgen.Zip(goombaParts()))
-	st := goombaStencil(f)
+	st := charttest.Stencil(f)
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzRead(t, data, st) })
 }
 
@@ -60,27 +47,7 @@ func FuzzRead(f *testing.F) {
 func fuzzRead(t *testing.T, data []byte, st *chart.Stencil) {
 	for _, stencil := range []*chart.Stencil{nil, st} {
 		c, err := visio.Read(bytes.NewReader(data), visio.Options{File: "fuzz.vdx", Stencil: stencil, MaxDepth: 20})
-		if err != nil {
-			var l chart.Diagnostics
-			if !errors.As(err, &l) || len(l) == 0 || !l.HasErrors() {
-				t.Fatalf("Read error %T %v is not a list of errors", err, err)
-			}
-			for _, d := range l {
-				if d.Error() == "" || d.Message == "" {
-					t.Fatalf("diagnostic %#v renders empty", d)
-				}
-			}
-		}
-		if c == nil {
-			if err == nil {
-				t.Fatal("Read = nil, nil")
-			}
-			continue
-		}
-		checkChart(t, c)
-		if (err != nil) != c.Diagnostics.HasErrors() {
-			t.Fatalf("Read error %v, chart diagnostics %v", err, c.Diagnostics)
-		}
+		checkChart(t, c, err)
 	}
 }
 
@@ -90,16 +57,7 @@ func fuzzRead(t *testing.T, data []byte, st *chart.Stencil) {
 // it checks. As a drawing's parts are compressed, the fuzzer mostly
 // changes the zip's structure: FuzzVSDXPart changes the parts.
 func FuzzReadVSDX(f *testing.F) {
-	for _, pattern := range []string{"testdata/*.vsdx", "../../../shared/fixtures/vsdx/*.vsdx", "../../examples/goomba/*.vsdx"} {
-		files, _ := filepath.Glob(pattern)
-		for _, file := range files {
-			data, err := os.ReadFile(file)
-			if err != nil {
-				f.Fatal(err)
-			}
-			f.Add(data)
-		}
-	}
+	charttest.AddFiles(f, "testdata/*.vsdx", "../../../shared/fixtures/vsdx/*.vsdx", "../../examples/goomba/*.vsdx")
 	good := vsdxgen.Zip(goombaParts())
 	f.Add(good)
 	f.Add(vsdxgen.Store(goombaParts()))
@@ -108,7 +66,7 @@ func FuzzReadVSDX(f *testing.F) {
 	f.Add(vsdxgen.Bytes(vdxgen.Goomba(nil), vsdxgen.Options{}))
 	f.Add(rawZip(rawPart{name: "../x", data: []byte("x")}))
 	f.Add([]byte("PK\x05\x06" + strings.Repeat("\x00", 18)))
-	st := goombaStencil(f)
+	st := charttest.Stencil(f)
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzRead(t, data, st) })
 }
 
@@ -125,7 +83,7 @@ func FuzzVSDXPart(f *testing.F) {
 	f.Add(uint8(slices.IndexFunc(parts, func(p vsdxgen.Part) bool { return p.Name == "visio/pages/page1.xml" })),
 		[]byte("<PageContents xmlns='"+visio.NamespaceVSDX+"'><Shapes><Shape ID='1' Type='Group'><Cell N='PinX' V='1e308'/><Cell N='Width' V='NaN'/>"+
 			"<Cell N='Relationships' F='SUM(DEPENDSON(1,Sheet.2!SheetRef()),DEPENDSON(4,Sheet.1!SheetRef())'/><Shapes><Shape ID='2'/></Shapes></Shape></Shapes></PageContents>"))
-	st := goombaStencil(f)
+	st := charttest.Stencil(f)
 	f.Fuzz(func(t *testing.T, part uint8, data []byte) {
 		p := slices.Clone(parts)
 		p[int(part)%len(p)].Data = data

@@ -7,9 +7,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/internal/importer"
 )
 
 // Interpret reads a chart from a drawing: with Options.Stencil, as a
@@ -27,17 +27,16 @@ import (
 func Interpret(doc *Document, opt Options) (*chart.Chart, error) {
 	doc.Resolve()
 	in := &interp{
-		doc:  doc,
-		st:   opt.Stencil,
-		c:    &chart.Chart{Name: chartName(doc), File: doc.File, Stencil: opt.Stencil},
-		strs: make(map[string]string),
+		doc: doc,
+		st:  opt.Stencil,
+		c:   &chart.Chart{Name: chartName(doc), File: doc.File, Stencil: opt.Stencil},
 	}
 	if in.st != nil {
 		in.props = in.st.PropertyNames()
 		in.roles = make(map[*Master]chart.Role)
 	}
 	for _, d := range doc.Diagnostics {
-		d.Pos = in.clonePos(d.Pos)
+		d.Pos = in.strs.Pos(d.Pos)
 		in.c.Diagnostics = append(in.c.Diagnostics, d)
 	}
 	in.run()
@@ -71,7 +70,7 @@ type interp struct {
 	props chart.Properties
 	roles map[*Master]chart.Role
 	c     *chart.Chart
-	strs  map[string]string // strings of the chart, cloned from the file once
+	strs  importer.Strings // strings of the chart, cloned from the file once
 }
 
 // node is a shape of the page being read, with what the reading found
@@ -98,27 +97,6 @@ type glue struct {
 	stale string // the shape ID it names, when no shape has it
 }
 
-// str returns s, cloned from the file the first time it is seen.
-func (in *interp) str(s string) string {
-	if s == "" {
-		return ""
-	}
-	if v, ok := in.strs[s]; ok {
-		return v
-	}
-	v := strings.Clone(s)
-	in.strs[v] = v
-	return v
-}
-
-func (in *interp) clonePos(p chart.Pos) chart.Pos {
-	p.File = in.str(p.File)
-	p.Page = in.str(p.Page)
-	p.Shape = in.str(p.Shape)
-	p.ShapeName = in.str(p.ShapeName)
-	return p
-}
-
 // pos returns the chart position of p, on page pg, for shape s named name,
 // where s's ID takes the prefix of its page.
 func (in *interp) pos(p Pos, pg *Page, s *Shape, prefix, name string) chart.Pos {
@@ -126,7 +104,7 @@ func (in *interp) pos(p Pos, pg *Page, s *Shape, prefix, name string) chart.Pos 
 	if s != nil {
 		cp.Shape = prefix + s.ID
 	}
-	return in.clonePos(cp)
+	return in.strs.Pos(cp)
 }
 
 func (in *interp) diag(sev chart.Severity, at chart.Pos, hint, format string, args ...any) {
@@ -138,12 +116,12 @@ func (in *interp) diag(sev chart.Severity, at chart.Pos, hint, format string, ar
 func (in *interp) run() {
 	doc := in.doc
 	if len(doc.Pages) == 0 {
-		in.diag(chart.Error, chart.Pos{File: in.str(doc.File)}, "a stencil (.vsx) or a template (.vtx) has no pages: open the drawing made with it",
+		in.diag(chart.Error, chart.Pos{File: in.strs.Clone(doc.File)}, "a stencil (.vsx) or a template (.vtx) has no pages: open the drawing made with it",
 			"the drawing has no pages")
 		return
 	}
 	if !slices.ContainsFunc(doc.Pages, func(pg *Page) bool { return !pg.Background }) {
-		in.diag(chart.Error, chart.Pos{File: in.str(doc.File)}, "", "the drawing has only background pages")
+		in.diag(chart.Error, chart.Pos{File: in.strs.Clone(doc.File)}, "", "the drawing has only background pages")
 		return
 	}
 	if in.st != nil && !in.checkMasters() {
@@ -161,7 +139,7 @@ func (in *interp) run() {
 		}
 		in.page(pg, prefix)
 	}
-	in.order()
+	importer.NumberOrders(in.c.Transitions)
 }
 
 // initialAncestors marks Initial the compound states around a state of
@@ -188,23 +166,6 @@ func (in *interp) initialAncestors() {
 			}
 			in.c.States[j].Initial = true
 			p = in.c.States[j].Parent
-		}
-	}
-}
-
-// order numbers the transitions that have no explicit order by their
-// position among the transitions leaving the same state.
-func (in *interp) order() {
-	seen := make(map[string]int)
-	for i := range in.c.Transitions {
-		t := &in.c.Transitions[i]
-		key := t.From
-		if t.AnyState {
-			key = "\x00any"
-		}
-		seen[key]++
-		if t.Order == 0 {
-			t.Order = seen[key]
 		}
 	}
 }
@@ -516,14 +477,14 @@ func pixels(inches float64) float64 {
 
 func (in *interp) state(pg *Page, n *node, prefix string, parent *node) {
 	s := n.s
-	n.id = in.str(prefix + s.ID)
+	n.id = in.strs.Clone(prefix + s.ID)
 	st := chart.State{ID: n.id, Box: box(n, pg)}
 	if parent != nil {
-		st.Parent = in.str(prefix + parent.s.ID)
+		st.Parent = in.strs.Clone(prefix + parent.s.ID)
 	}
 	text := stateText(s)
 	if in.st == nil {
-		st.Name = in.str(chart.NormalizeSpace(text))
+		st.Name = in.strs.Clone(chart.NormalizeSpace(text))
 		st.Kind = kindOf(s)
 		st.Initial = st.Kind == chart.StartState
 		st.Pos = in.pos(s.Pos, pg, s, prefix, st.Name)
@@ -536,7 +497,7 @@ func (in *interp) state(pg *Page, n *node, prefix string, parent *node) {
 	if st.Name == "" {
 		st.Name = chart.NormalizeSpace(text)
 	}
-	st.Name = in.str(st.Name)
+	st.Name = in.strs.Clone(st.Name)
 	st.Initial = n.role == chart.RoleInitial
 	st.Pos = in.pos(s.Pos, pg, s, prefix, st.Name)
 	for _, a := range in.st.Actions {
@@ -554,7 +515,7 @@ func (in *interp) state(pg *Page, n *node, prefix string, parent *node) {
 				"state %q: %s value %q is not in the drop-list of stencil %q", st.Name, a.Name, v, in.st.Name)
 			continue
 		}
-		st.Entry = append(st.Entry, chart.Action{Property: in.str(a.Name), Value: in.str(v), Pos: at})
+		st.Entry = append(st.Entry, chart.Action{Property: in.strs.Clone(a.Name), Value: in.strs.Clone(v), Pos: at})
 	}
 	in.c.States = append(in.c.States, st)
 }
@@ -594,7 +555,7 @@ func (in *interp) transition(pg *Page, n *node, prefix string, sev chart.Severit
 		in.diag(sev, at, reglue, "the start of the %s is glued to no state%s", what, ignored)
 		return
 	}
-	t := chart.Transition{ID: in.str(prefix + s.ID), Label: in.str(label), Pos: at}
+	t := chart.Transition{ID: in.strs.Clone(prefix + s.ID), Label: in.strs.Clone(label), Pos: at}
 	from := whole(n.begin.to)
 	switch {
 	case from.state:
@@ -623,7 +584,7 @@ func (in *interp) transition(pg *Page, n *node, prefix string, sev chart.Severit
 		}
 	} else {
 		t.Event, t.Guard, t.Action = chart.ParseLabel(label)
-		t.Event, t.Guard, t.Action = in.str(t.Event), in.str(t.Guard), in.str(t.Action)
+		t.Event, t.Guard, t.Action = in.strs.Clone(t.Event), in.strs.Clone(t.Guard), in.strs.Clone(t.Action)
 		t.Test = t.Event
 		if t.Test == "" {
 			t.Test = t.Guard
@@ -642,16 +603,9 @@ func displayName(s *Shape) string {
 
 func describe(s *Shape) string {
 	if name := chart.NormalizeSpace(s.Text); name != "" {
-		return fmt.Sprintf("shape %s %q", s.ID, shortName(name))
+		return fmt.Sprintf("shape %s %q", s.ID, importer.Shorten(name, 40))
 	}
 	return fmt.Sprintf("shape %s (%s)", s.ID, s.Label())
-}
-
-func shortName(s string) string {
-	if r := []rune(s); len(r) > 40 {
-		return string(r[:37]) + "..."
-	}
-	return s
 }
 
 // stencilTransition reads a transition's test, value, order and stack
@@ -661,7 +615,7 @@ func (in *interp) stencilTransition(t *chart.Transition, pg *Page, s *Shape, pre
 	valid := true
 	tp, hasTest := findProp(s, names.Test)
 	if t.Pos.ShapeName == "" { // a connector without text: name it by its test
-		t.Pos.ShapeName = in.str(strings.TrimSpace(tp.Value))
+		t.Pos.ShapeName = in.strs.Clone(strings.TrimSpace(tp.Value))
 	}
 	bad := func(p *Prop, hint, format string, args ...any) {
 		at := t.Pos
@@ -672,7 +626,7 @@ func (in *interp) stencilTransition(t *chart.Transition, pg *Page, s *Shape, pre
 		valid = false
 	}
 	pickTest := func() string {
-		return "pick one of " + strings.Join(in.testNames(), ", ") + " in the connector's Shape Data"
+		return "pick one of " + strings.Join(importer.TestNames(in.st), ", ") + " in the connector's Shape Data"
 	}
 
 	var test chart.Test
@@ -683,7 +637,7 @@ func (in *interp) stencilTransition(t *chart.Transition, pg *Page, s *Shape, pre
 	case strings.TrimSpace(tp.Value) == "":
 		bad(&tp, pickTest(), "transition without a test")
 	default:
-		t.Test = in.str(strings.TrimSpace(tp.Value))
+		t.Test = in.strs.Clone(strings.TrimSpace(tp.Value))
 		var found bool
 		if test, found = st.Test(t.Test); !found {
 			bad(&tp, pickTest(), "test %q is not in stencil %q", t.Test, st.Name)
@@ -691,7 +645,7 @@ func (in *interp) stencilTransition(t *chart.Transition, pg *Page, s *Shape, pre
 	}
 	if vp, ok := findProp(s, names.Value); ok {
 		if v := strings.TrimSpace(vp.Value); v != "" {
-			t.Value = in.str(v)
+			t.Value = in.strs.Clone(v)
 			if len(test.Values) > 0 && !slices.Contains(test.Values, v) {
 				bad(&vp, "pick one of "+strings.Join(test.Values, ", "), "test %q does not take value %q", test.Name, v)
 			}
@@ -794,7 +748,7 @@ func (in *interp) checkMasters() bool {
 		if len(names) > 0 {
 			used = "masters " + strings.Join(names, ", ")
 		}
-		in.diag(chart.Error, chart.Pos{File: in.str(in.doc.File)},
+		in.diag(chart.Error, chart.Pos{File: in.strs.Clone(in.doc.File)},
 			"read it with the stencil it was made with, or without a stencil, as a plain state diagram",
 			"the drawing was not made with stencil %q: its shapes use %s, none of which is the stencil's %q or %q",
 			st.Name, used, st.Masters.State, st.Masters.Transition)
@@ -832,13 +786,13 @@ func (in *interp) checkMaster(m *Master, r chart.Role) {
 		got := p.List()
 		if got == nil {
 			in.diag(chart.Warning, at(p), update, "master %q: property %q is not a drop-list; stencil %q (version %s) lists %s",
-				m.Label(), prop, st.Name, versionOf(st), strings.Join(want, ";"))
+				m.Label(), prop, st.Name, importer.Version(st), strings.Join(want, ";"))
 			return
 		}
 		if !sameSet(got, want) {
 			in.diag(chart.Warning, at(p), update,
 				"master %q: the drop-list of %q is %s but stencil %q (version %s) lists %s: the drawing was made with another version of the stencil",
-				m.Label(), prop, strings.Join(got, ";"), st.Name, versionOf(st), strings.Join(want, ";"))
+				m.Label(), prop, strings.Join(got, ";"), st.Name, importer.Version(st), strings.Join(want, ";"))
 		}
 	}
 	var known []string
@@ -850,7 +804,7 @@ func (in *interp) checkMaster(m *Master, r chart.Role) {
 			p, ok := findProp(base, a.Name)
 			if !ok {
 				in.diag(chart.Warning, at(nil), update, "master %q has no property %q, which stencil %q (version %s) lists",
-					m.Label(), a.Name, st.Name, versionOf(st))
+					m.Label(), a.Name, st.Name, importer.Version(st))
 				continue
 			}
 			list(&p, a.Name, a.Values)
@@ -862,7 +816,7 @@ func (in *interp) checkMaster(m *Master, r chart.Role) {
 			in.diag(chart.Warning, at(nil), update, "master %q has no property %q: its transitions have no test", m.Label(), names.Test)
 			break
 		}
-		list(&p, names.Test, in.testNames())
+		list(&p, names.Test, importer.TestNames(in.st))
 	default:
 		return
 	}
@@ -872,22 +826,6 @@ func (in *interp) checkMaster(m *Master, r chart.Role) {
 			in.diag(chart.Note, at(p), "", "master %q: property %q is not in stencil %q; ignored", m.Label(), p.Row, st.Name)
 		}
 	}
-}
-
-// testNames lists the names of the stencil's tests.
-func (in *interp) testNames() []string {
-	names := make([]string, len(in.st.Tests))
-	for i, t := range in.st.Tests {
-		names[i] = t.Name
-	}
-	return names
-}
-
-func versionOf(st *chart.Stencil) string {
-	if st.Version == "" {
-		return "unnumbered"
-	}
-	return st.Version
 }
 
 func sameSet(a, b []string) bool {
@@ -914,7 +852,7 @@ func unsupported(s *Shape) (what, lacks string) {
 		names = [2]string{s.Master.NameU, s.Master.Name}
 	}
 	for _, name := range names {
-		for _, w := range words(name) {
+		for _, w := range importer.Words(name) {
 			switch w {
 			case "history":
 				return "a history state", "history"
@@ -942,7 +880,7 @@ func kindOf(s *Shape) chart.StateKind {
 	}
 	var start, end, choice, terminator bool
 	for _, name := range names {
-		for _, w := range words(name) {
+		for _, w := range importer.Words(name) {
 			switch w {
 			case "start", "initial":
 				start = true
@@ -963,50 +901,7 @@ func kindOf(s *Shape) chart.StateKind {
 	case end && !start:
 		return chart.EndState
 	case start || terminator:
-		for _, w := range words(s.Text) {
-			switch w {
-			case "start", "begin":
-				return chart.StartState
-			case "end", "stop", "finish":
-				return chart.EndState
-			}
-		}
+		return importer.TerminatorKind(s.Text)
 	}
 	return chart.NormalState
-}
-
-// words splits a name into lower-case words at non-letters and digits and
-// at changes of case: "com.lucidchart.UMLStartBlock20" gives com,
-// lucidchart, uml, start, block, 20.
-func words(name string) []string {
-	var out []string
-	rs := []rune(name)
-	start := 0
-	flush := func(i int) {
-		if i > start {
-			out = append(out, strings.ToLower(string(rs[start:i])))
-		}
-		start = i
-	}
-	for i, r := range rs {
-		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
-			flush(i)
-			start = i + 1
-			continue
-		}
-		if i == start {
-			continue
-		}
-		p := rs[i-1]
-		switch {
-		case unicode.IsDigit(r) != unicode.IsDigit(p):
-			flush(i)
-		case unicode.IsUpper(r) && unicode.IsLower(p):
-			flush(i)
-		case unicode.IsUpper(r) && unicode.IsUpper(p) && i+1 < len(rs) && unicode.IsLower(rs[i+1]):
-			flush(i)
-		}
-	}
-	flush(len(rs))
-	return out
 }

@@ -1,13 +1,13 @@
 package visio
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"os"
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/internal/source"
 )
 
 // Options tunes reading a drawing. The zero value reads a plain state
@@ -136,7 +136,7 @@ func decode(r io.Reader, opt Options) (*Document, error) {
 	}
 	if ra, ok := r.(readerAt); ok && int64(ra.Len()) == ra.Size() {
 		var magic [4]byte
-		if n, _ := ra.ReadAt(magic[:], 0); isZip(magic[:n]) {
+		if n, _ := ra.ReadAt(magic[:], 0); source.IsZip(string(magic[:n])) {
 			return DecodeVSDX(ra, ra.Size(), opt)
 		}
 		return DecodeVDX(r, opt)
@@ -146,16 +146,10 @@ func decode(r io.Reader, opt Options) (*Document, error) {
 	if err != nil {
 		return nil, err
 	}
-	if isZip([]byte(src[:min(len(src), 4)])) {
+	if source.IsZip(src) {
 		return DecodeVSDX(strings.NewReader(src), int64(len(src)), opt)
 	}
 	return DecodeVDX(strings.NewReader(src), opt)
-}
-
-// isZip reports whether a file starting with head is a zip archive (an
-// empty one included).
-func isZip(head []byte) bool {
-	return bytes.HasPrefix(head, []byte("PK\x03\x04")) || bytes.HasPrefix(head, []byte("PK\x05\x06"))
 }
 
 // ReadFile reads the drawing at path, a .vsdx or a .vdx; see [Read]. A
@@ -166,14 +160,14 @@ func ReadFile(path string, opt Options) (*chart.Chart, error) {
 	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fatal(path, 0, 0, err, "visio: cannot read the drawing: "+errText(err, path), "")
+		return nil, source.Fatal(path, 0, 0, err, "visio: cannot read the drawing: "+source.ErrText(err, path), "")
 	}
 	defer f.Close()
 	var magic [4]byte
-	if n, _ := f.ReadAt(magic[:], 0); isZip(magic[:n]) {
+	if n, _ := f.ReadAt(magic[:], 0); source.IsZip(string(magic[:n])) {
 		fi, err := f.Stat()
 		if err != nil {
-			return nil, fatal(path, 0, 0, err, "visio: cannot read the drawing: "+errText(err, path), "")
+			return nil, source.Fatal(path, 0, 0, err, "visio: cannot read the drawing: "+source.ErrText(err, path), "")
 		}
 		doc, err := DecodeVSDX(f, fi.Size(), opt)
 		if err != nil {
@@ -182,13 +176,4 @@ func ReadFile(path string, opt Options) (*chart.Chart, error) {
 		return Interpret(doc, opt)
 	}
 	return Read(f, opt)
-}
-
-// errText is err's message without a repetition of path.
-func errText(err error, path string) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) && pe.Path == path {
-		return pe.Err.Error()
-	}
-	return err.Error()
 }

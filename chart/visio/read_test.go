@@ -10,13 +10,14 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/visio"
+	"github.com/fsmforge/fsmforge/internal/charttest"
 	"github.com/fsmforge/fsmforge/internal/vdxgen"
 )
 
 // TestGoomba reads examples/goomba/goomba.vdx with its stencil: the seed's
 // patroller, without a single diagnostic.
 func TestGoomba(t *testing.T) {
-	c, err := visio.ReadFile("../../examples/goomba/goomba.vdx", visio.Options{Stencil: goombaStencil(t)})
+	c, err := visio.ReadFile("../../examples/goomba/goomba.vdx", visio.Options{Stencil: charttest.Stencil(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +140,7 @@ func summary(c *chart.Chart) []string {
 // TestStencilDrawings reads drawings made with the goomba stencil: what is
 // read, and what is reported where.
 func TestStencilDrawings(t *testing.T) {
-	st := goombaStencil(t)
+	st := charttest.Stencil(t)
 	base := []string{"1 -hitTriggerLeft-> 2 #1", "2 -hitTriggerRight-> 1 #1", "1 -hitByPlayer-> 3 #2", "2 -hitByPlayer-> 3 #2", "3 -animationDone-> (final) #1"}
 	handler := vdxgen.Shape{ID: "9", Name: "Message Handler", Master: "5", Text: "on hit"}
 	for _, tt := range []struct {
@@ -240,7 +241,7 @@ func TestStencilDrawings(t *testing.T) {
 			if c == nil {
 				t.Fatalf("Read = nil, %v", err)
 			}
-			checkChart(t, c)
+			checkChart(t, c, err)
 			checkDiags(t, c.Diagnostics, tt.diags)
 			if (err != nil) != c.Diagnostics.HasErrors() {
 				t.Errorf("Read error = %v with diagnostics %v", err, c.Diagnostics)
@@ -255,7 +256,7 @@ func TestStencilDrawings(t *testing.T) {
 // TestStencilValues reads test values against a stencil whose test lists
 // them.
 func TestStencilValues(t *testing.T) {
-	st := goombaStencil(t)
+	st := charttest.Stencil(t)
 	st2 := *st
 	st2.Tests = slices.Clone(st.Tests)
 	st2.Tests[0].Values = []string{"1", "2"}
@@ -277,7 +278,7 @@ func TestStencilValues(t *testing.T) {
 func TestUnknownValuePosition(t *testing.T) {
 	d := vdxgen.Goomba([]vdxgen.Shape{vdxgen.State("9", "3", "jumping", "jump", "moveLeft")})
 	src := d.Bytes()
-	c, err := visio.Read(bytes.NewReader(src), visio.Options{File: "t.vdx", Stencil: goombaStencil(t)})
+	c, err := visio.Read(bytes.NewReader(src), visio.Options{File: "t.vdx", Stencil: charttest.Stencil(t)})
 	var l chart.Diagnostics
 	if !errors.As(err, &l) || len(l) != 1 {
 		t.Fatalf("Read = %v", err)
@@ -363,7 +364,7 @@ func TestPlainDiagrams(t *testing.T) {
 			if c == nil {
 				t.Fatalf("Read = nil, %v", err)
 			}
-			checkChart(t, c)
+			checkChart(t, c, err)
 			checkDiags(t, c.Diagnostics, tt.diags)
 			var states []state
 			for _, s := range c.States {
@@ -493,7 +494,7 @@ func TestEncodings(t *testing.T) {
 		"utf-16be":       utf16(true),
 	} {
 		t.Run(name, func(t *testing.T) {
-			c, err := visio.Read(struct{ *bytes.Reader }{bytes.NewReader(data)}, visio.Options{Stencil: goombaStencil(t)})
+			c, err := visio.Read(struct{ *bytes.Reader }{bytes.NewReader(data)}, visio.Options{Stencil: charttest.Stencil(t)})
 			if err != nil || len(c.States) != 3 || len(c.Transitions) != 5 {
 				t.Errorf("Read = %v", err)
 			}

@@ -1,16 +1,16 @@
 package visio
 
 import (
+	"errors"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf16"
-	"unicode/utf8"
 
-	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/internal/importer"
+	"github.com/fsmforge/fsmforge/internal/source"
+	"github.com/fsmforge/fsmforge/internal/xmlscan"
 )
 
 // The XML namespaces of Visio XML drawings.
@@ -47,12 +47,11 @@ func DecodeVDX(r io.Reader, opt Options) (*Document, error) {
 		return nil, err
 	}
 	p := &parser{
-		sc:       newScanner(src, 2*opt.MaxDepth+32),
+		sc:       newScanner(src, opt.MaxDepth, wasUTF16),
 		doc:      &Document{File: opt.File},
-		lines:    lines{src: src},
+		lines:    source.NewLines(src),
 		maxDepth: opt.MaxDepth,
 	}
-	p.sc.utf16 = wasUTF16
 	if err := p.parse(); err != nil {
 		return nil, err
 	}
@@ -61,65 +60,33 @@ func DecodeVDX(r io.Reader, opt Options) (*Document, error) {
 
 // readAll reads r, refusing more than opt.MaxSize bytes.
 func readAll(r io.Reader, opt Options) (string, error) {
-	tooLarge := func() error {
-		return fatal(opt.File, 0, 0, ErrTooLarge,
-			fmt.Sprintf("visio: the file is larger than %s", sizeString(opt.MaxSize)),
+	src, err := source.ReadAll(r, opt.MaxSize)
+	if errors.Is(err, source.ErrTooLarge) {
+		return "", source.Fatal(opt.File, 0, 0, ErrTooLarge, "visio: the file is larger than "+source.SizeString(opt.MaxSize),
 			"raise Options.MaxSize if the drawing really is this large")
 	}
-	var b strings.Builder
-	switch f := r.(type) {
-	case interface{ Len() int }: // bytes.Reader, strings.Reader, bytes.Buffer
-		if int64(f.Len()) > opt.MaxSize {
-			return "", tooLarge()
-		}
-		b.Grow(f.Len())
-	case *os.File:
-		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
-			if fi.Size() > opt.MaxSize {
-				return "", tooLarge()
-			}
-			b.Grow(int(fi.Size()))
-		}
+	if err != nil {
+		return "", source.Fatal(opt.File, 0, 0, err, "visio: cannot read the drawing: "+err.Error(), "")
 	}
-	if _, err := io.Copy(&b, io.LimitReader(r, opt.MaxSize+1)); err != nil {
-		return "", fatal(opt.File, 0, 0, err, "visio: cannot read the drawing: "+err.Error(), "")
-	}
-	if int64(b.Len()) > opt.MaxSize {
-		return "", tooLarge()
-	}
-	return b.String(), nil
-}
-
-func sizeString(n int64) string {
-	switch {
-	case n >= 1<<20 && n%(1<<20) == 0:
-		return strconv.FormatInt(n>>20, 10) + " MiB"
-	case n >= 1<<10 && n%(1<<10) == 0:
-		return strconv.FormatInt(n>>10, 10) + " KiB"
-	}
-	return strconv.FormatInt(n, 10) + " bytes"
+	return src, nil
 }
 
 // sniff recognises what the file is before it is parsed as XML: it returns
 // the text without its byte-order mark, in UTF-8, and whether it was UTF-16.
 func sniff(src, file string) (string, bool, error) {
 	notVisio := func(msg, hint string) (string, bool, error) {
-		return "", false, fatal(file, 0, 0, ErrNotVisio, "visio: "+msg, hint)
+		return "", false, source.Fatal(file, 0, 0, ErrNotVisio, "visio: "+msg, hint)
 	}
 	const saveAs = "open it in Visio and save it as \"XML Drawing (*.vdx)\""
-	isUTF16 := false
-	switch {
-	case src == "":
+	if src == "" {
 		return notVisio("the file is empty", "")
-	case strings.HasPrefix(src, "\xEF\xBB\xBF"):
-		src = src[3:]
-	case strings.HasPrefix(src, "\xFF\xFE"), strings.HasPrefix(src, "\xFE\xFF"):
-		s, ok := fromUTF16(src[2:], src[0] == 0xFE)
-		if !ok {
-			return notVisio("the file starts like UTF-16 text but is not", "")
-		}
-		src, isUTF16 = s, true
-	case strings.HasPrefix(src, "PK\x03\x04"), strings.HasPrefix(src, "PK\x05\x06"):
+	}
+	text, enc, ok := source.DecodeText(src, false)
+	switch {
+	case !ok:
+		return notVisio("the file starts like UTF-16 text but is not", "")
+	case enc != source.NoBOM: // text with a byte-order mark
+	case source.IsZip(src):
 		return notVisio("this is a zip archive, probably a .vsdx drawing (Visio 2013 and later), not a Visio XML drawing", "read it with visio.Read or visio.DecodeVSDX, which read both")
 	case strings.HasPrefix(src, "\xD0\xCF\x11\xE0\xA1\xB1\x1A\xE1"):
 		return notVisio("this is a binary Visio file (.vsd, .vss) or another OLE compound file, not a Visio XML drawing", saveAs)
@@ -128,66 +95,31 @@ func sniff(src, file string) (string, bool, error) {
 	case strings.HasPrefix(src, "MZ"):
 		return notVisio("this is a Windows program or driver (the .vdx extension is also used for virtual device drivers), not a Visio drawing", "")
 	}
-	head := src[:min(len(src), 1024)]
-	if i := strings.IndexFunc(src, notSpace); i < 0 || src[i] != '<' || strings.IndexByte(head, 0) >= 0 {
-		what := "a binary file"
-		if strings.IndexByte(head, 0) < 0 && utf8.ValidString(head) {
-			what = "a text file that is not XML"
-		}
-		return notVisio(fmt.Sprintf("this is %s, not a Visio XML drawing (it starts with %s)", what, quoteStart(src)), "")
+	if what := source.NotXML(text, nil); what != "" {
+		return notVisio(fmt.Sprintf("this is %s, not a Visio XML drawing (it starts with %s)", what, source.QuoteStart(text)), "")
 	}
-	if !utf8.ValidString(src) {
-		off := 0
-		for off < len(src) {
-			r, n := utf8.DecodeRuneInString(src[off:])
-			if r == utf8.RuneError && n == 1 {
-				break
-			}
-			off += n
-		}
-		l, c := lineCol(src, off)
-		return "", false, fatal(file, l, c, ErrMalformed, "visio: malformed XML: invalid UTF-8", "the file may be in another encoding or damaged; Visio writes UTF-8")
+	if off := source.InvalidUTF8(text); off >= 0 {
+		l, c := source.LineCol(text, off)
+		return "", false, source.Fatal(file, l, c, ErrMalformed, "visio: malformed XML: invalid UTF-8", "the file may be in another encoding or damaged; Visio writes UTF-8")
 	}
-	return src, isUTF16, nil
+	return text, enc.UTF16(), nil
 }
 
-// fromUTF16 decodes UTF-16 text without its byte-order mark.
-func fromUTF16(s string, bigEndian bool) (string, bool) {
-	if len(s)%2 != 0 {
-		return "", false
-	}
-	u := make([]uint16, len(s)/2)
-	for i := range u {
-		a, b := uint16(s[2*i]), uint16(s[2*i+1])
-		if bigEndian {
-			u[i] = a<<8 | b
-		} else {
-			u[i] = b<<8 | a
-		}
-	}
-	return string(utf16.Decode(u)), true
-}
-
-// quoteStart quotes the first bytes of s for a message.
-func quoteStart(s string) string {
-	const n = 16
-	if len(s) > n {
-		return strconv.Quote(s[:n]) + "..."
-	}
-	return strconv.Quote(s)
-}
-
-// fatal returns a one-error Diagnostics for a file that cannot be read.
-func fatal(file string, line, col int, err error, msg, hint string) error {
-	return chart.Diagnostics{{Pos: chart.Pos{File: file, Line: line, Col: col}, Message: msg, Hint: hint, Err: err}}
+// newScanner returns a scanner of a .vdx file or a .vsdx part, src, whose
+// groups may nest maxDepth deep (a group level is two XML elements); utf16
+// says src was UTF-16.
+func newScanner(src string, maxDepth int, utf16 bool) *xmlscan.Scanner {
+	sc := xmlscan.New(src, 2*maxDepth+32)
+	sc.UTF16, sc.Editor = utf16, "Visio"
+	return sc
 }
 
 // parser fills a Document from the tokens of a .vdx file, or of the XML
 // parts of a .vsdx package, one after the other.
 type parser struct {
-	sc       *scanner
+	sc       *xmlscan.Scanner
 	doc      *Document
-	lines    lines
+	lines    source.Lines
 	part     string // the part being read, for a package
 	maxDepth int    // of groups
 	fatal    error  // a problem that stops the reading (not malformed XML)
@@ -195,39 +127,14 @@ type parser struct {
 	// Shapes and rows are allocated in blocks; the slices of a shape's
 	// members and rows are gathered on stacks and then copied to their
 	// exact size, so that a large drawing costs few allocations.
-	shapeBlock []Shape
-	propBlock  []Prop
+	shapeBlock importer.Block[Shape]
+	propBlock  importer.Block[Prop]
 	shapeStack []*Shape
 	propStack  []Prop
 }
 
-const blockSize = 256
-
-func (p *parser) newShape() *Shape {
-	if len(p.shapeBlock) == 0 {
-		p.shapeBlock = make([]Shape, blockSize)
-	}
-	s := &p.shapeBlock[0]
-	p.shapeBlock = p.shapeBlock[1:]
-	return s
-}
-
-// keepProps copies rows to a slice of their own size.
-func (p *parser) keepProps(rows []Prop) []Prop {
-	if len(rows) == 0 {
-		return nil
-	}
-	if len(p.propBlock) < len(rows) {
-		p.propBlock = make([]Prop, max(blockSize, len(rows)))
-	}
-	out := p.propBlock[:len(rows):len(rows)]
-	copy(out, rows)
-	p.propBlock = p.propBlock[len(rows):]
-	return out
-}
-
 func (p *parser) pos() Pos {
-	l, c := p.lines.pos(p.sc.tokOff)
+	l, c := p.lines.Pos(p.sc.Offset())
 	return Pos{Part: p.part, Line: l, Col: c}
 }
 
@@ -240,94 +147,74 @@ func (p *parser) file() string {
 }
 
 // visio reports whether the current element is in the drawing's namespace.
-func (p *parser) visio() bool { return p.sc.space == p.doc.Namespace }
+func (p *parser) visio() bool { return p.sc.Space() == p.doc.Namespace }
 
 // child moves to the next child element of the element at depth d; it
 // returns false when that element ends.
 func (p *parser) child(d int) bool {
-	for p.fatal == nil && p.sc.next() {
-		switch p.sc.kind {
-		case tokStart:
-			if p.sc.depth() == d+1 {
-				return true
-			}
-			p.sc.skip()
-		case tokEnd:
-			if p.sc.depth() < d {
-				return false
-			}
-		}
-	}
-	return false
+	return p.fatal == nil && p.sc.Child(d)
 }
 
 func (p *parser) parse() error {
 	sc := p.sc
-	for sc.next() && sc.kind != tokStart {
+	for sc.Next() && sc.Kind() != xmlscan.StartTag {
 	}
-	if sc.err != nil {
+	if sc.Err() != nil {
 		return p.syntaxError()
 	}
 	switch {
-	case sc.local == "VisioDocument" && (sc.space == NamespaceVDX2003 || sc.space == NamespaceVDX2002):
-	case sc.local == "VisioDocument" && sc.space == NamespaceVSDX:
+	case sc.Local() == "VisioDocument" && (sc.Space() == NamespaceVDX2003 || sc.Space() == NamespaceVDX2002):
+	case sc.Local() == "VisioDocument" && sc.Space() == NamespaceVSDX:
 		return p.notVisio("this is the document part of a .vsdx package (namespace "+NamespaceVSDX+"), not a Visio XML drawing", "")
-	case sc.local == "VisioDocument":
-		return p.notVisio(fmt.Sprintf("<VisioDocument> is in namespace %q; a Visio XML drawing's is %q (or Visio 2002's %q)", sc.space, NamespaceVDX2003, NamespaceVDX2002), "")
+	case sc.Local() == "VisioDocument":
+		return p.notVisio(fmt.Sprintf("<VisioDocument> is in namespace %q; a Visio XML drawing's is %q (or Visio 2002's %q)", sc.Space(), NamespaceVDX2003, NamespaceVDX2002), "")
 	default:
-		return p.notVisio(fmt.Sprintf("this is XML but not a Visio drawing: its root element is <%s>%s, not <VisioDocument>", qname(sc.prefix, sc.local), inNamespace(sc.space)), "")
+		return p.notVisio(fmt.Sprintf("this is XML but not a Visio drawing: its root element is <%s>%s, not <VisioDocument>", xmlscan.QName(sc.Prefix(), sc.Local()), inNamespace(sc.Space())), "")
 	}
-	p.doc.Namespace = sc.space
+	p.doc.Namespace = sc.Space()
 	for p.child(1) {
 		if !p.visio() {
-			sc.skip()
+			sc.Skip()
 			continue
 		}
-		switch sc.local {
+		switch sc.Local() {
 		case "DocumentProperties":
 			for p.child(2) {
-				if p.visio() && sc.local == "Title" {
-					p.doc.Title = strings.TrimSpace(sc.text())
+				if p.visio() && sc.Local() == "Title" {
+					p.doc.Title = strings.TrimSpace(sc.Text())
 				} else {
-					sc.skip()
+					sc.Skip()
 				}
 			}
 		case "Masters":
 			for p.child(2) {
-				if p.visio() && sc.local == "Master" {
+				if p.visio() && sc.Local() == "Master" {
 					p.master()
 				} else {
-					sc.skip()
+					sc.Skip()
 				}
 			}
 		case "Pages":
 			for p.child(2) {
-				if p.visio() && sc.local == "Page" {
+				if p.visio() && sc.Local() == "Page" {
 					p.page()
 				} else {
-					sc.skip()
+					sc.Skip()
 				}
 			}
 		default:
-			sc.skip()
+			sc.Skip()
 		}
 	}
 	if p.fatal != nil {
 		return p.fatal
 	}
-	for sc.next() { // after the root: comments and white space only
+	for sc.Next() { // after the root: comments and white space only
 	}
-	if sc.err != nil {
+	if sc.Err() != nil {
 		return p.syntaxError()
 	}
 	return nil
-}
-
-func qname(prefix, local string) string {
-	if prefix == "" {
-		return local
-	}
-	return prefix + ":" + local
 }
 
 func inNamespace(space string) string {
@@ -338,32 +225,32 @@ func inNamespace(space string) string {
 }
 
 func (p *parser) notVisio(msg, hint string) error {
-	l, c := p.lines.pos(p.sc.tokOff)
-	return fatal(p.file(), l, c, ErrNotVisio, "visio: "+msg, hint)
+	l, c := p.lines.Pos(p.sc.Offset())
+	return source.Fatal(p.file(), l, c, ErrNotVisio, "visio: "+msg, hint)
 }
 
 func (p *parser) syntaxError() error {
-	e := p.sc.err
-	l, c := lineCol(p.sc.src, e.off)
-	if e.deep {
-		return fatal(p.file(), l, c, ErrTooDeep, "visio: "+e.msg, "")
+	e := p.sc.Err()
+	l, c := source.LineCol(p.sc.Src(), e.Offset)
+	if e.Deep {
+		return source.Fatal(p.file(), l, c, ErrTooDeep, "visio: "+e.Msg, "")
 	}
 	hint := "the file is damaged or was not written by Visio; open it in an XML editor at this line"
 	if p.part != "" {
 		hint = "the drawing is damaged or was not written by Visio; unzip it and open the part in an XML editor at this line"
 	}
-	return fatal(p.file(), l, c, ErrMalformed, "visio: malformed XML: "+e.msg, hint)
+	return source.Fatal(p.file(), l, c, ErrMalformed, "visio: malformed XML: "+e.Msg, hint)
 }
 
 func (p *parser) master() {
 	sc := p.sc
-	m := &Master{ID: sc.attr("ID"), NameU: sc.attr("NameU"), Name: sc.attr("Name"), Pos: p.pos()}
-	d := sc.depth()
+	m := &Master{ID: sc.Attr("ID"), NameU: sc.Attr("NameU"), Name: sc.Attr("Name"), Pos: p.pos()}
+	d := sc.Depth()
 	for p.child(d) {
-		if p.visio() && sc.local == "Shapes" {
+		if p.visio() && sc.Local() == "Shapes" {
 			m.Shapes = p.shapes(0)
 		} else {
-			sc.skip()
+			sc.Skip()
 		}
 	}
 	p.doc.Masters = append(p.doc.Masters, m)
@@ -371,42 +258,42 @@ func (p *parser) master() {
 
 func (p *parser) page() {
 	sc := p.sc
-	bg := sc.attr("Background")
+	bg := sc.Attr("Background")
 	pg := &Page{
-		ID: sc.attr("ID"), NameU: sc.attr("NameU"), Name: sc.attr("Name"),
-		Background: bg == "1" || strings.EqualFold(bg, "true"), BackPage: sc.attr("BackPage"),
+		ID: sc.Attr("ID"), NameU: sc.Attr("NameU"), Name: sc.Attr("Name"),
+		Background: bg == "1" || strings.EqualFold(bg, "true"), BackPage: sc.Attr("BackPage"),
 		Pos: p.pos(),
 	}
-	d := sc.depth()
+	d := sc.Depth()
 	for p.child(d) {
 		switch {
 		case !p.visio():
-			sc.skip()
-		case sc.local == "PageSheet":
+			sc.Skip()
+		case sc.Local() == "PageSheet":
 			for p.child(d + 1) {
-				if !p.visio() || sc.local != "PageProps" {
-					sc.skip()
+				if !p.visio() || sc.Local() != "PageProps" {
+					sc.Skip()
 					continue
 				}
 				for p.child(d + 2) {
 					switch {
 					case !p.visio():
-						sc.skip()
-					case sc.local == "PageWidth":
-						pg.Width = number(sc.text())
-					case sc.local == "PageHeight":
-						pg.Height = number(sc.text())
+						sc.Skip()
+					case sc.Local() == "PageWidth":
+						pg.Width = number(sc.Text())
+					case sc.Local() == "PageHeight":
+						pg.Height = number(sc.Text())
 					default:
-						sc.skip()
+						sc.Skip()
 					}
 				}
 			}
-		case sc.local == "Shapes":
+		case sc.Local() == "Shapes":
 			pg.Shapes = p.shapes(0)
-		case sc.local == "Connects":
+		case sc.Local() == "Connects":
 			p.connects(pg, d+1)
 		default:
-			sc.skip()
+			sc.Skip()
 		}
 	}
 	p.doc.Pages = append(p.doc.Pages, pg)
@@ -424,19 +311,19 @@ func number(v string) float64 {
 func (p *parser) connects(pg *Page, d int) {
 	sc := p.sc
 	for p.child(d) {
-		if !p.visio() || sc.local != "Connect" {
-			sc.skip()
+		if !p.visio() || sc.Local() != "Connect" {
+			sc.Skip()
 			continue
 		}
 		if len(pg.Connects) == cap(pg.Connects) { // double: append grows large slices by 1.25
 			pg.Connects = slices.Grow(pg.Connects, max(16, len(pg.Connects)))
 		}
 		pg.Connects = append(pg.Connects, Connect{
-			FromSheet: sc.attr("FromSheet"), FromCell: sc.attr("FromCell"),
-			ToSheet: sc.attr("ToSheet"), ToCell: sc.attr("ToCell"),
+			FromSheet: sc.Attr("FromSheet"), FromCell: sc.Attr("FromCell"),
+			ToSheet: sc.Attr("ToSheet"), ToCell: sc.Attr("ToCell"),
 			Pos: p.pos(),
 		})
-		sc.skip()
+		sc.Skip()
 	}
 }
 
@@ -445,16 +332,16 @@ func (p *parser) connects(pg *Page, d int) {
 func (p *parser) shapes(group int) []*Shape {
 	sc := p.sc
 	if group > p.maxDepth {
-		l, c := p.lines.pos(sc.tokOff)
-		p.fatal = fatal(p.file(), l, c, ErrTooDeep,
+		l, c := p.lines.Pos(sc.Offset())
+		p.fatal = source.Fatal(p.file(), l, c, ErrTooDeep,
 			fmt.Sprintf("visio: groups nested more than %d deep", p.maxDepth),
 			"ungroup the shapes, or raise Options.MaxDepth if the drawing really nests groups this deep")
 		return nil
 	}
 	base := len(p.shapeStack)
-	d := sc.depth()
+	d := sc.Depth()
 	for p.child(d) {
-		if p.visio() && sc.local == "Shape" {
+		if p.visio() && sc.Local() == "Shape" {
 			var s *Shape
 			if p.doc.Namespace == NamespaceVSDX {
 				s = p.shapeVSDX(group)
@@ -463,7 +350,7 @@ func (p *parser) shapes(group int) []*Shape {
 			}
 			p.shapeStack = append(p.shapeStack, s)
 		} else {
-			sc.skip()
+			sc.Skip()
 		}
 	}
 	out := slices.Clone(p.shapeStack[base:])
@@ -474,33 +361,33 @@ func (p *parser) shapes(group int) []*Shape {
 
 func (p *parser) shape(group int) *Shape {
 	sc := p.sc
-	s := p.newShape()
+	s := p.shapeBlock.New()
 	*s = Shape{
-		ID: sc.attr("ID"), NameU: sc.attr("NameU"), Name: sc.attr("Name"), Type: sc.attr("Type"),
-		MasterID: sc.attr("Master"), MasterShapeID: sc.attr("MasterShape"),
+		ID: sc.Attr("ID"), NameU: sc.Attr("NameU"), Name: sc.Attr("Name"), Type: sc.Attr("Type"),
+		MasterID: sc.Attr("Master"), MasterShapeID: sc.Attr("MasterShape"),
 		Pos: p.pos(),
 	}
 	rows := len(p.propStack)
-	d := sc.depth()
+	d := sc.Depth()
 	for p.child(d) {
 		if !p.visio() {
-			if sc.space == namespaceV14 && sc.local == "Layout" {
+			if sc.Space() == namespaceV14 && sc.Local() == "Layout" {
 				p.layout(s)
 			} else {
-				sc.skip()
+				sc.Skip()
 			}
 			continue
 		}
-		switch sc.local {
+		switch sc.Local() {
 		case "Text":
-			s.Text, s.HasText = normText(sc.text()), true
+			s.Text, s.HasText = normText(sc.Text()), true
 		case "XForm", "XForm1D":
-			s.OneD = s.OneD || sc.local == "XForm1D"
+			s.OneD = s.OneD || sc.Local() == "XForm1D"
 			for p.child(d + 1) {
 				if p.visio() {
-					s.XForm.setCell(sc.local, sc.text())
+					s.XForm.setCell(sc.Local(), sc.Text())
 				} else {
-					sc.skip()
+					sc.Skip()
 				}
 			}
 		case "Prop":
@@ -508,10 +395,10 @@ func (p *parser) shape(group int) *Shape {
 		case "Shapes":
 			s.Shapes = p.shapes(group + 1)
 		default:
-			sc.skip()
+			sc.Skip()
 		}
 	}
-	s.Props = p.keepProps(p.propStack[rows:])
+	s.Props = p.propBlock.Keep(p.propStack[rows:])
 	p.propStack = p.propStack[:rows]
 	return s
 }
@@ -519,13 +406,13 @@ func (p *parser) shape(group int) *Shape {
 // layout reads the Relationships cell of a Visio 2010 <v14:Layout>.
 func (p *parser) layout(s *Shape) {
 	sc := p.sc
-	d := sc.depth()
+	d := sc.Depth()
 	for p.child(d) {
-		if sc.space == namespaceV14 && sc.local == "Relationships" {
-			f := sc.attr("F")
+		if sc.Space() == namespaceV14 && sc.Local() == "Relationships" {
+			f := sc.Attr("F")
 			s.Members, s.Containers = dependsOn(f, "1"), dependsOn(f, "4")
 		}
-		sc.skip()
+		sc.Skip()
 	}
 }
 
@@ -534,17 +421,17 @@ var propCells = map[string]Cells{"Label": CellLabel, "Value": CellValue, "Format
 
 func (p *parser) prop() Prop {
 	sc := p.sc
-	pr := Prop{Name: sc.attr("Name"), Deleted: sc.attr("Del") == "1", Pos: p.pos()}
-	pr.Row = rowName(sc.attr("NameU"), pr.Name, sc.attr("ID"))
-	d := sc.depth()
+	pr := Prop{Name: sc.Attr("Name"), Deleted: sc.Attr("Del") == "1", Pos: p.pos()}
+	pr.Row = rowName(sc.Attr("NameU"), pr.Name, sc.Attr("ID"))
+	d := sc.Depth()
 	for p.child(d) {
-		cell, ok := propCells[sc.local]
+		cell, ok := propCells[sc.Local()]
 		if !ok || !p.visio() {
-			sc.skip()
+			sc.Skip()
 			continue
 		}
-		inherited := sc.attr("F") == "Inh"
-		pr.setCell(cell, sc.text(), inherited)
+		inherited := sc.Attr("F") == "Inh"
+		pr.setCell(cell, sc.Text(), inherited)
 	}
 	return pr
 }

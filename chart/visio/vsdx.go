@@ -12,9 +12,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/internal/source"
+	"github.com/fsmforge/fsmforge/internal/xmlscan"
 )
 
 // A Visio package (.vsdx, and .vssx, .vstx, .vsdm...) is a zip archive of
@@ -92,7 +93,7 @@ func DecodeVSDX(r io.ReaderAt, size int64, opt Options) (*Document, error) {
 	opt = opt.withDefaults()
 	k := &pkg{opt: opt, doc: &Document{File: opt.File, Namespace: NamespaceVSDX}}
 	if size > opt.MaxSize {
-		return nil, k.fail(Pos{}, ErrTooLarge, fmt.Sprintf("visio: the file is larger than %s", sizeString(opt.MaxSize)),
+		return nil, k.fail(Pos{}, ErrTooLarge, fmt.Sprintf("visio: the file is larger than %s", source.SizeString(opt.MaxSize)),
 			"raise Options.MaxSize if the drawing really is this large")
 	}
 	if err := k.open(r, size); err != nil {
@@ -127,7 +128,7 @@ func (k *pkg) fail(pos Pos, err error, msg, hint string) error {
 	if pos.Part != "" {
 		file += "!" + pos.Part
 	}
-	return fatal(file, pos.Line, pos.Col, err, msg, hint)
+	return source.Fatal(file, pos.Line, pos.Col, err, msg, hint)
 }
 
 const resave = "the drawing is damaged or was written by a program that does not follow the .vsdx format; open it in Visio and save it again"
@@ -234,11 +235,11 @@ func (k *pkg) part(name string, at Pos) (text string, wasUTF16 bool, err error) 
 	o := k.opt
 	here := Pos{Part: name}
 	tooLarge := func(size string) error {
-		return k.fail(here, ErrTooLarge, fmt.Sprintf("visio: part %s is %s uncompressed, more than %s", name, size, sizeString(o.MaxPartSize)),
+		return k.fail(here, ErrTooLarge, fmt.Sprintf("visio: part %s is %s uncompressed, more than %s", name, size, source.SizeString(o.MaxPartSize)),
 			"raise Options.MaxPartSize if the drawing really is this large")
 	}
 	tooMuch := func() error {
-		return k.fail(here, ErrTooLarge, fmt.Sprintf("visio: the parts read come to more than %s uncompressed", sizeString(o.MaxUnpacked)),
+		return k.fail(here, ErrTooLarge, fmt.Sprintf("visio: the parts read come to more than %s uncompressed", source.SizeString(o.MaxUnpacked)),
 			"raise Options.MaxUnpacked if the drawing really is this large")
 	}
 	bomb := func(size uint64) error {
@@ -271,7 +272,7 @@ func (k *pkg) part(name string, at Pos) (text string, wasUTF16 bool, err error) 
 	n, err := io.Copy(&b, io.LimitReader(rc, limit+1))
 	switch {
 	case n > limit && n > o.MaxPartSize:
-		return "", false, tooLarge("over " + sizeString(o.MaxPartSize))
+		return "", false, tooLarge("over " + source.SizeString(o.MaxPartSize))
 	case n > limit && n > o.MaxUnpacked-k.unpack:
 		return "", false, tooMuch()
 	case n > limit:
@@ -310,29 +311,15 @@ func (k *pkg) zipError(name string, err error) error {
 // text checks the encoding of a part: UTF-8, with or without a byte-order
 // mark, or UTF-16 with one.
 func (k *pkg) text(src, name string) (string, bool, error) {
-	switch {
-	case strings.HasPrefix(src, "\xEF\xBB\xBF"):
-		src = src[3:]
-	case strings.HasPrefix(src, "\xFF\xFE"), strings.HasPrefix(src, "\xFE\xFF"):
-		s, ok := fromUTF16(src[2:], src[0] == 0xFE)
-		if !ok {
-			return "", false, k.fail(Pos{Part: name}, ErrMalformed, "visio: malformed XML: the part starts like UTF-16 text but is not", resave)
-		}
-		return s, true, nil
+	src, enc, ok := source.DecodeText(src, false)
+	if !ok {
+		return "", false, k.fail(Pos{Part: name}, ErrMalformed, "visio: malformed XML: the part starts like UTF-16 text but is not", resave)
 	}
-	if !utf8.ValidString(src) {
-		off := 0
-		for off < len(src) {
-			r, n := utf8.DecodeRuneInString(src[off:])
-			if r == utf8.RuneError && n == 1 {
-				break
-			}
-			off += n
-		}
-		l, c := lineCol(src, off)
+	if off := source.InvalidUTF8(src); off >= 0 {
+		l, c := source.LineCol(src, off)
 		return "", false, k.fail(Pos{Part: name, Line: l, Col: c}, ErrMalformed, "visio: malformed XML: invalid UTF-8", resave)
 	}
-	return src, false, nil
+	return src, enc.UTF16(), nil
 }
 
 // xml reads the part name and moves a parser to its root element, which
@@ -347,20 +334,19 @@ func (k *pkg) xml(name string, at Pos, local, space, what string) (*parser, erro
 		p = &parser{doc: k.doc, maxDepth: k.opt.MaxDepth}
 		k.p = p
 	}
-	p.sc = newScanner(src, 2*k.opt.MaxDepth+32)
-	p.sc.utf16 = wasUTF16
-	p.lines = lines{src: src}
+	p.sc = newScanner(src, k.opt.MaxDepth, wasUTF16)
+	p.lines = source.NewLines(src)
 	p.part = name
 	sc := p.sc
-	for sc.next() && sc.kind != tokStart {
+	for sc.Next() && sc.Kind() != xmlscan.StartTag {
 	}
-	if sc.err != nil {
+	if sc.Err() != nil {
 		return nil, p.syntaxError()
 	}
-	if sc.local != local || sc.space != space {
-		l, c := p.lines.pos(sc.tokOff)
+	if sc.Local() != local || sc.Space() != space {
+		l, c := p.lines.Pos(sc.Offset())
 		return nil, k.fail(Pos{Part: name, Line: l, Col: c}, ErrZip,
-			fmt.Sprintf("visio: %s %s has root element <%s>%s, not <%s> in namespace %q", what, name, qname(sc.prefix, sc.local), inNamespace(sc.space), local, space), resave)
+			fmt.Sprintf("visio: %s %s has root element <%s>%s, not <%s> in namespace %q", what, name, xmlscan.QName(sc.Prefix(), sc.Local()), inNamespace(sc.Space()), local, space), resave)
 	}
 	return p, nil
 }
@@ -370,9 +356,9 @@ func (k *pkg) end(p *parser) error {
 	if p.fatal != nil {
 		return p.fatal
 	}
-	for p.sc.next() {
+	for p.sc.Next() {
 	}
-	if p.sc.err != nil {
+	if p.sc.Err() != nil {
 		return p.syntaxError()
 	}
 	return nil
@@ -441,7 +427,7 @@ func (k *pkg) read() error {
 	if err != nil {
 		return err
 	}
-	p.sc.skip()
+	p.sc.Skip()
 	if err := k.end(p); err != nil {
 		return err
 	}
@@ -496,17 +482,17 @@ func (k *pkg) contentTypes() error {
 	k.types = contentTypes{defaults: map[string]string{}, overrides: map[string]string{}}
 	sc := p.sc
 	for p.child(1) {
-		if sc.space != nsContentTypes {
-			sc.skip()
+		if sc.Space() != nsContentTypes {
+			sc.Skip()
 			continue
 		}
-		switch sc.local {
+		switch sc.Local() {
 		case "Default":
-			k.types.defaults[strings.ToLower(sc.attr("Extension"))] = sc.attr("ContentType")
+			k.types.defaults[strings.ToLower(sc.Attr("Extension"))] = sc.Attr("ContentType")
 		case "Override":
-			k.types.overrides[strings.ToLower(strings.TrimPrefix(sc.attr("PartName"), "/"))] = sc.attr("ContentType")
+			k.types.overrides[strings.ToLower(strings.TrimPrefix(sc.Attr("PartName"), "/"))] = sc.Attr("ContentType")
 		}
-		sc.skip()
+		sc.Skip()
 	}
 	return k.end(p)
 }
@@ -530,13 +516,13 @@ func (k *pkg) rels(source string, required bool) ([]rel, error) {
 	var out []rel
 	sc := p.sc
 	for p.child(1) {
-		if sc.space != nsRelationships || sc.local != "Relationship" {
-			sc.skip()
+		if sc.Space() != nsRelationships || sc.Local() != "Relationship" {
+			sc.Skip()
 			continue
 		}
-		r := rel{id: sc.attr("Id"), typ: sc.attr("Type"), pos: p.pos()}
-		target, external := sc.attr("Target"), sc.attr("TargetMode") == "External"
-		sc.skip()
+		r := rel{id: sc.Attr("Id"), typ: sc.Attr("Type"), pos: p.pos()}
+		target, external := sc.Attr("Target"), sc.Attr("TargetMode") == "External"
+		sc.Skip()
 		if external {
 			continue
 		}
@@ -614,20 +600,20 @@ func (k *pkg) masters(r rel) error {
 	sc := p.sc
 	var list []listed
 	for p.child(1) {
-		if !p.visio() || sc.local != "Master" {
-			sc.skip()
+		if !p.visio() || sc.Local() != "Master" {
+			sc.Skip()
 			continue
 		}
 		if len(list) == k.opt.MaxParts {
 			return k.tooManyListed(r.target, "masters")
 		}
-		m := &Master{ID: sc.attr("ID"), NameU: sc.attr("NameU"), Name: sc.attr("Name"), Pos: p.pos()}
+		m := &Master{ID: sc.Attr("ID"), NameU: sc.Attr("NameU"), Name: sc.Attr("Name"), Pos: p.pos()}
 		var l listed
 		for p.child(2) {
-			if p.visio() && sc.local == "Rel" {
-				l = listed{sc.attrNS(nsR, "id"), p.pos()}
+			if p.visio() && sc.Local() == "Rel" {
+				l = listed{sc.AttrNS(nsR, "id"), p.pos()}
 			}
-			sc.skip()
+			sc.Skip()
 		}
 		k.doc.Masters = append(k.doc.Masters, m)
 		list = append(list, l)
@@ -659,10 +645,10 @@ func (k *pkg) masters(r rel) error {
 			return err
 		}
 		for p.child(1) {
-			if p.visio() && p.sc.local == "Shapes" && m.Shapes == nil {
+			if p.visio() && p.sc.Local() == "Shapes" && m.Shapes == nil {
 				m.Shapes = p.shapes(0)
 			} else {
-				p.sc.skip()
+				p.sc.Skip()
 			}
 		}
 		if err := k.end(p); err != nil {
@@ -684,41 +670,41 @@ func (k *pkg) pages(r rel) error {
 	sc := p.sc
 	var list []listed
 	for p.child(1) {
-		if !p.visio() || sc.local != "Page" {
-			sc.skip()
+		if !p.visio() || sc.Local() != "Page" {
+			sc.Skip()
 			continue
 		}
 		if len(list) == k.opt.MaxParts {
 			return k.tooManyListed(r.target, "pages")
 		}
-		bg := sc.attr("Background")
+		bg := sc.Attr("Background")
 		pg := &Page{
-			ID: sc.attr("ID"), NameU: sc.attr("NameU"), Name: sc.attr("Name"),
-			Background: bg == "1" || strings.EqualFold(bg, "true"), BackPage: sc.attr("BackPage"),
+			ID: sc.Attr("ID"), NameU: sc.Attr("NameU"), Name: sc.Attr("Name"),
+			Background: bg == "1" || strings.EqualFold(bg, "true"), BackPage: sc.Attr("BackPage"),
 			Pos: p.pos(),
 		}
 		var l listed
 		for p.child(2) {
 			switch {
 			case !p.visio():
-				sc.skip()
-			case sc.local == "Rel":
-				l = listed{sc.attrNS(nsR, "id"), p.pos()}
-				sc.skip()
-			case sc.local == "PageSheet":
+				sc.Skip()
+			case sc.Local() == "Rel":
+				l = listed{sc.AttrNS(nsR, "id"), p.pos()}
+				sc.Skip()
+			case sc.Local() == "PageSheet":
 				for p.child(3) {
-					if p.visio() && sc.local == "Cell" {
-						switch sc.attr("N") {
+					if p.visio() && sc.Local() == "Cell" {
+						switch sc.Attr("N") {
 						case "PageWidth":
-							pg.Width = number(sc.attr("V"))
+							pg.Width = number(sc.Attr("V"))
 						case "PageHeight":
-							pg.Height = number(sc.attr("V"))
+							pg.Height = number(sc.Attr("V"))
 						}
 					}
-					sc.skip()
+					sc.Skip()
 				}
 			default:
-				sc.skip()
+				sc.Skip()
 			}
 		}
 		k.doc.Pages = append(k.doc.Pages, pg)
@@ -753,13 +739,13 @@ func (k *pkg) pages(r rel) error {
 		for p.child(1) {
 			switch {
 			case !p.visio():
-				p.sc.skip()
-			case p.sc.local == "Shapes" && pg.Shapes == nil:
+				p.sc.Skip()
+			case p.sc.Local() == "Shapes" && pg.Shapes == nil:
 				pg.Shapes = p.shapes(0)
-			case p.sc.local == "Connects":
+			case p.sc.Local() == "Connects":
 				p.connects(pg, 2)
 			default:
-				p.sc.skip()
+				p.sc.Skip()
 			}
 		}
 		if err := k.end(p); err != nil {
@@ -778,10 +764,10 @@ func (k *pkg) title(r rel) {
 	p, err := k.xml(r.target, r.pos, "coreProperties", nsCore, "the core properties part")
 	if err == nil {
 		for p.child(1) {
-			if p.sc.space == nsDC && p.sc.local == "title" {
-				k.doc.Title = strings.TrimSpace(p.sc.text())
+			if p.sc.Space() == nsDC && p.sc.Local() == "title" {
+				k.doc.Title = strings.TrimSpace(p.sc.Text())
 			} else {
-				p.sc.skip()
+				p.sc.Skip()
 			}
 		}
 		err = k.end(p)
@@ -800,47 +786,47 @@ func (k *pkg) title(r rel) {
 // section, its text and its members.
 func (p *parser) shapeVSDX(group int) *Shape {
 	sc := p.sc
-	s := p.newShape()
+	s := p.shapeBlock.New()
 	*s = Shape{
-		ID: sc.attr("ID"), NameU: sc.attr("NameU"), Name: sc.attr("Name"), Type: sc.attr("Type"),
-		MasterID: sc.attr("Master"), MasterShapeID: sc.attr("MasterShape"),
+		ID: sc.Attr("ID"), NameU: sc.Attr("NameU"), Name: sc.Attr("Name"), Type: sc.Attr("Type"),
+		MasterID: sc.Attr("Master"), MasterShapeID: sc.Attr("MasterShape"),
 		Pos: p.pos(),
 	}
 	rows := len(p.propStack)
-	d := sc.depth()
+	d := sc.Depth()
 	for p.child(d) {
 		if !p.visio() {
-			sc.skip()
+			sc.Skip()
 			continue
 		}
-		switch sc.local {
+		switch sc.Local() {
 		case "Cell":
-			switch n := sc.attr("N"); n {
+			switch n := sc.Attr("N"); n {
 			case "Relationships":
-				f := sc.attr("F")
+				f := sc.Attr("F")
 				s.Members, s.Containers = dependsOn(f, "1"), dependsOn(f, "4")
 			case "BeginX", "BeginY", "EndX", "EndY":
 				s.OneD = true
-				s.XForm.setCell(n, sc.attr("V"))
+				s.XForm.setCell(n, sc.Attr("V"))
 			default:
-				s.XForm.setCell(n, sc.attr("V"))
+				s.XForm.setCell(n, sc.Attr("V"))
 			}
-			sc.skip()
+			sc.Skip()
 		case "Section":
-			if sc.attr("N") == "Property" {
+			if sc.Attr("N") == "Property" {
 				p.propSection(d + 1)
 			} else {
-				sc.skip()
+				sc.Skip()
 			}
 		case "Text":
-			s.Text, s.HasText = normText(sc.text()), true
+			s.Text, s.HasText = normText(sc.Text()), true
 		case "Shapes":
 			s.Shapes = p.shapes(group + 1)
 		default:
-			sc.skip()
+			sc.Skip()
 		}
 	}
-	s.Props = p.keepProps(p.propStack[rows:])
+	s.Props = p.propBlock.Keep(p.propStack[rows:])
 	p.propStack = p.propStack[:rows]
 	return s
 }
@@ -850,19 +836,19 @@ func (p *parser) shapeVSDX(group int) *Shape {
 func (p *parser) propSection(d int) {
 	sc := p.sc
 	for p.child(d) {
-		if !p.visio() || sc.local != "Row" {
-			sc.skip()
+		if !p.visio() || sc.Local() != "Row" {
+			sc.Skip()
 			continue
 		}
-		pr := Prop{Name: sc.attr("LocalName"), Deleted: sc.attr("Del") == "1", Pos: p.pos()}
-		pr.Row = rowName(sc.attr("N"), pr.Name, sc.attr("IX"))
+		pr := Prop{Name: sc.Attr("LocalName"), Deleted: sc.Attr("Del") == "1", Pos: p.pos()}
+		pr.Row = rowName(sc.Attr("N"), pr.Name, sc.Attr("IX"))
 		for p.child(d + 1) {
-			if p.visio() && sc.local == "Cell" {
-				if cell, ok := propCells[sc.attr("N")]; ok {
-					pr.setCell(cell, sc.attr("V"), sc.attr("F") == "Inh")
+			if p.visio() && sc.Local() == "Cell" {
+				if cell, ok := propCells[sc.Attr("N")]; ok {
+					pr.setCell(cell, sc.Attr("V"), sc.Attr("F") == "Inh")
 				}
 			}
-			sc.skip()
+			sc.Skip()
 		}
 		p.propStack = append(p.propStack, pr)
 	}

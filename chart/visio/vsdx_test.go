@@ -16,6 +16,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/visio"
+	"github.com/fsmforge/fsmforge/internal/charttest"
 	"github.com/fsmforge/fsmforge/internal/vdxgen"
 	"github.com/fsmforge/fsmforge/internal/vsdxgen"
 )
@@ -38,7 +39,7 @@ func vsdxFiles(t testing.TB) []string {
 // stencil, but for the UML drawing, whose "State" master has the name of
 // the stencil's.
 func TestVSDXFixtures(t *testing.T) {
-	st := goombaStencil(t)
+	st := charttest.Stencil(t)
 	want := map[string]struct {
 		states, transitions int
 		err                 string // the plain reading's error, if any
@@ -69,7 +70,7 @@ func TestVSDXFixtures(t *testing.T) {
 					t.Errorf("diagnostic %q: message without the package's prefix", d.Error())
 				}
 			}
-			checkChart(t, c)
+			checkChart(t, c, err)
 			for _, s := range c.States {
 				if s.Box == nil || s.Box.W <= 0 || s.Box.H <= 0 {
 					t.Errorf("state %s %q: Box %v", s.ID, s.Name, s.Box)
@@ -80,7 +81,7 @@ func TestVSDXFixtures(t *testing.T) {
 			if c == nil {
 				t.Fatalf("ReadFile with the goomba stencil = nil, %v", err)
 			}
-			checkChart(t, c)
+			checkChart(t, c, err)
 			if filepath.Base(f) == filepath.Base(obstacleCar) {
 				if err != nil || len(c.States) != 6 || len(c.Transitions) != 0 || !slices.ContainsFunc(c.Diagnostics, func(d chart.Diagnostic) bool {
 					return strings.Contains(d.Message, `master "Dynamic connector" is not in stencil "goomba": its 16 shapes are ignored`)
@@ -290,7 +291,7 @@ func TestVSSX(t *testing.T) {
 // TestVSDXGenerated reads drawings written by vsdxgen: the Goomba with and
 // without its stencil, through every entry point.
 func TestVSDXGenerated(t *testing.T) {
-	st := goombaStencil(t)
+	st := charttest.Stencil(t)
 	data := vsdxgen.Bytes(vdxgen.Goomba(nil), vsdxgen.Options{})
 	base := []string{"1 -hitTriggerLeft-> 2 #1", "2 -hitTriggerRight-> 1 #1", "1 -hitByPlayer-> 3 #2", "2 -hitByPlayer-> 3 #2", "3 -animationDone-> (final) #1"}
 	dir := t.TempDir()
@@ -402,13 +403,13 @@ func TestNesting(t *testing.T) {
 				}
 				opt := visio.Options{File: "n." + format}
 				if tt.stencil {
-					opt.Stencil = goombaStencil(t)
+					opt.Stencil = charttest.Stencil(t)
 				}
 				c, err := visio.Read(bytes.NewReader(data), opt)
 				if err != nil {
 					t.Fatalf("Read = %v", err)
 				}
-				checkChart(t, c)
+				checkChart(t, c, err)
 				var states []string
 				for i, s := range c.States {
 					states = append(states, s.ID+" "+s.Name)
@@ -504,7 +505,7 @@ func TestGoombaVSDX(t *testing.T) {
 		t.Errorf("%s is not %s written by vsdxgen: run go test ./chart/visio -run GoombaVSDX -update", vsdx, vdx)
 	}
 
-	st := goombaStencil(t)
+	st := charttest.Stencil(t)
 	want, err := visio.ReadFile(vdx, visio.Options{Stencil: st})
 	if err != nil {
 		t.Fatal(err)
@@ -746,7 +747,7 @@ func TestVSDXOddParts(t *testing.T) {
 		!strings.HasSuffix(doc.Diagnostics[0].Message, "; the document's title is left out") {
 		t.Errorf("Diagnostics = %v", doc.Diagnostics)
 	}
-	c, err := visio.Interpret(doc, visio.Options{Stencil: goombaStencil(t)})
+	c, err := visio.Interpret(doc, visio.Options{Stencil: charttest.Stencil(t)})
 	if err != nil || len(c.States) != 6 || c.States[3].ID != "5/1" || c.States[0].Name != "walkLeft" {
 		t.Errorf("Interpret = %v, %+v", err, c.States)
 	}

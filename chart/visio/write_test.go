@@ -10,6 +10,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/visio"
+	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
 // oddStencil has what Visio row names cannot hold (spaces, punctuation,
@@ -32,7 +33,7 @@ func oddStencil() *chart.Stencil {
 // stencil's vocabulary, and reads a drawing made with those masters with
 // the stencil: without a single diagnostic.
 func TestWriteStencil(t *testing.T) {
-	for _, st := range []*chart.Stencil{goombaStencil(t), oddStencil()} {
+	for _, st := range []*chart.Stencil{charttest.Stencil(t), oddStencil()} {
 		t.Run(st.Name, func(t *testing.T) {
 			var b, again bytes.Buffer
 			if err := visio.WriteStencil(&b, st); err != nil {
@@ -60,7 +61,7 @@ func TestWriteStencil(t *testing.T) {
 			if err != nil || len(c.Diagnostics) != 0 {
 				t.Fatalf("Read(drawing made with the stencil) = %v, %v", err, c.Diagnostics)
 			}
-			checkChart(t, c)
+			checkChart(t, c, err)
 			var states []string
 			for _, s := range c.States {
 				var entry []string
@@ -248,7 +249,7 @@ func TestWriteStencilInvalid(t *testing.T) {
 	if err := visio.WriteStencil(&b, nil); err == nil {
 		t.Errorf("WriteStencil(nil) = nil")
 	}
-	if err := visio.WriteStencil(failWriter{}, goombaStencil(t)); err == nil || err.Error() != "disk full" {
+	if err := visio.WriteStencil(failWriter{}, charttest.Stencil(t)); err == nil || err.Error() != "disk full" {
 		t.Errorf("WriteStencil(failing writer) = %v", err)
 	}
 }

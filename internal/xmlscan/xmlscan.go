@@ -1,36 +1,53 @@
-package drawio
+// Package xmlscan is a small, fast XML scanner for the importers of large
+// drawings (chart/visio, chart/drawio). encoding/xml spends most of a large
+// drawing's import allocating tokens nobody reads (a drawing is mostly
+// geometry and formatting); a [Scanner] returns substrings of the
+// document, allocates only to replace entity references, and still checks
+// that the XML is well-formed: names, quoting, entity references, nesting,
+// a single root. It resolves element namespaces but not attribute ones
+// (the drawings' attributes have no prefix, but for a few looked up with
+// [Scanner.AttrNS]). It does not expand entities declared in a DOCTYPE: a
+// reference to one is an error.
+//
+// # Sections
+//
+//   - Tokens: [Scanner.Next] moves to the next token, of a [Kind]; the
+//     token's name, attributes ([Attr]), text and offset are read with
+//     the Scanner's methods.
+//   - Walking the tree: [Scanner.Depth], [Scanner.Child], [Scanner.Skip],
+//     [Scanner.Text].
+//   - Errors: [Scanner.Err] returns the [SyntaxError] that stopped the
+//     scanner, at a byte offset; package internal/source turns offsets
+//     into lines and columns.
+package xmlscan
 
 import (
 	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/fsmforge/fsmforge/internal/source"
 )
 
-// This file holds a small XML scanner, the one package chart/visio uses
-// (a copy: the two could share it from an internal package). encoding/xml
-// spends most of a large drawing's import allocating tokens nobody reads;
-// this scanner returns substrings of the file,
-// allocates only to replace entity references, and still checks that the
-// XML is well-formed: names, quoting, entity references, nesting, a single
-// root. It resolves element namespaces but not attribute ones (draw.io's
-// attributes have no prefix). It does not expand entities declared in a
-// DOCTYPE: a reference to one is an error.
-
-// tokKind is the kind of the scanner's current token.
-type tokKind uint8
+// Kind is the kind of the scanner's current token.
+type Kind uint8
 
 const (
-	tokNone  tokKind = iota
-	tokStart         // a start tag (also for <x/>, followed by its tokEnd)
-	tokEnd           // an end tag
-	tokText          // character data or a CDATA section
+	None     Kind = iota // no token: before the first, at the end, or after an error
+	StartTag             // a start tag (also for <x/>, followed by its EndTag)
+	EndTag               // an end tag
+	CharData             // character data or a CDATA section
 )
 
-type xmlAttr struct {
-	prefix, local string
-	raw           string // as written: entity references not replaced
+// Attr is an attribute of a start tag, as written.
+type Attr struct {
+	Prefix, Local string
+	Raw           string // as written: entity references not replaced
 }
+
+// Value returns the attribute's value, entity references replaced.
+func (a *Attr) Value() string { return Unescape(a.Raw) }
 
 type openElem struct {
 	qname string // as written, to match the end tag
@@ -40,62 +57,120 @@ type openElem struct {
 
 type nsBinding struct{ prefix, uri string }
 
-// syntaxError is malformed XML at a byte offset.
-type syntaxError struct {
-	off  int
-	msg  string
-	deep bool // elements nested deeper than the scanner's limit
+// SyntaxError is malformed XML at a byte offset of the document.
+type SyntaxError struct {
+	Offset int
+	Msg    string
+	Deep   bool // elements nested deeper than the scanner's limit
 }
 
-// scanner reads the tokens of an XML document held in a string.
-type scanner struct {
+// Error returns Msg.
+func (e *SyntaxError) Error() string { return e.Msg }
+
+// Scanner reads the tokens of an XML document held in a string. It is not
+// safe for concurrent use.
+type Scanner struct {
+	// UTF16 says that the document was UTF-16, decoded to UTF-8 before
+	// scanning: its XML declaration may then say UTF-16. False by
+	// default: a declaration of UTF-16 is an error.
+	UTF16 bool
+
+	// Editor names the program that writes the documents read, in the
+	// error for an encoding other than UTF-8 ("encoding "latin1" is not
+	// supported: Visio writes UTF-8"); "" leaves that part out.
+	Editor string
+
 	src      string
 	off      int // where the next token starts
 	maxDepth int
 
 	// The current token.
-	kind          tokKind
+	kind          Kind
 	tokOff        int
 	local, prefix string
-	space         string    // element's namespace URI
-	attrs         []xmlAttr // start tag's attributes, xmlns ones left out
-	raw           string    // text as written
-	cdata         bool      // raw is a CDATA section's content
-	selfClosing   bool      // the start tag was <x/>: its end comes next
+	space         string // element's namespace URI
+	attrs         []Attr // start tag's attributes, xmlns ones left out
+	raw           string // text as written
+	cdata         bool   // raw is a CDATA section's content
+	selfClosing   bool   // the start tag was <x/>: its end comes next
 
 	stack    []openElem
 	ns       []nsBinding
 	rootDone bool
-	utf16    bool // the file was UTF-16, decoded: its declaration may say so
-	err      *syntaxError
+	err      *SyntaxError
 }
 
-func newScanner(src string, maxDepth int) *scanner {
-	return &scanner{src: src, maxDepth: maxDepth, attrs: make([]xmlAttr, 0, 16)}
+// New returns a scanner of the document src whose elements may nest
+// maxDepth deep.
+func New(src string, maxDepth int) *Scanner {
+	return &Scanner{src: src, maxDepth: maxDepth, attrs: make([]Attr, 0, 16)}
 }
 
-// depth is the number of open elements: after a tokStart, the depth of the
-// element it opens; after a tokEnd, one less than that of the element it
-// closes.
-func (s *scanner) depth() int { return len(s.stack) }
+// Kind returns the kind of the current token.
+func (s *Scanner) Kind() Kind { return s.kind }
 
-func (s *scanner) fail(off int, format string, args ...any) bool {
+// Offset returns the byte offset of the current token in the document.
+func (s *Scanner) Offset() int { return s.tokOff }
+
+// Local returns the local name of the current start or end tag.
+func (s *Scanner) Local() string { return s.local }
+
+// Prefix returns the namespace prefix of the current start or end tag, as
+// written.
+func (s *Scanner) Prefix() string { return s.prefix }
+
+// Space returns the namespace URI of the current start tag's element;
+// for an undeclared prefix p, "undeclared:p".
+func (s *Scanner) Space() string { return s.space }
+
+// Attrs returns the attributes of the current start tag, the namespace
+// declarations left out. The slice is the scanner's: it changes with the
+// next start tag.
+func (s *Scanner) Attrs() []Attr { return s.attrs }
+
+// Raw returns the current character data as written: entity references
+// not replaced, unless [Scanner.CDATA].
+func (s *Scanner) Raw() string { return s.raw }
+
+// CDATA reports whether the current character data is a CDATA section's
+// content, which has no references.
+func (s *Scanner) CDATA() bool { return s.cdata }
+
+// SelfClosing reports whether the current start tag was written <x/>: its
+// end tag is the next token.
+func (s *Scanner) SelfClosing() bool { return s.selfClosing }
+
+// Rest returns the document from the end of the current token.
+func (s *Scanner) Rest() string { return s.src[s.off:] }
+
+// Src returns the document.
+func (s *Scanner) Src() string { return s.src }
+
+// Err returns the error that stopped the scanner, or nil.
+func (s *Scanner) Err() *SyntaxError { return s.err }
+
+// Depth is the number of open elements: after a StartTag, the depth of
+// the element it opens; after an EndTag, one less than that of the element
+// it closes.
+func (s *Scanner) Depth() int { return len(s.stack) }
+
+func (s *Scanner) fail(off int, format string, args ...any) bool {
 	if s.err == nil {
-		s.err = &syntaxError{off: off, msg: fmt.Sprintf(format, args...)}
+		s.err = &SyntaxError{Offset: off, Msg: fmt.Sprintf(format, args...)}
 	}
-	s.kind = tokNone
+	s.kind = None
 	return false
 }
 
-// next reads the next token. It returns false at the end of the document or
-// on an error (then s.err is set).
-func (s *scanner) next() bool {
+// Next reads the next token. It returns false at the end of the document
+// or on an error (then [Scanner.Err] says which).
+func (s *Scanner) Next() bool {
 	if s.err != nil {
 		return false
 	}
 	if s.selfClosing {
 		s.selfClosing = false
-		s.kind, s.tokOff = tokEnd, s.off
+		s.kind, s.tokOff = EndTag, s.off
 		s.pop()
 		return true
 	}
@@ -108,7 +183,7 @@ func (s *scanner) next() bool {
 			if !s.rootDone {
 				return s.fail(len(s.src), "no root element")
 			}
-			s.kind = tokNone
+			s.kind = None
 			return false
 		}
 		start := s.off
@@ -130,7 +205,7 @@ func (s *scanner) next() bool {
 			if !s.checkRefs(text, start) {
 				return false
 			}
-			s.kind, s.tokOff, s.raw, s.cdata = tokText, start, text, false
+			s.kind, s.tokOff, s.raw, s.cdata = CharData, start, text, false
 			return true
 		}
 		if start+1 >= len(s.src) {
@@ -159,7 +234,7 @@ func (s *scanner) next() bool {
 				if end < 0 {
 					return s.fail(start, "CDATA section not closed (no ]]>)")
 				}
-				s.kind, s.tokOff, s.raw, s.cdata = tokText, start, s.src[start+9:start+9+end], true
+				s.kind, s.tokOff, s.raw, s.cdata = CharData, start, s.src[start+9:start+9+end], true
 				s.off = start + 9 + end + 3
 				return true
 			case strings.HasPrefix(s.src[start:], "<!DOCTYPE"):
@@ -179,7 +254,7 @@ func (s *scanner) next() bool {
 }
 
 // pi skips a processing instruction; an XML declaration must come first.
-func (s *scanner) pi(start int) bool {
+func (s *Scanner) pi(start int) bool {
 	end := strings.Index(s.src[start+2:], "?>")
 	if end < 0 {
 		return s.fail(start, "processing instruction not closed (no ?>)")
@@ -194,44 +269,26 @@ func (s *scanner) pi(start int) bool {
 		if start != 0 {
 			return s.fail(start, "XML declaration not at the start of the file")
 		}
-		if enc := pseudoAttr(body, "encoding"); enc != "" {
+		if enc := source.PseudoAttr(body, "encoding"); enc != "" {
 			switch strings.ToLower(enc) {
 			case "utf-8", "utf8", "us-ascii", "ascii":
 			case "utf-16", "utf-16le", "utf-16be", "unicode":
-				if !s.utf16 {
+				if !s.UTF16 {
 					return s.fail(start, "the file says it is in %s but is not", enc)
 				}
 			default:
-				return s.fail(start, "encoding %q is not supported: draw.io writes UTF-8", enc)
+				if s.Editor == "" {
+					return s.fail(start, "encoding %q is not supported", enc)
+				}
+				return s.fail(start, "encoding %q is not supported: %s writes UTF-8", enc, s.Editor)
 			}
 		}
 	}
 	return true
 }
 
-// pseudoAttr returns the value of name="value" in an XML declaration.
-func pseudoAttr(body, name string) string {
-	i := strings.Index(body, name)
-	if i < 0 {
-		return ""
-	}
-	rest := strings.TrimLeft(body[i+len(name):], " \t\r\n")
-	if !strings.HasPrefix(rest, "=") {
-		return ""
-	}
-	rest = strings.TrimLeft(rest[1:], " \t\r\n")
-	if rest == "" || rest[0] != '"' && rest[0] != '\'' {
-		return ""
-	}
-	end := strings.IndexByte(rest[1:], rest[0])
-	if end < 0 {
-		return ""
-	}
-	return rest[1 : 1+end]
-}
-
 // doctype skips a document type declaration, internal subset included.
-func (s *scanner) doctype(start int) bool {
+func (s *Scanner) doctype(start int) bool {
 	depth := 0
 	var quote byte
 	for i := start + 2; i < len(s.src); i++ {
@@ -255,7 +312,7 @@ func (s *scanner) doctype(start int) bool {
 	return s.fail(start, "DOCTYPE not closed")
 }
 
-func (s *scanner) startTag(start int) bool {
+func (s *Scanner) startTag(start int) bool {
 	if len(s.stack) == 0 && s.rootDone {
 		return s.fail(start, "a second root element")
 	}
@@ -313,28 +370,28 @@ func (s *scanner) startTag(start int) bool {
 		prefix, local := splitName(aname)
 		switch {
 		case prefix == "" && local == "xmlns":
-			s.ns = append(s.ns, nsBinding{"", unescape(raw)})
+			s.ns = append(s.ns, nsBinding{"", Unescape(raw)})
 			nns++
 		case prefix == "xmlns":
-			s.ns = append(s.ns, nsBinding{local, unescape(raw)})
+			s.ns = append(s.ns, nsBinding{local, Unescape(raw)})
 			nns++
 		default:
-			s.attrs = append(s.attrs, xmlAttr{prefix, local, raw})
+			s.attrs = append(s.attrs, Attr{prefix, local, raw})
 		}
 	}
 	if len(s.stack) >= s.maxDepth {
 		s.fail(start, "XML elements nested more than %d deep", s.maxDepth)
-		s.err.deep = true
+		s.err.Deep = true
 		return false
 	}
 	s.stack = append(s.stack, openElem{qname, start, nns})
 	s.prefix, s.local = splitName(qname)
 	s.space = s.lookupNS(s.prefix)
-	s.kind, s.tokOff = tokStart, start
+	s.kind, s.tokOff = StartTag, start
 	return true
 }
 
-func (s *scanner) endTag(start int) bool {
+func (s *Scanner) endTag(start int) bool {
 	qname, i, ok := s.name(start + 2)
 	if !ok {
 		return s.fail(start+2, "invalid element name after '</'")
@@ -352,12 +409,12 @@ func (s *scanner) endTag(start int) bool {
 	}
 	s.prefix, s.local = splitName(qname)
 	s.off = i + 1
-	s.kind, s.tokOff = tokEnd, start
+	s.kind, s.tokOff = EndTag, start
 	s.pop()
 	return true
 }
 
-func (s *scanner) pop() {
+func (s *Scanner) pop() {
 	n := len(s.stack) - 1
 	s.ns = s.ns[:len(s.ns)-s.stack[n].nns]
 	s.stack = s.stack[:n]
@@ -369,7 +426,7 @@ func (s *scanner) pop() {
 // xmlNamespace is bound to the prefix xml by definition.
 const xmlNamespace = "http://www.w3.org/XML/1998/namespace"
 
-func (s *scanner) lookupNS(prefix string) string {
+func (s *Scanner) lookupNS(prefix string) string {
 	if prefix == "xml" {
 		return xmlNamespace
 	}
@@ -381,40 +438,108 @@ func (s *scanner) lookupNS(prefix string) string {
 	if prefix != "" {
 		// An undeclared prefix: not well-formed for namespaces, but
 		// encoding/xml accepts it too. Such an element is in no namespace
-		// draw.io uses, so it is skipped.
+		// the importers use, so they skip it.
 		return "undeclared:" + prefix
 	}
 	return ""
 }
 
-// skip reads to the end of the element whose start tag is the current
-// token.
-func (s *scanner) skip() bool {
-	if s.kind != tokStart {
+// Skip reads to the end of the element whose start tag is the current
+// token; it does nothing on another token. It returns false on an error.
+func (s *Scanner) Skip() bool {
+	if s.kind != StartTag {
 		return true
 	}
-	d := s.depth()
-	for s.next() {
-		if s.kind == tokEnd && s.depth() < d {
+	d := s.Depth()
+	for s.Next() {
+		if s.kind == EndTag && s.Depth() < d {
 			return true
 		}
 	}
 	return false
 }
 
-// attr returns the value of the unprefixed attribute name of the current
-// start tag, entity references replaced.
-func (s *scanner) attr(name string) string {
+// Child moves to the start tag of the next child of the element at depth
+// d (the current element's [Scanner.Depth] when its start tag was read),
+// skipping character data and deeper elements. It returns false when that
+// element ends, at the end of the document, or on an error.
+func (s *Scanner) Child(d int) bool {
+	for s.Next() {
+		switch s.kind {
+		case StartTag:
+			if s.Depth() == d+1 {
+				return true
+			}
+			s.Skip()
+		case EndTag:
+			if s.Depth() < d {
+				return false
+			}
+		}
+	}
+	return false
+}
+
+// Attr returns the value of the unprefixed attribute name of the current
+// start tag, entity references replaced; "" when there is none.
+func (s *Scanner) Attr(name string) string {
 	for i := range s.attrs {
-		if s.attrs[i].local == name && s.attrs[i].prefix == "" {
-			return unescape(s.attrs[i].raw)
+		if s.attrs[i].Local == name && s.attrs[i].Prefix == "" {
+			return Unescape(s.attrs[i].Raw)
+		}
+	}
+	return ""
+}
+
+// AttrNS returns the value of the attribute local of the current start tag
+// whose prefix is bound to namespace space, entity references replaced.
+func (s *Scanner) AttrNS(space, local string) string {
+	for i := range s.attrs {
+		if a := &s.attrs[i]; a.Local == local && a.Prefix != "" && s.lookupNS(a.Prefix) == space {
+			return Unescape(a.Raw)
+		}
+	}
+	return ""
+}
+
+// Text reads the character data of the element whose start tag is the
+// current token, descendants included, to the element's end. It allocates
+// only when the text comes in several pieces or holds references.
+func (s *Scanner) Text() string {
+	d := s.Depth()
+	var first string
+	var b []byte
+	n := 0
+	for s.Next() {
+		switch s.kind {
+		case CharData:
+			t := s.raw
+			if !s.cdata {
+				t = Unescape(t)
+			}
+			switch n {
+			case 0:
+				first = t
+			case 1:
+				b = append(append(b, first...), t...)
+			default:
+				b = append(b, t...)
+			}
+			n++
+		case EndTag:
+			if s.Depth() < d {
+				if n > 1 {
+					return string(b)
+				}
+				return first
+			}
 		}
 	}
 	return ""
 }
 
 // name reads an XML name at i; it returns the name and where it ends.
-func (s *scanner) name(i int) (string, int, bool) {
+func (s *Scanner) name(i int) (string, int, bool) {
 	j := i
 	for j < len(s.src) {
 		c := s.src[j]
@@ -454,8 +579,17 @@ func splitName(qname string) (prefix, local string) {
 	return "", qname
 }
 
+// QName returns the qualified name prefix:local, or local when there is no
+// prefix.
+func QName(prefix, local string) string {
+	if prefix == "" {
+		return local
+	}
+	return prefix + ":" + local
+}
+
 // checkRefs checks the entity and character references of text at off.
-func (s *scanner) checkRefs(text string, off int) bool {
+func (s *Scanner) checkRefs(text string, off int) bool {
 	for i := 0; ; {
 		j := strings.IndexByte(text[i:], '&')
 		if j < 0 {
@@ -510,9 +644,11 @@ func isXMLChar(r rune) bool {
 		r >= 0x20 && r <= 0xD7FF || r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
 }
 
-// unescape replaces the references of checked text and turns line ends
-// into '\n'; it allocates only when there is something to replace.
-func unescape(raw string) string {
+// Unescape replaces the references of text the scanner checked (an
+// attribute's Raw, character data) and turns line ends into '\n'; it
+// allocates only when there is something to replace. A '&' that starts no
+// reference is kept as it is.
+func Unescape(raw string) string {
 	if strings.IndexByte(raw, '&') < 0 && strings.IndexByte(raw, '\r') < 0 {
 		return raw
 	}
@@ -562,36 +698,7 @@ func quoteChar(s string) string {
 }
 
 // lineOf returns "line:col" of off, for messages that point back.
-func (s *scanner) lineOf(off int) string {
-	l, c := lineCol(s.src, off)
+func (s *Scanner) lineOf(off int) string {
+	l, c := source.LineCol(s.src, off)
 	return strconv.Itoa(l) + ":" + strconv.Itoa(c)
-}
-
-// lineCol returns the line and byte column (from 1) of off in src.
-func lineCol(src string, off int) (line, col int) {
-	off = min(max(off, 0), len(src))
-	before := src[:off]
-	return strings.Count(before, "\n") + 1, off - (strings.LastIndexByte(before, '\n') + 1) + 1
-}
-
-// lines turns offsets into lines and columns, moving forward through src:
-// the whole file costs one pass however many positions are asked for. A
-// step back starts over.
-type lines struct {
-	src             string
-	off, line, from int // from: offset of the line's first byte
-}
-
-func (x *lines) pos(off int) (line, col int) {
-	off = min(max(off, 0), len(x.src))
-	if off < x.off || x.line == 0 {
-		x.off, x.line, x.from = 0, 1, 0
-	}
-	seg := x.src[x.off:off]
-	if n := strings.Count(seg, "\n"); n > 0 {
-		x.line += n
-		x.from = x.off + strings.LastIndexByte(seg, '\n') + 1
-	}
-	x.off = off
-	return x.line, off - x.from + 1
 }

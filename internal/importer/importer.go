@@ -1,0 +1,190 @@
+// Package importer holds the little logic the importers (chart/visio,
+// chart/drawio, chart/graphml) share besides reading the file (package
+// internal/source) and scanning its XML (internal/xmlscan): allocating
+// what they decode in blocks, interning the chart's strings, numbering
+// transitions, telling pseudo-states by the words of their names, and the
+// stencil's names and version as messages quote them.
+//
+// # Sections
+//
+//   - Allocation: [Block] hands out values and slices cut from blocks.
+//   - Strings: [Strings] clones a chart's strings out of the file once.
+//   - Transitions: [NumberOrders].
+//   - Stencils: [TestNames], [Version].
+//   - Text: [Words], [TerminatorKind], [Shorten].
+package importer
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/fsmforge/fsmforge/chart"
+)
+
+// blockSize is the number of values in a Block's blocks.
+const blockSize = 256
+
+// Block hands out values and exact-size slices of T cut from blocks of 256
+// values (or of a larger slice's size), so that a large drawing's many
+// small values cost few allocations. A block stays alive as long as one of
+// its values. The zero value is ready to use; it is not safe for
+// concurrent use.
+type Block[T any] struct {
+	free []T
+}
+
+// New returns a pointer to a zero T.
+func (b *Block[T]) New() *T {
+	if len(b.free) == 0 {
+		b.free = make([]T, blockSize)
+	}
+	v := &b.free[0]
+	b.free = b.free[1:]
+	return v
+}
+
+// Keep returns a copy of s whose length and capacity are len(s), or nil
+// when s is empty.
+func (b *Block[T]) Keep(s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	if len(b.free) < len(s) {
+		b.free = make([]T, max(blockSize, len(s)))
+	}
+	out := b.free[:len(s):len(s)]
+	copy(out, s)
+	b.free = b.free[len(s):]
+	return out
+}
+
+// Strings interns the strings of a chart read from a file held in memory:
+// each distinct string is cloned out of the file once, so that the chart
+// shares one copy of a repeated string and does not keep the file alive.
+// The zero value is ready to use; it is not safe for concurrent use.
+type Strings struct {
+	m map[string]string
+}
+
+// Clone returns s, cloned the first time it is seen.
+func (x *Strings) Clone(s string) string {
+	if s == "" {
+		return ""
+	}
+	if v, ok := x.m[s]; ok {
+		return v
+	}
+	if x.m == nil {
+		x.m = make(map[string]string)
+	}
+	v := strings.Clone(s)
+	x.m[v] = v
+	return v
+}
+
+// Pos returns p with its strings cloned: File, Page, Shape and ShapeName.
+func (x *Strings) Pos(p chart.Pos) chart.Pos {
+	p.File = x.Clone(p.File)
+	p.Page = x.Clone(p.Page)
+	p.Shape = x.Clone(p.Shape)
+	p.ShapeName = x.Clone(p.ShapeName)
+	return p
+}
+
+// NumberOrders numbers the transitions of ts whose Order is 0 by their
+// position (from 1) among the transitions leaving the same state, or among
+// the AnyState transitions, in the order of ts; it leaves other orders as
+// they are, and counts them.
+func NumberOrders(ts []chart.Transition) {
+	seen := make(map[string]int)
+	for i := range ts {
+		t := &ts[i]
+		key := t.From
+		if t.AnyState {
+			key = "\x00any"
+		}
+		seen[key]++
+		if t.Order == 0 {
+			t.Order = seen[key]
+		}
+	}
+}
+
+// TestNames lists the names of the stencil's tests, in its order.
+func TestNames(st *chart.Stencil) []string {
+	names := make([]string, len(st.Tests))
+	for i, t := range st.Tests {
+		names[i] = t.Name
+	}
+	return names
+}
+
+// Version returns the stencil's version for a message, or "unnumbered".
+func Version(st *chart.Stencil) string {
+	if st.Version == "" {
+		return "unnumbered"
+	}
+	return st.Version
+}
+
+// Words splits a name into lower-case words at non-letters and digits and
+// at changes of case: "com.lucidchart.UMLStartBlock20" gives com,
+// lucidchart, uml, start, block, 20.
+func Words(name string) []string {
+	var out []string
+	rs := []rune(name)
+	start := 0
+	flush := func(i int) {
+		if i > start {
+			out = append(out, strings.ToLower(string(rs[start:i])))
+		}
+		start = i
+	}
+	for i, r := range rs {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			flush(i)
+			start = i + 1
+			continue
+		}
+		if i == start {
+			continue
+		}
+		p := rs[i-1]
+		switch {
+		case unicode.IsDigit(r) != unicode.IsDigit(p):
+			flush(i)
+		case unicode.IsUpper(r) && unicode.IsLower(p):
+			flush(i)
+		case unicode.IsUpper(r) && unicode.IsUpper(p) && i+1 < len(rs) && unicode.IsLower(rs[i+1]):
+			flush(i)
+		}
+	}
+	flush(len(rs))
+	return out
+}
+
+// TerminatorKind tells what a flowchart's terminator shape (the rounded
+// box that starts or ends a flowchart) stands for by its text: the start
+// for "start" or "begin", the end for "end", "stop" or "finish" (the first
+// of those words in text), a normal state otherwise.
+func TerminatorKind(text string) chart.StateKind {
+	for _, w := range Words(text) {
+		switch w {
+		case "start", "begin":
+			return chart.StartState
+		case "end", "stop", "finish":
+			return chart.EndState
+		}
+	}
+	return chart.NormalState
+}
+
+// Shorten returns s, or its first n-3 characters and "..." when it has
+// more than n; n must be at least 3.
+func Shorten(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-3]) + "..."
+}

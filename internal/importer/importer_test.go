@@ -1,0 +1,123 @@
+package importer
+
+import (
+	"slices"
+	"testing"
+	"unsafe"
+
+	"github.com/fsmforge/fsmforge/chart"
+)
+
+func TestStrings(t *testing.T) {
+	var x Strings
+	file := "walkLeft walkLeft"
+	a, b := x.Clone(file[:8]), x.Clone(file[9:])
+	if a != "walkLeft" || b != "walkLeft" || unsafe.StringData(a) != unsafe.StringData(b) || unsafe.StringData(a) == unsafe.StringData(file) {
+		t.Errorf("Clone = %q at %p, %q at %p: want one copy, not the file's", a, unsafe.StringData(a), b, unsafe.StringData(b))
+	}
+	if x.Clone("") != "" {
+		t.Errorf(`Clone("") is not ""`)
+	}
+	p := x.Pos(chart.Pos{File: "f", Page: "p", Shape: "s", ShapeName: "walkLeft", Line: 3, Col: 4})
+	if p != (chart.Pos{File: "f", Page: "p", Shape: "s", ShapeName: "walkLeft", Line: 3, Col: 4}) || unsafe.StringData(p.ShapeName) != unsafe.StringData(a) {
+		t.Errorf("Pos = %+v, want the same with interned strings", p)
+	}
+}
+
+func TestNumberOrders(t *testing.T) {
+	ts := []chart.Transition{
+		{From: "a"}, {From: "b"}, {From: "a", Order: 5}, {AnyState: true}, {From: "a"}, {AnyState: true, Order: 1}, {AnyState: true},
+	}
+	NumberOrders(ts)
+	var got []int
+	for _, t := range ts {
+		got = append(got, t.Order)
+	}
+	if want := []int{1, 1, 5, 1, 3, 1, 3}; !slices.Equal(got, want) {
+		t.Errorf("orders = %v, want %v", got, want)
+	}
+}
+
+func TestStencil(t *testing.T) {
+	st := &chart.Stencil{Tests: []chart.Test{{Name: "a"}, {Name: "b"}}}
+	if got := TestNames(st); !slices.Equal(got, []string{"a", "b"}) {
+		t.Errorf("TestNames = %q, want a, b", got)
+	}
+	if got := Version(st); got != "unnumbered" {
+		t.Errorf("Version = %q, want unnumbered", got)
+	}
+	st.Version = "2"
+	if got := Version(st); got != "2" {
+		t.Errorf("Version = %q, want 2", got)
+	}
+}
+
+func TestWords(t *testing.T) {
+	for in, want := range map[string][]string{
+		"com.lucidchart.UMLStartBlock20": {"com", "lucidchart", "uml", "start", "block", "20"},
+		"com.yworks.flowchart.start1":    {"com", "yworks", "flowchart", "start", "1"},
+		"Initial state":                  {"initial", "state"},
+		"Start/End":                      {"start", "end"},
+		"XMLHttpRequest":                 {"xml", "http", "request"},
+		"Legend":                         {"legend"},
+		"":                               nil,
+	} {
+		if got := Words(in); !slices.Equal(got, want) {
+			t.Errorf("Words(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestShorten(t *testing.T) {
+	for _, tt := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"short", 40, "short"},
+		{"exactly", 7, "exactly"},
+		{"café au lait", 8, "café ..."},
+	} {
+		if got := Shorten(tt.s, tt.n); got != tt.want {
+			t.Errorf("Shorten(%q, %d) = %q, want %q", tt.s, tt.n, got, tt.want)
+		}
+	}
+}
+
+func TestTerminatorKind(t *testing.T) {
+	for text, want := range map[string]chart.StateKind{
+		"Start": chart.StartState, "begin here": chart.StartState, "End": chart.EndState, "STOP": chart.EndState,
+		"finish line": chart.EndState, "start/end": chart.StartState, "Login": chart.NormalState, "": chart.NormalState,
+	} {
+		if got := TerminatorKind(text); got != want {
+			t.Errorf("TerminatorKind(%q) = %v, want %v", text, got, want)
+		}
+	}
+}
+
+func TestBlock(t *testing.T) {
+	var b Block[int]
+	if b.Keep(nil) != nil {
+		t.Errorf("Keep(nil) is not nil")
+	}
+	src := []int{1, 2, 3}
+	a := b.Keep(src)
+	p := b.New()
+	c := b.Keep([]int{4})
+	src[0] = 9
+	if !slices.Equal(a, []int{1, 2, 3}) || cap(a) != 3 || *p != 0 || !slices.Equal(c, []int{4}) || cap(c) != 1 {
+		t.Errorf("Keep, New, Keep = %v (cap %d), %d, %v (cap %d)", a, cap(a), *p, c, cap(c))
+	}
+	big := b.Keep(make([]int, 1000))
+	if len(big) != 1000 || cap(big) != 1000 {
+		t.Errorf("Keep(1000 ints) = len %d, cap %d", len(big), cap(big))
+	}
+	allocs := testing.AllocsPerRun(100, func() {
+		for range 200 {
+			b.New()
+		}
+	})
+	if allocs > 1 {
+		t.Errorf("200 New calls cost %.1f allocations, want at most 1", allocs)
+	}
+}

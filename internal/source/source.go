@@ -1,0 +1,271 @@
+// Package source holds what the importers (chart/visio, chart/drawio,
+// chart/scxml, chart/graphml) do alike with a file before they parse it:
+// read it whole within a size limit, take off its byte-order mark and
+// decode UTF-16 or Latin-1, tell text that cannot be XML, turn byte offsets
+// into lines and columns, and build the error of a file that cannot be
+// read.
+//
+// The messages stay the importers': the functions here report what they
+// found (a sentinel, a flag, a description) and each importer words the
+// error with its own prefix ("visio: ...") and sentinel.
+//
+// # Sections
+//
+//   - Reading: [ReadAll], [ErrTooLarge], [SizeString], [Fatal], [ErrText].
+//   - Encodings: [DecodeText], [Encoding], [FromLatin1], [InvalidUTF8],
+//     [PseudoAttr].
+//   - Sniffing: [NotXML], [IsZip], [QuoteStart].
+//   - Positions: [LineCol], [Lines].
+package source
+
+import (
+	"errors"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/fsmforge/fsmforge/chart"
+)
+
+// ErrTooLarge is the error of [ReadAll] for a reader that holds more than
+// the limit. The importers turn it into their own ErrTooLarge with their
+// message.
+var ErrTooLarge = errors.New("source: larger than the limit")
+
+// ReadAll reads r to its end into a string, refusing more than max bytes:
+// it returns [ErrTooLarge] then, or the reader's error. A reader that
+// tells its length (a *bytes.Reader, *strings.Reader, *bytes.Buffer, or a
+// regular *os.File) is refused before it is read when it is too large,
+// and its text is read into a buffer of its size.
+func ReadAll(r io.Reader, max int64) (string, error) {
+	var b strings.Builder
+	switch f := r.(type) {
+	case interface{ Len() int }: // bytes.Reader, strings.Reader, bytes.Buffer
+		if int64(f.Len()) > max {
+			return "", ErrTooLarge
+		}
+		b.Grow(f.Len())
+	case *os.File:
+		if fi, err := f.Stat(); err == nil && fi.Mode().IsRegular() {
+			if fi.Size() > max {
+				return "", ErrTooLarge
+			}
+			b.Grow(int(fi.Size()))
+		}
+	}
+	if _, err := io.Copy(&b, io.LimitReader(r, max+1)); err != nil {
+		return "", err
+	}
+	if int64(b.Len()) > max {
+		return "", ErrTooLarge
+	}
+	return b.String(), nil
+}
+
+// SizeString renders a size for a message: "256 MiB", "4 KiB", or "1000
+// bytes" when n is not a whole number of KiB.
+func SizeString(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return strconv.FormatInt(n>>20, 10) + " MiB"
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return strconv.FormatInt(n>>10, 10) + " KiB"
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
+}
+
+// Fatal returns a [chart.Diagnostics] holding one error, at line and col
+// (0 when unknown) of file, wrapping err: what an importer returns for a
+// file that cannot be read.
+func Fatal(file string, line, col int, err error, msg, hint string) error {
+	return chart.Diagnostics{{Pos: chart.Pos{File: file, Line: line, Col: col}, Message: msg, Hint: hint, Err: err}}
+}
+
+// ErrText is err's message without a repetition of path, for an error of
+// os.Open(path) whose message names the path already.
+func ErrText(err error, path string) string {
+	var pe *os.PathError
+	if errors.As(err, &pe) && pe.Path == path {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+// Encoding is how [DecodeText] found a text encoded.
+type Encoding uint8
+
+const (
+	// NoBOM: no byte-order mark; the text is returned as it is.
+	NoBOM Encoding = iota
+	// UTF8BOM: UTF-8 with a byte-order mark, which is taken off.
+	UTF8BOM
+	// UTF16BOM: UTF-16, little- or big-endian, with a byte-order mark.
+	UTF16BOM
+	// UTF16Bare: UTF-16 without a byte-order mark, told by its first
+	// character, '<'.
+	UTF16Bare
+)
+
+// UTF16 reports whether the text was UTF-16.
+func (e Encoding) UTF16() bool { return e == UTF16BOM || e == UTF16Bare }
+
+// DecodeText returns src in UTF-8 without its byte-order mark, and how it
+// was encoded: UTF-8 with or without a byte-order mark, UTF-16 with one
+// and, when bare is true, UTF-16 without one whose first character is
+// '<'. It returns ok false (and enc the UTF-16 it looked like) when src
+// starts like UTF-16 but is not: an odd number of bytes. Invalid UTF-8 is
+// returned as it is; invalid UTF-16 becomes U+FFFD.
+func DecodeText(src string, bare bool) (text string, enc Encoding, ok bool) {
+	switch {
+	case strings.HasPrefix(src, "\xEF\xBB\xBF"):
+		return src[3:], UTF8BOM, true
+	case strings.HasPrefix(src, "\xFF\xFE"), strings.HasPrefix(src, "\xFE\xFF"):
+		s, ok := fromUTF16(src[2:], src[0] == 0xFE)
+		return s, UTF16BOM, ok
+	case bare && (strings.HasPrefix(src, "<\x00") || strings.HasPrefix(src, "\x00<")):
+		s, ok := fromUTF16(src, src[0] == 0)
+		return s, UTF16Bare, ok
+	}
+	return src, NoBOM, true
+}
+
+// fromUTF16 decodes UTF-16 text without its byte-order mark.
+func fromUTF16(s string, bigEndian bool) (string, bool) {
+	if len(s)%2 != 0 {
+		return "", false
+	}
+	u := make([]uint16, len(s)/2)
+	for i := range u {
+		a, b := uint16(s[2*i]), uint16(s[2*i+1])
+		if bigEndian {
+			u[i] = a<<8 | b
+		} else {
+			u[i] = b<<8 | a
+		}
+	}
+	return string(utf16.Decode(u)), true
+}
+
+// FromLatin1 decodes ISO 8859-1 text into UTF-8.
+func FromLatin1(s string) string {
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/8)
+	for i := 0; i < len(s); i++ {
+		b.WriteRune(rune(s[i]))
+	}
+	return b.String()
+}
+
+// InvalidUTF8 returns the offset of the first invalid UTF-8 sequence of s,
+// or -1.
+func InvalidUTF8(s string) int {
+	if utf8.ValidString(s) {
+		return -1
+	}
+	for off := 0; off < len(s); {
+		r, n := utf8.DecodeRuneInString(s[off:])
+		if r == utf8.RuneError && n == 1 {
+			return off
+		}
+		off += n
+	}
+	return -1
+}
+
+// PseudoAttr returns the value of name="value" (or 'value') in decl, the
+// text of an XML declaration, or "".
+func PseudoAttr(decl, name string) string {
+	i := strings.Index(decl, name)
+	if i < 0 {
+		return ""
+	}
+	rest := strings.TrimLeft(decl[i+len(name):], " \t\r\n")
+	if !strings.HasPrefix(rest, "=") {
+		return ""
+	}
+	rest = strings.TrimLeft(rest[1:], " \t\r\n")
+	if rest == "" || rest[0] != '"' && rest[0] != '\'' {
+		return ""
+	}
+	end := strings.IndexByte(rest[1:], rest[0])
+	if end < 0 {
+		return ""
+	}
+	return rest[1 : 1+end]
+}
+
+// NotXML returns "" when text may be an XML document: its first character
+// after white space is '<', and its first KiB holds no NUL byte. Otherwise
+// it says what text is, for a message: "a text file that is not XML" when
+// its first KiB is UTF-8 without a NUL byte, else "a binary file". isSpace
+// tells white space; nil means XML's: space, tab, CR and LF.
+func NotXML(text string, isSpace func(rune) bool) string {
+	if isSpace == nil {
+		isSpace = xmlSpace
+	}
+	head := text[:min(len(text), 1024)]
+	i := strings.IndexFunc(text, func(r rune) bool { return !isSpace(r) })
+	if i >= 0 && text[i] == '<' && strings.IndexByte(head, 0) < 0 {
+		return ""
+	}
+	if strings.IndexByte(head, 0) < 0 && utf8.ValidString(head) {
+		return "a text file that is not XML"
+	}
+	return "a binary file"
+}
+
+func xmlSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' }
+
+// IsZip reports whether a file that starts with head is a zip archive (an
+// empty one included).
+func IsZip(head string) bool {
+	return strings.HasPrefix(head, "PK\x03\x04") || strings.HasPrefix(head, "PK\x05\x06")
+}
+
+// QuoteStart quotes the first 16 bytes of s for a message, with "..." when
+// there are more.
+func QuoteStart(s string) string {
+	const n = 16
+	if len(s) > n {
+		return strconv.Quote(s[:n]) + "..."
+	}
+	return strconv.Quote(s)
+}
+
+// LineCol returns the line and byte column (from 1) of off in src; an
+// offset out of src counts as its start or its end.
+func LineCol(src string, off int) (line, col int) {
+	off = min(max(off, 0), len(src))
+	before := src[:off]
+	return strings.Count(before, "\n") + 1, off - (strings.LastIndexByte(before, '\n') + 1) + 1
+}
+
+// Lines turns offsets into lines and columns as [LineCol] does, moving
+// forward through its text: the whole text costs one pass however many
+// positions are asked for. A step back starts over from the beginning.
+// The zero value is for an empty text; see [NewLines].
+type Lines struct {
+	src             string
+	off, line, from int // from: offset of the line's first byte
+}
+
+// NewLines returns the Lines of src.
+func NewLines(src string) Lines { return Lines{src: src, line: 1} }
+
+// Pos returns the line and byte column (from 1) of off.
+func (x *Lines) Pos(off int) (line, col int) {
+	off = min(max(off, 0), len(x.src))
+	if off < x.off || x.line == 0 {
+		x.off, x.line, x.from = 0, 1, 0
+	}
+	seg := x.src[x.off:off]
+	if n := strings.Count(seg, "\n"); n > 0 {
+		x.line += n
+		x.from = x.off + strings.LastIndexByte(seg, '\n') + 1
+	}
+	x.off = off
+	return x.line, off - x.from + 1
+}

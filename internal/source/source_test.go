@@ -1,0 +1,200 @@
+package source
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/iotest"
+
+	"github.com/fsmforge/fsmforge/chart"
+)
+
+func TestReadAll(t *testing.T) {
+	boom := errors.New("boom")
+	for _, tt := range []struct {
+		name string
+		r    io.Reader
+		max  int64
+		want string
+		err  error
+	}{
+		{"bytes", bytes.NewReader([]byte("abc")), 3, "abc", nil},
+		{"bytes too large", bytes.NewReader([]byte("abcd")), 3, "", ErrTooLarge},
+		{"strings", strings.NewReader(""), 0, "", nil},
+		{"unknown length", iotest.OneByteReader(strings.NewReader("abc")), 3, "abc", nil},
+		{"unknown length too large", iotest.OneByteReader(strings.NewReader("abcd")), 3, "", ErrTooLarge},
+		{"error", iotest.ErrReader(boom), 3, "", boom},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ReadAll(tt.r, tt.max)
+			if got != tt.want || !errors.Is(err, tt.err) {
+				t.Errorf("ReadAll = %q, %v, want %q, %v", got, err, tt.want, tt.err)
+			}
+		})
+	}
+	t.Run("file", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "f")
+		if err := os.WriteFile(path, []byte("abcd"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		for _, max := range []int64{3, 4} {
+			f, err := os.Open(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := ReadAll(f, max)
+			f.Close()
+			if max == 3 && err != ErrTooLarge || max == 4 && (got != "abcd" || err != nil) {
+				t.Errorf("ReadAll(file of 4 bytes, %d) = %q, %v", max, got, err)
+			}
+		}
+	})
+}
+
+func TestSizeString(t *testing.T) {
+	for n, want := range map[int64]string{
+		256 << 20: "256 MiB", 1 << 20: "1 MiB", 3 << 10: "3 KiB", 1000: "1000 bytes", 1025: "1025 bytes", 0: "0 bytes",
+	} {
+		if got := SizeString(n); got != want {
+			t.Errorf("SizeString(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+func TestFatal(t *testing.T) {
+	sentinel := errors.New("sentinel")
+	err := Fatal("f.x", 2, 3, sentinel, "x: msg", "hint")
+	var l chart.Diagnostics
+	if !errors.As(err, &l) || len(l) != 1 || !errors.Is(err, sentinel) || err.Error() != "f.x:2:3: x: msg" || l[0].Hint != "hint" {
+		t.Errorf("Fatal = %#v (%v)", err, err)
+	}
+}
+
+func TestErrText(t *testing.T) {
+	_, err := os.Open("/no/such/file")
+	if got := ErrText(err, "/no/such/file"); got != "no such file or directory" {
+		t.Errorf("ErrText(%v) = %q", err, got)
+	}
+	if got := ErrText(err, "other"); got != err.Error() {
+		t.Errorf("ErrText(%v, other) = %q, want the whole message", err, got)
+	}
+}
+
+func TestDecodeText(t *testing.T) {
+	for _, tt := range []struct {
+		src  string
+		bare bool
+		want string
+		enc  Encoding
+		ok   bool
+	}{
+		{"<a/>", false, "<a/>", NoBOM, true},
+		{"\xEF\xBB\xBF<a/>", false, "<a/>", UTF8BOM, true},
+		{"\xFF\xFE<\x00a\x00/\x00>\x00", false, "<a/>", UTF16BOM, true},
+		{"\xFE\xFF\x00<\x00a\x00/\x00>", false, "<a/>", UTF16BOM, true},
+		{"\xFF\xFE<\x00a", false, "", UTF16BOM, false},
+		{"<\x00a\x00/\x00>\x00", true, "<a/>", UTF16Bare, true},
+		{"\x00<\x00a\x00/\x00>", true, "<a/>", UTF16Bare, true},
+		{"\x00<\x00", true, "", UTF16Bare, false},
+		{"<\x00a\x00/\x00>\x00", false, "<\x00a\x00/\x00>\x00", NoBOM, true},
+		{"\xFF\xFE\x00\xD8", false, "\uFFFD", UTF16BOM, true},
+	} {
+		got, enc, ok := DecodeText(tt.src, tt.bare)
+		if got != tt.want || enc != tt.enc || ok != tt.ok {
+			t.Errorf("DecodeText(%q, %v) = %q, %v, %v, want %q, %v, %v", tt.src, tt.bare, got, enc, ok, tt.want, tt.enc, tt.ok)
+		}
+		if enc.UTF16() != (enc == UTF16BOM || enc == UTF16Bare) {
+			t.Errorf("%v.UTF16() = %v", enc, enc.UTF16())
+		}
+	}
+}
+
+func TestFromLatin1(t *testing.T) {
+	if got := FromLatin1("caf\xe9 \xff"); got != "café ÿ" {
+		t.Errorf("FromLatin1 = %q, want %q", got, "café ÿ")
+	}
+}
+
+func TestInvalidUTF8(t *testing.T) {
+	for s, want := range map[string]int{"": -1, "abc": -1, "é": -1, "ab\xffc": 2, "é\xc3": 2} {
+		if got := InvalidUTF8(s); got != want {
+			t.Errorf("InvalidUTF8(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
+
+func TestPseudoAttr(t *testing.T) {
+	for decl, want := range map[string]string{
+		`<?xml version="1.0" encoding="UTF-8"`:  "UTF-8",
+		`xml version='1.0' encoding = 'latin1'`: "latin1",
+		`<?xml version="1.0"`:                   "",
+		`<?xml encoding=UTF-8`:                  "",
+		`<?xml encoding="UTF-8`:                 "",
+		`<?xml encoding`:                        "",
+	} {
+		if got := PseudoAttr(decl, "encoding"); got != want {
+			t.Errorf("PseudoAttr(%q, encoding) = %q, want %q", decl, got, want)
+		}
+	}
+}
+
+func TestNotXML(t *testing.T) {
+	for _, tt := range []struct {
+		text    string
+		isSpace func(rune) bool
+		want    string
+	}{
+		{"<a/>", nil, ""},
+		{" \r\n\t<a/>", nil, ""},
+		{"hello", nil, "a text file that is not XML"},
+		{"", nil, "a text file that is not XML"},
+		{"   ", nil, "a text file that is not XML"},
+		{"<a>\x00</a>", nil, "a binary file"},
+		{"\xff\xfe\xfd", nil, "a binary file"},
+		{"\u00a0<a/>", nil, "a text file that is not XML"},
+		{"\u00a0<a/>", func(r rune) bool { return r == '\u00a0' }, ""},
+	} {
+		if got := NotXML(tt.text, tt.isSpace); got != tt.want {
+			t.Errorf("NotXML(%q) = %q, want %q", tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestIsZip(t *testing.T) {
+	for s, want := range map[string]bool{"PK\x03\x04rest": true, "PK\x05\x06": true, "PK\x03": false, "": false, "<a/>": false} {
+		if got := IsZip(s); got != want {
+			t.Errorf("IsZip(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
+
+func TestQuoteStart(t *testing.T) {
+	if got := QuoteStart("short"); got != `"short"` {
+		t.Errorf("QuoteStart(short) = %s", got)
+	}
+	if got := QuoteStart("0123456789abcdefXYZ"); got != `"0123456789abcdef"...` {
+		t.Errorf("QuoteStart(long) = %s", got)
+	}
+}
+
+func TestLines(t *testing.T) {
+	src := "ab\ncd\r\n\nxyz"
+	x := NewLines(src)
+	for _, tt := range []struct{ off, line, col int }{
+		{0, 1, 1}, {1, 1, 2}, {3, 2, 1}, {5, 2, 3}, {8, 4, 1}, {2, 1, 3}, {10, 4, 3}, {100, 4, 4}, {-1, 1, 1},
+	} {
+		l, c := x.Pos(tt.off)
+		wl, wc := LineCol(src, tt.off)
+		if l != tt.line || c != tt.col || wl != l || wc != c {
+			t.Errorf("Pos(%d) = %d:%d, LineCol = %d:%d, want %d:%d", tt.off, l, c, wl, wc, tt.line, tt.col)
+		}
+	}
+	var zero Lines
+	if l, c := zero.Pos(5); l != 1 || c != 1 {
+		t.Errorf("Lines{}.Pos(5) = %d:%d, want 1:1", l, c)
+	}
+}
