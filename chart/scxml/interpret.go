@@ -144,7 +144,7 @@ func (in *interp) leniency() chart.Severity {
 	return chart.Error
 }
 
-const lenientHint = "remove it, or import the file leniently to leave it out"
+const lenientHint = "remove it, or read the file leniently to leave it out (fsmforge -lenient; Options.Lenient)"
 
 // root reads the root element's attributes. It returns false when the
 // file was made with another stencil.
