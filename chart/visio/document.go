@@ -16,8 +16,10 @@ import (
 // Visio package (.vsdx, .vssx); [Interpret] reads a chart from either.
 //
 // Each shape holds what the file says of it; [Document.Resolve] links it
-// to its master, from which it inherits. Strings may share memory with the
-// file's text, which stays in memory while the Document does.
+// to its master, from which it inherits. The strings of a Document decoded
+// from a .vdx share memory with the file's text, which stays in memory
+// while the Document does; those of a package's are copies: its parts'
+// text does not.
 type Document struct {
 	// File names the drawing in positions, as given in Options.File.
 	File string

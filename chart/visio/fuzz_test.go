@@ -54,8 +54,10 @@ func fuzzRead(t *testing.T, data []byte, st *chart.Stencil) {
 // FuzzReadVSDX feeds the reader arbitrary zip archives, starting from the
 // .vsdx drawings of testdata and ../../../shared/fixtures/vsdx, the
 // Goomba's, a stencil package, and damaged archives; see FuzzRead for what
-// it checks. As a drawing's parts are compressed, the fuzzer mostly
-// changes the zip's structure: FuzzVSDXPart changes the parts.
+// it checks, and it checks too that reading the parts' text in a window
+// of a few bytes changes nothing (see checkDecodeWindow). As a drawing's parts
+// are compressed, the fuzzer mostly changes the zip's structure:
+// FuzzVSDXPart changes the parts.
 func FuzzReadVSDX(f *testing.F) {
 	charttest.AddFiles(f, "testdata/*.vsdx", "../../../shared/fixtures/vsdx/*.vsdx", "../../examples/goomba/*.vsdx")
 	good := vsdxgen.Zip(goombaParts())
@@ -67,14 +69,17 @@ func FuzzReadVSDX(f *testing.F) {
 	f.Add(rawZip(rawPart{name: "../x", data: []byte("x")}))
 	f.Add([]byte("PK\x05\x06" + strings.Repeat("\x00", 18)))
 	st := charttest.Stencil(f)
-	f.Fuzz(func(t *testing.T, data []byte) { fuzzRead(t, data, st) })
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fuzzRead(t, data, st)
+		checkDecodeWindow(t, data, len(data)%13+1)
+	})
 }
 
 // FuzzVSDXPart replaces one part of the Goomba's .vsdx (part%16 of
 // vsdxgen's parts: content types, relationships, document, pages,
 // masters, a page, a master) with arbitrary XML, seeded from the part
 // itself, then reads the package (stored, not compressed, to go faster);
-// see FuzzRead for what it checks.
+// see FuzzReadVSDX for what it checks.
 func FuzzVSDXPart(f *testing.F) {
 	parts := goombaParts()
 	for i, p := range parts {
@@ -87,6 +92,8 @@ func FuzzVSDXPart(f *testing.F) {
 	f.Fuzz(func(t *testing.T, part uint8, data []byte) {
 		p := slices.Clone(parts)
 		p[int(part)%len(p)].Data = data
-		fuzzRead(t, vsdxgen.Store(p), st)
+		pkg := vsdxgen.Store(p)
+		fuzzRead(t, pkg, st)
+		checkDecodeWindow(t, pkg, len(data)%13+1)
 	})
 }

@@ -25,11 +25,19 @@ import (
 // a [chart.Diagnostics] of those that are errors. The chart's strings do not
 // share memory with the file.
 func Interpret(doc *Document, opt Options) (*chart.Chart, error) {
+	return interpret(doc, opt, false)
+}
+
+// interpret is Interpret; consume says that the caller drops doc after
+// it (Read does), so that interpret may drop the parts of doc it no longer
+// needs as it goes, leaving their memory to the chart.
+func interpret(doc *Document, opt Options, consume bool) (*chart.Chart, error) {
 	doc.Resolve()
 	in := &interp{
-		doc: doc,
-		st:  opt.Stencil,
-		c:   &chart.Chart{Name: chartName(doc), File: doc.File, Stencil: opt.Stencil},
+		doc:     doc,
+		st:      opt.Stencil,
+		c:       &chart.Chart{Name: chartName(doc), File: doc.File, Stencil: opt.Stencil},
+		consume: consume,
 	}
 	if in.st != nil {
 		in.props = in.st.PropertyNames()
@@ -71,6 +79,13 @@ type interp struct {
 	roles map[*Master]chart.Role
 	c     *chart.Chart
 	strs  importer.Strings // strings of the chart, cloned from the file once
+
+	consume bool // the document is dropped after: see interpret
+
+	// The last position's file and shape ID (see file and shapeID).
+	lastPart, lastFile string
+	lastShape          *Shape
+	lastPrefix, lastID string
 }
 
 // node is a shape of the page being read, with what the reading found
@@ -100,11 +115,43 @@ type glue struct {
 // pos returns the chart position of p, on page pg, for shape s named name,
 // where s's ID takes the prefix of its page.
 func (in *interp) pos(p Pos, pg *Page, s *Shape, prefix, name string) chart.Pos {
-	cp := chartPos(in.doc.File, p, pg, nil, name)
-	if s != nil {
-		cp.Shape = prefix + s.ID
+	cp := chart.Pos{File: in.file(p.Part), Line: p.Line, Col: p.Col, ShapeName: in.strs.Clone(name)}
+	if pg != nil {
+		cp.Page = in.strs.Clone(pg.Label())
 	}
-	return in.strs.Pos(cp)
+	if s != nil {
+		cp.Shape = in.shapeID(prefix, s)
+	}
+	return cp
+}
+
+// file returns the file's name, followed by the part's for a package, as
+// chart positions give it: "drawing.vsdx!visio/pages/page1.xml". It keeps
+// the last, as positions come part after part.
+func (in *interp) file(part string) string {
+	if part != in.lastPart || in.lastFile == "" {
+		f := in.doc.File
+		if part != "" {
+			f += "!" + part
+		}
+		in.lastPart, in.lastFile = part, in.strs.Clone(f)
+	}
+	return in.lastFile
+}
+
+// shapeID returns the chart ID of shape s, which takes the prefix of its
+// page: a copy, made once for the positions and the ID of a state or a
+// transition, which come one after the other (shape IDs are unique: they
+// are not worth interning).
+func (in *interp) shapeID(prefix string, s *Shape) string {
+	if s != in.lastShape || prefix != in.lastPrefix {
+		id := prefix + s.ID
+		if prefix == "" {
+			id = strings.Clone(id)
+		}
+		in.lastShape, in.lastPrefix, in.lastID = s, prefix, id
+	}
+	return in.lastID
 }
 
 func (in *interp) diag(sev chart.Severity, at chart.Pos, hint, format string, args ...any) {
@@ -278,6 +325,9 @@ func (in *interp) page(pg *Page, prefix string) {
 		if end.to = byID[c.ToSheet]; end.to == nil {
 			end.stale = c.ToSheet
 		}
+	}
+	if in.consume {
+		pg.Connects = nil // read: their memory is the chart's
 	}
 
 	// Which shapes are states and transitions.
@@ -477,7 +527,7 @@ func pixels(inches float64) float64 {
 
 func (in *interp) state(pg *Page, n *node, prefix string, parent *node) {
 	s := n.s
-	n.id = in.strs.Clone(prefix + s.ID)
+	n.id = in.shapeID(prefix, s)
 	st := chart.State{ID: n.id, Box: box(n, pg)}
 	if parent != nil {
 		st.Parent = in.strs.Clone(prefix + parent.s.ID)
@@ -555,7 +605,7 @@ func (in *interp) transition(pg *Page, n *node, prefix string, sev chart.Severit
 		in.diag(sev, at, reglue, "the start of the %s is glued to no state%s", what, ignored)
 		return
 	}
-	t := chart.Transition{ID: in.strs.Clone(prefix + s.ID), Label: in.strs.Clone(label), Pos: at}
+	t := chart.Transition{ID: in.shapeID(prefix, s), Label: in.strs.Clone(label), Pos: at}
 	from := whole(n.begin.to)
 	switch {
 	case from.state:

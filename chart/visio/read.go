@@ -124,7 +124,7 @@ func Read(r io.Reader, opt Options) (*chart.Chart, error) {
 	if err != nil {
 		return nil, err
 	}
-	return Interpret(doc, opt)
+	return interpret(doc, opt, true)
 }
 
 // decode reads a .vsdx or a .vdx from r into a Document.
@@ -173,7 +173,7 @@ func ReadFile(path string, opt Options) (*chart.Chart, error) {
 		if err != nil {
 			return nil, err
 		}
-		return Interpret(doc, opt)
+		return interpret(doc, opt, true)
 	}
 	return Read(f, opt)
 }

@@ -49,7 +49,6 @@ func DecodeVDX(r io.Reader, opt Options) (*Document, error) {
 	p := &parser{
 		sc:       newScanner(src, opt.MaxDepth, wasUTF16),
 		doc:      &Document{File: opt.File},
-		lines:    source.NewLines(src),
 		maxDepth: opt.MaxDepth,
 	}
 	if err := p.parse(); err != nil {
@@ -119,10 +118,12 @@ func newScanner(src string, maxDepth int, utf16 bool) *xmlscan.Scanner {
 type parser struct {
 	sc       *xmlscan.Scanner
 	doc      *Document
-	lines    source.Lines
-	part     string // the part being read, for a package
-	maxDepth int    // of groups
-	fatal    error  // a problem that stops the reading (not malformed XML)
+	part     string      // the part being read, for a package
+	pr       *partReader // what reads it
+	own      *owner      // for a package: copies the strings kept out of the part
+	maxDepth int         // of groups
+	fatal    error       // a problem that stops the reading (not malformed XML)
+	oneD     int         // the 1-D shapes of the page, so far
 
 	// Shapes and rows are allocated in blocks; the slices of a shape's
 	// members and rows are gathered on stacks and then copied to their
@@ -134,7 +135,7 @@ type parser struct {
 }
 
 func (p *parser) pos() Pos {
-	l, c := p.lines.Pos(p.sc.Offset())
+	l, c := p.sc.LineCol(p.sc.Offset())
 	return Pos{Part: p.part, Line: l, Col: c}
 }
 
@@ -225,13 +226,13 @@ func inNamespace(space string) string {
 }
 
 func (p *parser) notVisio(msg, hint string) error {
-	l, c := p.lines.Pos(p.sc.Offset())
+	l, c := p.sc.LineCol(p.sc.Offset())
 	return source.Fatal(p.file(), l, c, ErrNotVisio, "visio: "+msg, hint)
 }
 
 func (p *parser) syntaxError() error {
 	e := p.sc.Err()
-	l, c := source.LineCol(p.sc.Src(), e.Offset)
+	l, c := p.sc.LineCol(e.Offset)
 	if e.Deep {
 		return source.Fatal(p.file(), l, c, ErrTooDeep, "visio: "+e.Msg, "")
 	}
@@ -258,6 +259,7 @@ func (p *parser) master() {
 
 func (p *parser) page() {
 	sc := p.sc
+	p.oneD = 0
 	bg := sc.Attr("Background")
 	pg := &Page{
 		ID: sc.Attr("ID"), NameU: sc.Attr("NameU"), Name: sc.Attr("Name"),
@@ -315,12 +317,16 @@ func (p *parser) connects(pg *Page, d int) {
 			sc.Skip()
 			continue
 		}
-		if len(pg.Connects) == cap(pg.Connects) { // double: append grows large slices by 1.25
-			pg.Connects = slices.Grow(pg.Connects, max(16, len(pg.Connects)))
+		if len(pg.Connects) == cap(pg.Connects) {
+			// Room for both ends of the page's connectors (its 1-D
+			// shapes come before its Connects), then double: append
+			// grows large slices by 1.25.
+			pg.Connects = slices.Grow(pg.Connects, max(16, len(pg.Connects), 2*p.oneD-len(pg.Connects)))
 		}
+		own := p.own
 		pg.Connects = append(pg.Connects, Connect{
-			FromSheet: sc.Attr("FromSheet"), FromCell: sc.Attr("FromCell"),
-			ToSheet: sc.Attr("ToSheet"), ToCell: sc.Attr("ToCell"),
+			FromSheet: own.str(sc.Attr("FromSheet")), FromCell: own.str(sc.Attr("FromCell")),
+			ToSheet: own.str(sc.Attr("ToSheet")), ToCell: own.str(sc.Attr("ToCell")),
 			Pos: p.pos(),
 		})
 		sc.Skip()
@@ -332,7 +338,7 @@ func (p *parser) connects(pg *Page, d int) {
 func (p *parser) shapes(group int) []*Shape {
 	sc := p.sc
 	if group > p.maxDepth {
-		l, c := p.lines.Pos(sc.Offset())
+		l, c := sc.LineCol(sc.Offset())
 		p.fatal = source.Fatal(p.file(), l, c, ErrTooDeep,
 			fmt.Sprintf("visio: groups nested more than %d deep", p.maxDepth),
 			"ungroup the shapes, or raise Options.MaxDepth if the drawing really nests groups this deep")
@@ -397,6 +403,9 @@ func (p *parser) shape(group int) *Shape {
 		default:
 			sc.Skip()
 		}
+	}
+	if s.OneD {
+		p.oneD++
 	}
 	s.Props = p.propBlock.Keep(p.propStack[rows:])
 	p.propStack = p.propStack[:rows]

@@ -6,12 +6,14 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"io"
 	"math"
 	"path"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/internal/source"
@@ -67,6 +69,10 @@ const (
 // checked: a small part cannot be a bomb.
 const ratioFloor = 1 << 20
 
+// partWindow is how much of a part's text the parser holds at a time (see
+// xmlscan.NewReader); a variable for the tests.
+var partWindow = 64 << 10
+
 // DecodeVSDX reads a Visio package (a .vsdx drawing of Visio 2013 and
 // later, or a .vssx stencil, .vstx template, or their macro-enabled kinds)
 // of size bytes from r into a [Document], without interpreting it. A
@@ -75,8 +81,10 @@ const ratioFloor = 1 << 20
 // It reads the parts the relationships lead to, and no other: the content
 // types, the package's and the document's relationships, the pages and
 // masters parts and each page and master they list, and the document's
-// title from docProps/core.xml. It keeps them in memory, uncompressed,
-// while the Document lives. Only Options.File and the limits are used:
+// title from docProps/core.xml. It unpacks each part as it parses it,
+// holding 64 KiB of its text at a time (a UTF-16 part whole), and copies
+// out what the Document keeps: the Document does not keep the parts in
+// memory, nor the file. Only Options.File and the limits are used:
 // MaxSize bounds size; MaxParts the files the archive holds; MaxPartSize
 // each part read, uncompressed; MaxUnpacked all of them together; MaxRatio
 // the compression ratio of each part over 1 MiB; MaxDepth how deeply groups
@@ -111,15 +119,9 @@ type pkg struct {
 	doc    *Document
 	parts  map[string]*zip.File // by lower-case name: OPC part names ignore case
 	types  contentTypes
-	unpack int64               // bytes of the parts read so far, uncompressed
-	texts  map[string]partText // the parts read, by name: each is unpacked once
-	p      *parser             // shared by the parts, for its blocks of shapes and rows
-}
-
-// partText is a part as read.
-type partText struct {
-	text     string
-	wasUTF16 bool
+	unpack int64            // bytes of the parts read so far, uncompressed
+	read1  map[string]int64 // the parts read, by name: their size, counted once in unpack
+	p      *parser          // shared by the parts, for its blocks of shapes and rows
 }
 
 // fail returns a one-error Diagnostics at pos, in a part or the file.
@@ -213,75 +215,290 @@ func zipEntries(r io.ReaderAt, size int64) (n uint64, ok bool) {
 	return n, true
 }
 
-// part reads the part name (as found in the archive: the caller looked it
-// up) in full, within the limits, as UTF-8 text without a byte-order mark;
-// wasUTF16 says it was converted from UTF-16.
-func (k *pkg) part(name string, at Pos) (text string, wasUTF16 bool, err error) {
+// A part is read as its parser goes (see partReader), but its problems
+// are those found, and reported, as if it had been read whole first: a
+// part that does not unpack within the limits, then text that is not
+// UTF-8, then what the parser finds.
+
+// errStop is what a partReader's Read returns once it has found a
+// problem: the scanner stops, and partReader.finish reports the problem.
+var errStop = errors.New("visio: the part cannot be read")
+
+// partReader reads the text of the part name for a scanner, within the
+// limits, and checks as it goes that the part unpacks and is UTF-8.
+type partReader struct {
+	k     *pkg
+	name  string
+	f     *zip.File
+	rc    io.ReadCloser
+	r     io.Reader // rc, limited to limit+1 bytes
+	limit int64
+	n     int64  // bytes read from r
+	err   error  // a part that does not unpack within the limits: reading stops
+	head  []byte // bytes read ahead, to hand out first
+
+	// The UTF-8 check.
+	text   int64 // bytes of text handed out, after a byte-order mark
+	line   int   // the line at text, from 1
+	from   int64 // where that line starts
+	carry  [utf8.UTFMax]byte
+	ncarry int   // bytes of carry: the start of a character the text handed out cuts
+	bad    int64 // offset of the first invalid UTF-8 in the text, or -1
+	badAt  Pos
+}
+
+// openPart opens the part name (as found in the archive: the caller looked it
+// up), checking the sizes its header declares against the limits.
+func (k *pkg) openPart(name string, at Pos) (*partReader, error) {
 	f := k.parts[strings.ToLower(name)]
 	if f == nil {
-		return "", false, k.fail(at, ErrZip, fmt.Sprintf("visio: the package has no part %s", name), resave)
+		return nil, k.fail(at, ErrZip, fmt.Sprintf("visio: the package has no part %s", name), resave)
 	}
-	if t, ok := k.texts[f.Name]; ok {
-		return t.text, t.wasUTF16, nil
-	}
-	defer func() {
-		if err == nil {
-			if k.texts == nil {
-				k.texts = make(map[string]partText)
-			}
-			k.texts[f.Name] = partText{text, wasUTF16}
-		}
-	}()
+	pr := &partReader{k: k, name: name, f: f, line: 1, bad: -1}
 	o := k.opt
-	here := Pos{Part: name}
-	tooLarge := func(size string) error {
-		return k.fail(here, ErrTooLarge, fmt.Sprintf("visio: part %s is %s uncompressed, more than %s", name, size, source.SizeString(o.MaxPartSize)),
-			"raise Options.MaxPartSize if the drawing really is this large")
-	}
-	tooMuch := func() error {
-		return k.fail(here, ErrTooLarge, fmt.Sprintf("visio: the parts read come to more than %s uncompressed", source.SizeString(o.MaxUnpacked)),
-			"raise Options.MaxUnpacked if the drawing really is this large")
-	}
-	bomb := func(size uint64) error {
-		return k.fail(here, ErrUnsafe, fmt.Sprintf("visio: part %s would unpack from %d bytes to %d or more, a compression ratio over %d: a zip bomb; refused", name, f.CompressedSize64, size, o.MaxRatio),
-			"a Visio drawing does not compress that well; raise Options.MaxRatio if this one really does")
-	}
-	declared := f.UncompressedSize64
-	switch {
-	case declared > uint64(o.MaxPartSize):
-		return "", false, tooLarge(strconv.FormatUint(declared, 10) + " bytes")
-	case declared > uint64(o.MaxUnpacked-k.unpack):
-		return "", false, tooMuch()
-	case declared > ratioFloor && declared/uint64(o.MaxRatio) > f.CompressedSize64:
-		return "", false, bomb(declared)
-	}
-	// Read no more than the limits allow, whatever the header says.
-	limit := min(o.MaxPartSize, o.MaxUnpacked-k.unpack)
-	if f.Method != zip.Store {
-		limit = min(limit, max(ratioFloor, mulSat(int64(min(f.CompressedSize64, 1<<62)), int64(o.MaxRatio))))
+	if n, again := k.read1[f.Name]; again {
+		pr.limit = n // read whole before: the same data, counted once
+	} else {
+		declared := f.UncompressedSize64
+		switch {
+		case declared > uint64(o.MaxPartSize):
+			return nil, pr.tooLarge(strconv.FormatUint(declared, 10) + " bytes")
+		case declared > uint64(o.MaxUnpacked-k.unpack):
+			return nil, pr.tooMuch()
+		case declared > ratioFloor && declared/uint64(o.MaxRatio) > f.CompressedSize64:
+			return nil, pr.bomb(f, declared)
+		}
+		// Read no more than the limits allow, whatever the header says.
+		pr.limit = min(o.MaxPartSize, o.MaxUnpacked-k.unpack)
+		if f.Method != zip.Store {
+			pr.limit = min(pr.limit, max(ratioFloor, mulSat(int64(min(f.CompressedSize64, 1<<62)), int64(o.MaxRatio))))
+		}
 	}
 	rc, err := f.Open()
 	if err != nil {
-		return "", false, k.zipError(name, err)
+		return nil, k.zipError(name, err)
 	}
-	defer rc.Close()
+	pr.rc, pr.r = rc, io.LimitReader(rc, pr.limit+1)
+	return pr, nil
+}
+
+func (pr *partReader) tooLarge(size string) error {
+	return pr.k.fail(Pos{Part: pr.name}, ErrTooLarge, fmt.Sprintf("visio: part %s is %s uncompressed, more than %s", pr.name, size, source.SizeString(pr.k.opt.MaxPartSize)),
+		"raise Options.MaxPartSize if the drawing really is this large")
+}
+
+func (pr *partReader) tooMuch() error {
+	return pr.k.fail(Pos{Part: pr.name}, ErrTooLarge, fmt.Sprintf("visio: the parts read come to more than %s uncompressed", source.SizeString(pr.k.opt.MaxUnpacked)),
+		"raise Options.MaxUnpacked if the drawing really is this large")
+}
+
+func (pr *partReader) bomb(f *zip.File, size uint64) error {
+	return pr.k.fail(Pos{Part: pr.name}, ErrUnsafe, fmt.Sprintf("visio: part %s would unpack from %d bytes to %d or more, a compression ratio over %d: a zip bomb; refused", pr.name, f.CompressedSize64, size, pr.k.opt.MaxRatio),
+		"a Visio drawing does not compress that well; raise Options.MaxRatio if this one really does")
+}
+
+// read reads the part, unpacking it; it returns errStop, and sets pr.err,
+// when the part exceeds a limit or does not unpack.
+func (pr *partReader) read(p []byte) (int, error) {
+	if pr.err != nil {
+		return 0, errStop
+	}
+	n, err := pr.r.Read(p)
+	pr.n += int64(n)
+	if pr.n > pr.limit {
+		o, k := pr.k.opt, pr.k
+		switch {
+		case pr.n > o.MaxPartSize:
+			pr.err = pr.tooLarge("over " + source.SizeString(o.MaxPartSize))
+		case pr.n > o.MaxUnpacked-k.unpack:
+			pr.err = pr.tooMuch()
+		default:
+			pr.err = pr.bomb(pr.f, uint64(pr.n))
+		}
+		return 0, errStop
+	}
+	if err != nil && err != io.EOF {
+		pr.err = pr.k.zipError(pr.name, err)
+		return 0, errStop
+	}
+	return n, err
+}
+
+// start reads the part's byte-order mark: it returns true for UTF-16,
+// which the parser reads whole; UTF-8's is left out.
+func (pr *partReader) start() bool {
+	var head [3]byte
+	n := 0
+	for n < len(head) {
+		m, err := pr.read(head[n:])
+		n += m
+		if err != nil {
+			break
+		}
+	}
+	pr.head = head[:n]
+	switch {
+	case bytes.HasPrefix(pr.head, []byte("\xEF\xBB\xBF")):
+		pr.head = nil
+	case bytes.HasPrefix(pr.head, []byte("\xFF\xFE")), bytes.HasPrefix(pr.head, []byte("\xFE\xFF")):
+		return true
+	}
+	return false
+}
+
+// Read hands out the part's text, up to its first invalid UTF-8 byte.
+func (pr *partReader) Read(p []byte) (int, error) {
+	if pr.bad >= 0 {
+		return 0, errStop
+	}
+	var n int
+	var err error
+	if len(pr.head) > 0 {
+		n = copy(p, pr.head)
+		pr.head = pr.head[n:]
+	} else {
+		n, err = pr.read(p)
+	}
+	n = pr.check(p[:n], err == io.EOF)
+	if pr.bad >= 0 {
+		return n, errStop
+	}
+	return n, err
+}
+
+// check checks that p, the text that follows what was handed out, is
+// UTF-8, eof saying the text ends with it. It returns how many bytes of p
+// come before the first invalid byte, which it records.
+func (pr *partReader) check(p []byte, eof bool) int {
+	i := 0 // bytes of p checked
+	if n := pr.ncarry; n > 0 {
+		// A character the last bytes handed out started.
+		var c [2 * utf8.UTFMax]byte
+		copy(c[:], pr.carry[:n])
+		m := n + copy(c[n:], p[:min(len(p), utf8.UTFMax-n)])
+		switch r, size := utf8.DecodeRune(c[:m]); {
+		case r == utf8.RuneError && size == 1 && !utf8.FullRune(c[:m]) && !eof: // p is all of it so far
+			pr.ncarry = copy(pr.carry[:], c[:m])
+			return pr.passed(p, len(p))
+		case r == utf8.RuneError && size == 1:
+			pr.ncarry = 0
+			pr.invalid(p, -n)
+			return 0
+		default:
+			i = size - n
+			pr.ncarry = 0
+		}
+	}
+	end := len(p)
+	if !eof {
+		end -= incompleteTail(p[i:])
+	}
+	if !utf8.Valid(p[i:end]) {
+		for j := i; j < end; {
+			r, size := utf8.DecodeRune(p[j:end])
+			if r == utf8.RuneError && size == 1 {
+				pr.invalid(p, j)
+				return j
+			}
+			j += size
+		}
+	}
+	pr.ncarry = copy(pr.carry[:], p[end:])
+	return pr.passed(p, len(p))
+}
+
+// passed counts the lines of the n first bytes of p, checked text, and
+// returns n.
+func (pr *partReader) passed(p []byte, n int) int {
+	if c := bytes.Count(p[:n], []byte("\n")); c > 0 {
+		pr.line += c
+		pr.from = pr.text + int64(bytes.LastIndexByte(p[:n], '\n')) + 1
+	}
+	pr.text += int64(n)
+	return n
+}
+
+// invalid records the first invalid UTF-8 byte of the text, at offset i
+// of p (negative: in the bytes before p).
+func (pr *partReader) invalid(p []byte, i int) {
+	if i > 0 {
+		pr.passed(p, i)
+	}
+	pr.bad = pr.text + int64(min(i, 0))
+	pr.badAt = Pos{Part: pr.name, Line: pr.line, Col: int(pr.bad-pr.from) + 1}
+}
+
+// incompleteTail returns how many bytes at the end of p are the start of
+// a UTF-8 character that p cuts (0 to 3).
+func incompleteTail(p []byte) int {
+	for i := len(p) - 1; i >= 0 && i > len(p)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(p[i]) {
+			if !utf8.FullRune(p[i:]) {
+				return len(p) - i
+			}
+			return 0
+		}
+	}
+	return 0
+}
+
+// whole reads the rest of the part, for a UTF-16 part.
+func (pr *partReader) whole() string {
+	f := pr.f
 	var b strings.Builder
 	// Trust the declared size only so far: beyond, the builder grows as
 	// the data comes.
-	b.Grow(int(min(declared, uint64(limit), 32*min(f.CompressedSize64, 1<<30)+4096)))
-	n, err := io.Copy(&b, io.LimitReader(rc, limit+1))
-	switch {
-	case n > limit && n > o.MaxPartSize:
-		return "", false, tooLarge("over " + source.SizeString(o.MaxPartSize))
-	case n > limit && n > o.MaxUnpacked-k.unpack:
-		return "", false, tooMuch()
-	case n > limit:
-		return "", false, bomb(uint64(n))
-	case err != nil:
-		return "", false, k.zipError(name, err)
+	b.Grow(int(min(f.UncompressedSize64, uint64(pr.limit), 32*min(f.CompressedSize64, 1<<30)+4096)))
+	b.Write(pr.head)
+	pr.head = nil
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := pr.read(buf)
+		b.Write(buf[:n])
+		if err != nil {
+			return b.String()
+		}
 	}
-	k.unpack += n
-	return k.text(b.String(), name)
+}
+
+// finish reads the rest of the part, checking it, and closes it. It
+// returns the part's first problem: that it does not unpack within the
+// limits, then that its text is not UTF-8, then err, what the parser
+// found. What a part unpacks to counts once against
+// Options.MaxUnpacked, however many times it is read.
+func (pr *partReader) finish(err error) error {
+	var small [64]byte
+	buf := small[:] // enough at the end of the part, the usual case
+	for {
+		n, rerr := pr.read(buf)
+		if pr.bad < 0 {
+			pr.check(buf[:n], rerr == io.EOF)
+		}
+		if rerr != nil {
+			break
+		}
+		if n > 0 && len(buf) == len(small) { // more after the parser stopped
+			buf = make([]byte, 32<<10)
+		}
+	}
+	pr.rc.Close()
+	if pr.err != nil {
+		return pr.err
+	}
+	k := pr.k
+	if _, again := k.read1[pr.f.Name]; !again {
+		k.unpack += pr.n
+		if pr.bad < 0 {
+			if k.read1 == nil {
+				k.read1 = make(map[string]int64)
+			}
+			k.read1[pr.f.Name] = pr.n
+		}
+	}
+	if pr.bad >= 0 {
+		return k.fail(pr.badAt, ErrMalformed, "visio: malformed XML: invalid UTF-8", resave)
+	}
+	return err
 }
 
 // mulSat returns a×b for a, b ≥ 0, or the largest int64 when that
@@ -308,60 +525,72 @@ func (k *pkg) zipError(name string, err error) error {
 		"the file was not completely written or copied; get the drawing again")
 }
 
-// text checks the encoding of a part: UTF-8, with or without a byte-order
-// mark, or UTF-16 with one.
-func (k *pkg) text(src, name string) (string, bool, error) {
-	src, enc, ok := source.DecodeText(src, false)
-	if !ok {
-		return "", false, k.fail(Pos{Part: name}, ErrMalformed, "visio: malformed XML: the part starts like UTF-16 text but is not", resave)
-	}
-	if off := source.InvalidUTF8(src); off >= 0 {
-		l, c := source.LineCol(src, off)
-		return "", false, k.fail(Pos{Part: name, Line: l, Col: c}, ErrMalformed, "visio: malformed XML: invalid UTF-8", resave)
-	}
-	return src, enc.UTF16(), nil
-}
-
-// xml reads the part name and moves a parser to its root element, which
-// must be local in namespace space; what names the part in messages.
+// xml opens the part name and moves a parser to its root element, which
+// must be local in namespace space; what names the part in messages. The
+// caller ends the part's reading with end or stop.
 func (k *pkg) xml(name string, at Pos, local, space, what string) (*parser, error) {
-	src, wasUTF16, err := k.part(name, at)
+	pr, err := k.openPart(name, at)
 	if err != nil {
 		return nil, err
 	}
 	p := k.p
 	if p == nil {
-		p = &parser{doc: k.doc, maxDepth: k.opt.MaxDepth}
+		p = &parser{doc: k.doc, maxDepth: k.opt.MaxDepth, own: &owner{seed: maphash.MakeSeed()}}
 		k.p = p
 	}
-	p.sc = newScanner(src, k.opt.MaxDepth, wasUTF16)
-	p.lines = source.NewLines(src)
-	p.part = name
+	p.part, p.pr, p.fatal = name, pr, nil
+	if pr.start() {
+		src := pr.whole()
+		if pr.err != nil {
+			return nil, k.stop(p, nil)
+		}
+		src, enc, ok := source.DecodeText(src, false)
+		if !ok {
+			return nil, k.stop(p, k.fail(Pos{Part: name}, ErrMalformed, "visio: malformed XML: the part starts like UTF-16 text but is not", resave))
+		}
+		p.sc = newScanner(src, k.opt.MaxDepth, enc.UTF16())
+	} else {
+		// The part may not unpack to more than its header says (zip
+		// refuses it): a small part's window is its size.
+		window := int(min(uint64(partWindow), pr.f.UncompressedSize64+1))
+		p.sc = xmlscan.NewReader(pr, 2*k.opt.MaxDepth+32, window)
+		p.sc.Editor = "Visio"
+	}
 	sc := p.sc
 	for sc.Next() && sc.Kind() != xmlscan.StartTag {
 	}
 	if sc.Err() != nil {
-		return nil, p.syntaxError()
+		return nil, k.stop(p, p.syntaxError())
 	}
 	if sc.Local() != local || sc.Space() != space {
-		l, c := p.lines.Pos(sc.Offset())
-		return nil, k.fail(Pos{Part: name, Line: l, Col: c}, ErrZip,
-			fmt.Sprintf("visio: %s %s has root element <%s>%s, not <%s> in namespace %q", what, name, xmlscan.QName(sc.Prefix(), sc.Local()), inNamespace(sc.Space()), local, space), resave)
+		l, c := sc.LineCol(sc.Offset())
+		return nil, k.stop(p, k.fail(Pos{Part: name, Line: l, Col: c}, ErrZip,
+			fmt.Sprintf("visio: %s %s has root element <%s>%s, not <%s> in namespace %q", what, name, xmlscan.QName(sc.Prefix(), sc.Local()), inNamespace(sc.Space()), local, space), resave))
 	}
 	return p, nil
 }
 
-// end reads the rest of a part after its root element's children.
+// end reads the rest of a part after its root element's children, and
+// ends its reading.
 func (k *pkg) end(p *parser) error {
 	if p.fatal != nil {
-		return p.fatal
+		return k.stop(p, p.fatal)
 	}
 	for p.sc.Next() {
 	}
 	if p.sc.Err() != nil {
-		return p.syntaxError()
+		return k.stop(p, p.syntaxError())
 	}
-	return nil
+	return k.stop(p, nil)
+}
+
+// stop ends the reading of the part p reads, which the parser stops at
+// err (nil if it read it all); it returns the part's first problem (see
+// partReader.finish).
+func (k *pkg) stop(p *parser, err error) error {
+	err = p.pr.finish(err)
+	p.pr, p.sc = nil, nil
+	return err
 }
 
 // contentTypes is [Content_Types].xml: the content type of each part, by
@@ -488,9 +717,9 @@ func (k *pkg) contentTypes() error {
 		}
 		switch sc.Local() {
 		case "Default":
-			k.types.defaults[strings.ToLower(sc.Attr("Extension"))] = sc.Attr("ContentType")
+			k.types.defaults[p.own.str(strings.ToLower(sc.Attr("Extension")))] = p.own.str(sc.Attr("ContentType"))
 		case "Override":
-			k.types.overrides[strings.ToLower(strings.TrimPrefix(sc.Attr("PartName"), "/"))] = sc.Attr("ContentType")
+			k.types.overrides[p.own.str(strings.ToLower(strings.TrimPrefix(sc.Attr("PartName"), "/")))] = p.own.str(sc.Attr("ContentType"))
 		}
 		sc.Skip()
 	}
@@ -520,7 +749,7 @@ func (k *pkg) rels(source string, required bool) ([]rel, error) {
 			sc.Skip()
 			continue
 		}
-		r := rel{id: sc.Attr("Id"), typ: sc.Attr("Type"), pos: p.pos()}
+		r := rel{id: p.own.str(sc.Attr("Id")), typ: p.own.str(sc.Attr("Type")), pos: p.pos()}
 		target, external := sc.Attr("Target"), sc.Attr("TargetMode") == "External"
 		sc.Skip()
 		if external {
@@ -528,10 +757,12 @@ func (k *pkg) rels(source string, required bool) ([]rel, error) {
 		}
 		t, ok := resolveTarget(source, target)
 		if !ok {
-			return nil, k.fail(r.pos, ErrZip, fmt.Sprintf("visio: relationship %s leads to %q, which is not a part of the package", r.id, target), resave)
+			return nil, k.stop(p, k.fail(r.pos, ErrZip, fmt.Sprintf("visio: relationship %s leads to %q, which is not a part of the package", r.id, target), resave))
 		}
 		if f := k.parts[strings.ToLower(t)]; f != nil {
 			t = f.Name
+		} else {
+			t = p.own.str(t)
 		}
 		r.target = t
 		out = append(out, r)
@@ -605,9 +836,9 @@ func (k *pkg) masters(r rel) error {
 			continue
 		}
 		if len(list) == k.opt.MaxParts {
-			return k.tooManyListed(r.target, "masters")
+			return k.stop(p, k.tooManyListed(r.target, "masters"))
 		}
-		m := &Master{ID: sc.Attr("ID"), NameU: sc.Attr("NameU"), Name: sc.Attr("Name"), Pos: p.pos()}
+		m := &Master{ID: p.own.str(sc.Attr("ID")), NameU: p.own.str(sc.Attr("NameU")), Name: p.own.str(sc.Attr("Name")), Pos: p.pos()}
 		var l listed
 		for p.child(2) {
 			if p.visio() && sc.Local() == "Rel" {
@@ -675,12 +906,12 @@ func (k *pkg) pages(r rel) error {
 			continue
 		}
 		if len(list) == k.opt.MaxParts {
-			return k.tooManyListed(r.target, "pages")
+			return k.stop(p, k.tooManyListed(r.target, "pages"))
 		}
 		bg := sc.Attr("Background")
 		pg := &Page{
-			ID: sc.Attr("ID"), NameU: sc.Attr("NameU"), Name: sc.Attr("Name"),
-			Background: bg == "1" || strings.EqualFold(bg, "true"), BackPage: sc.Attr("BackPage"),
+			ID: p.own.str(sc.Attr("ID")), NameU: p.own.str(sc.Attr("NameU")), Name: p.own.str(sc.Attr("Name")),
+			Background: bg == "1" || strings.EqualFold(bg, "true"), BackPage: p.own.str(sc.Attr("BackPage")),
 			Pos: p.pos(),
 		}
 		var l listed
@@ -736,6 +967,7 @@ func (k *pkg) pages(r rel) error {
 		if err != nil {
 			return err
 		}
+		p.oneD = 0
 		for p.child(1) {
 			switch {
 			case !p.visio():
@@ -765,7 +997,7 @@ func (k *pkg) title(r rel) {
 	if err == nil {
 		for p.child(1) {
 			if p.sc.Space() == nsDC && p.sc.Local() == "title" {
-				k.doc.Title = strings.TrimSpace(p.sc.Text())
+				k.doc.Title = p.own.str(strings.TrimSpace(p.sc.Text()))
 			} else {
 				p.sc.Skip()
 			}
@@ -785,11 +1017,11 @@ func (k *pkg) title(r rel) {
 // shapeVSDX reads a <Shape> of a .vsdx part: its cells, its Shape Data
 // section, its text and its members.
 func (p *parser) shapeVSDX(group int) *Shape {
-	sc := p.sc
+	sc, own := p.sc, p.own
 	s := p.shapeBlock.New()
 	*s = Shape{
-		ID: sc.Attr("ID"), NameU: sc.Attr("NameU"), Name: sc.Attr("Name"), Type: sc.Attr("Type"),
-		MasterID: sc.Attr("Master"), MasterShapeID: sc.Attr("MasterShape"),
+		ID: own.str(sc.Attr("ID")), NameU: own.str(sc.Attr("NameU")), Name: own.str(sc.Attr("Name")), Type: own.str(sc.Attr("Type")),
+		MasterID: own.str(sc.Attr("Master")), MasterShapeID: own.str(sc.Attr("MasterShape")),
 		Pos: p.pos(),
 	}
 	rows := len(p.propStack)
@@ -804,7 +1036,7 @@ func (p *parser) shapeVSDX(group int) *Shape {
 			switch n := sc.Attr("N"); n {
 			case "Relationships":
 				f := sc.Attr("F")
-				s.Members, s.Containers = dependsOn(f, "1"), dependsOn(f, "4")
+				s.Members, s.Containers = own.strs(dependsOn(f, "1")), own.strs(dependsOn(f, "4"))
 			case "BeginX", "BeginY", "EndX", "EndY":
 				s.OneD = true
 				s.XForm.setCell(n, sc.Attr("V"))
@@ -819,12 +1051,15 @@ func (p *parser) shapeVSDX(group int) *Shape {
 				sc.Skip()
 			}
 		case "Text":
-			s.Text, s.HasText = normText(sc.Text()), true
+			s.Text, s.HasText = own.str(normText(sc.Text())), true
 		case "Shapes":
 			s.Shapes = p.shapes(group + 1)
 		default:
 			sc.Skip()
 		}
+	}
+	if s.OneD {
+		p.oneD++
 	}
 	s.Props = p.propBlock.Keep(p.propStack[rows:])
 	p.propStack = p.propStack[:rows]
@@ -840,16 +1075,69 @@ func (p *parser) propSection(d int) {
 			sc.Skip()
 			continue
 		}
-		pr := Prop{Name: sc.Attr("LocalName"), Deleted: sc.Attr("Del") == "1", Pos: p.pos()}
-		pr.Row = rowName(sc.Attr("N"), pr.Name, sc.Attr("IX"))
+		pr := Prop{Name: p.own.str(sc.Attr("LocalName")), Deleted: sc.Attr("Del") == "1", Pos: p.pos()}
+		pr.Row = p.own.str(rowName(sc.Attr("N"), pr.Name, sc.Attr("IX")))
 		for p.child(d + 1) {
 			if p.visio() && sc.Local() == "Cell" {
 				if cell, ok := propCells[sc.Attr("N")]; ok {
-					pr.setCell(cell, sc.Attr("V"), sc.Attr("F") == "Inh")
+					pr.setCell(cell, p.own.str(sc.Attr("V")), sc.Attr("F") == "Inh")
 				}
 			}
 			sc.Skip()
 		}
 		p.propStack = append(p.propStack, pr)
 	}
+}
+
+// owner copies the strings a package's parser keeps out of the parts'
+// text, of which the parser holds a window at a time (a string of the
+// window kept in the Document would keep the window in memory): into
+// blocks of up to 32 KiB, sharing one copy among the recent occurrences of
+// a short string (cells, row names and master IDs repeat). A nil owner,
+// the .vdx parser's, keeps strings as they are. The zero value is not
+// ready to use: it needs a seed.
+type owner struct {
+	seed   maphash.Seed
+	recent [256]string // by their hash
+	block  strings.Builder
+}
+
+// The size of an owner's first block and of its largest, and the longest
+// string it shares.
+const (
+	ownFirst = 1 << 10
+	ownBlock = 32 << 10
+	ownShort = 64
+)
+
+// str returns a copy of s, or s itself for a nil owner.
+func (o *owner) str(s string) string {
+	if o == nil || s == "" {
+		return s
+	}
+	if len(s) > ownShort {
+		return strings.Clone(s)
+	}
+	h := maphash.String(o.seed, s) % uint64(len(o.recent))
+	if r := o.recent[h]; r == s {
+		return r
+	}
+	if o.block.Cap()-o.block.Len() < len(s) {
+		size := min(max(ownFirst, 2*o.block.Cap()), ownBlock)
+		o.block = strings.Builder{}
+		o.block.Grow(size)
+	}
+	n := o.block.Len()
+	o.block.WriteString(s)
+	c := o.block.String()[n:] // the bytes a builder wrote never change
+	o.recent[h] = c
+	return c
+}
+
+// strs copies the strings of ss in place, and returns ss.
+func (o *owner) strs(ss []string) []string {
+	for i := range ss {
+		ss[i] = o.str(ss[i])
+	}
+	return ss
 }

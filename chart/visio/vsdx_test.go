@@ -578,6 +578,7 @@ type rawPart struct {
 	name     string
 	data     []byte // uncompressed
 	declared uint64 // the uncompressed size the header gives; 0: the true one
+	crc      uint32 // the checksum the header gives; 0: the true one
 }
 
 // rawZip writes a zip whose headers say what the parts say, compressed
@@ -594,6 +595,9 @@ func rawZip(parts ...rawPart) []byte {
 			CompressedSize64: uint64(c.Len()), UncompressedSize64: uint64(len(p.data))}
 		if p.declared != 0 {
 			h.UncompressedSize64 = p.declared
+		}
+		if p.crc != 0 {
+			h.CRC32 = p.crc
 		}
 		f, err := w.CreateRaw(h)
 		if err != nil {

@@ -17,12 +17,17 @@
 //   - Walking the tree: [Scanner.Depth], [Scanner.Child], [Scanner.Skip],
 //     [Scanner.Text].
 //   - Errors: [Scanner.Err] returns the [SyntaxError] that stopped the
-//     scanner, at a byte offset; package internal/source turns offsets
-//     into lines and columns.
+//     scanner, at a byte offset; [Scanner.LineCol] (or package
+//     internal/source) turns offsets into lines and columns.
+//   - Streaming: a scanner of [NewReader] reads its document from an
+//     [io.Reader] and holds only a window of it, for the large parts of
+//     a zip package, which are not in memory: the tokens, errors and
+//     offsets are those of the whole document.
 package xmlscan
 
 import (
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -53,22 +58,28 @@ type openElem struct {
 	qname string // as written, to match the end tag
 	off   int
 	nns   int // namespace bindings the element declares
+	// For a scanner of NewReader, the line and column of off once the
+	// window has left it behind (0 before).
+	line, col int
 }
 
 type nsBinding struct{ prefix, uri string }
 
-// SyntaxError is malformed XML at a byte offset of the document.
+// SyntaxError is malformed XML at a byte offset of the document, or for a
+// scanner of [NewReader], its reader's error.
 type SyntaxError struct {
 	Offset int
 	Msg    string
-	Deep   bool // elements nested deeper than the scanner's limit
+	Deep   bool  // elements nested deeper than the scanner's limit
+	Read   error // the reader's error, when reading the document failed
 }
 
 // Error returns Msg.
 func (e *SyntaxError) Error() string { return e.Msg }
 
-// Scanner reads the tokens of an XML document held in a string. It is not
-// safe for concurrent use.
+// Scanner reads the tokens of an XML document held in a string, or read
+// from an [io.Reader] (see [NewReader]). It is not safe for concurrent
+// use.
 type Scanner struct {
 	// UTF16 says that the document was UTF-16, decoded to UTF-8 before
 	// scanning: its XML declaration may then say UTF-16. False by
@@ -80,13 +91,13 @@ type Scanner struct {
 	// supported: Visio writes UTF-8"); "" leaves that part out.
 	Editor string
 
-	src      string
-	off      int // where the next token starts
+	src      string // the document, or the window of it a reader's scanner holds
+	off      int    // where the next token starts, in src
 	maxDepth int
 
 	// The current token.
 	kind          Kind
-	tokOff        int
+	tokOff        int // in the document
 	local, prefix string
 	space         string // element's namespace URI
 	attrs         []Attr // start tag's attributes, xmlns ones left out
@@ -98,12 +109,61 @@ type Scanner struct {
 	ns       []nsBinding
 	rootDone bool
 	err      *SyntaxError
+
+	// Lines: at is where LineCol last was; start is the line of src[0].
+	at, start linePos
+
+	// A scanner of NewReader: src is a window of the document, which
+	// starts at the document's offset base; r gives what follows it.
+	r        io.Reader
+	base     int
+	window   int    // the least a window holds, but at the document's end
+	eof      bool   // r is read to its end: src ends where the document does
+	inWindow bool   // Next is reading a token of the window
+	chunk    []byte // what r reads into
+	pending  [utf8.UTFMax]byte
+	npending int // bytes of pending: the start of a character r has yet to complete
+}
+
+// linePos is an offset of the document, its line, from 1, and the offset
+// where that line starts.
+type linePos struct{ off, line, from int }
+
+// advance moves p forward to off; seg is the document's text from p.off
+// to off.
+func (p *linePos) advance(seg string, off int) {
+	if n := strings.Count(seg, "\n"); n > 0 {
+		p.line += n
+		p.from = p.off + strings.LastIndexByte(seg, '\n') + 1
+	}
+	p.off = off
 }
 
 // New returns a scanner of the document src whose elements may nest
 // maxDepth deep.
 func New(src string, maxDepth int) *Scanner {
-	return &Scanner{src: src, maxDepth: maxDepth, attrs: make([]Attr, 0, 16)}
+	return &Scanner{src: src, maxDepth: maxDepth, attrs: make([]Attr, 0, 16), at: linePos{line: 1}, start: linePos{line: 1}}
+}
+
+// NewReader returns a scanner of the document r reads, whose elements may
+// nest maxDepth deep, that holds no more of the document than window
+// bytes (at least one) at a time, or twice its longest token if that is
+// more: the parts of the document its tokens have left behind are
+// garbage, but for the strings that the scanner returned and that its
+// caller keeps (clone them). It reads the document as it goes, and never
+// splits a UTF-8 character.
+//
+// Tokens, errors and their offsets are those a scanner of the whole
+// document ([New]) finds, with one exception: when r fails, the scanner
+// stops with a [SyntaxError] whose Read field holds r's error. Finding
+// that the XML is malformed may take reading the rest of the document:
+// until then, a token cut by the window's end cannot be told from a
+// malformed one. [Scanner.Src] and [Scanner.Rest] return the window.
+func NewReader(r io.Reader, maxDepth, window int) *Scanner {
+	s := New("", maxDepth)
+	s.r, s.window = r, max(window, 1)
+	s.chunk = make([]byte, min(max(window, 64), 32<<10))
+	return s
 }
 
 // Kind returns the kind of the current token.
@@ -111,6 +171,22 @@ func (s *Scanner) Kind() Kind { return s.kind }
 
 // Offset returns the byte offset of the current token in the document.
 func (s *Scanner) Offset() int { return s.tokOff }
+
+// LineCol returns the line and byte column (from 1) of the document's
+// offset off, as internal/source's LineCol does; an offset out of the
+// document counts as its start or its end. It moves forward through the
+// text, so that the positions of a document's tokens, asked in order, cost
+// one pass over it; a step back starts over from the start of the document
+// or, for a scanner of [NewReader], of its window: an offset before the
+// window counts as the window's start.
+func (s *Scanner) LineCol(off int) (line, col int) {
+	off = min(max(off, s.base), s.base+len(s.src))
+	if off < s.at.off {
+		s.at = s.start
+	}
+	s.at.advance(s.src[s.at.off-s.base:off-s.base], off)
+	return s.at.line, off - s.at.from + 1
+}
 
 // Local returns the local name of the current start or end tag.
 func (s *Scanner) Local() string { return s.local }
@@ -140,10 +216,11 @@ func (s *Scanner) CDATA() bool { return s.cdata }
 // end tag is the next token.
 func (s *Scanner) SelfClosing() bool { return s.selfClosing }
 
-// Rest returns the document from the end of the current token.
+// Rest returns the document from the end of the current token (for a
+// scanner of [NewReader], to the end of its window).
 func (s *Scanner) Rest() string { return s.src[s.off:] }
 
-// Src returns the document.
+// Src returns the document (for a scanner of [NewReader], its window).
 func (s *Scanner) Src() string { return s.src }
 
 // Err returns the error that stopped the scanner, or nil.
@@ -156,7 +233,7 @@ func (s *Scanner) Depth() int { return len(s.stack) }
 
 func (s *Scanner) fail(off int, format string, args ...any) bool {
 	if s.err == nil {
-		s.err = &SyntaxError{Offset: off, Msg: fmt.Sprintf(format, args...)}
+		s.err = &SyntaxError{Offset: s.base + off, Msg: fmt.Sprintf(format, args...)}
 	}
 	s.kind = None
 	return false
@@ -165,20 +242,26 @@ func (s *Scanner) fail(off int, format string, args ...any) bool {
 // Next reads the next token. It returns false at the end of the document
 // or on an error (then [Scanner.Err] says which).
 func (s *Scanner) Next() bool {
+	if s.r != nil && !s.inWindow {
+		return s.nextStream()
+	}
 	if s.err != nil {
 		return false
 	}
 	if s.selfClosing {
 		s.selfClosing = false
-		s.kind, s.tokOff = EndTag, s.off
+		s.kind, s.tokOff = EndTag, s.base+s.off
 		s.pop()
 		return true
 	}
 	for {
 		if s.off >= len(s.src) {
+			if s.r != nil && !s.eof {
+				return false // more to read
+			}
 			if n := len(s.stack); n > 0 {
 				top := s.stack[n-1]
-				return s.fail(len(s.src), "unexpected end of file: <%s> (line %s) is not closed", top.qname, s.lineOf(top.off))
+				return s.fail(len(s.src), "unexpected end of file: <%s> (line %s) is not closed", top.qname, s.lineOf(top))
 			}
 			if !s.rootDone {
 				return s.fail(len(s.src), "no root element")
@@ -190,6 +273,9 @@ func (s *Scanner) Next() bool {
 		if s.src[start] != '<' {
 			end := strings.IndexByte(s.src[start:], '<')
 			if end < 0 {
+				if s.r != nil && !s.eof {
+					return false // more to read
+				}
 				end = len(s.src)
 			} else {
 				end += start
@@ -205,7 +291,7 @@ func (s *Scanner) Next() bool {
 			if !s.checkRefs(text, start) {
 				return false
 			}
-			s.kind, s.tokOff, s.raw, s.cdata = CharData, start, text, false
+			s.kind, s.tokOff, s.raw, s.cdata = CharData, s.base+start, text, false
 			return true
 		}
 		if start+1 >= len(s.src) {
@@ -234,7 +320,7 @@ func (s *Scanner) Next() bool {
 				if end < 0 {
 					return s.fail(start, "CDATA section not closed (no ]]>)")
 				}
-				s.kind, s.tokOff, s.raw, s.cdata = CharData, start, s.src[start+9:start+9+end], true
+				s.kind, s.tokOff, s.raw, s.cdata = CharData, s.base+start, s.src[start+9:start+9+end], true
 				s.off = start + 9 + end + 3
 				return true
 			case strings.HasPrefix(s.src[start:], "<!DOCTYPE"):
@@ -253,6 +339,29 @@ func (s *Scanner) Next() bool {
 	}
 }
 
+// nextStream reads the next token of a scanner of NewReader, in its
+// window.
+func (s *Scanner) nextStream() bool {
+	for s.err == nil {
+		off, nns, selfClosing := s.off, len(s.ns), s.selfClosing
+		s.inWindow = true
+		ok := s.Next()
+		s.inWindow = false
+		if ok {
+			return true
+		}
+		if s.eof || s.err != nil && s.err.Deep {
+			return false // the window ends where the document does, or the error is the document's
+		}
+		// The token may go on after the window, or its error be the
+		// window's end: read more, and scan it again.
+		s.err = nil
+		s.off, s.ns, s.selfClosing = off, s.ns[:nns], selfClosing
+		s.fill(off)
+	}
+	return false
+}
+
 // pi skips a processing instruction; an XML declaration must come first.
 func (s *Scanner) pi(start int) bool {
 	end := strings.Index(s.src[start+2:], "?>")
@@ -266,7 +375,7 @@ func (s *Scanner) pi(start int) bool {
 		target = body[:i]
 	}
 	if strings.EqualFold(target, "xml") {
-		if start != 0 {
+		if s.base+start != 0 {
 			return s.fail(start, "XML declaration not at the start of the file")
 		}
 		if enc := source.PseudoAttr(body, "encoding"); enc != "" {
@@ -370,10 +479,10 @@ func (s *Scanner) startTag(start int) bool {
 		prefix, local := splitName(aname)
 		switch {
 		case prefix == "" && local == "xmlns":
-			s.ns = append(s.ns, nsBinding{"", Unescape(raw)})
+			s.ns = append(s.ns, nsBinding{"", s.keep(Unescape(raw))})
 			nns++
 		case prefix == "xmlns":
-			s.ns = append(s.ns, nsBinding{local, Unescape(raw)})
+			s.ns = append(s.ns, nsBinding{s.keep(local), s.keep(Unescape(raw))})
 			nns++
 		default:
 			s.attrs = append(s.attrs, Attr{prefix, local, raw})
@@ -384,11 +493,20 @@ func (s *Scanner) startTag(start int) bool {
 		s.err.Deep = true
 		return false
 	}
-	s.stack = append(s.stack, openElem{qname, start, nns})
+	s.stack = append(s.stack, openElem{qname: qname, off: s.base + start, nns: nns})
 	s.prefix, s.local = splitName(qname)
 	s.space = s.lookupNS(s.prefix)
-	s.kind, s.tokOff = StartTag, start
+	s.kind, s.tokOff = StartTag, s.base+start
 	return true
+}
+
+// keep returns s, a substring of src the scanner keeps, cloned when src
+// is a window.
+func (s *Scanner) keep(str string) string {
+	if s.r == nil {
+		return str
+	}
+	return strings.Clone(str)
 }
 
 func (s *Scanner) endTag(start int) bool {
@@ -405,11 +523,11 @@ func (s *Scanner) endTag(start int) bool {
 		return s.fail(start, "</%s> closes no element", qname)
 	}
 	if top := s.stack[n-1]; top.qname != qname {
-		return s.fail(start, "<%s> (line %s) is closed by </%s>", top.qname, s.lineOf(top.off), qname)
+		return s.fail(start, "<%s> (line %s) is closed by </%s>", top.qname, s.lineOf(top), qname)
 	}
 	s.prefix, s.local = splitName(qname)
 	s.off = i + 1
-	s.kind, s.tokOff = EndTag, start
+	s.kind, s.tokOff = EndTag, s.base+start
 	s.pop()
 	return true
 }
@@ -697,8 +815,96 @@ func quoteChar(s string) string {
 	return strconv.QuoteRune(r)
 }
 
-// lineOf returns "line:col" of off, for messages that point back.
-func (s *Scanner) lineOf(off int) string {
-	l, c := source.LineCol(s.src, off)
+// lineOf returns "line:col" of the start tag of e, for messages that
+// point back.
+func (s *Scanner) lineOf(e openElem) string {
+	l, c := e.line, e.col
+	if l == 0 { // in the window
+		p := s.start
+		p.advance(s.src[:e.off-s.base], e.off)
+		l, c = p.line, e.off-p.from+1
+	}
 	return strconv.Itoa(l) + ":" + strconv.Itoa(c)
+}
+
+// fill moves the window of a scanner of NewReader to start at keep, an
+// offset in it, and reads more of the document after it: the window then
+// holds at least twice what it kept from the old one, and at least the
+// window size NewReader was given, unless the document ends first. When
+// the reader fails, fill stops the scanner.
+func (s *Scanner) fill(keep int) {
+	tail := s.src[keep:]
+	size := max(s.window, 2*len(tail))
+	s.slide(keep)
+	var b strings.Builder
+	b.Grow(size)
+	b.WriteString(tail)
+	for zero := 0; b.Len() < size && !s.eof; {
+		// Read after the start of a character the last read cut, and
+		// keep back the start of one this read cuts.
+		m := copy(s.chunk, s.pending[:s.npending])
+		n, err := s.r.Read(s.chunk[m:min(len(s.chunk), m+max(size-b.Len(), utf8.UTFMax))])
+		data := s.chunk[:m+n]
+		s.npending = 0
+		switch {
+		case err == io.EOF:
+			s.eof = true
+		case err == nil && n > 0:
+			zero = 0
+		case err == nil:
+			if zero++; zero == 100 {
+				err = io.ErrNoProgress
+			}
+		}
+		if err == nil {
+			k := incompleteTail(data)
+			s.npending = copy(s.pending[:], data[len(data)-k:])
+			data = data[:len(data)-k]
+		}
+		b.Write(data)
+		if err != nil && err != io.EOF {
+			s.src, s.off = b.String(), 0
+			s.err = &SyntaxError{Offset: s.base + len(s.src), Msg: "cannot read the document: " + err.Error(), Read: err}
+			s.kind = None
+			return
+		}
+	}
+	s.src, s.off = b.String(), 0
+}
+
+// slide moves the start of the window of a scanner of NewReader to cut,
+// an offset in it: its lines are counted, and the open elements whose
+// start tags it leaves behind get their lines, for messages, and a copy of
+// their names, so as not to keep the window.
+func (s *Scanner) slide(cut int) {
+	end := s.base + cut
+	p := s.start
+	for i := range s.stack {
+		if e := &s.stack[i]; e.line == 0 && e.off < end {
+			p.advance(s.src[p.off-s.base:e.off-s.base], e.off)
+			e.line, e.col = p.line, e.off-p.from+1
+			e.qname = strings.Clone(e.qname)
+		}
+	}
+	p.advance(s.src[p.off-s.base:cut], end)
+	s.start = p
+	if s.at.off < end {
+		s.at = p
+	}
+	s.base = end
+	s.src = s.src[cut:]
+}
+
+// incompleteTail returns how many bytes at the end of p are the start of
+// a UTF-8 character that p cuts (0 to 3).
+func incompleteTail(p []byte) int {
+	for i := len(p) - 1; i >= 0 && i > len(p)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(p[i]) {
+			if !utf8.FullRune(p[i:]) {
+				return len(p) - i
+			}
+			return 0
+		}
+	}
+	return 0
 }

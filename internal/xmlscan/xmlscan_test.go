@@ -1,10 +1,13 @@
 package xmlscan
 
 import (
+	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/fsmforge/fsmforge/internal/source"
 )
@@ -189,4 +192,154 @@ func TestQName(t *testing.T) {
 	if got := QName("p", "a"); got != "p:a" {
 		t.Errorf(`QName("p", "a") = %q, want "p:a"`, got)
 	}
+}
+
+// trace renders every token sc reads, with all the scanner says of it and
+// its line and column, then its error.
+func trace(sc *Scanner) []string {
+	var out []string
+	for sc.Next() {
+		l, c := sc.LineCol(sc.Offset())
+		s := fmt.Sprintf("%d %d:%d@%d depth %d", sc.Kind(), l, c, sc.Offset(), sc.Depth())
+		switch sc.Kind() {
+		case StartTag:
+			s += fmt.Sprintf(" <%s:%s {%s} self %v", sc.Prefix(), sc.Local(), sc.Space(), sc.SelfClosing())
+			for _, a := range sc.Attrs() {
+				s += fmt.Sprintf(" %s:%s=%q", a.Prefix, a.Local, a.Raw)
+			}
+		case EndTag:
+			s += fmt.Sprintf(" </%s:%s", sc.Prefix(), sc.Local())
+		case CharData:
+			s += fmt.Sprintf(" %q cdata %v", sc.Raw(), sc.CDATA())
+		}
+		out = append(out, s)
+	}
+	if err := sc.Err(); err != nil {
+		l, c := sc.LineCol(err.Offset)
+		out = append(out, fmt.Sprintf("error %d:%d@%d %q deep %v", l, c, err.Offset, err.Msg, err.Deep))
+	}
+	return out
+}
+
+// streamDocs are documents whose tokens cross the windows of a scanner of
+// NewReader in every way: long text, attributes, comments, CDATA sections,
+// multi-byte characters, line ends, and malformed XML of every kind.
+func streamDocs() []string {
+	docs := []string{
+		"",
+		"<a/>",
+		" \n <a>\r\n</a> \n",
+		"<?xml version='1.0' encoding='utf-8'?>\n<a/>",
+		"<a>x</a><!-- c -->  <?pi?>\n",
+		`<r xmlns:x="ux"><a id="1" x:k="v&amp;w">one<b>two</b><![CDATA[<3>]]></a>` +
+			`<skip><a id="deep"/></skip><a id="2"/><c/></r>`,
+		"<a>" + strings.Repeat("é€😀\u2028", 40) + "</a>",
+		"<a b='" + strings.Repeat("x€", 100) + "' c=\"&#x1F600;&amp;\">\r\n" + strings.Repeat("line\n", 30) + "</a>",
+		"<!DOCTYPE a [ <!ENTITY x 'y>'> ]>\n<a><!--" + strings.Repeat("-", 50) + "--><![CDATA[" + strings.Repeat("]>", 30) + "]]></a>",
+		"<a>\n<b>\n<c>\n</c>\n</b>\n" + strings.Repeat(" ", 100) + "</a>",
+		"<a>\n  <b>\n   <c>text" + strings.Repeat("\n", 20) + "</b></a>",
+		"<p:a xmlns:p='" + strings.Repeat("u", 70) + "'><p:b xmlns:p='v'/><p:c/></p:a>",
+		strings.Repeat("<a>", 60) + strings.Repeat("</a>", 60),
+		strings.Repeat("<a>\n", 101),
+		"<a>€\xE2\x82</a>",
+		"<a>\xE2\x82\xE2\x82\xAC\xFF</a>",
+		"<a\xE2\x82\xAC/>",
+		"<€ b€='1'/>",
+	}
+	var src []string
+	src = append(src, `<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE v [ <!ENTITY x "y"> ]>
+<!-- a comment -->
+<a xmlns='u1' xml:space='preserve' k="&lt;&amp;&#65;&#x42;">x&gt;<p:b xmlns:p='u2'><c/><![CDATA[<raw>&amp;]]></p:b><p:d/>`+"\r\nend</a>\n<?pi after?>\n")
+	for _, e := range []string{
+		"<a>", "<a></b>", "<a/></a>", "<a/><b/>", "<a>\n <1/></a>", "<a b='1'c='2'/>", "<a b/>", "<a b=1/>",
+		"<a b='1/>", "<a b='<'/>", "<a b='&x;'/>", "<a>&#xD800;</a>", "<a>& b</a>", "<a / >", "<a></a >x",
+		"<a><!x></a>", "<a><![CDATA[x</a>", "<![CDATA[x]]><a/>", "<a><!DOCTYPE a></a>", "<!DOCTYPE a [",
+		"<a><?pi</a>", "<a></", "<a></a", "<a <", "<a", "<", "<a/><?xml version='1.0'?>",
+		"<?xml version='1.0' encoding='UTF-16'?><a/>", "<a>\n<!-- x -- </a>", "<a>x&amp</a>", "<a>x&am",
+	} {
+		src = append(src, e, "<r>\n"+strings.Repeat(" ", 37)+"<x y='z'>"+e+"</x></r>")
+	}
+	return append(docs, src...)
+}
+
+// TestReader checks that a scanner of NewReader reads what a scanner of
+// the whole document reads, whatever its window and however its reader
+// cuts the document.
+func TestReader(t *testing.T) {
+	readers := map[string]func(string) io.Reader{
+		"whole":   func(s string) io.Reader { return strings.NewReader(s) },
+		"onebyte": func(s string) io.Reader { return iotest.OneByteReader(strings.NewReader(s)) },
+		"half":    func(s string) io.Reader { return iotest.HalfReader(strings.NewReader(s)) },
+		"dataerr": func(s string) io.Reader { return iotest.DataErrReader(strings.NewReader(s)) },
+	}
+	for i, src := range streamDocs() {
+		want := trace(New(src, 100))
+		for _, window := range []int{1, 2, 3, 5, 8, 13, 64, 1 << 20} {
+			for name, r := range readers {
+				got := trace(NewReader(r(src), 100, window))
+				if !slices.Equal(got, want) {
+					t.Errorf("doc %d (%.40q), window %d, %s reader:\ngot  %q\nwant %q", i, src, window, name, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestReaderWalk walks a tree with Child, Skip, Text and Attr in a window
+// of a few bytes.
+func TestReaderWalk(t *testing.T) {
+	src := `<r xmlns:x="ux"><a id="1" x:k="v&amp;w">one<b>two</b><![CDATA[<3>]]></a>` +
+		`<skip><a id="deep"/></skip><a id="2"/><c/></r>`
+	sc := NewReader(strings.NewReader(src), 10, 3)
+	for sc.Next() && sc.Kind() != StartTag {
+	}
+	var got []string
+	for sc.Child(1) {
+		if sc.Local() != "a" {
+			sc.Skip()
+			continue
+		}
+		got = append(got, fmt.Sprintf("a id=%s k=%q at %d text=%q", sc.Attr("id"), sc.AttrNS("ux", "k"), sc.Offset(), sc.Text()))
+	}
+	want := []string{`a id=1 k="v&w" at 16 text="onetwo<3>"`, fmt.Sprintf(`a id=2 k="" at %d text=""`, strings.Index(src, `<a id="2"`))}
+	if sc.Err() != nil || !slices.Equal(got, want) {
+		t.Errorf("walk = %v\n%s\nwant\n%s", sc.Err(), strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(sc.Src()) > 2*len(`<skip><a id="deep"/></skip>`) {
+		t.Errorf("Src() = %q: the window holds more than it should", sc.Src())
+	}
+}
+
+// TestReaderError checks that a reader's error stops the scanner, with the
+// error in the SyntaxError's Read field.
+func TestReaderError(t *testing.T) {
+	fail := errors.New("disk on fire")
+	r := io.MultiReader(strings.NewReader("<a>\n<b/>"), iotest.ErrReader(fail))
+	sc := NewReader(r, 10, 2)
+	n := 0
+	for sc.Next() {
+		n++
+	}
+	err := sc.Err()
+	if err == nil || err.Read != fail || n != 4 || !strings.Contains(err.Msg, "disk on fire") {
+		t.Fatalf("scan = %d tokens, %+v, want 4 tokens and the reader's error", n, err)
+	}
+	if sc.Next() || sc.Err() != err {
+		t.Errorf("Next after the error = true or another error %v", sc.Err())
+	}
+}
+
+// FuzzReader checks that a scanner of NewReader reads what a scanner of the
+// whole document reads, in a window of window%100+1 bytes.
+func FuzzReader(f *testing.F) {
+	for _, src := range streamDocs() {
+		f.Add(src, uint8(len(src)%7))
+	}
+	f.Fuzz(func(t *testing.T, src string, window uint8) {
+		want := trace(New(src, 20))
+		if got := trace(NewReader(iotest.HalfReader(strings.NewReader(src)), 20, int(window)%100+1)); !slices.Equal(got, want) {
+			t.Errorf("window %d:\ngot  %q\nwant %q", int(window)%100+1, got, want)
+		}
+	})
 }

@@ -1,0 +1,213 @@
+package visio_test
+
+import (
+	"archive/zip"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/chart/visio"
+	"github.com/fsmforge/fsmforge/internal/charttest"
+	"github.com/fsmforge/fsmforge/internal/vsdxgen"
+)
+
+// A package's parts are read a window at a time (64 KiB); these tests
+// read with windows of a few bytes, which cut every token somewhere.
+
+// readings renders what Read and DecodeVSDX make of a package, with and
+// without the stencil st: the charts, the documents and the errors.
+func readings(t testing.TB, data []byte, st *chart.Stencil) string {
+	t.Helper()
+	var b strings.Builder
+	for _, o := range []visio.Options{{File: "w.vsdx"}, {File: "w.vsdx", Stencil: st, MaxDepth: 20}} {
+		c, err := visio.Read(bytes.NewReader(data), o)
+		j, jerr := json.Marshal(c)
+		if jerr != nil {
+			t.Fatal(jerr)
+		}
+		fmt.Fprintf(&b, "chart %s\nerror %v\n", j, err)
+		if c != nil {
+			for _, d := range c.Diagnostics {
+				fmt.Fprintf(&b, "diagnostic %s (%s)\n", d.Error(), d.Hint)
+			}
+		}
+		b.WriteString(decoding(t, data, o))
+	}
+	return b.String()
+}
+
+// decoding renders what DecodeVSDX makes of a package with options o: the
+// document, resolved, and the error.
+func decoding(t testing.TB, data []byte, o visio.Options) string {
+	t.Helper()
+	doc, err := visio.DecodeVSDX(bytes.NewReader(data), int64(len(data)), o)
+	if doc != nil {
+		doc.Resolve()
+	}
+	j, jerr := json.Marshal(doc)
+	if jerr != nil {
+		t.Fatal(jerr)
+	}
+	return fmt.Sprintf("document %s\nerror %v\n", j, err)
+}
+
+// checkDecodeWindow checks that DecodeVSDX decodes a package with a window
+// of w bytes as with the default: what Interpret makes of it follows.
+func checkDecodeWindow(t *testing.T, data []byte, w int) {
+	t.Helper()
+	o := visio.Options{File: "w.vsdx", MaxDepth: 20}
+	want := decoding(t, data, o)
+	restore := visio.SetPartWindow(w)
+	got := decoding(t, data, o)
+	restore()
+	if got != want {
+		t.Errorf("decoded with a window of %d bytes:\n%.2000s\nwant\n%.2000s", w, got, want)
+	}
+}
+
+// checkWindows checks that a package reads the same whatever the window
+// of its parts' text.
+func checkWindows(t *testing.T, data []byte, st *chart.Stencil, windows ...int) {
+	t.Helper()
+	want := readings(t, data, st)
+	for _, w := range windows {
+		restore := visio.SetPartWindow(w)
+		got := readings(t, data, st)
+		restore()
+		if got != want {
+			t.Errorf("read with a window of %d bytes:\n%.2000s\nwant\n%.2000s", w, got, want)
+		}
+	}
+}
+
+// TestVSDXWindows reads packages, good and bad, with windows of a few
+// bytes: the charts, documents and errors are those of the default.
+func TestVSDXWindows(t *testing.T) {
+	st := charttest.Stencil(t)
+	good := goombaParts()
+	const page = "visio/pages/page1.xml"
+	obstacle, err := os.ReadFile(obstacleCar)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{
+		"goomba":                   vsdxgen.Zip(good),
+		"stored":                   vsdxgen.Store(good),
+		"obstacle car":             obstacle,
+		"generated":                vsdxgen.Generate(20, 60),
+		"byte-order mark":          vsdxgen.Zip(editPart(good, page, "<?xml", "\uFEFF<?xml")),
+		"line ends and characters": vsdxgen.Zip(editPart(good, page, "<fld IX='0'>walkLeft</fld>", "walk\r\n&#xD;€ 😀 Left\u2028")),
+		"comments":                 vsdxgen.Zip(editPart(good, page, "<Shapes>", "<Shapes><!-- "+strings.Repeat("-", 100)+" --><![CDATA[ ]]>")),
+		"malformed":                vsdxgen.Zip(editPart(good, page, "<Text>", "<Text><Text>")),
+		"invalid UTF-8":            vsdxgen.Zip(editPart(good, page, "walkLeft", "walk\xE2\x82Left")),
+		"cut character":            vsdxgen.Zip(editPart(good, page, "</PageContents>", "</PageContents>\xE2\x82")),
+		"deep":                     vsdxgen.Zip(editPart(good, page, "<Shapes>", strings.Repeat("<Shapes><Shape ID='99' Type='Group'>", 30))),
+		"wrong root":               vsdxgen.Zip(withPart(good, page, []byte("\n\n  <Foo/>"))),
+	} {
+		t.Run(name, func(t *testing.T) { checkWindows(t, data, st, 1, 2, 3, 7, 100, 4096) })
+	}
+}
+
+// TestVSDXFirstProblem checks that a part's problems are reported as when
+// parts were read whole before they were parsed: a part that does not
+// unpack within the limits first (those its header declares are checked
+// before), then invalid UTF-8, then malformed XML, wherever each is in the
+// part.
+func TestVSDXFirstProblem(t *testing.T) {
+	good := goombaParts()
+	const page = "visio/pages/page1.xml"
+	// A page malformed at its start (2:1), then long.
+	pageXML := func(rest string) []byte {
+		return []byte("<?xml version='1.0' encoding='utf-8' ?>\n</Bad><PageContents xmlns='" + visio.NamespaceVSDX + "'>" + strings.Repeat("<Shapes/>\n", 10000) + rest + "</PageContents>")
+	}
+	withPage := func(data []byte) []rawPart { return raw(withPart(good, page, data)) }
+	badCRC := withPage(pageXML(""))
+	for i := range badCRC {
+		if badCRC[i].name == page {
+			badCRC[i].crc = 1
+		}
+	}
+	for _, tt := range []struct {
+		name string
+		data []byte
+		opt  visio.Options
+		err  error
+		want string
+	}{
+		{"malformed", rawZip(withPage(pageXML(""))...), visio.Options{}, visio.ErrMalformed, "w.vsdx!visio/pages/page1.xml:2:1: visio: malformed XML: </Bad> closes no element"},
+		{"invalid UTF-8 after", rawZip(withPage(pageXML("<Shapes>caf\xE9</Shapes>"))...), visio.Options{}, visio.ErrMalformed, "w.vsdx!visio/pages/page1.xml:10002:12: visio: malformed XML: invalid UTF-8"},
+		{"cut character at the end", rawZip(withPage(append(pageXML(""), 0xE2, 0x82))...), visio.Options{}, visio.ErrMalformed, "w.vsdx!visio/pages/page1.xml:10002:16: visio: malformed XML: invalid UTF-8"},
+		{"checksum", rawZip(badCRC...), visio.Options{}, visio.ErrZip, "w.vsdx!visio/pages/page1.xml: visio: cannot unpack part visio/pages/page1.xml: its checksum is wrong"},
+		{"part too large", rawZip(withPage(pageXML(""))...), visio.Options{MaxPartSize: 50000}, visio.ErrTooLarge, "bytes uncompressed, more than 50000 bytes"},
+		{"bomb", rawZip(withPage(pageXML(strings.Repeat(" ", 20<<20)))...), visio.Options{}, visio.ErrUnsafe, "visio: part visio/pages/page1.xml would unpack from"},
+	} {
+		for _, w := range []int{16, 64 << 10} {
+			t.Run(fmt.Sprintf("%s/window=%d", tt.name, w), func(t *testing.T) {
+				defer visio.SetPartWindow(w)()
+				tt.opt.File = "w.vsdx"
+				c, err := visio.Read(bytes.NewReader(tt.data), tt.opt)
+				if c != nil || !errors.Is(err, tt.err) || !strings.Contains(fmt.Sprint(err), tt.want) {
+					t.Errorf("Read = %v, %v, want %v: %q", c, err, tt.err, tt.want)
+				}
+			})
+		}
+	}
+}
+
+// TestVSDXMemory checks that a Document does not keep its parts' text in
+// memory: a drawing's Document takes less memory than the XML it comes
+// from, which a single string of the text kept would double.
+func TestVSDXMemory(t *testing.T) {
+	data := vsdxgen.Generate(400, 1600)
+	unpacked := 0
+	for _, p := range unzipParts(t, data) {
+		unpacked += len(p.Data)
+	}
+	heap := func() uint64 {
+		runtime.GC()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	before := heap()
+	doc, err := visio.DecodeVSDX(bytes.NewReader(data), int64(len(data)), visio.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := int64(heap()) - int64(before)
+	runtime.KeepAlive(doc)
+	t.Logf("the Document of %d bytes of XML holds %d bytes of memory", unpacked, kept)
+	if kept > int64(unpacked) {
+		t.Errorf("the Document of %d bytes of XML holds %d bytes of memory, want less", unpacked, kept)
+	}
+}
+
+// unzipParts returns the parts of a package.
+func unzipParts(t testing.TB, data []byte) []vsdxgen.Part {
+	t.Helper()
+	zr, err := zip.NewReader(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []vsdxgen.Part
+	for _, f := range zr.File {
+		rc, err := f.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := io.ReadAll(rc)
+		rc.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, vsdxgen.Part{Name: f.Name, Data: b})
+	}
+	return out
+}
