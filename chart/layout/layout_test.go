@@ -14,6 +14,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/layout"
+	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -120,20 +121,7 @@ func TestGolden(t *testing.T) {
 			if !bytes.Equal(got, boxes(again)) {
 				t.Fatalf("two layouts of one chart differ")
 			}
-			file := filepath.Join("testdata", tt.name+".layout.txt")
-			if *update {
-				if err := os.WriteFile(file, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatalf("%v (run go test -run Golden -update to create it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("layout of %s differs from %s (run go test -run Golden -update and review the diff):\n%s", tt.name, file, got)
-			}
+			charttest.GoldenBytes(t, got, filepath.Join("testdata", tt.name+".layout.txt"), *update)
 		})
 	}
 }

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"flag"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/mermaid"
+	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -51,20 +51,7 @@ func TestGolden(t *testing.T) {
 			if _, err := parseMermaid(string(got)); err != nil {
 				t.Errorf("parseMermaid = %v\n%s", err, got)
 			}
-			file := filepath.Join("testdata", tt.name+".mmd")
-			if *update {
-				if err := os.WriteFile(file, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(file)
-			if err != nil {
-				t.Fatalf("%v (run go test -run Golden -update to create it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("Mermaid of %s differs from %s (run go test -run Golden -update and review the diff):\n%s", tt.name, file, got)
-			}
+			charttest.GoldenBytes(t, got, filepath.Join("testdata", tt.name+".mmd"), *update)
 		})
 	}
 }

@@ -134,17 +134,31 @@ func finite(vs ...float64) bool {
 }
 
 // Golden compares c, marshalled to indented JSON, with the golden file
-// (a path relative to the test's directory); with update, it writes the
-// file first. It also checks that the golden file reads back as a chart.
-// The packages define their own -update flag (a flag defined twice
-// panics), and pass it.
+// (see [GoldenBytes]), and checks that the golden file reads back as a
+// chart.
 func Golden(tb testing.TB, c *chart.Chart, golden string, update bool) {
 	tb.Helper()
 	got, err := json.MarshalIndent(c, "", "\t")
 	if err != nil {
 		tb.Fatal(err)
 	}
-	got = append(got, '\n')
+	GoldenBytes(tb, append(got, '\n'), golden, update)
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		return // GoldenBytes said so
+	}
+	var back chart.Chart
+	if err := json.Unmarshal(want, &back); err != nil {
+		tb.Errorf("json.Unmarshal(%s) = %v", golden, err)
+	}
+}
+
+// GoldenBytes compares got with the golden file (a path relative to the
+// test's directory); with update, it writes the file first. The packages
+// define their own -update flag (a flag defined twice panics), and pass
+// it.
+func GoldenBytes(tb testing.TB, got []byte, golden string, update bool) {
+	tb.Helper()
 	if update {
 		if err := os.WriteFile(golden, got, 0o644); err != nil {
 			tb.Fatal(err)
@@ -155,11 +169,7 @@ func Golden(tb testing.TB, c *chart.Chart, golden string, update bool) {
 		tb.Fatalf("%v (run go test -run Golden -update to create it)", err)
 	}
 	if !bytes.Equal(got, want) {
-		tb.Errorf("chart differs from %s (run go test -run Golden -update and review the diff):\n%s", golden, got)
-	}
-	var back chart.Chart
-	if err := json.Unmarshal(want, &back); err != nil {
-		tb.Errorf("json.Unmarshal(%s) = %v", golden, err)
+		tb.Errorf("output differs from %s (run go test -run Golden -update and review the diff):\n%s", golden, got)
 	}
 }
 
