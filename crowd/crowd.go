@@ -40,8 +40,9 @@ func (s State) String() string {
 }
 
 // ID is the game's handle for an entity: an index into its own columns, an
-// ECS entity index, a pool slot. The machine keeps four bytes per ID up to
-// the largest one added, so IDs should be dense.
+// ECS entity index, a pool slot. The machine keeps a byte per ID up to the
+// largest one added (four if it has more than 254 states), so IDs should be
+// dense.
 type ID uint32
 
 // MaxID is the largest ID a Machine accepts.
@@ -74,7 +75,7 @@ type Options[E any] struct {
 	// called Step and may call Add and Remove.
 	OnFinal func(id ID, e *E)
 	// ChunkSize is how many entities make one unit of work for a worker;
-	// default 1024. The result of a step depends on it (the order inside
+	// default 2048. The result of a step depends on it (the order inside
 	// buckets does), never on the number of workers.
 	ChunkSize int
 }
@@ -107,21 +108,25 @@ type Machine[E any] struct {
 	arena       []slot[E] // where a step's movers wait for their place
 	arenaNext   []State   // and their next states
 	arenaUsed   atomic.Int64
-	buckets     []bucket // per state, segments of cur
-	nbuckets    []bucket // per state, segments of nxt, built by a step
-	where       []State  // per ID: its state, or absent / dead
-	dead        int      // removed entities still in buckets
-	total       int      // live entities
+	buckets     []bucket   // per state, segments of cur
+	nbuckets    []bucket   // per state, segments of nxt, built by a step
+	where       whereIndex // per ID: its state, or absent / dead
+	dead        int        // removed entities still in buckets
+	total       int        // live entities
 	steps       uint64
 	stepping    atomic.Bool
 	iterating   int
 	pieces      []seg
+	stayBuf     []seg    // the tasks' stays
+	targetBuf   []target // the tasks' targets
+	runBuf      []span   // the tasks' runs of movers
 	tasks       []task[E]
 	claim       atomic.Int64
 	phase       int
 	jobs        int
 	dsts        []uint32  // defrag: where each piece goes
 	arrivals    []uint32  // per state, during place
+	lastArrival []int32   // per state, during place: its last run in arrivalSegs, or -1
 	arrivalSegs []arrival // per state receiving entities in the last step
 	abort       atomic.Bool
 	scratch     []*scratch
@@ -144,11 +149,14 @@ const (
 type slot[E any] struct {
 	data E
 	id   ID
-	prev State
 }
 
-// seg is a run of entities in a backing array.
-type seg struct{ off, n uint32 }
+// seg is a run of entities in a backing array that were all in state prev
+// at the previous step: the previous state is kept per run, not per entity.
+type seg struct {
+	off, n uint32
+	prev   State
+}
 
 type bucket struct {
 	segs  []seg
@@ -175,13 +183,13 @@ func New[E any](states []Def[E], opts Options[E]) (*Machine[E], error) {
 	case len(states) > MaxStates:
 		return nil, fmt.Errorf("crowd: %d states, more than the %d a machine holds", len(states), MaxStates)
 	case opts.ChunkSize < 0:
-		return nil, fmt.Errorf("crowd: ChunkSize %d is negative (0 means the default, 1024)", opts.ChunkSize)
+		return nil, fmt.Errorf("crowd: ChunkSize %d is negative (0 means the default, 2048)", opts.ChunkSize)
 	}
 	m := &Machine[E]{
 		defs:    slices.Clone(states),
 		byName:  make(map[string]State, len(states)),
 		opts:    opts,
-		chunk:   cmp0(opts.ChunkSize, 1024),
+		chunk:   cmp0(opts.ChunkSize, 2048),
 		workers: runtime.GOMAXPROCS(0),
 	}
 	for i, d := range states {
@@ -196,6 +204,7 @@ func New[E any](states []Def[E], opts Options[E]) (*Machine[E], error) {
 		}
 		m.byName[d.Name] = State(i)
 	}
+	m.where = newWhereIndex(len(states))
 	m.buckets = make([]bucket, len(states))
 	m.nbuckets = make([]bucket, len(states))
 	return m, nil
@@ -275,10 +284,10 @@ func (m *Machine[E]) Steps() uint64 { return m.steps }
 // StateOf returns the state of entity id, and whether the machine holds it.
 // During a step it is the state before the step.
 func (m *Machine[E]) StateOf(id ID) (State, bool) {
-	if int(id) >= len(m.where) {
+	if int(id) >= m.where.len() {
 		return 0, false
 	}
-	s := m.where[id]
+	s := m.where.get(id)
 	if s == absent || s == dead {
 		return 0, false
 	}
@@ -311,7 +320,7 @@ func (m *Machine[E]) Add(id ID, data E, s State) error {
 		m.mu.Lock()
 		defer m.mu.Unlock()
 		if _, ok := m.StateOf(id); ok {
-			return fmt.Errorf("%w: %d (in state %q)", ErrExists, id, m.Name(m.where[id]))
+			return fmt.Errorf("%w: %d (in state %q)", ErrExists, id, m.Name(m.where.get(id)))
 		}
 		m.pending = append(m.pending, op[E]{add: true, id: id, state: s, data: data})
 		return nil
@@ -320,8 +329,8 @@ func (m *Machine[E]) Add(id ID, data E, s State) error {
 }
 
 func (m *Machine[E]) add(id ID, data E, s State) error {
-	if int(id) < len(m.where) {
-		switch w := m.where[id]; w {
+	if int(id) < m.where.len() {
+		switch w := m.where.get(id); w {
 		case absent:
 		case dead:
 			m.purge() // the old copy must go before a new one can be told apart
@@ -329,28 +338,20 @@ func (m *Machine[E]) add(id ID, data E, s State) error {
 			return fmt.Errorf("%w: %d (in state %q)", ErrExists, id, m.Name(w))
 		}
 	} else {
-		m.growWhere(id)
+		m.where.grow(id)
 	}
-	m.where[id] = s
+	m.where.set(id, s)
 	off := uint32(len(m.cur))
-	m.cur = append(m.cur, slot[E]{data: data, id: id, prev: None})
+	m.cur = append(m.cur, slot[E]{data: data, id: id})
 	b := &m.buckets[s]
-	if n := len(b.segs); n > 0 && b.segs[n-1].off+b.segs[n-1].n == off {
+	if n := len(b.segs); n > 0 && b.segs[n-1].off+b.segs[n-1].n == off && b.segs[n-1].prev == None {
 		b.segs[n-1].n++
 	} else {
-		b.segs = append(b.segs, seg{off, 1})
+		b.segs = append(b.segs, seg{off, 1, None})
 	}
 	b.count++
 	m.total++
 	return nil
-}
-
-func (m *Machine[E]) growWhere(id ID) {
-	n := len(m.where)
-	m.where = slices.Grow(m.where, int(id)+1-n)[:id+1]
-	for i := n; i < len(m.where); i++ {
-		m.where[i] = absent
-	}
 }
 
 // Remove takes entity id out of the machine. It returns [ErrNotFound] if the
@@ -373,7 +374,7 @@ func (m *Machine[E]) Remove(id ID) error {
 		m.mu.Unlock()
 		return nil
 	}
-	m.where[id] = dead
+	m.where.set(id, dead)
 	m.dead++
 	b := &m.buckets[s]
 	b.count--
@@ -397,7 +398,7 @@ func (m *Machine[E]) Each(s State) iter.Seq2[ID, *E] {
 		for _, sg := range segs {
 			for i := sg.off; i < sg.off+sg.n; i++ {
 				sl := &m.cur[i]
-				if m.where[sl.id] == dead {
+				if m.where.get(sl.id) == dead {
 					continue
 				}
 				if !yield(sl.id, &sl.data) {
@@ -429,8 +430,8 @@ func (m *Machine[E]) purge() {
 		for _, sg := range b.segs {
 			w := sg.off
 			for r := sg.off; r < sg.off+sg.n; r++ {
-				if id := m.cur[r].id; m.where[id] == dead {
-					m.where[id] = absent
+				if id := m.cur[r].id; m.where.get(id) == dead {
+					m.where.set(id, absent)
 					continue
 				}
 				if w != r {
@@ -439,7 +440,7 @@ func (m *Machine[E]) purge() {
 				w++
 			}
 			if w > sg.off {
-				out = append(out, seg{sg.off, w - sg.off})
+				out = append(out, seg{sg.off, w - sg.off, sg.prev})
 			}
 		}
 		b.segs, b.dead = out, 0

@@ -311,26 +311,41 @@ func TestPanicOnWorker(t *testing.T) {
 func TestPanicKeepsSortedRuns(t *testing.T) {
 	const n, bad = 1000, 600
 	even := func(v int) crowd.State { return crowd.State(v % 2) } // evens go to state 0
+	armed := true
+	var prevs map[int]crowd.State // once disarmed, the previous states seen
 	forms := map[string]crowd.Def[int]{
-		"Func": {Name: "a", Func: func(e *int, _ crowd.State) crowd.State {
-			if *e == bad {
+		"Func": {Name: "a", Func: func(e *int, prev crowd.State) crowd.State {
+			if armed && *e == bad {
 				panic("boom")
+			}
+			if prevs != nil {
+				prevs[*e] = prev
 			}
 			return even(*e)
 		}},
 		"Batch": {Name: "a", Batch: func(b *crowd.Batch[int]) {
 			for i := range b.Len() {
-				e, _ := b.At(i)
-				if *e == bad {
+				e, prev := b.At(i)
+				if armed && *e == bad {
 					panic("boom")
+				}
+				if prevs != nil {
+					prevs[*e] = prev
 				}
 				b.Set(i, even(*e))
 			}
 		}},
 	}
+	stateB := func(e *int, prev crowd.State) crowd.State {
+		if prevs != nil {
+			prevs[*e] = prev
+		}
+		return 0
+	}
 	for _, name := range []string{"Func", "Batch"} {
 		t.Run(name, func(t *testing.T) {
-			m, err := crowd.New([]crowd.Def[int]{{Name: "b", Func: func(*int, crowd.State) crowd.State { return 0 }}, forms[name]}, crowd.Options[int]{})
+			armed, prevs = true, nil
+			m, err := crowd.New([]crowd.Def[int]{{Name: "b", Func: stateB}, forms[name]}, crowd.Options[int]{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -374,6 +389,23 @@ func TestPanicKeepsSortedRuns(t *testing.T) {
 				}
 				if !slices.Equal(got, want) {
 					t.Errorf("state %d holds %d entities %v..., want %d %v...", s, len(got), head(got), len(want), head(want))
+				}
+			}
+
+			// The next step sees the sorted entities' previous state as
+			// the one they were in, and the others' as before the step
+			// that panicked: none, as they had not been stepped.
+			armed, prevs = false, map[int]crowd.State{}
+			if err := m.Step(); err != nil {
+				t.Fatal(err)
+			}
+			for i := range n {
+				want := crowd.State(1)
+				if i >= 512 {
+					want = crowd.None
+				}
+				if prevs[i] != want {
+					t.Errorf("entity %d: prev = %s, want %s", i, prevs[i], want)
 				}
 			}
 		})
@@ -482,6 +514,42 @@ func TestZeroAllocSteadyState(t *testing.T) {
 		}
 		if a := testing.AllocsPerRun(20, func() { _ = m.Step() }); a != 0 {
 			t.Errorf("Step allocates %v times in steady state, want 0", a)
+		}
+	}
+}
+
+// TestBatchSetBack: a BatchFunc may change its mind; the last Set counts.
+func TestBatchSetBack(t *testing.T) {
+	defs := []crowd.Def[int]{
+		{Name: "a", Batch: func(b *crowd.Batch[int]) {
+			for i := range b.Len() {
+				b.Set(i, 1)
+				if e, _ := b.At(i); *e%3 != 0 {
+					b.Set(i, b.State()) // stays after all
+				}
+			}
+		}},
+		{Name: "b", Func: func(*int, crowd.State) crowd.State { return 1 }},
+	}
+	m, err := crowd.New(defs, crowd.Options[int]{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	for i := range 1000 {
+		if err := m.Add(crowd.ID(i), i, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := m.Step(); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := m.Counts(nil), []int{666, 334}; !slices.Equal(got, want) {
+		t.Errorf("counts %v, want %v", got, want)
+	}
+	for id, e := range m.Each(1) {
+		if *e%3 != 0 || int(id) != *e {
+			t.Errorf("entity %d (%d) in b", id, *e)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package crowd
 
 import (
 	"fmt"
+	"math/bits"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -9,12 +10,14 @@ import (
 
 // Batch is a run of entities of one state, handed to a [BatchFunc]: up to
 // 256 entities (and never more than [Options.ChunkSize]) that sit next to
-// each other in memory. Index
-// i runs from 0 to Len()-1.
+// each other in memory and were all in the same state at the previous step
+// ([Batch.Prev]). Index i runs from 0 to Len()-1.
 type Batch[E any] struct {
 	slots []slot[E]
 	next  []State
 	state State
+	prev  State
+	moved [sub / 64]uint64 // a bit per entity Set to another state
 }
 
 // Len returns the number of entities in the batch.
@@ -23,14 +26,25 @@ func (b *Batch[E]) Len() int { return len(b.slots) }
 // State returns the state whose function runs.
 func (b *Batch[E]) State() State { return b.state }
 
-// At returns entity i's data and the state it was in at the previous step.
-func (b *Batch[E]) At(i int) (*E, State) { return &b.slots[i].data, b.slots[i].prev }
+// Prev returns the state the batch's entities were in at the previous step
+// ([None] for entities not stepped yet): a batch never mixes entities that
+// came from different states.
+func (b *Batch[E]) Prev() State { return b.prev }
+
+// At returns entity i's data and the state it was in at the previous step,
+// which is [Batch.Prev] for every i.
+func (b *Batch[E]) At(i int) (*E, State) { return &b.slots[i].data, b.prev }
 
 // ID returns entity i's ID.
 func (b *Batch[E]) ID(i int) ID { return b.slots[i].id }
 
 // Set sets the state entity i goes to after the step, or [Final].
-func (b *Batch[E]) Set(i int, s State) { b.next[i] = s }
+func (b *Batch[E]) Set(i int, s State) {
+	b.next[i] = s
+	if s != b.state {
+		b.moved[uint(i)/64%(sub/64)] |= 1 << (uint(i) % 64)
+	}
+}
 
 // Invalid describes one invalid next state returned by a state function.
 type Invalid struct {
@@ -127,20 +141,22 @@ type Transition struct {
 
 // task is one unit of work: consecutive pieces of one state's bucket.
 type task[E any] struct {
-	state      State
-	lo, hi     int // pieces[lo:hi]
-	n          int // entities
-	done       bool
-	stays      []seg     // the pieces' stayers, compacted in place
-	targets    []target  // the movers, by target state
-	movers     []slot[E] // the movers, in order, in the arena
-	moversNext []State   // their next states
-	finals     []slot[E]
-	invalid    []Invalid
-	nbad       int
-	panic      *PanicError
-	batch      Batch[E] // what a BatchFunc gets a pointer to
+	state   State
+	lo, hi  int // pieces[lo:hi]
+	n       int // entities
+	done    bool
+	stays   []seg    // the pieces' stayers, compacted in place; in Machine.stayBuf
+	targets []target // the movers, by target state; in Machine.targetBuf
+	movers  []span   // the movers, in order: runs of the arena; in Machine.runBuf
+	finals  []slot[E]
+	invalid []Invalid
+	nbad    int
+	panic   *PanicError
+	batch   Batch[E] // what a BatchFunc gets a pointer to
 }
+
+// span is a run of a backing array.
+type span struct{ off, n uint32 }
 
 // target is a group of movers: n entities going to state, placed from dst
 // in the storage.
@@ -152,16 +168,20 @@ type target struct {
 // scratch is one worker's working memory.
 type scratch struct {
 	next    []State
+	holes   []uint32 // places the movers of a piece left
 	cnt     []uint32 // per state, and one for Final
 	off     []uint32
 	touched []State
 	at      int // index in its task of the entity running, for panics
-	sub     int // index in its task of the first entity not sorted yet
+	// The block of the arena the worker fills with movers: from arenaOff
+	// to arenaEnd.
+	arenaOff, arenaEnd int
+	sub                int // index in its task of the first entity not sorted yet
 }
 
 func (m *Machine[E]) newScratch() *scratch {
 	n := len(m.defs) + 1
-	return &scratch{next: make([]State, m.chunk), cnt: make([]uint32, n), off: make([]uint32, n)}
+	return &scratch{next: make([]State, m.chunk), holes: make([]uint32, 0, m.chunk), cnt: make([]uint32, n), off: make([]uint32, n)}
 }
 
 // Step runs every entity's state function once and moves each entity to the
@@ -184,13 +204,18 @@ func (m *Machine[E]) Step() error {
 		m.defrag()
 	}
 	m.plan()
-	if cap(m.arena) < m.total {
+	// A worker fills each block of the arena it claims but for less than a
+	// run of movers (at most sub), or a last block.
+	if need := m.total + m.total/(arenaBlock/sub-1) + (m.workers+1)*arenaBlock; cap(m.arena) < need {
 		m.arena, m.arenaNext = nil, nil
-		m.arena = make([]slot[E], m.roomy())
+		m.arena = make([]slot[E], need+m.total/8)
 		m.arenaNext = make([]State, len(m.arena))
 	}
 	m.arena = m.arena[:cap(m.arena)]
 	m.arenaUsed.Store(0)
+	for _, w := range m.scratch {
+		w.arenaOff, w.arenaEnd = 0, 0
+	}
 	m.stepping.Store(true)
 	m.run(phaseRun, len(m.tasks))
 	p := m.firstPanic()
@@ -229,7 +254,7 @@ func (m *Machine[E]) plan() {
 		first := true
 		for _, sg := range m.buckets[s].segs {
 			for sg.n > 0 {
-				p := seg{sg.off, min(sg.n, chunk)}
+				p := seg{sg.off, min(sg.n, chunk), sg.prev}
 				sg.off += p.n
 				sg.n -= p.n
 				if first || uint32(m.tasks[nt-1].n)+p.n > chunk {
@@ -244,7 +269,6 @@ func (m *Machine[E]) plan() {
 					t := &m.tasks[nt]
 					nt++
 					t.state, t.lo, t.hi, t.n, t.done = State(s), len(m.pieces), len(m.pieces), 0, false
-					t.stays, t.targets, t.movers = t.stays[:0], t.targets[:0], t.movers[:0]
 					t.finals, t.invalid, t.nbad, t.panic = t.finals[:0], t.invalid[:0], 0, nil
 				}
 				t := &m.tasks[nt-1]
@@ -255,6 +279,37 @@ func (m *Machine[E]) plan() {
 		}
 	}
 	m.tasks = m.tasks[:nt]
+
+	// A task's stayers take at most two segments per piece, and its groups
+	// of movers one per other state, up to one per entity: carve both from
+	// buffers shared by the tasks, so that no task's slices grow when the
+	// cut of the buckets into tasks changes from step to step.
+	targets := 0
+	for k := range m.tasks {
+		targets += min(m.tasks[k].n, len(m.defs)-1)
+	}
+	if cap(m.targetBuf) < targets {
+		m.targetBuf = make([]target, targets+targets/4)
+	}
+	if cap(m.stayBuf) < 2*len(m.pieces) {
+		m.stayBuf = make([]seg, 2*len(m.pieces)+len(m.pieces)/2)
+	}
+	// A task's movers take at most a run of the arena per sub entities it
+	// runs, and a piece has at most one sub that is not full.
+	if runs := len(m.pieces) + m.total/sub; cap(m.runBuf) < runs {
+		m.runBuf = make([]span, runs+runs/4)
+	}
+	targets, runs := 0, 0
+	for k := range m.tasks {
+		t := &m.tasks[k]
+		n := min(t.n, len(m.defs)-1)
+		t.targets = m.targetBuf[targets : targets : targets+n]
+		targets += n
+		t.stays = m.stayBuf[2*t.lo : 2*t.lo : 2*t.hi]
+		n = t.hi - t.lo + t.n/sub
+		t.movers = m.runBuf[runs : runs : runs+n]
+		runs += n
+	}
 }
 
 // The phases of a step that run on the workers.
@@ -340,46 +395,60 @@ func (m *Machine[E]) firstPanic() *PanicError {
 	return nil
 }
 
-// sub is how many entities a task runs before it sorts them into stayers
-// and movers: few enough that they are still in the L1 cache when it does.
+// arenaBlock is how much of the arena a worker claims at once: claiming
+// a place for every run of movers would have the workers contend for the
+// arena's counter.
+const arenaBlock = 8 * sub
+
+// sub is how many entities a task runs before it sorts out the movers:
+// few enough that they are still in the L1 cache when it does.
 const sub = 256
 
-// runTask runs one task, sub entities at a time: their state functions,
-// then, with their data still in cache, the stayers compacted in place and
-// the movers copied aside, in order, grouped by target.
+// runTask runs one task, piece by piece and sub entities at a time: their
+// state functions, then, with their data still in cache, the movers copied
+// aside in order and counted by target. Once a piece has run, the holes its
+// movers left are filled with the stayers from its end.
 func (m *Machine[E]) runTask(t *task[E], w *scratch) {
 	defer m.recoverTask(t, w)
 	s := t.state
 	def := &m.defs[s]
-	next := w.next[:t.n]
-	end := m.arenaUsed.Add(int64(t.n))
-	t.movers = m.arena[end-int64(t.n) : end][:0]
-	t.moversNext = m.arenaNext[end-int64(t.n) : end][:0]
 	w.touched = w.touched[:0]
 	i := 0 // index in the task of the piece's first entity
 	for _, p := range m.pieces[t.lo:t.hi] {
 		slots := m.cur[p.off : p.off+p.n]
-		k := 0 // stayers so far, packed at the piece's start
+		next := w.next[i : i+len(slots)]
+		w.holes = w.holes[:0]
 		for lo := 0; lo < len(slots); lo += sub {
 			hi := min(lo+sub, len(slots))
-			nx := next[i+lo : i+hi]
+			nx := next[lo:hi]
 			w.sub, w.at = i+lo, i+lo
 			if fn := def.Func; fn != nil {
+				moved := &t.batch.moved
+				*moved = [sub / 64]uint64{}
 				for j := range nx {
 					w.at = i + lo + j
-					nx[j] = fn(&slots[lo+j].data, slots[lo+j].prev)
+					n := fn(&slots[lo+j].data, p.prev)
+					nx[j] = n
+					if n != s {
+						moved[uint(j)/64%(sub/64)] |= 1 << (uint(j) % 64)
+					}
 				}
 			} else {
 				for j := range nx {
 					nx[j] = s
 				}
-				t.batch = Batch[E]{slots: slots[lo:hi], next: nx, state: s}
+				t.batch = Batch[E]{slots: slots[lo:hi], next: nx, state: s, prev: p.prev}
 				def.Batch(&t.batch)
 			}
-			k = m.sort(t, w, slots, lo, hi, k, nx)
+			m.sortOut(t, w, slots[lo:hi], nx, lo, &t.batch.moved)
+		}
+		w.sub = i + len(slots)
+		k := len(slots)
+		if len(w.holes) > 0 {
+			k = fillHoles(slots, next, s, w.holes)
 		}
 		if k > 0 {
-			t.stays = append(t.stays, seg{p.off, uint32(k)})
+			t.stays = append(t.stays, seg{p.off, uint32(k), s})
 		}
 		i += len(slots)
 	}
@@ -387,49 +456,89 @@ func (m *Machine[E]) runTask(t *task[E], w *scratch) {
 	m.finish(t, w)
 }
 
-// sort sorts entities lo to hi-1 of a piece, whose next states are nx,
-// after the k stayers already packed at the piece's start, and returns the
-// new number of stayers. Stayers are packed in place, movers appended to
-// the task's in the arena and counted by target, finals set aside. An
-// invalid next state is recorded, and the entity stays: nx then says so.
-func (m *Machine[E]) sort(t *task[E], w *scratch, slots []slot[E], lo, hi, k int, nx []State) int {
+// sortOut copies the movers among slots, whose next states are nx, to a
+// run of the arena it claims, counting them by target, sets the finals
+// aside, and appends to w.holes the places they leave, numbered from base.
+// Only the entities whose bit is set in moved can have left. An invalid next
+// state is recorded, and the entity stays: nx then says so.
+//
+// The tasks' movers are packed in the arena in the order their runs were
+// claimed, so the arena a step writes is no larger than its movers: small
+// enough to stay in cache until the commit reads it back.
+func (m *Machine[E]) sortOut(t *task[E], w *scratch, slots []slot[E], nx []State, base int, moved *[sub / 64]uint64) {
+	need := 0
+	for _, b := range moved {
+		need += bits.OnesCount64(b)
+	}
+	if need == 0 {
+		return
+	}
+	if w.arenaOff+need > w.arenaEnd { // claim a new block of the arena
+		end := int(m.arenaUsed.Add(arenaBlock))
+		w.arenaOff, w.arenaEnd = end-arenaBlock, end
+	}
+	off := w.arenaOff
+	w.arenaOff += need
+	arena := m.arena[off : off+need]
+	arenaNext := m.arenaNext[off : off+need]
+	c := 0
 	s := t.state
 	numStates := State(len(m.defs))
-	for j := lo; j < hi; j++ {
-		n := nx[j-lo]
-		if n == s {
-			if k != j {
-				slots[k] = slots[j]
+	for k, bits64 := range moved {
+		for ; bits64 != 0; bits64 &= bits64 - 1 {
+			j := k*64 + bits.TrailingZeros64(bits64)
+			n := nx[j]
+			if n == s { // set to another state, then back
+				continue
 			}
-			slots[k].prev = s
-			k++
-			continue
-		}
-		if n < numStates {
-			c := len(t.movers)
-			t.movers = t.movers[:c+1]
-			t.moversNext = t.moversNext[:c+1]
-			d := &t.movers[c]
-			*d = slots[j]
-			d.prev = s
-			t.moversNext[c] = n
-			if w.cnt[n] == 0 {
-				w.touched = append(w.touched, n)
+			if n < numStates {
+				arena[c] = slots[j]
+				arenaNext[c] = n
+				c++
+				if w.cnt[n] == 0 {
+					w.touched = append(w.touched, n)
+				}
+				w.cnt[n]++
+				w.holes = append(w.holes, uint32(base+j))
+				continue
 			}
-			w.cnt[n]++
-			continue
+			if n == Final {
+				t.finals = append(t.finals, slots[j])
+				w.holes = append(w.holes, uint32(base+j))
+				continue
+			}
+			m.invalid(t, slots[j].id, n)
+			nx[j] = s
 		}
-		if n == Final {
-			t.finals = append(t.finals, slots[j])
-			continue
+	}
+	if c == 0 {
+		return
+	}
+	if r := len(t.movers) - 1; r >= 0 && int(t.movers[r].off+t.movers[r].n) == off {
+		t.movers[r].n += uint32(c)
+	} else {
+		t.movers = append(t.movers, span{uint32(off), uint32(c)})
+	}
+}
+
+// fillHoles packs the stayers of a piece (the entities whose next state is
+// s) at its start, filling each hole (the places in ascending order that
+// the entities which went left) with the last stayer not yet packed, and
+// returns how many stayers there are. It copies one entity per hole rather
+// than shifting every stayer after the first hole; the order it leaves
+// depends only on the piece.
+func fillHoles[E any](slots []slot[E], next []State, s State, holes []uint32) int {
+	k := len(slots) - len(holes)
+	src := len(slots) - 1
+	for _, h := range holes {
+		if int(h) >= k {
+			break
 		}
-		m.invalid(t, slots[j].id, n)
-		nx[j-lo] = s
-		if k != j {
-			slots[k] = slots[j]
+		for next[src] != s {
+			src--
 		}
-		slots[k].prev = s
-		k++
+		slots[h] = slots[src]
+		src--
 	}
 	return k
 }
@@ -438,7 +547,9 @@ func (m *Machine[E]) sort(t *task[E], w *scratch, slots []slot[E], lo, hi, k int
 // marks it done.
 func (m *Machine[E]) finish(t *task[E], w *scratch) {
 	for _, n := range w.touched {
-		t.targets = append(t.targets, target{state: n, n: w.cnt[n]})
+		if n != t.state {
+			t.targets = append(t.targets, target{state: n, n: w.cnt[n]})
+		}
 		w.cnt[n] = 0
 	}
 	w.touched = w.touched[:0]
@@ -447,10 +558,16 @@ func (m *Machine[E]) finish(t *task[E], w *scratch) {
 
 // place gives each group of movers its place at the end of the storage:
 // the movers to state 0 first, from every task in order, then those to
-// state 1, and so on, so each state receives one run of newcomers.
+// state 1, and so on, so each state receives one run of newcomers. As the
+// tasks are in state order, that run is made of one segment per state the
+// newcomers came from.
 func (m *Machine[E]) place() {
 	if len(m.arrivals) < len(m.defs) {
 		m.arrivals = make([]uint32, len(m.defs))
+		m.lastArrival = make([]int32, len(m.defs))
+		for i := range m.lastArrival {
+			m.lastArrival[i] = -1
+		}
 	}
 	for k := range m.tasks {
 		for _, tg := range m.tasks[k].targets {
@@ -458,24 +575,29 @@ func (m *Machine[E]) place() {
 		}
 	}
 	base := uint32(len(m.cur))
-	m.arrivalSegs = m.arrivalSegs[:0]
 	for s, n := range m.arrivals[:len(m.defs)] {
 		if n > 0 {
-			m.arrivalSegs = append(m.arrivalSegs, arrival{State(s), seg{base, n}})
 			m.arrivals[s] = base // from here on, the next free place
 			base += n
 		}
 	}
+	m.arrivalSegs = m.arrivalSegs[:0]
 	for k := range m.tasks {
 		t := &m.tasks[k]
 		for j := range t.targets {
 			tg := &t.targets[j]
 			tg.dst = m.arrivals[tg.state]
 			m.arrivals[tg.state] += tg.n
+			if a := m.lastArrival[tg.state]; a >= 0 && m.arrivalSegs[a].seg.prev == t.state {
+				m.arrivalSegs[a].seg.n += tg.n
+				continue
+			}
+			m.lastArrival[tg.state] = int32(len(m.arrivalSegs))
+			m.arrivalSegs = append(m.arrivalSegs, arrival{tg.state, seg{tg.dst, tg.n, t.state}})
 		}
 	}
 	for _, a := range m.arrivalSegs {
-		m.arrivals[a.state] = 0
+		m.arrivals[a.state], m.lastArrival[a.state] = 0, -1
 	}
 	if int(base) > cap(m.cur) {
 		m.cur = slices.Grow(m.cur, max(int(base), m.roomy())-len(m.cur))
@@ -483,7 +605,7 @@ func (m *Machine[E]) place() {
 	m.cur = m.cur[:base]
 }
 
-// arrival is the run of newcomers a state receives in a step.
+// arrival is a run of newcomers a state receives in a step from one state.
 type arrival struct {
 	state State
 	seg   seg
@@ -500,14 +622,21 @@ func (m *Machine[E]) commit(t *task[E], w *scratch) {
 	for _, tg := range t.targets {
 		w.off[tg.state] = tg.dst
 	}
-	for i := range t.movers {
-		n := t.moversNext[i]
-		m.cur[w.off[n]] = t.movers[i]
-		w.off[n]++
-		m.where[t.movers[i].id] = n
+	small, big := m.where.small, m.where.big
+	for _, r := range t.movers {
+		movers := m.arena[r.off : r.off+r.n]
+		for i, n := range m.arenaNext[r.off : r.off+r.n] {
+			m.cur[w.off[n]] = movers[i]
+			w.off[n]++
+			if m.where.bytes {
+				small[movers[i].id] = uint8(n)
+			} else {
+				big[movers[i].id] = n
+			}
+		}
 	}
 	for _, f := range t.finals {
-		m.where[f.id] = absent
+		m.where.set(f.id, absent)
 	}
 }
 
@@ -548,8 +677,9 @@ func (m *Machine[E]) recoverTask(t *task[E], w *scratch) {
 	m.abort.Store(true)
 
 	// Pieces before the one that panicked are sorted and their stayers
-	// recorded; that piece's first entities (before w.sub) are sorted, the
-	// stayers among them packed at its start; the rest stays as it is.
+	// recorded. In that piece, the movers among the entities before w.sub
+	// have been copied out; its stayers among them are packed at its start,
+	// as stayers, and the rest of it after them, as it was.
 	i := 0
 	for _, pc := range m.pieces[t.lo:t.hi] {
 		end := i + int(pc.n)
@@ -558,16 +688,23 @@ func (m *Machine[E]) recoverTask(t *task[E], w *scratch) {
 			continue
 		}
 		done := max(w.sub-i, 0)
+		slots := m.cur[pc.off : pc.off+pc.n]
 		k := 0
-		for _, n := range w.next[i : i+done] {
+		for j, n := range w.next[i : i+done] {
 			if n == t.state {
+				if k != j {
+					slots[k] = slots[j]
+				}
 				k++
 			}
 		}
+		copy(slots[k:], slots[done:])
 		if k > 0 {
-			t.stays = append(t.stays, seg{pc.off, uint32(k)})
+			t.stays = append(t.stays, seg{pc.off, uint32(k), t.state})
 		}
-		t.stays = append(t.stays, seg{pc.off + uint32(done), pc.n - uint32(done)})
+		if rest := pc.n - uint32(done); rest > 0 {
+			t.stays = append(t.stays, seg{pc.off + uint32(k), rest, pc.prev})
+		}
 		i = end
 	}
 	m.finish(t, w)
@@ -626,11 +763,17 @@ func (m *Machine[E]) fragmented() bool {
 	if len(m.cur) > m.total+m.total/2+m.chunk {
 		return true
 	}
-	segs := 0
+	segs, runs := 0, 0 // runs: the segments a defrag would leave
 	for s := range m.buckets {
-		segs += len(m.buckets[s].segs)
+		b := m.buckets[s].segs
+		segs += len(b)
+		for i := range b {
+			if i == 0 || b[i].prev != b[i-1].prev {
+				runs++
+			}
+		}
 	}
-	return segs > len(m.buckets)+m.total/64
+	return segs > runs+m.total/64
 }
 
 // roomy is the capacity the storage gets when it grows: room for the
@@ -638,7 +781,8 @@ func (m *Machine[E]) fragmented() bool {
 func (m *Machine[E]) roomy() int { return m.total + m.total*3/4 + 2*m.chunk }
 
 // defrag copies every bucket, in order, into one run of the spare storage,
-// in parallel, and swaps the two.
+// in parallel, and swaps the two. A bucket's segments then merge where they
+// share their previous state.
 func (m *Machine[E]) defrag() {
 	live := m.total
 	if cap(m.nxt) < m.roomy() {
@@ -651,10 +795,15 @@ func (m *Machine[E]) defrag() {
 	var dst uint32
 	for s := range m.buckets {
 		b := &m.buckets[s]
-		start := dst
+		out := b.segs[:0] // written behind the reading
 		for _, sg := range b.segs {
+			if n := len(out); n > 0 && out[n-1].prev == sg.prev {
+				out[n-1].n += sg.n
+			} else {
+				out = append(out, seg{dst, sg.n, sg.prev})
+			}
 			for sg.n > 0 {
-				p := seg{sg.off, min(sg.n, chunk)}
+				p := seg{sg.off, min(sg.n, chunk), sg.prev}
 				m.pieces = append(m.pieces, p)
 				m.dsts = append(m.dsts, dst)
 				sg.off += p.n
@@ -662,10 +811,7 @@ func (m *Machine[E]) defrag() {
 				dst += p.n
 			}
 		}
-		b.segs = b.segs[:0]
-		if dst > start {
-			b.segs = append(b.segs, seg{start, dst - start})
-		}
+		b.segs = out
 	}
 	m.run(phaseDefrag, len(m.pieces))
 	m.cur, m.nxt = m.nxt, m.cur
