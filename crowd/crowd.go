@@ -133,11 +133,11 @@ type Machine[E any] struct {
 	mu          sync.Mutex // guards pending during a step
 	pending     []op[E]
 
-	crew    chan struct{}
-	crewN   int
-	crewWG  sync.WaitGroup
-	closed  bool
-	addErrs []error
+	crew     chan struct{} // a token per worker wanted for a phase
+	crewN    int
+	crewBusy atomic.Int32 // tokens of the phase not yet done with
+	closed   bool
+	addErrs  []error
 }
 
 // where[] markers.

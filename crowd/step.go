@@ -3,6 +3,7 @@ package crowd
 import (
 	"fmt"
 	"math/bits"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"strings"
@@ -334,19 +335,22 @@ func (m *Machine[E]) run(phase, n int) {
 		return
 	}
 	m.startCrew(w - 1)
-	m.crewWG.Add(w - 1)
+	m.crewBusy.Store(int32(w - 1))
 	for range w - 1 {
 		m.crew <- struct{}{}
 	}
 	m.work(m.scratch[0])
-	m.crewWG.Wait()
+	// The others finish the items they claimed, a task each at most.
+	for m.crewBusy.Load() > 0 {
+		runtime.Gosched()
+	}
 }
 
 // startCrew makes sure n worker goroutines wait on m.crew, each with its own
 // scratch.
 func (m *Machine[E]) startCrew(n int) {
 	if m.crew == nil {
-		m.crew = make(chan struct{})
+		m.crew = make(chan struct{}, crewTokens)
 	}
 	for m.crewN < n {
 		m.crewN++
@@ -357,10 +361,38 @@ func (m *Machine[E]) startCrew(n int) {
 	}
 }
 
+// crewTokens is the room in the crew's channel: beyond it, sending the
+// tokens of a phase waits for workers to take them.
+const crewTokens = 64
+
+// crewSpins is how many times a worker that has finished looks for the next
+// phase's token, yielding in between, before it sleeps on the channel: the
+// phases of a step follow each other within microseconds, and waking a
+// sleeping goroutine can take tens of them, longer than a phase of a small
+// crowd.
+const crewSpins = 100
+
 func (m *Machine[E]) crewMember(wake <-chan struct{}, w *scratch) {
-	for range wake {
+	for {
+		ok, got := true, false
+		for range crewSpins {
+			select {
+			case _, ok = <-wake:
+				got = true
+			default:
+				runtime.Gosched()
+				continue
+			}
+			break
+		}
+		if !got {
+			_, ok = <-wake
+		}
+		if !ok {
+			return // closed
+		}
 		m.work(w)
-		m.crewWG.Done()
+		m.crewBusy.Add(-1)
 	}
 }
 
