@@ -792,7 +792,7 @@ func (m *Machine[E]) merge() *StepError {
 // fragmented reports whether the storage should be rewritten: it holds many
 // holes (left by entities that moved), or the buckets many small segments.
 func (m *Machine[E]) fragmented() bool {
-	if len(m.cur) > m.total+m.total/2+m.chunk {
+	if len(m.cur) > 2*m.total+m.chunk {
 		return true
 	}
 	segs, runs := 0, 0 // runs: the segments a defrag would leave
@@ -810,7 +810,7 @@ func (m *Machine[E]) fragmented() bool {
 
 // roomy is the capacity the storage gets when it grows: room for the
 // holes and arrivals of the steps until the next defrag.
-func (m *Machine[E]) roomy() int { return m.total + m.total*3/4 + 2*m.chunk }
+func (m *Machine[E]) roomy() int { return 2*m.total + m.total/4 + 2*m.chunk }
 
 // defrag copies every bucket, in order, into one run of the spare storage,
 // in parallel, and swaps the two. A bucket's segments then merge where they
