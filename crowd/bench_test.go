@@ -30,7 +30,10 @@ func BenchmarkW3(b *testing.B) {
 		}{{"perEntity", perEntityDefs}, {"perBucket", perBucketDefs}} {
 			for _, workers := range []int{1, 2} {
 				b.Run(fmt.Sprintf("entities=%d/%s/workers=%d", n, form.name, workers), func(b *testing.B) {
-					m := newW3(b, form.defs(), n, 1, crowd.Options[monster]{})
+					// A benchmark function runs several times (b.N grows):
+					// each run's machine is let go at its end.
+					m := buildW3(b, form.defs(), n, 1, crowd.Options[monster]{})
+					defer m.Close()
 					if err := m.SetWorkers(workers); err != nil {
 						b.Fatal(err)
 					}

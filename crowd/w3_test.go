@@ -190,11 +190,19 @@ func spawn(seed uint32, i int) (monster, crowd.State) {
 
 func newW3(tb testing.TB, defs []crowd.Def[monster], n int, seed uint32, opts crowd.Options[monster]) *crowd.Machine[monster] {
 	tb.Helper()
+	m := buildW3(tb, defs, n, seed, opts)
+	tb.Cleanup(m.Close)
+	return m
+}
+
+// buildW3 is newW3 for a caller that closes the machine itself, so that it
+// is garbage once the caller is done with it.
+func buildW3(tb testing.TB, defs []crowd.Def[monster], n int, seed uint32, opts crowd.Options[monster]) *crowd.Machine[monster] {
+	tb.Helper()
 	m, err := crowd.New(defs, opts)
 	if err != nil {
 		tb.Fatal(err)
 	}
-	tb.Cleanup(m.Close)
 	for i := range n {
 		data, s := spawn(seed, i)
 		if err := m.Add(crowd.ID(i), data, s); err != nil {
