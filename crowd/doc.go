@@ -66,9 +66,9 @@
 //
 // Use crowd when many entities share one machine and the machine is simple
 // enough to be one function per state: on one core the per-entity cost is
-// about that of a hand-written switch over the entities when they fit in
-// cache, and 1.0 to 1.3× at a million (see the README's measurements); the
-// work spreads over cores, which a switch over one slice does not. Use
+// below that of a hand-written switch over the entities when they fit in
+// cache, and about the same at a million (see the README's measurements);
+// the work spreads over cores, which a switch over one slice does not. Use
 // package fsm when an entity's machine has guards, enter and exit actions,
 // messages or a history that differ per entity, or when there are only a
 // few hundred entities.
