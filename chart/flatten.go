@@ -270,8 +270,12 @@ func (f *flattener) run() {
 		st := &c.States[i]
 		leaves := 0
 		f.eachLeaf(i, func(int) { leaves++ })
-		msg := fmt.Sprintf("chart: compound state %q flattened: its %s apply in each of its %s", label(st),
-			plural(len(own[st.ID]), "transition"), plural(leaves, "state"))
+		verb := "apply"
+		if len(own[st.ID]) == 1 {
+			verb = "applies"
+		}
+		msg := fmt.Sprintf("chart: compound state %q flattened: its %s %s in each of its %s", label(st),
+			plural(len(own[st.ID]), "transition"), verb, plural(leaves, "state"))
 		if e := f.entry[i]; e >= 0 {
 			msg += fmt.Sprintf("; entering it enters %q", label(&c.States[e]))
 		}

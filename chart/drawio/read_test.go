@@ -346,7 +346,7 @@ func TestPlain(t *testing.T) {
 				vertex("off", "Off", ""), edge("t0", "", "", "st", "on"), edge("t1", "", "", "is", "b"), edge("t2", "next", "", "b", "a"), edge("t3", "off", "", "on", "off")),
 			[]string{`state "a" name="A" kind=normal initial=false parent=""`, `transition "t0" from="st" any=false order=1 test="" value="" label="" event="" guard="" action="" target=b`,
 				`transition "t3@a" from="a" any=false order=1 test="off"`, `transition "t3@b" from="b" any=false order=2 test="off"`},
-			[]string{`note: chart: compound state "On" flattened: its 1 transition apply in each of its 2 states; entering it enters "B"`}},
+			[]string{`note: chart: compound state "On" flattened: its 1 transition applies in each of its 2 states; entering it enters "B"`}},
 		{"cycle",
 			model(`<mxCell id="a" value="A" vertex="1" parent="b"/>`, `<mxCell id="b" value="B" vertex="1" parent="a"/>`),
 			[]string{`state "a"`, `state "b"`},

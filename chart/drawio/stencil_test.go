@@ -115,7 +115,7 @@ func TestStencil(t *testing.T) {
 			[]string{`state "in" name="in" kind=normal initial=false parent="" entry=[XMovement=right Animation=moveLeft]`,
 				`transition "u" from="in" any=false order=1 test="hitTriggerLeft" value="" label="u" event="" guard="" action="" target=in`,
 				`transition "t@in" from="in" any=false order=2 test="hitByPlayer"`},
-			[]string{`note: chart: compound state "on" flattened: its 1 transition apply in each of its 1 state; entering it enters "in"`}, false},
+			[]string{`note: chart: compound state "on" flattened: its 1 transition applies in each of its 1 state; entering it enters "in"`}, false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c, err := drawio.Read(strings.NewReader(model(tt.cells...)), drawio.Options{Stencil: charttest.Stencil(t), File: "s.drawio"})

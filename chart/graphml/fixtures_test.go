@@ -173,7 +173,7 @@ func TestTutorial1(t *testing.T) {
 	for _, w := range []string{
 		`note: graphml: the text below the state's name is not read: "enter / light_on1();"`,
 		`note: chart: compound state "ON_GROUP" has no initial state; no transition enters it, so it needs none`,
-		`note: chart: compound state "ON_GROUP" flattened: its 1 transition apply in each of its 3 states`,
+		`note: chart: compound state "ON_GROUP" flattened: its 1 transition applies in each of its 3 states`,
 	} {
 		if !strings.Contains(msgs, w) {
 			t.Errorf("diagnostics =\n%s\nwant %s", msgs, w)

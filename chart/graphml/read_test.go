@@ -83,7 +83,7 @@ func TestPlain(t *testing.T) {
 					edge("on::e0", "on::s", "on::b", "")),
 				edge("e1", "s", "off", ""), edge("e2", "off", "on", "power"), edge("e3", "on", "off", "power"), edge("e4", "on::b", "on::a", "tick")),
 			want:  "s(start)*; off=OFF; on::a=A; on::b=B; | e1:s>off#1 e2:off>on::b#1[power] e4:on::b>on::a#1[tick] e3@on::a:on::a>off#1[power] e3@on::b:on::b>off#2[power]",
-			diags: []string{`note: chart: compound state "ON" flattened: its 1 transition apply in each of its 2 states; entering it enters "B"`},
+			diags: []string{`note: chart: compound state "ON" flattened: its 1 transition applies in each of its 2 states; entering it enters "B"`},
 		},
 		{
 			name: "compound entered without initial",

@@ -172,5 +172,5 @@ func ExampleRead() {
 	// opened#1: opened --close--> locked (order 1)
 	// closed#1@locked: locked --smash--> broken (order 2)
 	// closed#1@unlocked: unlocked --smash--> broken (order 2)
-	// door.scxml:2:3: shape closed: note: chart: compound state "closed" flattened: its 1 transition apply in each of its 2 states; entering it enters "locked"
+	// door.scxml:2:3: shape closed: note: chart: compound state "closed" flattened: its 1 transition applies in each of its 2 states; entering it enters "locked"
 }

@@ -208,7 +208,7 @@ func TestObstacleCar(t *testing.T) {
 		{chart.Note, `shape 270 "Distance > 70": note: visio: connector glued to no shape; ignored`},
 		{chart.Note, `shape 274 "Distance > 30": note: visio: connector glued to no shape; ignored`},
 		{chart.Error, at + `2:182: page "Page-1", shape 235 "Distance Dependant States": chart: compound state "Distance Dependant States" has no initial state, so no transition can enter it`},
-		{chart.Note, `chart: compound state "Distance Dependant States" flattened: its 1 transition apply in each of its 4 states`},
+		{chart.Note, `chart: compound state "Distance Dependant States" flattened: its 1 transition applies in each of its 4 states`},
 	})
 	// Dist > 70 cm: PinX 2.2527, PinY 5.4379, 2.2800 by 2.2382 inches, on
 	// a page 22.8858 inches high.
