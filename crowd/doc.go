@@ -79,8 +79,8 @@
 // defragmenting each hold up to 2.25 times the entities (their data plus
 // their 4-byte ID): the storage is rewritten when the holes left by the
 // movers make it twice the entities, every ten steps or so when one in ten
-// moves. The arena where movers wait holds about 1.15 times the entities,
-// so about 5.7 times the entities in all at the peak; plus a byte per ID up
+// moves. The arena where movers wait holds about 1.3 times the entities,
+// so about 5.8 times the entities in all at the peak; plus a byte per ID up
 // to the largest (4 bytes in a machine of more than 254 states), and two
 // arrays of 4 bytes per state for each worker.
 package crowd

@@ -489,14 +489,14 @@ func (m *Machine[E]) runTask(t *task[E], w *scratch) {
 }
 
 // sortOut copies the movers among slots, whose next states are nx, to a
-// run of the arena it claims, counting them by target, sets the finals
-// aside, and appends to w.holes the places they leave, numbered from base.
-// Only the entities whose bit is set in moved can have left. An invalid next
-// state is recorded, and the entity stays: nx then says so.
+// run of the worker's block of the arena, counting them by target, sets the
+// finals aside, and appends to w.holes the places they leave, numbered from
+// base. Only the entities whose bit is set in moved can have left. An
+// invalid next state is recorded, and the entity stays: nx then says so.
 //
-// The tasks' movers are packed in the arena in the order their runs were
-// claimed, so the arena a step writes is no larger than its movers: small
-// enough to stay in cache until the commit reads it back.
+// Each worker packs the movers of the tasks it runs in its blocks, so the
+// arena a step writes is hardly larger than its movers: small enough to
+// stay in cache until the commit reads it back.
 func (m *Machine[E]) sortOut(t *task[E], w *scratch, slots []slot[E], nx []State, base int, moved *[sub / 64]uint64) {
 	need := 0
 	for _, b := range moved {
