@@ -37,9 +37,10 @@ type Agent[E any] struct {
 	table  *Table
 	entity E
 	flags  uint64 // posted messages, one bit per message slot
-	// steps is table.steps[spans[state]]: the current state's transitions,
-	// kept here so that Update reaches them in one load rather than four.
-	steps  []step
+	// polled is table.polled[spans[state]]: the current state's steps with
+	// a polled test, kept here so that Update reaches them in one load
+	// rather than four.
+	polled []step
 	state  StateID
 	depth  uint8
 	status uint8
@@ -50,6 +51,7 @@ type Agent[E any] struct {
 const (
 	statusDone uint8 = 1 << iota
 	statusBusy
+	statusPosted // flags is not 0
 )
 
 // Result says what an update did. From is the state it started in; To is
@@ -109,28 +111,37 @@ func NewAgent[E any](t *Table, e E, h Host[E]) Agent[E] {
 // allocates nothing unless it returns one of these errors; it costs one
 // interface call per polled test tried, plus one per entry action.
 func (a *Agent[E]) Update(h Host[E]) (Result, error) {
-	t := a.table
-	if t == nil || a.status != 0 {
+	if a.status != 0 {
+		return a.updateSlow(h)
+	}
+	// Nothing posted: only the polled steps can fire, in their order.
+	a.status = statusBusy
+	for i := range a.polled {
+		s := &a.polled[i]
+		if h.Test(a.entity, s.test) {
+			return a.take(h, s, 0)
+		}
+	}
+	a.status &^= statusBusy // a test may have posted a message
+	if a.table == nil {
+		return Result{From: NoState, To: NoState, Test: NoTest}, ErrNoTable
+	}
+	return Result{From: a.state, To: a.state, Test: NoTest}, nil
+}
+
+// updateSlow is Update for an agent that is busy, done, or has messages
+// posted: those are tried with the polled tests, all in their order.
+func (a *Agent[E]) updateSlow(h Host[E]) (Result, error) {
+	if a.status != statusPosted {
 		return a.refuse()
 	}
 	f := a.flags
-	if f != 0 {
-		a.flags = 0
-	}
+	a.flags = 0
 	a.status = statusBusy
-	steps := a.steps
-	for i := range steps {
-		s := &steps[i]
-		if s.slot != noSlot {
-			if f>>(s.slot&63)&1 == 0 {
-				continue
-			}
-		} else if !h.Test(a.entity, s.test) {
-			continue
-		}
+	if s := fire(a.table, h, a.entity, a.state, f); s != nil {
 		return a.take(h, s, f)
 	}
-	a.status = 0
+	a.status &^= statusBusy
 	return Result{From: a.state, To: a.state, Test: NoTest}, nil
 }
 
@@ -266,7 +277,7 @@ func (a *Agent[E]) enter(h Host[E], to StateID) {
 	t := a.table
 	a.state = to
 	sp := t.spans[to]
-	a.steps = t.steps[sp.lo:sp.hi:sp.hi]
+	a.polled = t.polled[sp.plo:sp.phi:sp.phi]
 	for _, act := range t.acts[sp.alo:sp.ahi] {
 		h.Do(a.entity, act.Property, act.Value)
 	}
@@ -290,6 +301,7 @@ func (a *Agent[E]) Post(msg TestID) error {
 		return nil
 	}
 	a.flags |= 1 << (t.slot[msg] & 63)
+	a.status |= statusPosted
 	return nil
 }
 
@@ -392,7 +404,7 @@ func RestoreAgent[E any](t *Table, e E, s Snapshot) (Agent[E], error) {
 	}
 	a := Agent[E]{table: t, entity: e, state: s.State, depth: uint8(len(s.Stack))}
 	sp := t.spans[s.State]
-	a.steps = t.steps[sp.lo:sp.hi:sp.hi]
+	a.polled = t.polled[sp.plo:sp.phi:sp.phi]
 	if s.Done {
 		a.status = statusDone
 	}
@@ -407,6 +419,7 @@ func RestoreAgent[E any](t *Table, e E, s Snapshot) (Agent[E], error) {
 			return fail("posted %s is not a message test of the table", id)
 		}
 		a.flags |= 1 << (t.slot[id] & 63)
+		a.status |= statusPosted
 	}
 	return a, nil
 }

@@ -340,6 +340,21 @@ func TestReentrancy(t *testing.T) {
 	if !errors.Is(inner, table.ErrReentrant) {
 		t.Errorf("Update from Test = %v, want ErrReentrant", inner)
 	}
+
+	// A Post from inside Test, in an update that takes no transition, is
+	// kept for the next update.
+	tbl = mustSpec(t, "a x b\na !m c")
+	m = testID(t, tbl, "m")
+	p = newProbe(tbl)
+	c := table.NewAgent(tbl, p, probeHost{})
+	p.onTest = func() { inner = c.Post(m) }
+	if _, err := c.Update(probeHost{}); err != nil || inner != nil || c.Name() != "a" {
+		t.Fatalf("Update: %v (Post from Test: %v), in %s; want a", err, inner, c.Name())
+	}
+	p.onTest = nil
+	if _, err := c.Update(probeHost{}); err != nil || c.Name() != "c" {
+		t.Fatalf("Update after a message posted from Test: %v, in %s; want c", err, c.Name())
+	}
 }
 
 func TestStack(t *testing.T) {

@@ -435,6 +435,7 @@ func (t *Table) compile() {
 		nacts += len(s.actions)
 	}
 	t.steps = make([]step, 0, nsteps)
+	t.polled = make([]step, 0, nsteps)
 	t.acts = make([]Action, 0, nacts)
 	for q, s := range t.states {
 		sp := &t.spans[q]
@@ -450,6 +451,13 @@ func (t *Table) compile() {
 			t.steps = append(t.steps, step{test: id, to: t.dest[cell], slot: t.slot[id], push: t.pushAt(cell)})
 		}
 		sp.hi = uint32(len(t.steps))
+		sp.plo = uint32(len(t.polled))
+		for _, st := range t.steps[sp.lo:sp.hi] {
+			if st.slot == noSlot {
+				t.polled = append(t.polled, st)
+			}
+		}
+		sp.phi = uint32(len(t.polled))
 		sp.alo = uint32(len(t.acts))
 		t.acts = append(t.acts, s.actions...)
 		sp.ahi = uint32(len(t.acts))

@@ -95,8 +95,11 @@ type Table struct {
 	// Derived by compile, for the runtime.
 	spans []span // per state: its steps and its entry actions
 	steps []step // per state, the any-state transitions that apply there, then its own
-	acts  []Action
-	slot  []uint8 // per test: message slot, or noSlot for a polled test
+	// polled holds, per state, the steps of steps that have a polled test,
+	// in the same order: all an update tries when no message is posted.
+	polled []step
+	acts   []Action
+	slot   []uint8 // per test: message slot, or noSlot for a polled test
 }
 
 type property struct {
@@ -113,6 +116,7 @@ type state struct {
 // span locates one state's runtime data.
 type span struct {
 	lo, hi   uint32 // steps
+	plo, phi uint32 // polled: the steps with a polled test, in order
 	alo, ahi uint32 // acts
 }
 
