@@ -32,7 +32,9 @@
 //     without.
 //
 // [Read] and [ReadFile] do both, and tell the formats apart by content: a
-// zip is a package, anything else is read as a .vdx.
+// zip is a package, anything else is read as a .vdx. (Of a package, they
+// hand each shape of a page to the interpretation as it is parsed, and
+// keep no Document of the pages: see Costs.)
 //
 // # Visio packages
 //
@@ -172,31 +174,45 @@
 // the file nor the parts' text stay in memory. A Chart shares memory with
 // neither.
 //
+// The interpretation reads each shape of a page once, into a record of
+// what it needs of it (64 bytes; for a state, its name, box and entry
+// actions, 40 bytes and 16 an action; for a transition, its test, value,
+// order and stack operation, 16 bytes), and builds the chart from the
+// records once it has the whole page: the glue comes after the shapes.
+// [Read] of a package builds no Document of the pages: the parser hands
+// each top-level shape, once read with its members and resolved, to the
+// interpretation, then reuses its memory for the next, and each Connect
+// row as it comes. [Interpret], and Read of a .vdx, read the records from
+// the Document (Read then drops each page's shapes).
+//
 // Measured with
 //
-//	go test -run xxx -bench 'ReadVSDX|Read$' -benchmem -count 3 ./chart/visio
+//	go test -run xxx -bench 'ReadVSDX|Read$' -benchmem -count 5 ./chart/visio
 //
-// (on a shared 2-core AMD EPYC, the range of the medians of several runs;
-// alloc/file is the bytes allocated per byte of the file, peak/file the
-// most heap memory in use during an import, live or not yet collected, per
-// byte of the file):
+// (on a shared 2-core AMD EPYC, the range of the medians of several runs
+// of 3 or 5; alloc/file is the bytes allocated per byte of the file,
+// peak/file the most heap memory in use during an import, live or not yet
+// collected, per byte of the file):
 //
 //   - A .vdx of 10,000 states and 40,000 transitions, 59 MB
-//     (BenchmarkRead): 0.3 to 0.36 s on one core, 165 to 185 MB/s, a third
-//     of what encoding/xml takes only to tokenize it; alloc/file 2.1,
-//     peak/file 2.1 (the file's text held is one of them).
+//     (BenchmarkRead): 0.34 to 0.37 s on one core, 160 to 175 MB/s, a
+//     quarter of what encoding/xml takes only to tokenize it; alloc/file
+//     2.0, peak/file 2.0 (the file's text held is one of them).
 //   - A .vsdx of 12,000 states and 48,000 transitions, 5 MB, whose parts
 //     unpack to 78 MB (16 times; Visio's own parts compress 4 to 8 times)
-//     (BenchmarkReadVSDX): 0.55 to 0.65 s, 8 to 9 MB/s of file or 120 to
-//     140 MB/s of XML; alloc/file 33, peak/file 16.5 (82 MB).
+//     (BenchmarkReadVSDX): 0.47 to 0.52 s, 9.4 to 10.6 MB/s of file or 150
+//     to 165 MB/s of XML; alloc/file 21, peak/file 5.1 (25 MB).
 //
-// Of a package's 33 bytes allocated per byte of the file, 16 are its XML,
+// Of a package's 21 bytes allocated per byte of the file, 16 are its XML,
 // each byte copied once into the scanner's windows (a string's memory
-// cannot be reused). Its memory in use is bounded by the drawing's shapes,
-// rows and glue, not by its XML: the peak, near the end of Interpret,
-// holds the Document (9 bytes per byte of this file: a shape takes 360
-// bytes, a Shape Data row 144, a Connect row 96), the chart (3.5) and the
-// interpretation's index of the shapes (2).
+// cannot be reused). Its memory in use is bounded by the drawing's shapes
+// and glue, not by its XML: at the peak, while the chart is built, the
+// records of this file hold 1.6 bytes per byte of the file and the chart
+// 3.4 (a transition takes 256 bytes). The XML's garbage is collected as
+// the parser goes (with the default GOGC, the heap grows to about twice
+// what is live before a collection); the chart's largest allocation, the
+// array of its transitions, is made last, when the collection of that
+// garbage is usually under way.
 //
 // The package holds no global state: calls may run concurrently. A
 // Document is not safe for concurrent use until Resolve has run.

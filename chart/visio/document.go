@@ -450,6 +450,16 @@ func (d *Document) Resolve() {
 		return
 	}
 	d.resolved = true
+	masters := d.masterIndex()
+	for _, pg := range d.Pages {
+		for _, s := range pg.Shapes {
+			d.resolve(masters, pg, s, nil)
+		}
+	}
+}
+
+// masterIndex returns the masters by ID, reporting IDs used twice.
+func (d *Document) masterIndex() map[string]*Master {
 	masters := make(map[string]*Master, len(d.Masters))
 	for _, m := range d.Masters {
 		if _, dup := masters[m.ID]; dup {
@@ -461,11 +471,7 @@ func (d *Document) Resolve() {
 		}
 		masters[m.ID] = m
 	}
-	for _, pg := range d.Pages {
-		for _, s := range pg.Shapes {
-			d.resolve(masters, pg, s, nil)
-		}
-	}
+	return masters
 }
 
 // resolve resolves s, whose group (if any) is an instance of inherited.

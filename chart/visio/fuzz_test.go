@@ -43,11 +43,15 @@ func FuzzRead(f *testing.F) {
 
 // fuzzRead reads data with and without the stencil st and checks what
 // every reading must satisfy: no panic, a chart or an error that is a list
-// of errors, diagnostics that render, a chart that holds together.
+// of errors, diagnostics that render, a chart that holds together, and for
+// a package the chart Interpret reads from its Document (see
+// checkAsDocument).
 func fuzzRead(t *testing.T, data []byte, st *chart.Stencil) {
 	for _, stencil := range []*chart.Stencil{nil, st} {
-		c, err := visio.Read(bytes.NewReader(data), visio.Options{File: "fuzz.vdx", Stencil: stencil, MaxDepth: 20})
+		o := visio.Options{File: "fuzz.vdx", Stencil: stencil, MaxDepth: 20}
+		c, err := visio.Read(bytes.NewReader(data), o)
 		checkChart(t, c, err)
+		checkAsDocument(t, data, o, c, err)
 	}
 }
 

@@ -2,6 +2,7 @@ package visio
 
 import (
 	"fmt"
+	"hash/maphash"
 	"math"
 	"path/filepath"
 	"slices"
@@ -29,36 +30,29 @@ func Interpret(doc *Document, opt Options) (*chart.Chart, error) {
 }
 
 // interpret is Interpret; consume says that the caller drops doc after
-// it (Read does), so that interpret may drop the parts of doc it no longer
-// needs as it goes, leaving their memory to the chart.
+// it (Read does), so that the shapes and Connects of each page are dropped
+// as soon as they are read, leaving their memory to the chart.
 func interpret(doc *Document, opt Options, consume bool) (*chart.Chart, error) {
 	doc.Resolve()
-	in := &interp{
-		doc:     doc,
-		st:      opt.Stencil,
-		c:       &chart.Chart{Name: chartName(doc), File: doc.File, Stencil: opt.Stencil},
-		consume: consume,
+	in := newInterp(opt)
+	in.doc = doc
+	for _, pg := range doc.Pages {
+		if pg.Background {
+			continue
+		}
+		sh := in.beginPage(pg)
+		for _, s := range pg.Shapes {
+			in.collect(sh, s)
+		}
+		sh.shapesRead = true
+		for i := range pg.Connects {
+			in.connect(sh, &pg.Connects[i])
+		}
+		if consume {
+			pg.Shapes, pg.Connects = nil, nil
+		}
 	}
-	if in.st != nil {
-		in.props = in.st.PropertyNames()
-		in.roles = make(map[*Master]chart.Role)
-	}
-	for _, d := range doc.Diagnostics {
-		d.Pos = in.strs.Pos(d.Pos)
-		in.c.Diagnostics = append(in.c.Diagnostics, d)
-	}
-	in.run()
-	if in.st != nil {
-		in.initialAncestors()
-	}
-	chart.Flatten(in.c)
-	if in.c.States == nil {
-		in.c.States = []chart.State{}
-	}
-	if in.c.Transitions == nil {
-		in.c.Transitions = []chart.Transition{}
-	}
-	return in.c, in.c.Diagnostics.Err()
+	return in.finish()
 }
 
 // chartName is the file's base name without its extension, or the
@@ -71,93 +65,101 @@ func chartName(doc *Document) string {
 	return strings.TrimSuffix(base, filepath.Ext(base))
 }
 
-// interp holds the state of one Interpret call.
+// The interpretation reads a drawing in two passes. The first (collect.go),
+// collect and connect, reads each shape of a page (and each Connect row)
+// once, as soon as it is resolved, into a node: the little the second pass
+// needs of it, what the shape says of the state or transition it may be
+// (its name, entry actions and box; its test, value, order and stack
+// operation) worked out, and the diagnostics found kept for their turn.
+// Read feeds a package's shapes to it as the parser reads them, and drops
+// each after; Interpret feeds it a Document's. The second, finish, which
+// needs the whole drawing (a connector's glue comes after the shapes;
+// whether a shape of a plain diagram is a state depends on it), builds the
+// chart from the nodes alone.
+
+// interp holds the state of one Interpret or Read call.
 type interp struct {
-	doc   *Document
-	st    *chart.Stencil // nil for a plain state diagram
-	props chart.Properties
-	roles map[*Master]chart.Role
-	c     *chart.Chart
-	strs  importer.Strings // strings of the chart, cloned from the file once
+	doc    *Document
+	st     *chart.Stencil // nil for a plain state diagram
+	props  chart.Properties
+	c      *chart.Chart
+	strs   importer.Strings // strings of the chart, cloned from the file once
+	texts  *owner           // and those that are many (texts, names), in blocks
+	ids    arena            // the nodes' IDs, which the chart keeps
+	vals   []string         // the values of transitions (see transDraft)
+	valIdx map[string]int32
+	stream bool // shapes are the parser's, reused after collect: copy what is kept
 
-	consume bool // the document is dropped after: see interpret
+	sheets []*sheet // the pages that are not background pages, in order
+	path   []*Shape // collect: the groups around the shape being read
 
-	// The last position's file and shape ID (see file and shapeID).
+	// The masters the shapes of the pages use (with a stencil), for
+	// checkMasters: their roles, the first shape of each, in order.
+	roles  map[*Master]chart.Role
+	uses   map[*Master]*use
+	order  []*Master
+	shapes int // of the pages, groups' members included
+
+	// The last position's file (see file).
 	lastPart, lastFile string
-	lastShape          *Shape
-	lastPrefix, lastID string
 }
 
-// node is a shape of the page being read, with what the reading found
-// out about it.
-type node struct {
-	s          *Shape
-	parent     *node
-	id         string // chart ID, for states
-	role       chart.Role
-	state      bool
-	glued      bool  // plain: a connector is glued to it
-	gluedBelow bool  // plain: a connector is glued to one of its members
-	container  bool  // a container (Relationships cell) holds shapes
-	inState    *node // the first container holding it that is a state
-	inStateSet bool  // inState is computed
-	begin, end glue  // for a connector: what its ends are glued to
-	skip       bool  // no ID, or another shape's: left out
+// use is how a master is used: by how many shapes, the first where.
+type use struct {
+	shapes int
+	at     chart.Pos
 }
 
-// glue is what a connector's end is glued to, according to Connects.
-type glue struct {
-	set   bool   // a Connect row names this end
-	to    *node  // the shape it names
-	stale string // the shape ID it names, when no shape has it
-}
-
-// pos returns the chart position of p, on page pg, for shape s named name,
-// where s's ID takes the prefix of its page.
-func (in *interp) pos(p Pos, pg *Page, s *Shape, prefix, name string) chart.Pos {
-	cp := chart.Pos{File: in.file(p.Part), Line: p.Line, Col: p.Col, ShapeName: in.strs.Clone(name)}
-	if pg != nil {
-		cp.Page = in.strs.Clone(pg.Label())
+func newInterp(opt Options) *interp {
+	in := &interp{st: opt.Stencil, texts: &owner{seed: maphash.MakeSeed()}}
+	if in.st != nil {
+		in.props = in.st.PropertyNames()
+		in.roles = make(map[*Master]chart.Role)
+		in.uses = make(map[*Master]*use)
 	}
-	if s != nil {
-		cp.Shape = in.shapeID(prefix, s)
-	}
-	return cp
+	return in
 }
 
-// file returns the file's name, followed by the part's for a package, as
-// chart positions give it: "drawing.vsdx!visio/pages/page1.xml". It keeps
-// the last, as positions come part after part.
-func (in *interp) file(part string) string {
-	if part != in.lastPart || in.lastFile == "" {
-		f := in.doc.File
-		if part != "" {
-			f += "!" + part
-		}
-		in.lastPart, in.lastFile = part, in.strs.Clone(f)
+// text returns a copy of s, a text or a name, that does not share memory
+// with the file: short ones in blocks (see owner), long ones interned.
+func (in *interp) text(s string) string {
+	if len(s) > ownShort {
+		return in.strs.Clone(s)
 	}
-	return in.lastFile
+	return in.texts.str(s)
 }
 
-// shapeID returns the chart ID of shape s, which takes the prefix of its
-// page: a copy, made once for the positions and the ID of a state or a
-// transition, which come one after the other (shape IDs are unique: they
-// are not worth interning).
-func (in *interp) shapeID(prefix string, s *Shape) string {
-	if s != in.lastShape || prefix != in.lastPrefix {
-		id := prefix + s.ID
-		if prefix == "" {
-			id = strings.Clone(id)
-		}
-		in.lastShape, in.lastPrefix, in.lastID = s, prefix, id
+// keep returns s, or a copy for a streamed shape, whose strings share
+// memory with the parser's text.
+func (in *interp) keep(s string) string {
+	if in.stream {
+		return strings.Clone(s)
 	}
-	return in.lastID
+	return s
 }
 
-func (in *interp) diag(sev chart.Severity, at chart.Pos, hint, format string, args ...any) {
-	in.c.Diagnostics = append(in.c.Diagnostics, chart.Diagnostic{
-		Pos: at, Severity: sev, Message: "visio: " + fmt.Sprintf(format, args...), Hint: hint,
-	})
+// finish builds the chart from the pages read.
+func (in *interp) finish() (*chart.Chart, error) {
+	doc := in.doc
+	doc.Resolve()
+	in.c = &chart.Chart{Name: chartName(doc), File: doc.File, Stencil: in.st}
+	for _, d := range doc.Diagnostics {
+		d.Pos = in.strs.Pos(d.Pos)
+		in.c.Diagnostics = append(in.c.Diagnostics, d)
+	}
+	in.run()
+	in.sheets = nil
+	if in.st != nil {
+		in.initialAncestors()
+	}
+	chart.Flatten(in.c)
+	if in.c.States == nil {
+		in.c.States = []chart.State{}
+	}
+	if in.c.Transitions == nil {
+		in.c.Transitions = []chart.Transition{}
+	}
+	return in.c, in.c.Diagnostics.Err()
 }
 
 func (in *interp) run() {
@@ -174,17 +176,15 @@ func (in *interp) run() {
 	if in.st != nil && !in.checkMasters() {
 		return
 	}
-	first := true
+	sheets := in.sheets
 	for _, pg := range doc.Pages {
 		if pg.Background {
-			in.diag(chart.Note, in.pos(pg.Pos, pg, nil, "", ""), "", "background page: its shapes are not part of the chart")
+			in.diag(chart.Note, in.pos(pg.Pos, pg, "", ""), "", "background page: its shapes are not part of the chart")
 			continue
 		}
-		prefix := pg.ID + "/"
-		if first {
-			prefix, first = "", false
-		}
-		in.page(pg, prefix)
+		in.page(sheets[0])
+		sheets[0] = nil // read: its memory is the chart's
+		sheets = sheets[1:]
 	}
 	importer.NumberOrders(in.c.Transitions)
 }
@@ -223,158 +223,61 @@ func isPart(s *Shape) bool { return s.MasterID == "" && s.MasterShapeID != "" }
 
 // whole returns the shape n is part of: n itself, or the group whose
 // master's picture n belongs to.
-func whole(n *node) *node {
-	for n.parent != nil && isPart(n.s) {
-		n = n.parent
+func whole(sh *sheet, n *node) *node {
+	for n.parent != 0 && n.flags&fPart != 0 {
+		n = sh.node(n.parent)
 	}
 	return n
 }
 
-func (in *interp) page(pg *Page, prefix string) {
+// page builds the states and transitions of a page read.
+func (in *interp) page(sh *sheet) {
 	strict := in.st != nil
-	sev := chart.Warning // of a problem that drops a transition
-	if strict {
-		sev = chart.Error
-	}
-
-	// Index the page's shapes, groups' members included, in document order.
-	count := 0
-	var countShapes func([]*Shape)
-	countShapes = func(shapes []*Shape) {
-		for _, s := range shapes {
-			count++
-			countShapes(s.Shapes)
-		}
-	}
-	countShapes(pg.Shapes)
-	nodes := make([]node, 0, count)
-	byID := make(map[string]*node, count)
-	var index func([]*Shape, *node)
-	index = func(shapes []*Shape, parent *node) {
-		for _, s := range shapes {
-			nodes = append(nodes, node{s: s, parent: parent})
-			n := &nodes[len(nodes)-1]
-			if _, dup := byID[s.ID]; dup || s.ID == "" {
-				msg := "shape ID " + s.ID + " is used twice on the page; the second shape is ignored"
-				if s.ID == "" {
-					msg = "shape without an ID; ignored"
-				}
-				in.diag(sev, in.pos(s.Pos, pg, s, prefix, displayName(s)), "the file is damaged; re-save it from Visio", "%s", msg)
-				n.skip = true
-			} else {
-				byID[s.ID] = n
-			}
-			index(s.Shapes, n)
-		}
-	}
-	index(pg.Shapes, nil)
-
-	// Containers: which shapes hold which, from the Relationships cells
-	// of both.
-	var containerOf map[string][]string // member ID -> container IDs, in file order
-	seen := make(map[[2]string]bool)    // member and container
-	link := func(member, container string) {
-		if k := [2]string{member, container}; !seen[k] {
-			seen[k] = true
-			if containerOf == nil {
-				containerOf = make(map[string][]string)
-			}
-			containerOf[member] = append(containerOf[member], container)
-		}
-	}
-	for i := range nodes {
-		n := &nodes[i]
-		for _, m := range n.s.Members {
-			link(m, n.s.ID)
-		}
-		for _, c := range n.s.Containers {
-			link(n.s.ID, c)
-		}
-	}
-	for _, cs := range containerOf {
+	sev := in.severity()
+	in.c.Diagnostics = append(in.c.Diagnostics, sh.dup...)
+	for _, cs := range sh.containerOf {
 		for _, c := range cs {
-			if n := byID[c]; n != nil {
-				n.container = true
+			if n := sh.node(sh.lookup(c)); n != nil {
+				n.flags |= fContainer
 			}
 		}
 	}
+	in.c.Diagnostics = append(in.c.Diagnostics, sh.glue...)
 
-	// Glue.
-	for _, c := range pg.Connects {
-		from := byID[c.FromSheet]
-		if from == nil {
-			in.diag(chart.Warning, in.pos(c.Pos, pg, nil, prefix, ""), "",
-				"a Connect row glues shape %s, which is not on the page; ignored", c.FromSheet)
-			continue
-		}
-		var end *glue
-		switch c.FromCell {
-		case "BeginX":
-			end = &from.begin
-		case "EndX":
-			end = &from.end
-		default:
-			continue // a 2-D shape or a control handle glued: no transition end
-		}
-		if end.set {
-			in.diag(chart.Warning, in.pos(c.Pos, pg, from.s, prefix, displayName(from.s)), "",
-				"a second Connect row glues the %s of the connector; the first is kept", endName(c.FromCell))
-			continue
-		}
-		end.set = true
-		if end.to = byID[c.ToSheet]; end.to == nil {
-			end.stale = c.ToSheet
-		}
-	}
-	if in.consume {
-		pg.Connects = nil // read: their memory is the chart's
-	}
-
-	// Which shapes are states and transitions.
-	if strict {
-		for i := range nodes {
-			n := &nodes[i]
-			if n.s.MasterID != "" && n.s.Master != nil && !n.skip {
-				n.role = in.roles[n.s.Master]
-			}
-			n.state = n.role == chart.RoleState || n.role == chart.RoleInitial
-		}
-	} else {
-		for i := range nodes {
-			n := &nodes[i]
-			if !n.s.OneD {
+	// Which shapes of a plain diagram are states: those a connector is
+	// glued to, and others by where they are.
+	if !strict {
+		for n := range sh.nodes.all() {
+			if n.flags&fOneD == 0 {
 				continue
 			}
-			for _, g := range [2]glue{n.begin, n.end} {
-				if g.to == nil {
+			for _, g := range [2]ref{n.begin, n.end} {
+				if g == 0 {
 					continue
 				}
-				t := whole(g.to)
-				t.glued = true
-				for a := t.parent; a != nil && !a.gluedBelow; a = a.parent {
-					a.gluedBelow = true
+				t := whole(sh, sh.node(g))
+				t.flags |= fGlued
+				for a := sh.node(t.parent); a != nil && a.flags&fGluedBelow == 0; a = sh.node(a.parent) {
+					a.flags |= fGluedBelow
 				}
 			}
 		}
-		for i := range nodes {
-			n := &nodes[i]
-			n.state = !n.skip && plainState(n)
-			if !n.state {
+		for n := range sh.nodes.all() {
+			if n.draft < 0 || !plainState(n) {
 				continue
 			}
-			if what, lacks := unsupported(n.s); what != "" {
-				in.diag(chart.Error, in.pos(n.s.Pos, pg, n.s, prefix, displayName(n.s)),
-					"draw the machine without it",
-					"%s is not supported (charts have no %s); the shape is left out", what, lacks)
-				n.state = false
+			if d, ok := sh.unsup[n]; ok {
+				in.c.Diagnostics = append(in.c.Diagnostics, d)
+				continue
 			}
+			n.flags |= fState
 		}
 	}
+	in.c.Diagnostics = append(in.c.Diagnostics, sh.stateDiags...)
 
 	states, transitions := 0, 0
-	for i := range nodes {
-		n := &nodes[i]
-		if n.state {
+	for n := range sh.nodes.all() {
+		if n.flags&fState != 0 {
 			states++
 		}
 		if in.isTransition(n) {
@@ -382,21 +285,26 @@ func (in *interp) page(pg *Page, prefix string) {
 		}
 	}
 	in.c.States = slices.Grow(in.c.States, states)
-	in.c.Transitions = slices.Grow(in.c.Transitions, transitions)
-	for i := range nodes {
-		if n := &nodes[i]; n.state {
-			in.state(pg, n, prefix, parentState(n, byID, containerOf))
+	for n := range sh.nodes.all() {
+		if n.flags&fState != 0 {
+			in.state(sh, n, parentState(sh, n))
 		}
 	}
+	// The transitions' array is the largest allocation of a reading (256
+	// bytes a transition), made after the states': their allocations,
+	// small ones, usually reach the collector's trigger first, so that the
+	// parser's garbage is being collected, or has been, when the array is
+	// allocated (an allocation during a collection helps it finish first)
+	// rather than only after, on top of it.
+	in.c.Transitions = slices.Grow(in.c.Transitions, transitions)
 	unmastered := 0
-	for i := range nodes {
-		n := &nodes[i]
+	for n := range sh.nodes.all() {
 		switch {
 		case in.isTransition(n):
-			in.transition(pg, n, prefix, sev)
-		case strict && n.role == chart.RoleNone && n.s.MasterID == "" && !isPart(n.s) && !n.skip:
-			if n.s.OneD && (n.begin.set || n.end.set) {
-				in.diag(chart.Warning, in.pos(n.s.Pos, pg, n.s, prefix, chart.NormalizeSpace(n.s.Text)),
+			in.transition(sh, n, sev)
+		case strict && n.role == chart.RoleNone && n.flags&(fMastered|fPart|fSkip) == 0:
+			if n.flags&fOneD != 0 && n.flags&(fBegin|fEnd) != 0 {
+				in.diag(chart.Warning, in.at(sh, n, chart.NormalizeSpace(n.text)),
 					fmt.Sprintf("draw transitions with the stencil's %q master", in.st.Masters.Transition),
 					"connector drawn without a master of stencil %q: not a transition; ignored", in.st.Name)
 			} else {
@@ -405,7 +313,7 @@ func (in *interp) page(pg *Page, prefix string) {
 		}
 	}
 	if unmastered > 0 {
-		in.diag(chart.Note, in.pos(pg.Pos, pg, nil, "", ""), "", "%d shapes drawn without a master are not part of the chart", unmastered)
+		in.diag(chart.Note, in.pos(sh.pg.Pos, sh.pg, "", ""), "", "%d shapes drawn without a master are not part of the chart", unmastered)
 	}
 }
 
@@ -415,7 +323,7 @@ func (in *interp) isTransition(n *node) bool {
 	if in.st != nil {
 		return n.role == chart.RoleTransition
 	}
-	return n.s.OneD && !isPart(n.s) && !n.skip
+	return n.flags&(fOneD|fPart|fSkip) == fOneD
 }
 
 func endName(cell string) string {
@@ -429,21 +337,24 @@ func endName(cell string) string {
 // group around it that is a state, or a container that holds it (or holds
 // a group around it) and is a state; nil if none. Each shape's containers
 // are looked at once.
-func parentState(n *node, byID map[string]*node, containerOf map[string][]string) *node {
-	for x := n; x != nil; x = x.parent {
-		if x != n && x.state {
+func parentState(sh *sheet, n *node) *node {
+	for x := n; x != nil; x = sh.node(x.parent) {
+		if x != n && x.flags&fState != 0 {
 			return x
 		}
-		if !x.inStateSet {
-			x.inStateSet = true
-			for _, id := range containerOf[x.s.ID] {
-				if c := byID[id]; c != nil && c != x && c.state {
-					x.inState = c
+		if x.flags&fInStateSet == 0 {
+			x.flags |= fInStateSet
+			for _, id := range sh.containerOf[sh.shapeID(x)] {
+				if c := sh.node(sh.lookup(id)); c != nil && c != x && c.flags&fState != 0 {
+					if sh.inState == nil {
+						sh.inState = make(map[*node]*node)
+					}
+					sh.inState[x] = c
 					break
 				}
 			}
 		}
-		if c := x.inState; c != nil && c != n {
+		if c := sh.inState[x]; c != nil && c != n {
 			return c
 		}
 	}
@@ -455,15 +366,14 @@ func parentState(n *node, byID map[string]*node, containerOf map[string][]string
 // only holds states, or a container no connector is glued to), or any 2-D
 // shape a connector is glued to.
 func plainState(n *node) bool {
-	s := n.s
 	switch {
-	case s.OneD || s.Type == "Guide" || isPart(s):
+	case n.flags&(fOneD|fGuide|fPart) != 0:
 		return false
-	case n.glued:
+	case n.flags&fGlued != 0:
 		return true
-	case n.parent != nil || s.Type == "Foreign" || n.container:
+	case n.parent != 0 || n.flags&(fForeign|fContainer) != 0:
 		return false
-	case n.gluedBelow && strings.TrimSpace(s.Text) == "":
+	case n.flags&fGluedBelow != 0 && strings.TrimSpace(n.text) == "":
 		return false // a frame around states
 	}
 	return true
@@ -486,25 +396,26 @@ func stateText(s *Shape) string {
 	return ""
 }
 
-// box returns where a state is drawn on its page, in pixels from the top
-// left corner, or nil when the drawing does not say. A member's cells are
-// relative to its group. Rotation is ignored.
-func box(n *node, pg *Page) *chart.Box {
+// box returns where a shape is drawn on its page pg, in pixels from the
+// top left corner, or nil when the drawing does not say; groups holds the
+// groups around it, the nearest last. A member's cells are relative to its
+// group. Rotation is ignored.
+func box(s *Shape, groups []*Shape, pg *Page) *chart.Box {
 	if pg.Height <= 0 {
 		return nil
 	}
-	x, y, ok := n.s.XForm.origin()
+	x, y, ok := s.XForm.origin()
 	if !ok {
 		return nil
 	}
-	for a := n.parent; a != nil; a = a.parent {
-		ax, ay, ok := a.s.XForm.origin()
+	for i := len(groups) - 1; i >= 0; i-- {
+		ax, ay, ok := groups[i].XForm.origin()
 		if !ok {
 			return nil
 		}
 		x, y = x+ax, y+ay
 	}
-	w, h := n.s.XForm.Width, n.s.XForm.Height
+	w, h := s.XForm.Width, s.XForm.Height
 	if w < 0 {
 		x, w = x+w, -w
 	}
@@ -525,116 +436,103 @@ func pixels(inches float64) float64 {
 	return math.Round(inches*96*1000) / 1000
 }
 
-func (in *interp) state(pg *Page, n *node, prefix string, parent *node) {
-	s := n.s
-	n.id = in.shapeID(prefix, s)
-	st := chart.State{ID: n.id, Box: box(n, pg)}
+func (in *interp) state(sh *sheet, n *node, parent *node) {
+	d := sh.states.at(n.draft)
+	st := chart.State{ID: n.id, Name: d.name, Box: d.box}
 	if parent != nil {
-		st.Parent = in.strs.Clone(prefix + parent.s.ID)
+		st.Parent = parent.id
 	}
-	text := stateText(s)
 	if in.st == nil {
-		st.Name = in.strs.Clone(chart.NormalizeSpace(text))
-		st.Kind = kindOf(s)
+		st.Kind = d.kind
 		st.Initial = st.Kind == chart.StartState
-		st.Pos = in.pos(s.Pos, pg, s, prefix, st.Name)
-		in.c.States = append(in.c.States, st)
-		return
+	} else {
+		st.Initial = n.role == chart.RoleInitial
+		st.Entry = in.entry(sh, n, d)
 	}
-	if p, ok := findProp(s, in.props.Name); ok {
-		st.Name = chart.NormalizeSpace(p.Value)
-	}
-	if st.Name == "" {
-		st.Name = chart.NormalizeSpace(text)
-	}
-	st.Name = in.strs.Clone(st.Name)
-	st.Initial = n.role == chart.RoleInitial
-	st.Pos = in.pos(s.Pos, pg, s, prefix, st.Name)
-	for _, a := range in.st.Actions {
-		p, ok := findProp(s, a.Name)
-		if !ok {
-			continue // reported with the master
-		}
-		v := strings.TrimSpace(p.Value)
-		if v == "" {
-			continue
-		}
-		at := in.propPos(&p, pg, s, prefix, st.Name)
-		if !slices.Contains(a.Values, v) {
-			in.diag(chart.Error, at, "pick one of "+strings.Join(a.Values, ", ")+" in the state's Shape Data",
-				"state %q: %s value %q is not in the drop-list of stencil %q", st.Name, a.Name, v, in.st.Name)
-			continue
-		}
-		st.Entry = append(st.Entry, chart.Action{Property: in.strs.Clone(a.Name), Value: in.strs.Clone(v), Pos: at})
-	}
+	st.Pos = in.at(sh, n, st.Name)
 	in.c.States = append(in.c.States, st)
 }
 
-// propPos is where a property's value was set: its row when the shape sets
-// it, the shape otherwise.
-func (in *interp) propPos(p *Prop, pg *Page, s *Shape, prefix, name string) chart.Pos {
-	if p.Set&CellValue != 0 {
-		return in.pos(p.Pos, pg, s, prefix, name)
-	}
-	return in.pos(s.Pos, pg, s, prefix, name)
-}
-
-func (in *interp) transition(pg *Page, n *node, prefix string, sev chart.Severity) {
-	s := n.s
-	label := strings.TrimSpace(s.Text)
-	at := in.pos(s.Pos, pg, s, prefix, chart.NormalizeSpace(label))
+func (in *interp) transition(sh *sheet, n *node, sev chart.Severity) {
+	label := strings.TrimSpace(n.text)
+	at := in.at(sh, n, chart.NormalizeSpace(label))
 	strict := in.st != nil
 	what, ignored := "connector", "; ignored"
 	if strict {
 		what, ignored = "transition", ""
 	}
 	const reglue = "drag the connector's end onto the shape until the shape is outlined, so that it is glued"
-	switch {
-	case n.begin.stale != "" || n.end.stale != "":
-		end, id := "start", n.begin.stale
+	switch beginStale, endStale := sh.staleEnds(n); {
+	case beginStale != "" || endStale != "":
+		end, id := "start", beginStale
 		if id == "" {
-			end, id = "end", n.end.stale
+			end, id = "end", endStale
 		}
 		in.diag(sev, at, "the file is inconsistent; "+reglue,
 			"the %s of the %s is glued to shape %s, which is not on the page%s", end, what, id, ignored)
 		return
-	case n.begin.to == nil && n.end.to == nil && !strict:
+	case n.begin == 0 && n.end == 0 && !strict:
 		in.diag(chart.Note, at, "", "connector glued to no shape; ignored")
 		return
-	case n.begin.to == nil:
+	case n.begin == 0:
 		in.diag(sev, at, reglue, "the start of the %s is glued to no state%s", what, ignored)
 		return
 	}
-	t := chart.Transition{ID: in.shapeID(prefix, s), Label: in.strs.Clone(label), Pos: at}
-	from := whole(n.begin.to)
+	t := chart.Transition{ID: n.id, Label: in.text(label), Pos: at}
+	from := whole(sh, sh.node(n.begin))
 	switch {
-	case from.state:
+	case from.flags&fState != 0:
 		t.From = from.id
 	case strict && from.role == chart.RoleAnyState:
 		t.AnyState = true
 	default:
-		in.diag(sev, at, "", "the start of the %s is glued to %s, which is not a state%s", what, describe(from.s), ignored)
+		in.diag(sev, at, "", "the start of the %s is glued to %s, which is not a state%s", what, sh.describe(from), ignored)
 		return
 	}
-	if n.end.to == nil {
+	if n.end == 0 {
 		t.Target.Kind = chart.ToFinal
-	} else if to := whole(n.end.to); to.state {
+	} else if to := whole(sh, sh.node(n.end)); to.flags&fState != 0 {
 		t.Target = chart.Target{Kind: chart.ToState, State: to.id}
 	} else {
 		hint := ""
 		if strict && to.role == chart.RoleAnyState {
 			hint = "a message handler only starts transitions"
 		}
-		in.diag(sev, at, hint, "the end of the %s is glued to %s, which is not a state%s", what, describe(to.s), ignored)
+		in.diag(sev, at, hint, "the end of the %s is glued to %s, which is not a state%s", what, sh.describe(to), ignored)
 		return
 	}
 	if strict {
-		if !in.stencilTransition(&t, pg, s, prefix) {
+		d := sh.trans.at(n.draft)
+		diags := sh.tdiags[n]
+		in.c.Diagnostics = append(in.c.Diagnostics, diags...)
+		valid := diags == nil
+		if valid { // its test is the stencil's
+			t.Test = in.strs.Clone(in.st.Tests[d.test-1].Name)
+		}
+		if t.Pos.ShapeName == "" { // a connector without text: named by its test
+			t.Pos.ShapeName = t.Test
+		}
+		t.Order, t.Push = int(d.order), d.push
+		if d.value > 0 {
+			t.Value = in.vals[d.value-1]
+		}
+		if n.flags&fBigOrder != 0 {
+			t.Order = sh.orders[n]
+		}
+		if d.ret {
+			if t.Target.Kind == chart.ToState {
+				in.diag(chart.Error, sh.ret[n], "unglue the end of the connector: a returning transition goes to the state on top of the stack",
+					"a returning transition is glued at its end to state %s", t.Target.State)
+				valid = false
+			}
+			t.Target = chart.Target{Kind: chart.ToReturn}
+		}
+		if !valid {
 			return
 		}
 	} else {
 		t.Event, t.Guard, t.Action = chart.ParseLabel(label)
-		t.Event, t.Guard, t.Action = in.strs.Clone(t.Event), in.strs.Clone(t.Guard), in.strs.Clone(t.Action)
+		t.Event, t.Guard, t.Action = in.text(t.Event), in.text(t.Guard), in.text(t.Action)
 		t.Test = t.Event
 		if t.Test == "" {
 			t.Test = t.Guard
@@ -649,84 +547,6 @@ func displayName(s *Shape) string {
 		return t
 	}
 	return s.Label()
-}
-
-func describe(s *Shape) string {
-	if name := chart.NormalizeSpace(s.Text); name != "" {
-		return fmt.Sprintf("shape %s %q", s.ID, importer.Shorten(name, 40))
-	}
-	return fmt.Sprintf("shape %s (%s)", s.ID, s.Label())
-}
-
-// stencilTransition reads a transition's test, value, order and stack
-// operation from its custom properties; it reports whether they are valid.
-func (in *interp) stencilTransition(t *chart.Transition, pg *Page, s *Shape, prefix string) bool {
-	st, names := in.st, in.props
-	valid := true
-	tp, hasTest := findProp(s, names.Test)
-	if t.Pos.ShapeName == "" { // a connector without text: name it by its test
-		t.Pos.ShapeName = in.strs.Clone(strings.TrimSpace(tp.Value))
-	}
-	bad := func(p *Prop, hint, format string, args ...any) {
-		at := t.Pos
-		if p != nil {
-			at = in.propPos(p, pg, s, prefix, t.Pos.ShapeName)
-		}
-		in.diag(chart.Error, at, hint, format, args...)
-		valid = false
-	}
-	pickTest := func() string {
-		return "pick one of " + strings.Join(importer.TestNames(in.st), ", ") + " in the connector's Shape Data"
-	}
-
-	var test chart.Test
-	switch {
-	case !hasTest:
-		bad(nil, fmt.Sprintf("draw transitions with the %q master of stencil %q", st.Masters.Transition, st.Name),
-			"transition without a %q property", names.Test)
-	case strings.TrimSpace(tp.Value) == "":
-		bad(&tp, pickTest(), "transition without a test")
-	default:
-		t.Test = in.strs.Clone(strings.TrimSpace(tp.Value))
-		var found bool
-		if test, found = st.Test(t.Test); !found {
-			bad(&tp, pickTest(), "test %q is not in stencil %q", t.Test, st.Name)
-		}
-	}
-	if vp, ok := findProp(s, names.Value); ok {
-		if v := strings.TrimSpace(vp.Value); v != "" {
-			t.Value = in.strs.Clone(v)
-			if len(test.Values) > 0 && !slices.Contains(test.Values, v) {
-				bad(&vp, "pick one of "+strings.Join(test.Values, ", "), "test %q does not take value %q", test.Name, v)
-			}
-		}
-	}
-	if op, ok := findProp(s, names.Order); ok {
-		if v := strings.TrimSpace(op.Value); v != "" {
-			n, err := strconv.Atoi(v)
-			if err != nil || n < 0 {
-				bad(&op, "number the transitions leaving a state 1, 2, 3... in the order their tests are tried (0 for document order)",
-					"order %q is not a whole number", v)
-			}
-			t.Order = n // 0: document order
-		}
-	}
-	if sp, ok := findProp(s, names.Stack); ok {
-		switch v := strings.TrimSpace(sp.Value); strings.ToLower(v) {
-		case "", chart.StackNone:
-		case chart.StackPush:
-			t.Push = true
-		case chart.StackReturn:
-			if t.Target.Kind == chart.ToState {
-				bad(&sp, "unglue the end of the connector: a returning transition goes to the state on top of the stack",
-					"a returning transition is glued at its end to state %s", t.Target.State)
-			}
-			t.Target = chart.Target{Kind: chart.ToReturn}
-		default:
-			bad(&sp, "pick one of none, push, return", "stack operation %q is not one of none, push, return", v)
-		}
-	}
-	return valid
 }
 
 // findProp finds the property a stencil names, as inherited: by row name,
@@ -751,47 +571,13 @@ func findProp(s *Shape, name string) (Prop, bool) {
 // returns false when the drawing was made with another stencil altogether.
 func (in *interp) checkMasters() bool {
 	st := in.st
-	type use struct {
-		shapes int
-		first  *Shape
-		page   *Page
-	}
-	uses := make(map[*Master]*use)
-	var order []*Master
-	shapes := 0
-	var walk func(*Page, []*Shape)
-	walk = func(pg *Page, list []*Shape) {
-		for _, s := range list {
-			shapes++
-			if m := s.Master; m != nil && s.MasterID != "" {
-				u := uses[m]
-				if u == nil {
-					u = &use{first: s, page: pg}
-					uses[m] = u
-					order = append(order, m)
-				}
-				u.shapes++
-			}
-			walk(pg, s.Shapes)
-		}
-	}
-	for _, pg := range in.doc.Pages {
-		if !pg.Background {
-			walk(pg, pg.Shapes)
-		}
-	}
 	known := false
-	for _, m := range order {
-		r := st.Role(m.NameU)
-		if r == chart.RoleNone && m.Name != "" {
-			r = st.Role(m.Name)
-		}
-		in.roles[m] = r
-		known = known || r != chart.RoleNone
+	for _, m := range in.order {
+		known = known || in.role(m) != chart.RoleNone
 	}
-	if !known && shapes > 0 {
-		names := make([]string, 0, len(order))
-		for _, m := range order {
+	if !known && in.shapes > 0 {
+		names := make([]string, 0, len(in.order))
+		for _, m := range in.order {
 			names = append(names, strconv.Quote(m.Label()))
 		}
 		used := "no masters"
@@ -804,10 +590,10 @@ func (in *interp) checkMasters() bool {
 			st.Name, used, st.Masters.State, st.Masters.Transition)
 		return false
 	}
-	for _, m := range order {
-		r, u := in.roles[m], uses[m]
+	for _, m := range in.order {
+		r, u := in.role(m), in.uses[m]
 		if r == chart.RoleNone {
-			in.diag(chart.Warning, in.pos(u.first.Pos, u.page, u.first, "", displayName(u.first)),
+			in.diag(chart.Warning, u.at,
 				"draw charts with the stencil's masters only; decorations belong on a background page",
 				"master %q is not in stencil %q: its %d shapes are ignored", m.Label(), st.Name, u.shapes)
 			continue
@@ -829,7 +615,7 @@ func (in *interp) checkMaster(m *Master, r chart.Role) {
 		if p != nil {
 			pos = p.Pos
 		}
-		return in.pos(pos, nil, nil, "", m.Label())
+		return in.pos(pos, nil, "", m.Label())
 	}
 	const update = "update the drawing's master from the stencil, or the stencil file from the drawing"
 	list := func(p *Prop, prop string, want []string) {

@@ -109,8 +109,11 @@ var (
 )
 
 // Read reads a Visio drawing from r and interprets it as a chart: a Visio
-// package (.vsdx, told by its content: a zip) with [DecodeVSDX], any other
-// file as a Visio XML drawing (.vdx) with [DecodeVDX], then [Interpret].
+// package (.vsdx, told by its content: a zip) as [DecodeVSDX] then
+// [Interpret] would, but handing each shape of a page to the
+// interpretation as it is parsed (see the package documentation, Costs),
+// any other file as a Visio XML drawing (.vdx) with [DecodeVDX], then
+// [Interpret].
 // A *bytes.Reader or *strings.Reader not yet read from is used in place; any
 // other reader is read into memory first (no more than Options.MaxSize
 // bytes).
@@ -120,15 +123,6 @@ var (
 // Diagnostics list what was found wrong or ignored, and, when some of those
 // are errors, a [chart.Diagnostics] of the errors.
 func Read(r io.Reader, opt Options) (*chart.Chart, error) {
-	doc, err := decode(r, opt)
-	if err != nil {
-		return nil, err
-	}
-	return interpret(doc, opt, true)
-}
-
-// decode reads a .vsdx or a .vdx from r into a Document.
-func decode(r io.Reader, opt Options) (*Document, error) {
 	type readerAt interface {
 		io.ReaderAt
 		Len() int
@@ -137,9 +131,9 @@ func decode(r io.Reader, opt Options) (*Document, error) {
 	if ra, ok := r.(readerAt); ok && int64(ra.Len()) == ra.Size() {
 		var magic [4]byte
 		if n, _ := ra.ReadAt(magic[:], 0); source.IsZip(string(magic[:n])) {
-			return DecodeVSDX(ra, ra.Size(), opt)
+			return readVSDX(ra, ra.Size(), opt)
 		}
-		return DecodeVDX(r, opt)
+		return readVDX(r, opt)
 	}
 	o := opt.withDefaults()
 	src, err := readAll(r, o)
@@ -147,9 +141,18 @@ func decode(r io.Reader, opt Options) (*Document, error) {
 		return nil, err
 	}
 	if source.IsZip(src) {
-		return DecodeVSDX(strings.NewReader(src), int64(len(src)), opt)
+		return readVSDX(strings.NewReader(src), int64(len(src)), opt)
 	}
-	return DecodeVDX(strings.NewReader(src), opt)
+	return readVDX(strings.NewReader(src), opt)
+}
+
+// readVDX reads a .vdx from r and interprets it.
+func readVDX(r io.Reader, opt Options) (*chart.Chart, error) {
+	doc, err := DecodeVDX(r, opt)
+	if err != nil {
+		return nil, err
+	}
+	return interpret(doc, opt, true)
 }
 
 // ReadFile reads the drawing at path, a .vsdx or a .vdx; see [Read]. A
@@ -169,11 +172,7 @@ func ReadFile(path string, opt Options) (*chart.Chart, error) {
 		if err != nil {
 			return nil, source.Fatal(path, 0, 0, err, "visio: cannot read the drawing: "+source.ErrText(err, path), "")
 		}
-		doc, err := DecodeVSDX(f, fi.Size(), opt)
-		if err != nil {
-			return nil, err
-		}
-		return interpret(doc, opt, true)
+		return readVSDX(f, fi.Size(), opt)
 	}
 	return Read(f, opt)
 }

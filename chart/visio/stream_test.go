@@ -9,12 +9,14 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/visio"
 	"github.com/fsmforge/fsmforge/internal/charttest"
+	"github.com/fsmforge/fsmforge/internal/vdxgen"
 	"github.com/fsmforge/fsmforge/internal/vsdxgen"
 )
 
@@ -210,4 +212,85 @@ func unzipParts(t testing.TB, data []byte) []vsdxgen.Part {
 		out = append(out, vsdxgen.Part{Name: f.Name, Data: b})
 	}
 	return out
+}
+
+// checkAsDocument checks that c and err, what Read made of data with
+// options o, are what DecodeVSDX and Interpret make of it when data is a
+// package: Read hands a package's shapes to the interpretation as it
+// parses them, Interpret reads them from the Document.
+func checkAsDocument(t *testing.T, data []byte, o visio.Options, c *chart.Chart, err error) {
+	t.Helper()
+	if !bytes.HasPrefix(data, []byte("PK\x03\x04")) && !bytes.HasPrefix(data, []byte("PK\x05\x06")) {
+		return // not a zip: not a package
+	}
+	doc, derr := visio.DecodeVSDX(bytes.NewReader(data), int64(len(data)), o)
+	var want *chart.Chart
+	werr := derr
+	if doc != nil {
+		want, werr = visio.Interpret(doc, o)
+	}
+	got, _ := json.Marshal(c)
+	wantJSON, _ := json.Marshal(want)
+	if string(got) != string(wantJSON) || fmt.Sprint(err) != fmt.Sprint(werr) {
+		t.Errorf("Read = %.2000s, %v\nInterpret(DecodeVSDX) = %.2000s, %v", got, err, wantJSON, werr)
+	}
+}
+
+// TestReadAsDocument reads packages whose pages are laid out in unusual
+// ways with Read and with DecodeVSDX and Interpret: the charts are the
+// same (see checkAsDocument).
+func TestReadAsDocument(t *testing.T) {
+	st := charttest.Stencil(t)
+	good := goombaParts()
+	const page = "visio/pages/page1.xml"
+	obstacle, err := os.ReadFile(obstacleCar)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(good[slices.IndexFunc(good, func(p vsdxgen.Part) bool { return p.Name == page })].Data)
+	i, j := strings.Index(text, "<Connects>"), strings.Index(text, "</Connects>")+len("</Connects>")
+	connects, noConnects := text[i:j], text[:i]+text[j:]
+	first := strings.Index(connects, "/>") + len("/>")
+	c1, c2 := connects[:first]+"</Connects>", "<Connects>"+connects[first:] // its first row, the others
+	afterShapes := func(s, x string) string {
+		k := strings.LastIndex(s, "</Shapes>") + len("</Shapes>")
+		return s[:k] + x + s[k:]
+	}
+	edit := func(s string) []byte { return vsdxgen.Zip(withPart(good, page, []byte(s))) }
+	pages := vdxgen.Goomba(nil)
+	pages.Pages = append(pages.Pages,
+		vdxgen.Page{ID: "7", Name: "Background", Background: true, Shapes: []vdxgen.Shape{{ID: "1", Master: "42", Text: "ghost"}}},
+		vdxgen.Page{ID: "4", Name: "Page-2", Shapes: []vdxgen.Shape{vdxgen.State("1", "3", "resting", "existing", "existing"), vdxgen.Transition("2", "animationDone")}, Connects: vdxgen.Glue("2", "1", "")})
+	group := vdxgen.Goomba([]vdxgen.Shape{
+		{ID: "9", Name: "State.9", Master: "6", Text: "grouped", Shapes: []vdxgen.Shape{{ID: "10", MasterShape: "6"}, {ID: "11", MasterShape: "7"}}},
+		vdxgen.Transition("12", "animationDone"),
+	}, vdxgen.Glue("12", "11", "10"))
+	group.Masters = append(group.Masters, vdxgen.Master{ID: "6", Name: "State", Shape: vdxgen.Shape{ID: "5", Text: "state", Props: vdxgen.GoombaMasters()[1].Shape.Props, Shapes: []vdxgen.Shape{{ID: "6"}, {ID: "7", Text: "name"}}}})
+	for name, data := range map[string][]byte{
+		"goomba":             vsdxgen.Zip(good),
+		"obstacle car":       obstacle,
+		"generated":          vsdxgen.Generate(50, 200),
+		"connects first":     edit(strings.Replace(noConnects, "<Shapes>", connects+"<Shapes>", 1)),
+		"connects around":    edit(strings.Replace(afterShapes(noConnects, c2), "<Shapes>", c1+"<Shapes>", 1)),
+		"connects twice":     edit(afterShapes(noConnects, c1+c2)),
+		"empty shapes first": edit(strings.Replace(text, "<Shapes>", "<Shapes/><Shapes>", 1)),
+		"two shapes":         edit(strings.Replace(text, "</Shapes>", "</Shapes><Shapes><Shape ID='99' Master='2'/></Shapes>", 1)),
+		"shape IDs":          edit(strings.Replace(strings.Replace(text, "<Shape ID='2'", "<Shape ID='1'", 1), "<Shape ID='3'", "<Shape", 1)),
+		"unknown master":     edit(strings.Replace(text, "Master='2'", "Master='77'", 1)),
+		"pages":              vsdxgen.Bytes(pages, vsdxgen.Options{}),
+		"group":              vsdxgen.Bytes(group, vsdxgen.Options{}),
+	} {
+		t.Run(name, func(t *testing.T) {
+			for _, o := range []visio.Options{{File: "w.vsdx"}, {File: "w.vsdx", Stencil: st}} {
+				c, err := visio.Read(bytes.NewReader(data), o)
+				if c == nil {
+					t.Fatalf("Read: %v", err)
+				}
+				checkAsDocument(t, data, o, c, err)
+				if strings.HasPrefix(name, "connects") && len(c.Transitions) != 5 {
+					t.Errorf("Read = %d transitions, want the page's 5", len(c.Transitions))
+				}
+			}
+		})
+	}
 }

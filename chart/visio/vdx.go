@@ -132,6 +132,70 @@ type parser struct {
 	propBlock  importer.Block[Prop]
 	shapeStack []*Shape
 	propStack  []Prop
+
+	// stream, while a page's part is read by Read, takes the page's
+	// shapes and Connect rows instead of the Document.
+	stream *pageStream
+}
+
+// pageStream hands the shapes and Connect rows of a page to an
+// interpretation as the parser reads them (Read of a package), instead of
+// keeping them in the Document: each top-level shape, once read with its
+// members, is resolved and collected, and its memory then serves the
+// next. Its strings share memory with the part's text (the parser has no
+// owner then): the interpretation copies what it keeps.
+type pageStream struct {
+	in      *interp
+	sh      *sheet // nil for a background page: its shapes are only resolved
+	pg      *Page
+	masters map[string]*Master
+	read    bool // the page's shapes are read (pg.Shapes would not be nil)
+
+	pool  []*Shape // the shapes of the top-level shape being read
+	used  int
+	props []Prop // their rows
+}
+
+// newShape returns a new shape, zero or to be overwritten.
+func (p *parser) newShape() *Shape {
+	ps := p.stream
+	if ps == nil {
+		return p.shapeBlock.New()
+	}
+	if ps.used == len(ps.pool) {
+		ps.pool = append(ps.pool, new(Shape))
+	}
+	ps.used++
+	return ps.pool[ps.used-1]
+}
+
+// keepProps returns a copy of a shape's rows.
+func (p *parser) keepProps(rows []Prop) []Prop {
+	ps := p.stream
+	if ps == nil {
+		return p.propBlock.Keep(rows)
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	i := len(ps.props)
+	ps.props = append(ps.props, rows...)
+	return ps.props[i:len(ps.props):len(ps.props)]
+}
+
+// shape resolves and collects a top-level shape read, then frees its
+// memory for the next.
+func (ps *pageStream) shape(s *Shape) {
+	ps.in.doc.resolve(ps.masters, ps.pg, s, nil)
+	if ps.sh != nil {
+		ps.in.collect(ps.sh, s)
+	}
+	for _, x := range ps.pool[:ps.used] {
+		*x = Shape{}
+	}
+	ps.used = 0
+	clear(ps.props)
+	ps.props = ps.props[:0]
 }
 
 func (p *parser) pos() Pos {
@@ -317,6 +381,18 @@ func (p *parser) connects(pg *Page, d int) {
 			sc.Skip()
 			continue
 		}
+		if ps := p.stream; ps != nil {
+			if ps.sh != nil {
+				c := Connect{
+					FromSheet: sc.Attr("FromSheet"), FromCell: sc.Attr("FromCell"),
+					ToSheet: sc.Attr("ToSheet"), ToCell: sc.Attr("ToCell"),
+					Pos: p.pos(),
+				}
+				ps.in.connectLater(ps.sh, &c)
+			}
+			sc.Skip()
+			continue
+		}
 		if len(pg.Connects) == cap(pg.Connects) {
 			// Room for both ends of the page's connectors (its 1-D
 			// shapes come before its Connects), then double: append
@@ -354,10 +430,27 @@ func (p *parser) shapes(group int) []*Shape {
 			} else {
 				s = p.shape(group)
 			}
+			if group == 0 && p.stream != nil {
+				if p.shapeStack == nil {
+					p.shapeStack = make([]*Shape, 0, 16) // as if s were kept there: see below
+				}
+				p.stream.shape(s)
+				continue
+			}
 			p.shapeStack = append(p.shapeStack, s)
 		} else {
 			sc.Skip()
 		}
+	}
+	if group == 0 && p.stream != nil {
+		// The shapes Clone below would return are nil when the stack
+		// has never held a shape.
+		ps := p.stream
+		ps.read = p.shapeStack != nil
+		if ps.sh != nil && ps.read {
+			ps.sh.shapesRead = true // no other <Shapes> is read: Connect rows can be
+		}
+		return nil
 	}
 	out := slices.Clone(p.shapeStack[base:])
 	clear(p.shapeStack[base:])
@@ -367,7 +460,7 @@ func (p *parser) shapes(group int) []*Shape {
 
 func (p *parser) shape(group int) *Shape {
 	sc := p.sc
-	s := p.shapeBlock.New()
+	s := p.newShape()
 	*s = Shape{
 		ID: sc.Attr("ID"), NameU: sc.Attr("NameU"), Name: sc.Attr("Name"), Type: sc.Attr("Type"),
 		MasterID: sc.Attr("Master"), MasterShapeID: sc.Attr("MasterShape"),
@@ -407,7 +500,7 @@ func (p *parser) shape(group int) *Shape {
 	if s.OneD {
 		p.oneD++
 	}
-	s.Props = p.propBlock.Keep(p.propStack[rows:])
+	s.Props = p.keepProps(p.propStack[rows:])
 	p.propStack = p.propStack[:rows]
 	return s
 }

@@ -98,8 +98,28 @@ var partWindow = 64 << 10
 // it needs), [ErrNotVisio] (a zip that is not a Visio package, such as a
 // .docx), [ErrMalformed] or [ErrTooDeep]; the Document is then nil.
 func DecodeVSDX(r io.ReaderAt, size int64, opt Options) (*Document, error) {
+	return decodeVSDX(r, size, opt, nil)
+}
+
+// readVSDX reads a package and interprets it, as Read does: the shapes
+// and Connect rows of its pages go to the interpretation as they are
+// parsed, and the Document never holds them.
+func readVSDX(r io.ReaderAt, size int64, opt Options) (*chart.Chart, error) {
+	in := newInterp(opt)
+	if _, err := decodeVSDX(r, size, opt, in); err != nil {
+		return nil, err
+	}
+	return in.finish()
+}
+
+// decodeVSDX is DecodeVSDX; with in, the pages' shapes and Connect rows
+// go to it instead of the Document.
+func decodeVSDX(r io.ReaderAt, size int64, opt Options, in *interp) (*Document, error) {
 	opt = opt.withDefaults()
-	k := &pkg{opt: opt, doc: &Document{File: opt.File, Namespace: NamespaceVSDX}}
+	k := &pkg{opt: opt, doc: &Document{File: opt.File, Namespace: NamespaceVSDX}, in: in}
+	if in != nil {
+		in.doc, in.stream = k.doc, true
+	}
 	if size > opt.MaxSize {
 		return nil, k.fail(Pos{}, ErrTooLarge, fmt.Sprintf("visio: the file is larger than %s", source.SizeString(opt.MaxSize)),
 			"raise Options.MaxSize if the drawing really is this large")
@@ -122,6 +142,7 @@ type pkg struct {
 	unpack int64            // bytes of the parts read so far, uncompressed
 	read1  map[string]int64 // the parts read, by name: their size, counted once in unpack
 	p      *parser          // shared by the parts, for its blocks of shapes and rows
+	in     *interp          // Read's: takes the pages' shapes (see pageStream)
 }
 
 // fail returns a one-error Diagnostics at pos, in a part or the file.
@@ -894,6 +915,13 @@ func (k *pkg) pages(r rel) error {
 	if err := k.checkType(r, ctPages, "the pages part"); err != nil {
 		return err
 	}
+	var ps *pageStream
+	if k.in != nil {
+		// The masters are read: the pages' shapes are resolved as they
+		// are read, as Resolve would after.
+		ps = &pageStream{in: k.in, masters: k.doc.masterIndex()}
+		k.doc.resolved = true
+	}
 	p, err := k.xml(r.target, r.pos, "Pages", NamespaceVSDX, "the pages part")
 	if err != nil {
 		return err
@@ -968,17 +996,31 @@ func (k *pkg) pages(r rel) error {
 			return err
 		}
 		p.oneD = 0
+		own := p.own
+		if ps != nil {
+			ps.pg, ps.sh, ps.read = pg, nil, false
+			if !pg.Background {
+				ps.sh = k.in.beginPage(pg)
+			}
+			p.stream, p.own = ps, nil
+		}
 		for p.child(1) {
 			switch {
 			case !p.visio():
 				p.sc.Skip()
-			case p.sc.Local() == "Shapes" && pg.Shapes == nil:
+			case p.sc.Local() == "Shapes" && pg.Shapes == nil && (ps == nil || !ps.read):
 				pg.Shapes = p.shapes(0)
 			case p.sc.Local() == "Connects":
 				p.connects(pg, 2)
 			default:
 				p.sc.Skip()
 			}
+		}
+		if ps != nil {
+			if ps.sh != nil {
+				k.in.endPage(ps.sh)
+			}
+			p.stream, p.own = nil, own
 		}
 		if err := k.end(p); err != nil {
 			return err
@@ -1018,7 +1060,7 @@ func (k *pkg) title(r rel) {
 // section, its text and its members.
 func (p *parser) shapeVSDX(group int) *Shape {
 	sc, own := p.sc, p.own
-	s := p.shapeBlock.New()
+	s := p.newShape()
 	*s = Shape{
 		ID: own.str(sc.Attr("ID")), NameU: own.str(sc.Attr("NameU")), Name: own.str(sc.Attr("Name")), Type: own.str(sc.Attr("Type")),
 		MasterID: own.str(sc.Attr("Master")), MasterShapeID: own.str(sc.Attr("MasterShape")),
@@ -1061,7 +1103,7 @@ func (p *parser) shapeVSDX(group int) *Shape {
 	if s.OneD {
 		p.oneD++
 	}
-	s.Props = p.propBlock.Keep(p.propStack[rows:])
+	s.Props = p.keepProps(p.propStack[rows:])
 	p.propStack = p.propStack[:rows]
 	return s
 }
