@@ -111,28 +111,22 @@ func NewAgent[E any](t *Table, e E, h Host[E]) Agent[E] {
 // allocates nothing unless it returns one of these errors; it costs one
 // interface call per polled test tried, plus one per entry action.
 func (a *Agent[E]) Update(h Host[E]) (Result, error) {
-	if a.status != 0 {
+	if a.status != 0 || len(a.polled) != 1 {
 		return a.updateSlow(h)
 	}
-	// Nothing posted: only the polled steps can fire, in their order.
+	// The common case: nothing posted, and one polled test to try.
 	a.status = statusBusy
-	for i := range a.polled {
-		s := &a.polled[i]
-		if h.Test(a.entity, s.test) {
-			return a.take(h, s, 0)
-		}
+	if s := &a.polled[0]; h.Test(a.entity, s.test) {
+		return a.take(h, s, 0)
 	}
-	a.status &^= statusBusy // a test may have posted a message
-	if a.table == nil {
-		return Result{From: NoState, To: NoState, Test: NoTest}, ErrNoTable
-	}
+	a.status &^= statusBusy // the test may have posted a message
 	return Result{From: a.state, To: a.state, Test: NoTest}, nil
 }
 
-// updateSlow is Update for an agent that is busy, done, or has messages
-// posted: those are tried with the polled tests, all in their order.
+// updateSlow is Update for every other case: an agent that is busy, done
+// or zero, messages posted, or a state with other than one polled test.
 func (a *Agent[E]) updateSlow(h Host[E]) (Result, error) {
-	if a.status != statusPosted {
+	if a.status&^statusPosted != 0 || a.table == nil {
 		return a.refuse()
 	}
 	f := a.flags
