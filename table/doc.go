@@ -210,15 +210,17 @@
 //
 // [NewAgent] allocates nothing. [Agent.Update] allocates nothing unless it
 // returns a StackError or ChainError; it costs one interface call per
-// polled test tried (message tests are a bit test) and one per entry action
-// performed. On the Goomba benchmarks (BenchmarkGoomba here and in
-// gogen/internal/goombagen) that is 2 to 4× a hand-written switch of the
-// same machine: the switch reads the entity's
-// fields inline, while an update is a call that walks the table and makes
-// an interface call to the host for the polled test. Making the agent
-// generic in the host's type does not remove that call (Go calls a type
-// parameter's methods through its dictionary); generated code does. A
-// Table is safe for concurrent use; an Agent is not. Build and
-// the decoders cost time and memory in proportion to the file or to tests ×
-// states, which [MaxCells] bounds.
+// polled test tried (message tests are a bit test, and an update with
+// nothing posted skips them) and one per entry action performed. On the
+// Goomba benchmarks (BenchmarkGoomba here and in gogen/internal/goombagen)
+// that is about 2× a hand-written switch of the same machine: the switch
+// reads the entity's fields inline, while an update is a call that makes
+// an interface call to the host for the polled test. That call structure
+// alone (the benchmark's "floor") costs 1.4 to 1.7× the switch. Making the
+// agent generic in the host's type does not remove the interface call (Go
+// calls a type parameter's methods through its dictionary), nor did a
+// build with profile-guided optimisation that we tried (the call in the
+// generic Update stayed an interface call); generated code does. A Table is safe for concurrent use; an Agent
+// is not. Build and the decoders cost time and memory in proportion to the
+// file or to tests × states, which [MaxCells] bounds.
 package table

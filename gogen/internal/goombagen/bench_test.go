@@ -34,18 +34,21 @@ func (world) Do(g *Goomba, p table.ActionID, v table.ValueID) {
 }
 
 // BenchmarkGoomba is table's BenchmarkGoomba with the generated machine
-// beside the hand-written switch and table.Agent, over a crowd of goombas.
-// Each frame, every goomba moves (the same two additions for all three), is
-// sometimes hit by the player (Receive, which updates at once), and
-// updates; one that finishes its death animation is removed and a new one
-// spawns in its place. A goomba turns every 16 to 78 frames and is hit about
-// every 500. ns/agent is the cost of one goomba's frame.
+// beside the hand-written switch and table.Agent, over a crowd of goombas,
+// and floor: what any runtime that calls its host through an interface
+// costs at least (see floor). Each frame, every goomba moves (the same two
+// additions for all), is sometimes hit by the player (Receive, which
+// updates at once), and updates; one that finishes its death animation is
+// removed and a new one spawns in its place. A goomba turns every 16 to 78
+// frames and is hit about every 500. ns/agent is the cost of one goomba's
+// frame.
 func BenchmarkGoomba(b *testing.B) {
 	const n = 1024
 	name := "agents=" + strconv.Itoa(n)
 	b.Run("switch/"+name, func(b *testing.B) { benchSwitch(b, n) })
 	b.Run("gen/"+name, func(b *testing.B) { benchGen(b, n) })
 	b.Run("table/"+name, func(b *testing.B) { benchTable(b, n) })
+	b.Run("floor/"+name, func(b *testing.B) { benchFloor(b, n) })
 }
 
 // benchSwitch runs the hand-written switch: the speed floor.
@@ -129,6 +132,58 @@ func benchTable(b *testing.B, n int) {
 				}
 				spawn(g, i)
 				*a = table.NewAgent(t, g, world{})
+			}
+		}
+		frame++
+	}
+	perAgent(b, n)
+}
+
+// floor is the least a table runtime's update can be: a call the compiler
+// does not inline, which makes one interface call to the host (world, as
+// for table.Agent) for the state's one polled test. It runs no entry action
+// (a goomba that turns only changes its state, and one hit by the player
+// takes the switch's path), so it is cheaper than the machine it stands
+// for.
+type floor struct {
+	g     *Goomba
+	state uint8
+}
+
+var (
+	floorTest = [3]table.TestID{table.TestID(TestHitTriggerLeft), table.TestID(TestHitTriggerRight), table.TestID(TestAnimationDone)}
+	floorTo   = [3]uint8{sWalkRight, sWalkLeft, 255}
+)
+
+//go:noinline
+func (f *floor) update(h table.Host[*Goomba]) (table.Result, error) {
+	if h.Test(f.g, floorTest[f.state]) {
+		f.state = floorTo[f.state]
+		return table.Result{Steps: 1}, nil
+	}
+	return table.Result{}, nil
+}
+
+// benchFloor runs floor beside the goombas of the switch.
+func benchFloor(b *testing.B, n int) {
+	gs := make([]Goomba, n)
+	fs := make([]floor, n)
+	for i := range gs {
+		spawn(&gs[i], i)
+		gs[i].enterSwitch(sWalkLeft)
+		fs[i].g = &gs[i]
+	}
+	var h table.Host[*Goomba] = world{}
+	frame := 0
+	for b.Loop() {
+		for i := range gs {
+			g := &gs[i]
+			g.step()
+			if hitAt(frame, i) {
+				g.updateSwitch(true)
+			}
+			if r, err := fs[i].update(h); r.Final() || err != nil {
+				spawn(g, i)
 			}
 		}
 		frame++
