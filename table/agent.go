@@ -26,7 +26,7 @@ type Host[E any] interface {
 
 // Agent runs a [Table] for one entity: it is the seed's AIObject without
 // the game object. It is plain data (the table, the entity, the current
-// state, the message flags, the stack and two status bits), a value the
+// state, the message flags, the stack and a few status bits), a value the
 // game keeps in the entity or in a slice; many agents share one table. Make
 // one with [NewAgent], or with [RestoreAgent] from a [Snapshot].
 //
@@ -41,6 +41,9 @@ type Agent[E any] struct {
 	// a polled test, kept here so that Update reaches them in one load
 	// rather than four.
 	polled []step
+	// sensed is the set of the current state's polled tests, by ID (those
+	// below 64; see statusNarrow).
+	sensed uint64
 	state  StateID
 	depth  uint8
 	status uint8
@@ -52,6 +55,9 @@ const (
 	statusDone uint8 = 1 << iota
 	statusBusy
 	statusPosted // flags is not 0
+	// statusNarrow: the agent has a table, and the current state's polled
+	// tests all have IDs below 64 (sensed names them all).
+	statusNarrow
 )
 
 // Result says what an update did. From is the state it started in; To is
@@ -86,7 +92,7 @@ func NewAgent[E any](t *Table, e E, h Host[E]) Agent[E] {
 	}
 	a := Agent[E]{table: t, entity: e, state: t.initial, status: statusBusy}
 	a.enter(h, t.initial)
-	a.status = 0
+	a.status &^= statusBusy
 	return a
 }
 
@@ -111,29 +117,64 @@ func NewAgent[E any](t *Table, e E, h Host[E]) Agent[E] {
 // allocates nothing unless it returns one of these errors; it costs one
 // interface call per polled test tried, plus one per entry action.
 func (a *Agent[E]) Update(h Host[E]) (Result, error) {
-	if a.status != 0 || len(a.polled) != 1 {
-		return a.updateSlow(h)
+	if a.status&^statusNarrow != 0 || len(a.polled) != 1 {
+		return a.updateSlow(h, sense{})
 	}
 	// The common case: nothing posted, and one polled test to try.
-	a.status = statusBusy
+	a.status |= statusBusy
 	if s := &a.polled[0]; h.Test(a.entity, s.test) {
-		return a.take(h, s, 0)
+		return a.take(h, s, 0, sense{})
 	}
 	a.status &^= statusBusy // the test may have posted a message
 	return Result{From: a.state, To: a.state, Test: NoTest}, nil
 }
 
+// UpdateSensed is [Agent.Update] with the polled tests answered by the
+// game beforehand, as Unity's Animator reads the parameters the game set:
+// a polled test whose ID t is below 64 holds when bit t of sensed is set
+// (sensed |= 1 << t), and only tests of larger IDs are asked of the host.
+// Everything else is as in Update: messages, the order of the transitions,
+// entry actions through h, chains, the stack and the errors.
+//
+// It suits a game that works out what its entity perceives once per frame
+// in its own code, where the compiler inlines it: an update in which no
+// test of the current state is set is a few instructions and no call to
+// the host.
+func (a *Agent[E]) UpdateSensed(h Host[E], sensed uint64) (Result, error) {
+	if a.status != statusNarrow {
+		return a.updateSlow(h, sense{sensed, true})
+	}
+	held := sensed & a.sensed
+	if held == 0 {
+		return Result{From: a.state, To: a.state, Test: NoTest}, nil
+	}
+	for i := range a.polled {
+		if s := &a.polled[i]; held>>(s.test&63)&1 != 0 {
+			a.status |= statusBusy
+			return a.take(h, s, 0, sense{sensed, true})
+		}
+	}
+	return Result{From: a.state, To: a.state, Test: NoTest}, nil // not reached: held names a polled test
+}
+
+// sense says how an update answers the polled tests: from the host, or,
+// when on, from bits for the tests with IDs below 64 (UpdateSensed).
+type sense struct {
+	bits uint64
+	on   bool
+}
+
 // updateSlow is Update for every other case: an agent that is busy, done
 // or zero, messages posted, or a state with other than one polled test.
-func (a *Agent[E]) updateSlow(h Host[E]) (Result, error) {
-	if a.status&^statusPosted != 0 || a.table == nil {
+func (a *Agent[E]) updateSlow(h Host[E], sn sense) (Result, error) {
+	if a.status&(statusBusy|statusDone) != 0 || a.table == nil {
 		return a.refuse()
 	}
 	f := a.flags
 	a.flags = 0
-	a.status = statusBusy
-	if s := fire(a.table, h, a.entity, a.state, f); s != nil {
-		return a.take(h, s, f)
+	a.status = a.status&statusNarrow | statusBusy
+	if s := fire(a.table, h, a.entity, a.state, f, sn); s != nil {
+		return a.take(h, s, f, sn)
 	}
 	a.status &^= statusBusy
 	return Result{From: a.state, To: a.state, Test: NoTest}, nil
@@ -161,7 +202,7 @@ func (a *Agent[E]) refuse() (Result, error) {
 
 // take takes the transition s found by Update, then chains if the table
 // says so. The agent is busy; f holds the flags the update saw.
-func (a *Agent[E]) take(h Host[E], s *step, f uint64) (Result, error) {
+func (a *Agent[E]) take(h Host[E], s *step, f uint64, sn sense) (Result, error) {
 	res := Result{From: a.state, To: a.state, Test: s.test}
 	if err := a.move(h, s); err != nil {
 		a.status &^= statusBusy
@@ -173,7 +214,7 @@ func (a *Agent[E]) take(h Host[E], s *step, f uint64) (Result, error) {
 		if s.slot != noSlot {
 			f &^= 1 << (s.slot & 63)
 		}
-		return a.chain(h, res, f)
+		return a.chain(h, res, f, sn)
 	}
 	a.status &^= statusBusy
 	return res, nil
@@ -188,13 +229,13 @@ func (a *Agent[E]) at() StateID {
 }
 
 // chain keeps taking transitions after the first, up to the chain limit.
-func (a *Agent[E]) chain(h Host[E], res Result, f uint64) (Result, error) {
+func (a *Agent[E]) chain(h Host[E], res Result, f uint64, sn sense) (Result, error) {
 	defer a.idle()
 	limit := a.table.chainLimit()
 	var path [chainPathMax]StateID
 	path[0], path[1] = res.From, a.state
 	for n := 1; ; n++ {
-		s := fire(a.table, h, a.entity, a.state, f)
+		s := fire(a.table, h, a.entity, a.state, f, sn)
 		if s == nil {
 			return res, nil
 		}
@@ -223,17 +264,23 @@ func (a *Agent[E]) chain(h Host[E], res Result, f uint64) (Result, error) {
 func (a *Agent[E]) idle() { a.status &^= statusBusy }
 
 // fire returns the first step of state q of t whose test holds for entity
-// e, with the message flags f, or nil. Agents and crowds share it.
-func fire[E any](t *Table, h Host[E], e E, q StateID, f uint64) *step {
+// e, with the message flags f and the polled tests answered as sn says, or
+// nil. Agents and crowds share it.
+func fire[E any](t *Table, h Host[E], e E, q StateID, f uint64, sn sense) *step {
 	sp := t.spans[q]
 	steps := t.steps[sp.lo:sp.hi]
 	for i := range steps {
 		s := &steps[i]
-		if s.slot != noSlot {
+		switch {
+		case s.slot != noSlot:
 			if f>>(s.slot&63)&1 != 0 {
 				return s
 			}
-		} else if h.Test(e, s.test) {
+		case sn.on && s.test < 64:
+			if sn.bits>>s.test&1 != 0 {
+				return s
+			}
+		case h.Test(e, s.test):
 			return s
 		}
 	}
@@ -272,6 +319,8 @@ func (a *Agent[E]) enter(h Host[E], to StateID) {
 	a.state = to
 	sp := t.spans[to]
 	a.polled = t.polled[sp.plo:sp.phi:sp.phi]
+	a.sensed = sp.sensed
+	a.status = a.status&^statusNarrow | sp.narrow*statusNarrow
 	for _, act := range t.acts[sp.alo:sp.ahi] {
 		h.Do(a.entity, act.Property, act.Value)
 	}
@@ -399,8 +448,10 @@ func RestoreAgent[E any](t *Table, e E, s Snapshot) (Agent[E], error) {
 	a := Agent[E]{table: t, entity: e, state: s.State, depth: uint8(len(s.Stack))}
 	sp := t.spans[s.State]
 	a.polled = t.polled[sp.plo:sp.phi:sp.phi]
+	a.sensed = sp.sensed
+	a.status = sp.narrow * statusNarrow
 	if s.Done {
-		a.status = statusDone
+		a.status |= statusDone
 	}
 	for i, q := range s.Stack {
 		if !t.HasState(q) {

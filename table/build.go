@@ -452,9 +452,15 @@ func (t *Table) compile() {
 		}
 		sp.hi = uint32(len(t.steps))
 		sp.plo = uint32(len(t.polled))
+		sp.narrow = 1
 		for _, st := range t.steps[sp.lo:sp.hi] {
 			if st.slot == noSlot {
 				t.polled = append(t.polled, st)
+				if st.test < 64 {
+					sp.sensed |= 1 << st.test
+				} else {
+					sp.narrow = 0
+				}
 			}
 		}
 		sp.phi = uint32(len(t.polled))

@@ -424,7 +424,7 @@ func (c *Crowd[E]) take(id crowd.ID, e *E, q StateID, s *step, f uint64) StateID
 		if s.slot != noSlot {
 			f &^= 1 << (s.slot & 63)
 		}
-		if s = fire(c.t, c.h, e, at, f); s == nil {
+		if s = fire(c.t, c.h, e, at, f, sense{}); s == nil {
 			return at
 		}
 		if n >= limit {

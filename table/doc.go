@@ -93,6 +93,12 @@
 // against it, then answers with a switch or a slice indexed by ID: no map
 // look-up and no allocation per test.
 //
+// A game that works out what its entities perceive once per frame, in its
+// own code, can give that to [Agent.UpdateSensed] as a set of bits (bit t
+// for polled test t) instead, as Unity's Animator reads the parameters the
+// game sets: the host is then only asked to perform entry actions (and
+// about the tests past the 64th).
+//
 // # Crowds
 //
 // A [Crowd] runs one table for many entities on package crowd: a
@@ -216,11 +222,15 @@
 // that is about 2× a hand-written switch of the same machine: the switch
 // reads the entity's fields inline, while an update is a call that makes
 // an interface call to the host for the polled test. That call structure
-// alone (the benchmark's "floor") costs 1.4 to 1.7× the switch. Making the
-// agent generic in the host's type does not remove the interface call (Go
-// calls a type parameter's methods through its dictionary), nor did a
+// alone (the benchmark's "floor") costs 1.4 to 1.7× the switch.
+// [Agent.UpdateSensed] makes no call to the host for the tests and costs
+// about as much as that floor, the call to it being what remains. Making
+// the agent generic in the host's type does not remove the interface call
+// (Go calls a type parameter's methods through its dictionary), nor did a
 // build with profile-guided optimisation that we tried (the call in the
-// generic Update stayed an interface call); generated code does. A Table is safe for concurrent use; an Agent
-// is not. Build and the decoders cost time and memory in proportion to the
-// file or to tests × states, which [MaxCells] bounds.
+// generic Update stayed an interface call); generated code does.
+//
+// A Table is safe for concurrent use; an Agent is not. Build and the
+// decoders cost time and memory in proportion to the file or to tests ×
+// states, which [MaxCells] bounds.
 package table

@@ -168,6 +168,62 @@ func ExampleAgent() {
 	// frame 8: remove the goomba
 }
 
+// Sense works out what the goomba perceives this frame, as the bits of
+// UpdateSensed: bit t set when polled test t holds. (The tests of a
+// table with more than 64 are asked of the host from the 65th on.)
+func (l *Level) Sense(g *Goomba) uint64 {
+	var s uint64
+	if g.X <= l.LeftTrigger {
+		s |= 1 << l.left
+	}
+	if g.X >= l.RightTrigger {
+		s |= 1 << l.right
+	}
+	if g.Anim == "death" && g.AnimFrames >= 2 {
+		s |= 1 << l.done
+	}
+	return s
+}
+
+// The same goomba with its perception worked out by the game each frame
+// and given to UpdateSensed, as Unity's Animator reads the parameters the
+// game sets: the host is only asked to perform entry actions.
+func ExampleAgent_UpdateSensed() {
+	t, _ := buildGoomba()
+	level, err := NewLevel(t)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	hit, _ := t.LookupTest("hitByPlayer", "")
+
+	g := &Goomba{}
+	a := table.NewAgent(t, g, level)
+	for frame := 1; ; frame++ {
+		g.X += g.VX
+		g.AnimFrames++
+		if frame == 6 {
+			a.Post(hit) // seen by this frame's update
+		}
+		r, err := a.UpdateSensed(level, level.Sense(g))
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		if r.Final() {
+			fmt.Printf("frame %d: remove the goomba\n", frame)
+			return
+		}
+		if r.Moved() {
+			fmt.Printf("frame %d: x=%d %s --%s--> %s\n", frame, g.X, t.StateName(r.From), t.Test(r.Test), t.StateName(r.To))
+		}
+	}
+	// Output:
+	// frame 2: x=-2 walkLeft --hitTriggerLeft--> walkRight
+	// frame 6: x=2 walkRight --hitByPlayer--> dying
+	// frame 8: remove the goomba
+}
+
 // A pushdown machine: a transition may push the state it leaves, and a
 // transition to Return goes back to it, entering it again.
 func ExampleTransition_push() {

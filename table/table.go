@@ -118,6 +118,8 @@ type span struct {
 	lo, hi   uint32 // steps
 	plo, phi uint32 // polled: the steps with a polled test, in order
 	alo, ahi uint32 // acts
+	sensed   uint64 // the polled tests, by ID, of those below 64
+	narrow   uint8  // 1 if every polled test's ID is below 64
 }
 
 // step is one transition as the runtime tries it.
