@@ -143,11 +143,11 @@
 // NewMachine and Update allocate nothing (Update only for a StackError or
 // ChainError). With [Options.Host] the host's methods are called directly
 // and small ones are inlined. On the Goomba benchmark (BenchmarkGoomba in
-// gogen/internal/goombagen, 1024 goombas) a goomba's frame took 4.5 to 5.0
-// ns with the generated machine, 3.4 to 4.6 ns with a hand-written switch
-// and 7.6 to 9.1 ns with table.Agent (medians of 5 runs, two runs, on a
+// gogen/internal/goombagen, 1024 goombas) a goomba's frame took 4.5 to 6.2
+// ns with the generated machine, 3.2 to 4.6 ns with a hand-written switch
+// and 6.8 to 9.1 ns with table.Agent (medians of 5 runs, four runs, on a
 // shared 2-core machine where runs vary by ±30%): the generated machine at
-// 1.09 to 1.30 times the switch. Its Update is a leaf of a few dozen
+// 1.09 to 1.54 times the switch. Its Update is a leaf of a few dozen
 // instructions; its extra cost over the switch is mostly the call itself,
 // which the compiler does not inline where it inlines the switch, plus what
 // the semantics ask for: the reentrancy guard, the message flags and the

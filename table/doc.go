@@ -222,7 +222,7 @@
 // that is about 2× a hand-written switch of the same machine: the switch
 // reads the entity's fields inline, while an update is a call that makes
 // an interface call to the host for the polled test. That call structure
-// alone (the benchmark's "floor") costs 1.4 to 1.7× the switch.
+// alone (the benchmark's "floor") costs 1.3 to 1.7× the switch.
 // [Agent.UpdateSensed] makes no call to the host for the tests and costs
 // about as much as that floor, the call to it being what remains. Making
 // the agent generic in the host's type does not remove the interface call
