@@ -105,6 +105,7 @@ type stateDraft struct {
 	box      *chart.Box
 	first, n int32
 	kind     chart.StateKind
+	initial  bool // plain: the machine starts here (see kindOf)
 }
 
 // actDraft is an entry action of a state: the stencil's action act takes
@@ -608,7 +609,8 @@ func (in *interp) entry(sh *sheet, n *node, d *stateDraft) []chart.Action {
 // says of it: its name, box and kind, and whether it can be one.
 func (in *interp) plainState(sh *sheet, n *node, s *Shape) {
 	n.draft = int32(sh.states.n)
-	*sh.states.add() = stateDraft{name: in.text(chart.NormalizeSpace(stateText(s))), box: box(s, in.path, sh.pg), kind: kindOf(s)}
+	kind, initial := kindOf(s)
+	*sh.states.add() = stateDraft{name: in.text(chart.NormalizeSpace(stateText(s))), box: box(s, in.path, sh.pg), kind: kind, initial: initial}
 	if what, lacks := unsupported(s); what != "" {
 		if sh.unsup == nil {
 			sh.unsup = make(map[*node]chart.Diagnostic)

@@ -443,8 +443,7 @@ func (in *interp) state(sh *sheet, n *node, parent *node) {
 		st.Parent = parent.id
 	}
 	if in.st == nil {
-		st.Kind = d.kind
-		st.Initial = st.Kind == chart.StartState
+		st.Kind, st.Initial = d.kind, d.initial
 	} else {
 		st.Initial = n.role == chart.RoleInitial
 		st.Entry = in.entry(sh, n, d)
@@ -708,8 +707,11 @@ func unsupported(s *Shape) (what, lacks string) {
 // words of their master's name (or their own, without a master):
 // "start" or "initial" for a start, "end" or "final" for an end, "decision"
 // or "choice" for a choice. A flowchart terminator ("Start/End") is told
-// by its text.
-func kindOf(s *Shape) chart.StateKind {
+// by its text. It also reports whether the machine starts there: at a
+// start, and at a named shape of a start master, which is a state the
+// machine starts in rather than a pseudo-state (fsmforge's stencils draw
+// the initial state with an "Initial State" master).
+func kindOf(s *Shape) (kind chart.StateKind, initial bool) {
 	names := [2]string{s.NameU, s.Name}
 	if s.Master != nil {
 		names = [2]string{s.Master.NameU, s.Master.Name}
@@ -731,13 +733,17 @@ func kindOf(s *Shape) chart.StateKind {
 	}
 	switch {
 	case choice:
-		return chart.ChoiceState
+		return chart.ChoiceState, false
 	case start && !end:
-		return chart.StartState
+		if strings.TrimSpace(s.Text) != "" && importer.TerminatorKind(s.Text) == chart.NormalState {
+			return chart.NormalState, true
+		}
+		return chart.StartState, true
 	case end && !start:
-		return chart.EndState
+		return chart.EndState, false
 	case start || terminator:
-		return importer.TerminatorKind(s.Text)
+		k := importer.TerminatorKind(s.Text)
+		return k, k == chart.StartState
 	}
-	return chart.NormalState
+	return chart.NormalState, false
 }

@@ -47,9 +47,7 @@ Flags:
 			return err
 		}
 		printDiagnostics(stderr, ds)
-		if ds.HasErrors() {
-			suggestStencil(stderr, path, st)
-		}
+		suggestStencil(stderr, path, st)
 		errs, warns := len(ds.Errors()), len(ds.Warnings())
 		if errs > 0 {
 			bad++

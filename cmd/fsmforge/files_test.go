@@ -31,6 +31,8 @@ func TestFileCommands(t *testing.T) {
 	}
 	unknown := filepath.Join(dir, "chart.txt")
 	writeTestFile(t, unknown, "states")
+	badSCXML := filepath.Join(dir, "bad.scxml")
+	writeTestFile(t, badSCXML, `<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="a"><state id="a"><transition event="go" target="nowhere"/></state></scxml>`)
 
 	tests := []struct {
 		name       string
@@ -43,9 +45,12 @@ func TestFileCommands(t *testing.T) {
 	}{
 		{name: "check", args: []string{"check", "-stencil", goombaStencil, goombaVDX}, stdout: []string{"goomba.vdx: 3 states, 5 transitions: 0 errors, 0 warnings"}, noStderr: true},
 		{name: "check, flags after the file", args: []string{"check", goombaVDX, "-stencil", goombaStencil}, stdout: []string{"0 errors"}, noStderr: true},
-		{name: "check without the stencil", args: []string{"check", goombaVDX}, code: 1,
-			stdout: []string{"1 error"},
-			stderr: []string{`goomba.vdx:178:7: page "Page-1", shape 1 "walkLeft": compile: `, "\thint: ", "give -stencil", "fsmforge: check: errors in 1 of 1 file"}},
+		// Without the stencil the Goomba reads as a plain diagram (its
+		// "Initial State" shape a state the machine starts in); the stencil
+		// beside it is suggested.
+		{name: "check without the stencil", args: []string{"check", goombaVDX},
+			stdout: []string{"goomba.vdx: 3 states, 5 transitions: 0 errors, 0 warnings"},
+			stderr: []string{"read as a plain state diagram", "give -stencil"}},
 		{name: "check, not Visio", args: []string{"check", notVisio}, code: 1, stderr: []string{"notes.vdx:1:22: visio: this is XML but not a Visio drawing"}},
 		{name: "check, unknown format", args: []string{"check", unknown}, code: 1, stderr: []string{"chart.txt: not a drawing fsmforge reads (it reads .dio, .drawio, .drawio.png, .drawio.svg, .graphml, .graphmlz, .json, .scxml, .vdx, .vsdx, .vssx, .vsx, .xml)"}},
 		{name: "check, no file", args: []string{"check"}, code: 2, stderr: []string{"check: no file given"}},
@@ -61,7 +66,7 @@ func TestFileCommands(t *testing.T) {
 		{name: "compile, no -o", args: []string{"compile", "-stencil", goombaStencil, goombaVDX}, code: 2, stderr: []string{"give -o OUT"}},
 		{name: "compile, bad format", args: []string{"compile", "-format", "xml", "-o", table, goombaVDX}, code: 2, stderr: []string{`-format "xml"`}},
 		{name: "compile, two files", args: []string{"compile", "-o", table, goombaVDX, goombaVDX}, code: 2, stderr: []string{"unexpected argument"}},
-		{name: "compile, errors", args: []string{"compile", "-o", filepath.Join(dir, "x.fsmt"), goombaVDX}, code: 1, stderr: []string{"fsmforge: ../../examples/goomba/goomba.vdx: 1 error"},
+		{name: "compile, errors", args: []string{"compile", "-o", filepath.Join(dir, "x.fsmt"), badSCXML}, code: 1, stderr: []string{`target "nowhere" is not the id of a state`, "fsmforge: " + badSCXML + ": 1 error"},
 			afterwards: func(t *testing.T) {
 				if _, err := os.Stat(filepath.Join(dir, "x.fsmt")); err == nil {
 					t.Error("a failed compile wrote its output")

@@ -69,8 +69,8 @@ func readForExport(path, stencilPath string, lenient bool, stderr io.Writer) (*c
 		return nil, err
 	}
 	printDiagnostics(stderr, c.Diagnostics)
+	suggestStencil(stderr, path, st)
 	if n := len(c.Diagnostics.Errors()); n > 0 {
-		suggestStencil(stderr, path, st)
 		return nil, fmt.Errorf("%s: %s; nothing written", path, plural(n, "error"))
 	}
 	return c, nil

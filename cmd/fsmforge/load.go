@@ -151,16 +151,17 @@ func compileFile(path string, st *chart.Stencil, opt compile.Options, stderr io.
 	}
 	res, err := compile.Compile(c, opt)
 	printDiagnostics(stderr, res.Diagnostics)
+	suggestStencil(stderr, path, st)
 	if err != nil {
-		suggestStencil(stderr, path, st)
 		return nil, fmt.Errorf("%s: %s", path, plural(len(res.Diagnostics.Errors()), "error"))
 	}
 	return res, nil
 }
 
-// suggestStencil, when a drawing read without a stencil had errors and a
-// stencil file sits beside it, says that it was read as a plain diagram
-// and suggests the stencil.
+// suggestStencil, when a drawing was read without a stencil and a stencil
+// file sits beside it, says that it was read as a plain diagram and
+// suggests the stencil: a drawing made with a stencil often reads as a
+// plain diagram too, without its entry actions and the stencil's checks.
 func suggestStencil(w io.Writer, path string, st *chart.Stencil) {
 	if st != nil {
 		return
