@@ -315,15 +315,21 @@ func (a *Agent[E]) move(h Host[E], s *step) error {
 
 // enter makes to the current state and performs its entry actions.
 func (a *Agent[E]) enter(h Host[E], to StateID) {
-	t := a.table
-	a.state = to
-	sp := t.spans[to]
-	a.polled = t.polled[sp.plo:sp.phi:sp.phi]
-	a.sensed = sp.sensed
-	a.status = a.status&^statusNarrow | sp.narrow*statusNarrow
-	for _, act := range t.acts[sp.alo:sp.ahi] {
+	sp := a.be(to)
+	for _, act := range a.table.acts[sp.alo:sp.ahi] {
 		h.Do(a.entity, act.Property, act.Value)
 	}
+}
+
+// be makes q the current state, with what an update reads of it kept in
+// the agent, and returns q's span.
+func (a *Agent[E]) be(q StateID) span {
+	sp := a.table.spans[q]
+	a.state = q
+	a.polled = a.table.polled[sp.plo:sp.phi:sp.phi]
+	a.sensed = sp.sensed
+	a.status = a.status&^statusNarrow | sp.narrow*statusNarrow
+	return sp
 }
 
 // Post sets the flag of message test msg: the next update sees the message
@@ -445,11 +451,8 @@ func RestoreAgent[E any](t *Table, e E, s Snapshot) (Agent[E], error) {
 	case len(s.Stack) > t.stackLimit():
 		return fail("a stack of %d states; the table's stack limit is %d", len(s.Stack), t.stackLimit())
 	}
-	a := Agent[E]{table: t, entity: e, state: s.State, depth: uint8(len(s.Stack))}
-	sp := t.spans[s.State]
-	a.polled = t.polled[sp.plo:sp.phi:sp.phi]
-	a.sensed = sp.sensed
-	a.status = sp.narrow * statusNarrow
+	a := Agent[E]{table: t, entity: e, depth: uint8(len(s.Stack))}
+	a.be(s.State)
 	if s.Done {
 		a.status |= statusDone
 	}
