@@ -154,7 +154,16 @@ type task[E any] struct {
 	nbad    int
 	panic   *PanicError
 	batch   Batch[E] // what a BatchFunc gets a pointer to
+
+	// The workers write to their tasks as they run them: keep the fields
+	// of neighbouring tasks, which run at the same time, in different
+	// cache lines.
+	_ [cacheLine]byte
 }
+
+// cacheLine is the size of a cache line, or more: the padding that keeps
+// what one worker writes out of the lines another writes.
+const cacheLine = 64
 
 // span is a run of a backing array.
 type span struct{ off, n uint32 }
@@ -168,6 +177,7 @@ type target struct {
 
 // scratch is one worker's working memory.
 type scratch struct {
+	_       [cacheLine]byte // see task
 	next    []State
 	holes   []uint32 // places the movers of a piece left
 	cnt     []uint32 // per state, and one for Final
@@ -178,6 +188,7 @@ type scratch struct {
 	// to arenaEnd.
 	arenaOff, arenaEnd int
 	sub                int // index in its task of the first entity not sorted yet
+	_                  [cacheLine]byte
 }
 
 func (m *Machine[E]) newScratch() *scratch {
