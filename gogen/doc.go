@@ -145,7 +145,7 @@
 // and small ones are inlined. On the Goomba benchmark (BenchmarkGoomba in
 // gogen/internal/goombagen, 1024 goombas) a goomba's frame took 4.5 to 6.2
 // ns with the generated machine, 3.2 to 4.6 ns with a hand-written switch
-// and 6.8 to 9.1 ns with table.Agent (medians of 5 runs, four runs, on a
+// and 6.8 to 9.1 ns with table.Agent (medians of 5 runs, six runs, on a
 // shared 2-core machine where runs vary by ±30%): the generated machine at
 // 1.09 to 1.54 times the switch. Its Update is a leaf of a few dozen
 // instructions; its extra cost over the switch is mostly the call itself,

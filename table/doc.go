@@ -224,7 +224,8 @@
 // an interface call to the host for the polled test. That call structure
 // alone (the benchmark's "floor") costs 1.3 to 1.7× the switch.
 // [Agent.UpdateSensed] makes no call to the host for the tests and costs
-// about as much as that floor, the call to it being what remains. Making
+// that floor or more (the benchmark's game works out every test's answer
+// each frame), the call to it being what remains. Making
 // the agent generic in the host's type does not remove the interface call
 // (Go calls a type parameter's methods through its dictionary), nor did a
 // build with profile-guided optimisation that we tried (the call in the
