@@ -89,7 +89,7 @@ func FuzzVSDXPart(f *testing.F) {
 	for i, p := range parts {
 		f.Add(uint8(i), p.Data)
 	}
-	f.Add(uint8(slices.IndexFunc(parts, func(p vsdxgen.Part) bool { return p.Name == "visio/pages/page1.xml" })),
+	f.Add(uint8(slices.IndexFunc(parts, func(p vsdxgen.Part) bool { return p.Name == page1 })),
 		[]byte("<PageContents xmlns='"+visio.NamespaceVSDX+"'><Shapes><Shape ID='1' Type='Group'><Cell N='PinX' V='1e308'/><Cell N='Width' V='NaN'/>"+
 			"<Cell N='Relationships' F='SUM(DEPENDSON(1,Sheet.2!SheetRef()),DEPENDSON(4,Sheet.1!SheetRef())'/><Shapes><Shape ID='2'/></Shapes></Shape></Shapes></PageContents>"))
 	st := charttest.Stencil(f)

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -94,24 +93,20 @@ func checkWindows(t *testing.T, data []byte, st *chart.Stencil, windows ...int) 
 func TestVSDXWindows(t *testing.T) {
 	st := charttest.Stencil(t)
 	good := goombaParts()
-	const page = "visio/pages/page1.xml"
-	obstacle, err := os.ReadFile(obstacleCar)
-	if err != nil {
-		t.Fatal(err)
-	}
+	obstacle := readObstacleCar(t)
 	for name, data := range map[string][]byte{
 		"goomba":                   vsdxgen.Zip(good),
 		"stored":                   vsdxgen.Store(good),
 		"obstacle car":             obstacle,
 		"generated":                vsdxgen.Generate(20, 60),
-		"byte-order mark":          vsdxgen.Zip(editPart(good, page, "<?xml", "\uFEFF<?xml")),
-		"line ends and characters": vsdxgen.Zip(editPart(good, page, "<fld IX='0'>walkLeft</fld>", "walk\r\n&#xD;€ 😀 Left\u2028")),
-		"comments":                 vsdxgen.Zip(editPart(good, page, "<Shapes>", "<Shapes><!-- "+strings.Repeat("-", 100)+" --><![CDATA[ ]]>")),
-		"malformed":                vsdxgen.Zip(editPart(good, page, "<Text>", "<Text><Text>")),
-		"invalid UTF-8":            vsdxgen.Zip(editPart(good, page, "walkLeft", "walk\xE2\x82Left")),
-		"cut character":            vsdxgen.Zip(editPart(good, page, "</PageContents>", "</PageContents>\xE2\x82")),
-		"deep":                     vsdxgen.Zip(editPart(good, page, "<Shapes>", strings.Repeat("<Shapes><Shape ID='99' Type='Group'>", 30))),
-		"wrong root":               vsdxgen.Zip(withPart(good, page, []byte("\n\n  <Foo/>"))),
+		"byte-order mark":          vsdxgen.Zip(editPart(good, page1, "<?xml", "\uFEFF<?xml")),
+		"line ends and characters": vsdxgen.Zip(editPart(good, page1, "<fld IX='0'>walkLeft</fld>", "walk\r\n&#xD;€ 😀 Left\u2028")),
+		"comments":                 vsdxgen.Zip(editPart(good, page1, "<Shapes>", "<Shapes><!-- "+strings.Repeat("-", 100)+" --><![CDATA[ ]]>")),
+		"malformed":                vsdxgen.Zip(editPart(good, page1, "<Text>", "<Text><Text>")),
+		"invalid UTF-8":            vsdxgen.Zip(editPart(good, page1, "walkLeft", "walk\xE2\x82Left")),
+		"cut character":            vsdxgen.Zip(editPart(good, page1, "</PageContents>", "</PageContents>\xE2\x82")),
+		"deep":                     vsdxgen.Zip(editPart(good, page1, "<Shapes>", strings.Repeat("<Shapes><Shape ID='99' Type='Group'>", 30))),
+		"wrong root":               vsdxgen.Zip(withPart(good, page1, []byte("\n\n  <Foo/>"))),
 	} {
 		t.Run(name, func(t *testing.T) { checkWindows(t, data, st, 1, 2, 3, 7, 100, 4096) })
 	}
@@ -124,15 +119,14 @@ func TestVSDXWindows(t *testing.T) {
 // part.
 func TestVSDXFirstProblem(t *testing.T) {
 	good := goombaParts()
-	const page = "visio/pages/page1.xml"
 	// A page malformed at its start (2:1), then long.
 	pageXML := func(rest string) []byte {
 		return []byte("<?xml version='1.0' encoding='utf-8' ?>\n</Bad><PageContents xmlns='" + visio.NamespaceVSDX + "'>" + strings.Repeat("<Shapes/>\n", 10000) + rest + "</PageContents>")
 	}
-	withPage := func(data []byte) []rawPart { return raw(withPart(good, page, data)) }
+	withPage := func(data []byte) []rawPart { return raw(withPart(good, page1, data)) }
 	badCRC := withPage(pageXML(""))
 	for i := range badCRC {
-		if badCRC[i].name == page {
+		if badCRC[i].name == page1 {
 			badCRC[i].crc = 1
 		}
 	}
@@ -242,12 +236,8 @@ func checkAsDocument(t *testing.T, data []byte, o visio.Options, c *chart.Chart,
 func TestReadAsDocument(t *testing.T) {
 	st := charttest.Stencil(t)
 	good := goombaParts()
-	const page = "visio/pages/page1.xml"
-	obstacle, err := os.ReadFile(obstacleCar)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(good[slices.IndexFunc(good, func(p vsdxgen.Part) bool { return p.Name == page })].Data)
+	obstacle := readObstacleCar(t)
+	text := string(good[slices.IndexFunc(good, func(p vsdxgen.Part) bool { return p.Name == page1 })].Data)
 	i, j := strings.Index(text, "<Connects>"), strings.Index(text, "</Connects>")+len("</Connects>")
 	connects, noConnects := text[i:j], text[:i]+text[j:]
 	first := strings.Index(connects, "/>") + len("/>")
@@ -256,7 +246,7 @@ func TestReadAsDocument(t *testing.T) {
 		k := strings.LastIndex(s, "</Shapes>") + len("</Shapes>")
 		return s[:k] + x + s[k:]
 	}
-	edit := func(s string) []byte { return vsdxgen.Zip(withPart(good, page, []byte(s))) }
+	edit := func(s string) []byte { return vsdxgen.Zip(withPart(good, page1, []byte(s))) }
 	pages := vdxgen.Goomba(nil)
 	pages.Pages = append(pages.Pages,
 		vdxgen.Page{ID: "7", Name: "Background", Background: true, Shapes: []vdxgen.Shape{{ID: "1", Master: "42", Text: "ghost"}}},

@@ -412,7 +412,7 @@ func (pr *partReader) check(p []byte, eof bool) int {
 	}
 	end := len(p)
 	if !eof {
-		end -= incompleteTail(p[i:])
+		end -= xmlscan.IncompleteTail(p[i:])
 	}
 	if !utf8.Valid(p[i:end]) {
 		for j := i; j < end; {
@@ -447,20 +447,6 @@ func (pr *partReader) invalid(p []byte, i int) {
 	}
 	pr.bad = pr.text + int64(min(i, 0))
 	pr.badAt = Pos{Part: pr.name, Line: pr.line, Col: int(pr.bad-pr.from) + 1}
-}
-
-// incompleteTail returns how many bytes at the end of p are the start of
-// a UTF-8 character that p cuts (0 to 3).
-func incompleteTail(p []byte) int {
-	for i := len(p) - 1; i >= 0 && i > len(p)-utf8.UTFMax; i-- {
-		if utf8.RuneStart(p[i]) {
-			if !utf8.FullRune(p[i:]) {
-				return len(p) - i
-			}
-			return 0
-		}
-	}
-	return 0
 }
 
 // whole reads the rest of the part, for a UTF-16 part.

@@ -548,6 +548,19 @@ func goombaParts() []vsdxgen.Part {
 	return vsdxgen.Parts(vdxgen.Goomba(nil), vsdxgen.Options{})
 }
 
+// page1 is the name of the Goomba's page among goombaParts.
+const page1 = "visio/pages/page1.xml"
+
+// readObstacleCar returns the bytes of the obstacleCar fixture.
+func readObstacleCar(t *testing.T) []byte {
+	t.Helper()
+	data, err := os.ReadFile(obstacleCar)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
 // withPart returns parts with part name's data replaced (or added), or
 // removed when data is nil.
 func withPart(parts []vsdxgen.Part, name string, data []byte) []vsdxgen.Part {
@@ -623,7 +636,6 @@ func raw(parts []vsdxgen.Part) []rawPart {
 // unbounded allocation.
 func TestVSDXBadInput(t *testing.T) {
 	good := goombaParts()
-	const page = "visio/pages/page1.xml"
 	pageXML := func(body string) []byte {
 		return []byte("<?xml version='1.0' encoding='utf-8' ?>\n<PageContents xmlns='" + visio.NamespaceVSDX + "'>" + body + "</PageContents>")
 	}
@@ -647,8 +659,8 @@ func TestVSDXBadInput(t *testing.T) {
 	})
 	goodZip := vsdxgen.Zip(good)
 	corrupt := slices.Clone(goodZip)
-	if i := bytes.Index(corrupt, []byte(page)); i > 0 { // damage the page's compressed data, after its local header
-		for j := i + len(page) + 20; j < i+len(page)+60; j++ {
+	if i := bytes.Index(corrupt, []byte(page1)); i > 0 { // damage the page's compressed data, after its local header
+		for j := i + len(page1) + 20; j < i+len(page1)+60; j++ {
 			corrupt[j] ^= 0x55
 		}
 	}
@@ -680,22 +692,22 @@ func TestVSDXBadInput(t *testing.T) {
 			`visio: the pages part visio/pages/pages.xml has content type "application/vnd.ms-visio.masters+xml" in [Content_Types].xml, not "application/vnd.ms-visio.pages+xml"`},
 		{"no document relationships", vsdxgen.Zip(withPart(good, "visio/_rels/document.xml.rels", nil)), visio.Options{}, visio.ErrZip, "visio: the package has no relationships part visio/_rels/document.xml.rels for visio/document.xml"},
 		{"no pages relationships", vsdxgen.Zip(withPart(good, "visio/pages/_rels/pages.xml.rels", nil)), visio.Options{}, visio.ErrZip, "no relationships part visio/pages/_rels/pages.xml.rels"},
-		{"no page part", vsdxgen.Zip(withPart(good, page, nil)), visio.Options{}, visio.ErrZip, "b.vsdx!visio/pages/pages.xml:2:"},
+		{"no page part", vsdxgen.Zip(withPart(good, page1, nil)), visio.Options{}, visio.ErrZip, "b.vsdx!visio/pages/pages.xml:2:"},
 		{"unknown relationship", vsdxgen.Zip(editPart(good, "visio/pages/pages.xml", "r:id='rId1'", "r:id='rId9'")), visio.Options{}, visio.ErrZip, `page "Page-1" names relationship rId9, which visio/pages/_rels/pages.xml.rels does not have`},
 		{"target outside", vsdxgen.Zip(editPart(good, "visio/pages/_rels/pages.xml.rels", "Target='page1.xml'", "Target='../../../etc/passwd'")), visio.Options{}, visio.ErrZip, `relationship rId1 leads to "../../../etc/passwd", which is not a part of the package`},
-		{"wrong root", vsdxgen.Zip(withPart(good, page, []byte("<Foo/>"))), visio.Options{}, visio.ErrZip, `b.vsdx!visio/pages/page1.xml:1:1: visio: page part visio/pages/page1.xml has root element <Foo>, not <PageContents>`},
-		{"malformed part", vsdxgen.Zip(withPart(good, page, pageXML("<Shapes><Shape ID='1'></Shapes>"))), visio.Options{}, visio.ErrMalformed, "b.vsdx!visio/pages/page1.xml:2:"},
-		{"invalid UTF-8", vsdxgen.Zip(withPart(good, page, pageXML("<Shapes><Shape ID='1'><Text>caf\xE9</Text></Shape></Shapes>"))), visio.Options{}, visio.ErrMalformed, "b.vsdx!visio/pages/page1.xml:2:"},
-		{"deep groups", vsdxgen.Zip(withPart(good, page, deepGroups(200))), visio.Options{}, visio.ErrTooDeep, "visio: groups nested more than 100 deep"},
+		{"wrong root", vsdxgen.Zip(withPart(good, page1, []byte("<Foo/>"))), visio.Options{}, visio.ErrZip, `b.vsdx!visio/pages/page1.xml:1:1: visio: page part visio/pages/page1.xml has root element <Foo>, not <PageContents>`},
+		{"malformed part", vsdxgen.Zip(withPart(good, page1, pageXML("<Shapes><Shape ID='1'></Shapes>"))), visio.Options{}, visio.ErrMalformed, "b.vsdx!visio/pages/page1.xml:2:"},
+		{"invalid UTF-8", vsdxgen.Zip(withPart(good, page1, pageXML("<Shapes><Shape ID='1'><Text>caf\xE9</Text></Shape></Shapes>"))), visio.Options{}, visio.ErrMalformed, "b.vsdx!visio/pages/page1.xml:2:"},
+		{"deep groups", vsdxgen.Zip(withPart(good, page1, deepGroups(200))), visio.Options{}, visio.ErrTooDeep, "visio: groups nested more than 100 deep"},
 		{"zip slip", rawZip(append(raw(good), rawPart{name: "../../evil.sh", data: []byte("x")})...), visio.Options{}, visio.ErrUnsafe, `the zip archive holds a file named "../../evil.sh", a path that leads outside the archive`},
 		{"absolute name", rawZip(append(raw(good), rawPart{name: "/etc/passwd", data: []byte("x")})...), visio.Options{}, visio.ErrUnsafe, `"/etc/passwd"`},
 		{"drive letter", rawZip(append(raw(good), rawPart{name: "C:/evil.xml", data: []byte("x")})...), visio.Options{}, visio.ErrUnsafe, `"C:/evil.xml"`},
 		{"backslash", rawZip(append(raw(good), rawPart{name: "visio\\..\\..\\evil.xml", data: []byte("x")})...), visio.Options{}, visio.ErrUnsafe, `evil.xml`},
 		{"twice", rawZip(append(raw(good), rawPart{name: "VISIO/pages/PAGE1.xml", data: []byte("x")})...), visio.Options{}, visio.ErrZip, `the zip archive holds two files named "VISIO/pages/PAGE1.xml"`},
-		{"bomb", vsdxgen.Zip(withPart(good, page, spaces)), visio.Options{}, visio.ErrUnsafe, "visio: part visio/pages/page1.xml would unpack from"},
-		{"declared bomb", rawZip(append(raw(withPart(good, page, nil)), rawPart{name: page, data: []byte("x"), declared: 100 << 20})...), visio.Options{}, visio.ErrUnsafe, "to 104857600 or more, a compression ratio over 100: a zip bomb"},
-		{"declared huge", rawZip(append(raw(withPart(good, page, nil)), rawPart{name: page, data: bytes.Repeat([]byte("x"), 1<<20), declared: 1 << 40})...), visio.Options{}, visio.ErrTooLarge, "visio: part visio/pages/page1.xml is 1099511627776 bytes uncompressed, more than 256 MiB"},
-		{"lying header", rawZip(append(raw(withPart(good, page, nil)), rawPart{name: page, data: spaces, declared: 1000})...), visio.Options{}, visio.ErrZip, "cannot unpack part visio/pages/page1.xml"},
+		{"bomb", vsdxgen.Zip(withPart(good, page1, spaces)), visio.Options{}, visio.ErrUnsafe, "visio: part visio/pages/page1.xml would unpack from"},
+		{"declared bomb", rawZip(append(raw(withPart(good, page1, nil)), rawPart{name: page1, data: []byte("x"), declared: 100 << 20})...), visio.Options{}, visio.ErrUnsafe, "to 104857600 or more, a compression ratio over 100: a zip bomb"},
+		{"declared huge", rawZip(append(raw(withPart(good, page1, nil)), rawPart{name: page1, data: bytes.Repeat([]byte("x"), 1<<20), declared: 1 << 40})...), visio.Options{}, visio.ErrTooLarge, "visio: part visio/pages/page1.xml is 1099511627776 bytes uncompressed, more than 256 MiB"},
+		{"lying header", rawZip(append(raw(withPart(good, page1, nil)), rawPart{name: page1, data: spaces, declared: 1000})...), visio.Options{}, visio.ErrZip, "cannot unpack part visio/pages/page1.xml"},
 		{"part too large", goodZip, visio.Options{MaxPartSize: 1000}, visio.ErrTooLarge, "more than 1000 bytes"},
 		{"too much", goodZip, visio.Options{MaxUnpacked: 5000}, visio.ErrTooLarge, "visio: the parts read come to more than 5000 bytes uncompressed"},
 		{"too many parts", vsdxgen.Zip(many), visio.Options{MaxParts: 20}, visio.ErrTooLarge, "b.vsdx: visio: the zip archive holds 36 files, more than 20"},
@@ -728,15 +740,14 @@ func TestVSDXBadInput(t *testing.T) {
 // warning), text with CR LF.
 func TestVSDXOddParts(t *testing.T) {
 	good := goombaParts()
-	const page = "visio/pages/page1.xml"
-	i := slices.IndexFunc(good, func(p vsdxgen.Part) bool { return p.Name == page })
+	i := slices.IndexFunc(good, func(p vsdxgen.Part) bool { return p.Name == page1 })
 	src := strings.Replace(string(good[i].Data), "encoding='utf-8'", "encoding='UTF-16'", 1)
 	src = strings.Replace(src, "<fld IX='0'>walkLeft</fld>", "walk&#xD;&#xA;Left\r\n", 1)
 	utf16 := []byte{0xFF, 0xFE}
 	for _, r := range src { // all in the BMP
 		utf16 = append(utf16, byte(r), byte(r>>8))
 	}
-	parts := withPart(good, page, utf16)
+	parts := withPart(good, page1, utf16)
 	parts = editPart(parts, "visio/pages/pages.xml", "</Pages>", "<Page ID='5' NameU='Page-2'><Rel r:id='rId1'/></Page></Pages>")
 	parts = withPart(parts, "docProps/core.xml", []byte("<cp:coreProperties xmlns:cp='http://schemas.openxmlformats.org/package/2006/metadata/core-properties'><broken>"))
 	data := vsdxgen.Zip(parts)

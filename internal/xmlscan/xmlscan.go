@@ -857,7 +857,7 @@ func (s *Scanner) fill(keep int) {
 			}
 		}
 		if err == nil {
-			k := incompleteTail(data)
+			k := IncompleteTail(data)
 			s.npending = copy(s.pending[:], data[len(data)-k:])
 			data = data[:len(data)-k]
 		}
@@ -895,9 +895,10 @@ func (s *Scanner) slide(cut int) {
 	s.src = s.src[cut:]
 }
 
-// incompleteTail returns how many bytes at the end of p are the start of
-// a UTF-8 character that p cuts (0 to 3).
-func incompleteTail(p []byte) int {
+// IncompleteTail returns how many bytes at the end of p are the start of
+// a UTF-8 character that p cuts (0 to 3): what a reader of a window of a
+// stream keeps for the next window.
+func IncompleteTail(p []byte) int {
 	for i := len(p) - 1; i >= 0 && i > len(p)-utf8.UTFMax; i-- {
 		if utf8.RuneStart(p[i]) {
 			if !utf8.FullRune(p[i:]) {

@@ -107,8 +107,9 @@ func benchGen(b *testing.B, n int) {
 	perAgent(b, n)
 }
 
-// benchTable runs table.Agent on the same table, with world as its host.
-func benchTable(b *testing.B, n int) {
+// agentCrowd returns the Goomba table and n goombas, each with a
+// table.Agent of it.
+func agentCrowd(n int) (*table.Table, []Goomba, []table.Agent[*Goomba]) {
 	t := fixtures.Goomba()
 	gs := make([]Goomba, n)
 	as := make([]table.Agent[*Goomba], n)
@@ -116,6 +117,12 @@ func benchTable(b *testing.B, n int) {
 		spawn(&gs[i], i)
 		as[i] = table.NewAgent(t, &gs[i], world{})
 	}
+	return t, gs, as
+}
+
+// benchTable runs table.Agent on the same table, with world as its host.
+func benchTable(b *testing.B, n int) {
+	t, gs, as := agentCrowd(n)
 	hit := table.TestID(TestHitByPlayer)
 	frame := 0
 	for b.Loop() {
@@ -145,13 +152,7 @@ func benchTable(b *testing.B, n int) {
 // asked of the host. (A loop of its own: one loop choosing between the two
 // updates compiles worse for both and slowed them by a fifth.)
 func benchSensed(b *testing.B, n int) {
-	t := fixtures.Goomba()
-	gs := make([]Goomba, n)
-	as := make([]table.Agent[*Goomba], n)
-	for i := range gs {
-		spawn(&gs[i], i)
-		as[i] = table.NewAgent(t, &gs[i], world{})
-	}
+	t, gs, as := agentCrowd(n)
 	hit := table.TestID(TestHitByPlayer)
 	frame := 0
 	for b.Loop() {
