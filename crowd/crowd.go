@@ -42,11 +42,17 @@ func (s State) String() string {
 // ID is the game's handle for an entity: an index into its own columns, an
 // ECS entity index, a pool slot. The machine keeps a byte per ID up to the
 // largest one added (four if it has more than 254 states), so IDs should be
-// dense.
+// dense; it accepts IDs up to [Options.MaxID].
 type ID uint32
 
-// MaxID is the largest ID a Machine accepts.
+// MaxID is the largest value [Options.MaxID] may take: the largest ID a
+// Machine can be made to accept. A machine that holds it keeps 1 GiB (or
+// 4 GiB) for its index by ID.
 const MaxID ID = 1<<30 - 1
+
+// DefaultMaxID is the largest ID a Machine accepts when [Options.MaxID] is
+// 0: 16,777,215, for which its index by ID takes 16 MiB (or 64 MiB).
+const DefaultMaxID ID = 1<<24 - 1
 
 // Func is a per-entity state function: it gets the entity's data and the
 // state the entity was in at the previous step ([None] on its first step),
@@ -78,6 +84,12 @@ type Options[E any] struct {
 	// default 2048. The result of a step depends on it (the order inside
 	// buckets does), never on the number of workers.
 	ChunkSize int
+	// MaxID is the largest ID the machine accepts: Add refuses larger ones
+	// with an error, rather than grow its index by ID (a byte per ID up to
+	// the largest added, four with more than 254 states) to the size of a
+	// stray ID. Default 0: [DefaultMaxID] (16,777,215). More than the
+	// constant [MaxID] (2³⁰−1) is an error of New.
+	MaxID ID
 }
 
 // Errors returned by the Machine's methods.
@@ -102,6 +114,7 @@ type Machine[E any] struct {
 	byName  map[string]State
 	opts    Options[E]
 	chunk   int
+	maxID   ID
 	workers int
 
 	cur, nxt    []slot[E] // the entities, grouped in segments; nxt is the spare for defrag
@@ -174,7 +187,8 @@ type op[E any] struct {
 
 // New builds a machine from its states. It returns an error naming the state
 // if a name is empty or repeated, if a state has both or neither of Func and
-// Batch, or if there are more than [MaxStates] states or none.
+// Batch, or if there are more than [MaxStates] states or none; and an error
+// if opts.ChunkSize is negative or opts.MaxID above [MaxID].
 // Workers default to runtime.GOMAXPROCS(0); see [Machine.SetWorkers].
 func New[E any](states []Def[E], opts Options[E]) (*Machine[E], error) {
 	switch {
@@ -184,13 +198,19 @@ func New[E any](states []Def[E], opts Options[E]) (*Machine[E], error) {
 		return nil, fmt.Errorf("crowd: %d states, more than the %d a machine holds", len(states), MaxStates)
 	case opts.ChunkSize < 0:
 		return nil, fmt.Errorf("crowd: ChunkSize %d is negative (0 means the default, 2048)", opts.ChunkSize)
+	case opts.MaxID > MaxID:
+		return nil, fmt.Errorf("crowd: Options.MaxID %d is above crowd.MaxID (%d)", opts.MaxID, MaxID)
 	}
 	m := &Machine[E]{
 		defs:    slices.Clone(states),
 		byName:  make(map[string]State, len(states)),
 		opts:    opts,
 		chunk:   cmp0(opts.ChunkSize, 2048),
+		maxID:   opts.MaxID,
 		workers: runtime.GOMAXPROCS(0),
+	}
+	if m.maxID == 0 {
+		m.maxID = DefaultMaxID
 	}
 	for i, d := range states {
 		switch {
@@ -229,6 +249,10 @@ func (m *Machine[E]) SetWorkers(n int) error {
 
 // Workers returns the number of goroutines a step uses.
 func (m *Machine[E]) Workers() int { return m.workers }
+
+// MaxID returns the largest ID the machine accepts: [Options.MaxID], or
+// [DefaultMaxID].
+func (m *Machine[E]) MaxID() ID { return m.maxID }
 
 // Close stops the machine's worker goroutines. The machine stays usable and
 // steps on the caller's goroutine alone from then on.
@@ -303,7 +327,9 @@ func (m *Machine[E]) checkState(s State) error {
 
 // Add puts entity id, with its data, in state s. The entity's first step
 // sees prev == [None]. It returns an error, and changes nothing, if s is not
-// a state, id is above [MaxID], or the machine already holds id ([ErrExists]).
+// a state, id is above [Machine.MaxID] (see [Options.MaxID]), or the machine
+// already holds id ([ErrExists]). It allocates when the storage or the index
+// by ID grows: the index to a byte (or four) per ID up to the largest added.
 // During a step, an [Machine.Each] loop or [Options.OnFinal], the add takes
 // effect after it; such adds are applied in order of state then ID, so a
 // step's result does not depend on which worker asked first. If one ID is
@@ -313,8 +339,8 @@ func (m *Machine[E]) Add(id ID, data E, s State) error {
 	if err := m.checkState(s); err != nil {
 		return err
 	}
-	if id > MaxID {
-		return fmt.Errorf("crowd: ID %d is above MaxID (%d)", id, MaxID)
+	if id > m.maxID {
+		return m.idError(id)
 	}
 	if m.stepping.Load() || m.iterating > 0 {
 		m.mu.Lock()
@@ -326,6 +352,18 @@ func (m *Machine[E]) Add(id ID, data E, s State) error {
 		return nil
 	}
 	return m.add(id, data, s)
+}
+
+// idError reports an ID above the machine's largest.
+func (m *Machine[E]) idError(id ID) error {
+	per := "a byte"
+	if !m.where.bytes {
+		per = "4 bytes"
+	}
+	if m.maxID == MaxID {
+		return fmt.Errorf("crowd: ID %d is above crowd.MaxID (%d), the largest a machine accepts", id, MaxID)
+	}
+	return fmt.Errorf("crowd: ID %d is above the machine's largest ID, %d (Options.MaxID; the machine keeps %s per ID up to the largest added: raise MaxID, up to crowd.MaxID (%d), if the game's IDs go that high)", id, m.maxID, per, MaxID)
 }
 
 func (m *Machine[E]) add(id ID, data E, s State) error {

@@ -82,5 +82,7 @@
 // moves. The arena where movers wait holds about 1.3 times the entities,
 // so about 5.8 times the entities in all at the peak; plus a byte per ID up
 // to the largest (4 bytes in a machine of more than 254 states), and two
-// arrays of 4 bytes per state for each worker.
+// arrays of 4 bytes per state for each worker. IDs above [Options.MaxID]
+// (by default 16,777,215) are refused, so a stray ID cannot make the index
+// by ID grow to gigabytes.
 package crowd

@@ -65,6 +65,16 @@ var ErrNoPrevious = errors.New("fsm: no previous state to revert to")
 // Choose a [GuardMachine] when transitions are guards that a graph can list,
 // a viewer can draw and a designer can edit.
 //
+// States call back into their machine: Execute and OnMessage may call
+// ChangeState and RevertToPreviousState. Calls that would recurse without
+// end return [ErrReentrant] and change nothing: Update from inside Update
+// (from an Execute, or an Enter, Exit or OnMessage it leads to), and
+// ChangeState or RevertToPreviousState from inside a change of state (from
+// an Enter or Exit, or an OnMessage they lead to). The machine keeps
+// working after such an error. A state that panics leaves the machine in
+// the last state it made current; a panic during Update leaves it refusing
+// Update (see there).
+//
 // The zero value has no owner and no state; make one with [NewBehaviorMachine].
 // A BehaviorMachine is not safe for concurrent use.
 type BehaviorMachine[E, M any] struct {
@@ -72,7 +82,17 @@ type BehaviorMachine[E, M any] struct {
 	current  Behavior[E, M]
 	previous Behavior[E, M]
 	global   Behavior[E, M]
+	busy     busy // what the machine is running: updating, changing, or both
 }
+
+// busy records what a BehaviorMachine is running, to refuse the calls that
+// would recurse.
+type busy uint8
+
+const (
+	updating busy = 1 << iota // Update is running the Execute methods
+	changing                  // ChangeState is running an Exit or an Enter
+)
 
 // NewBehaviorMachine returns a machine for owner whose current state is
 // initial (which may be nil, to be set later with [BehaviorMachine.SetCurrent]).
@@ -92,28 +112,57 @@ func (m *BehaviorMachine[E, M]) SetPrevious(s Behavior[E, M]) { m.previous = s }
 func (m *BehaviorMachine[E, M]) SetGlobal(s Behavior[E, M]) { m.global = s }
 
 // Update runs the global state's Execute, if there is one, then the current
-// state's. It returns [ErrNoState], running nothing, when there is no current state.
+// state's. It returns [ErrNoState], running nothing, when there is no current
+// state, and [ErrReentrant], running nothing, when called from inside an
+// update of the same machine (from an Execute, or an Enter, Exit or
+// OnMessage that one leads to) or from inside a change of state: that would
+// recurse without end. A state that panics during Update leaves the machine
+// returning ErrReentrant from Update from then on, as a [GuardMachine] whose
+// guard panicked does: the update never finished. Make a new machine with
+// the same states to go on. Update allocates nothing.
 func (m *BehaviorMachine[E, M]) Update() error {
 	if m.current == nil {
 		return ErrNoState
 	}
+	if m.busy != 0 {
+		return ErrReentrant
+	}
+	// No defer on this path (it would cost about a third of an update of
+	// trivial states): a panicking state leaves the machine updating.
+	m.busy = updating
 	if m.global != nil {
 		m.global.Execute(m.owner)
 	}
 	// The global state may have changed the current one: run whichever is current now.
 	m.current.Execute(m.owner)
+	m.busy = 0 // changing is set only during ChangeState, which has returned
 	return nil
 }
 
-// ChangeState records the current state as the previous one, runs its Exit,
-// makes s current and runs its Enter. Given nil, it returns [ErrNilState] and
-// changes nothing. With no current state yet, it only makes s current and
-// runs its Enter.
+// ChangeState records the current state as the previous one, runs its
+// Exit, makes s current and runs its Enter, in Buckland's order. With no current
+// state yet, it only makes s current and runs its Enter. Execute and
+// OnMessage may call it, as often as they like.
+//
+// It returns an error and changes nothing given nil ([ErrNilState]), or when
+// called from inside a change of state of the same machine: from an Enter or
+// Exit, or an OnMessage that one leads to ([ErrReentrant]). The
+// change asked for would interrupt the one under way, and a state that
+// changes state on entering could recurse without end; to leave a state as
+// soon as it is entered, change state from its Execute. A panic in Exit
+// leaves the current state current (and recorded as the previous one); a
+// panic in Enter leaves s current. Either way ChangeState
+// keeps working (but see Update). It allocates nothing.
 func (m *BehaviorMachine[E, M]) ChangeState(s Behavior[E, M]) error {
 	if s == nil {
 		return ErrNilState
 	}
-	m.previous = m.current
+	if m.busy&changing != 0 {
+		return ErrReentrant
+	}
+	m.busy |= changing
+	defer m.endChange()    // a panicking state does not leave the machine busy
+	m.previous = m.current // as Buckland: Exit sees its own state as the previous one
 	if m.current != nil {
 		m.current.Exit(m.owner)
 	}
@@ -122,9 +171,12 @@ func (m *BehaviorMachine[E, M]) ChangeState(s Behavior[E, M]) error {
 	return nil
 }
 
+func (m *BehaviorMachine[E, M]) endChange() { m.busy &^= changing }
+
 // RevertToPreviousState changes back to the previous state (Buckland's "state
 // blip": a detour such as a bathroom visit that returns to what was
-// interrupted). It returns [ErrNoPrevious], changing nothing, if there is none.
+// interrupted), as ChangeState does. It returns [ErrNoPrevious], changing
+// nothing, if there is none, and [ErrReentrant] as ChangeState does.
 func (m *BehaviorMachine[E, M]) RevertToPreviousState() error {
 	if m.previous == nil {
 		return ErrNoPrevious

@@ -214,3 +214,77 @@ func BenchmarkNewPointer(b *testing.B) {
 	}
 	_ = sink
 }
+
+// worker is the BehaviorMachine benchmark's entity: a West World miner in
+// two states that swap every 8 frames, with a global state that counts.
+type worker struct {
+	m      *fsm.BehaviorMachine[*worker, int]
+	frames int
+	gold   int
+}
+
+type (
+	digState   struct{ fsm.NopBehavior[*worker, int] }
+	bankState  struct{ fsm.NopBehavior[*worker, int] }
+	countState struct{ fsm.NopBehavior[*worker, int] }
+)
+
+var (
+	benchDig   digState
+	benchBank  bankState
+	benchCount countState
+)
+
+func (digState) Enter(w *worker) { w.gold = 0 }
+func (digState) Execute(w *worker) {
+	w.gold++
+	if w.frames&7 == 7 {
+		w.m.ChangeState(benchBank)
+	}
+}
+func (bankState) Execute(w *worker) {
+	if w.frames&7 == 7 {
+		w.m.ChangeState(benchDig)
+	}
+}
+func (countState) Execute(w *worker) { w.frames++ }
+func (digState) OnMessage(w *worker, msg int) bool {
+	w.gold += msg
+	return true
+}
+
+// BenchmarkBehaviorMachine updates a crowd of West World miners, each with
+// its own BehaviorMachine: a global state and two states that change into
+// each other from Execute every 8 frames; "message" sub-benchmarks also
+// offer each miner a message every frame. ns/entity is the cost of one
+// miner's frame.
+func BenchmarkBehaviorMachine(b *testing.B) {
+	const entities = 1024
+	for _, withMsg := range []bool{false, true} {
+		kind := "update"
+		if withMsg {
+			kind = "message"
+		}
+		b.Run(kind+"/entities="+strconv.Itoa(entities), func(b *testing.B) {
+			ws := make([]worker, entities)
+			for i := range ws {
+				w := &ws[i]
+				w.frames = i
+				w.m = fsm.NewBehaviorMachine[*worker, int](w, benchDig)
+				w.m.SetGlobal(benchCount)
+			}
+			for b.Loop() {
+				for i := range ws {
+					m := ws[i].m
+					if err := m.Update(); err != nil {
+						b.Fatal(err)
+					}
+					if withMsg {
+						m.HandleMessage(1)
+					}
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*entities), "ns/entity")
+		})
+	}
+}

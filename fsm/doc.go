@@ -30,6 +30,28 @@
 // returns a [*ChainError] that names the states visited. Every Exit and Enter
 // on the way ran; the machine stays in the last state it entered.
 //
+// # Re-entrancy
+//
+// States and guards call back into their own machine: a BehaviorMachine's
+// Execute and OnMessage change state, and an action may send a telegram that
+// comes back to the same machine. The calls that would recurse without end are
+// refused with [ErrReentrant] and change nothing:
+//
+//   - [GuardMachine.Update] and [GuardMachine.Goto] from inside the same
+//     machine's update (a guard, Enter, Exit or OnTransition);
+//   - [BehaviorMachine.Update] from inside the same machine's update (an
+//     Execute, or an Enter, Exit or OnMessage that it leads to) or change of
+//     state;
+//   - [BehaviorMachine.ChangeState] and [BehaviorMachine.RevertToPreviousState]
+//     from inside the same machine's change of state (an Enter or Exit, or an
+//     OnMessage that it leads to). Change state from Execute or OnMessage.
+//
+// A machine that refused a call keeps working. A machine whose guard, action
+// or state panicked during an update keeps refusing updates with
+// ErrReentrant, since the update it was in never finished (the per-frame path
+// has no defer); a BehaviorMachine whose Enter or Exit panicked outside an
+// update keeps working.
+//
 // # Costs
 //
 // [Graph.New] allocates nothing. [GuardMachine.Update] allocates nothing

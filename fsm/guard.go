@@ -14,9 +14,16 @@ var ErrNoState = errors.New("fsm: machine has no current state yet: make it with
 // ErrReentrant is returned by [GuardMachine.Update] and [GuardMachine.Goto]
 // when they are called from inside a guard, Enter, Exit or OnTransition of
 // the same machine's update, which would otherwise recurse without end. The
-// machine is left as it was. A machine whose guard panicked keeps returning
-// it: the panic interrupted an update that never finished.
-var ErrReentrant = errors.New("fsm: machine updated from inside its own update (from a guard or action, or after a guard panicked)")
+// machine is left as it was. A GuardMachine whose guard panicked keeps
+// returning it: the panic interrupted an update that never finished.
+//
+// [BehaviorMachine.Update] returns it when called from inside the same
+// machine's update, and [BehaviorMachine.ChangeState] and
+// [BehaviorMachine.RevertToPreviousState] when called from inside the same
+// machine's change of state (an Enter or Exit); the machine is left as it
+// was and keeps working. A BehaviorMachine whose state panicked during an
+// update keeps returning it from Update, as a GuardMachine does.
+var ErrReentrant = errors.New("fsm: machine updated from inside its own update, or changed state from inside its own change of state (from a guard or action, an Enter or Exit, or after a guard panicked)")
 
 // ErrChainLimit is matched by [errors.Is] against every [*ChainError].
 var ErrChainLimit = errors.New("fsm: guard chain limit reached")

@@ -22,8 +22,9 @@ type Telegram[ID, K comparable] struct {
 // Handler is an entity's telegram handler, registered with
 // [Dispatcher.Register]. It reports whether it handled the telegram; a false
 // return is reported as [ErrUnhandled]. A handler may call any method of its
-// dispatcher, Dispatch included, except [Dispatcher.DispatchDelayed] while
-// being run by DispatchDelayed (that panics).
+// dispatcher, Dispatch included (within [DispatcherOptions.MaxDepth] for
+// immediate telegrams), except [Dispatcher.DispatchDelayed] while being run
+// by DispatchDelayed (that panics).
 type Handler[ID, K comparable] func(Telegram[ID, K]) bool
 
 // DispatcherOptions configures a [Dispatcher]. The zero value gives the
@@ -39,7 +40,28 @@ type DispatcherOptions struct {
 	// Default 0: off, every telegram is queued. Negative or NaN panics in
 	// [NewDispatcher].
 	DuplicateWindow float64
+
+	// MaxDepth is how many deliveries may be nested inside one another
+	// through immediate telegrams: a handler that dispatches with no delay
+	// runs the receiver's handler inside its own, which may do the same, and
+	// so on. The delivery of a telegram sent from outside any handler, or by
+	// [Dispatcher.DispatchDelayed], is at depth 1; an immediate telegram
+	// sent by a handler at depth MaxDepth is not delivered: Dispatch returns
+	// a [*TelegramError] matching [ErrDepthLimit], and the outermost
+	// delivery reports it too (see [Dispatcher.Dispatch]). So a handler that
+	// answers itself at once, or a ring of handlers that do, cannot overflow
+	// the stack. Handlers that must talk back and forth without end should
+	// send with a delay.
+	//
+	// Default 0: [DefaultMaxDepth] (64). 1 refuses every immediate telegram
+	// sent by a handler. Negative panics in [NewDispatcher].
+	MaxDepth int
 }
+
+// DefaultMaxDepth is the [DispatcherOptions.MaxDepth] of a Dispatcher made
+// with MaxDepth 0, and of the zero Dispatcher: far more than chains of
+// replies need, and little stack.
+const DefaultMaxDepth = 64
 
 // Dispatcher is Buckland's MessageDispatcher: entities register a [Handler]
 // under their ID and send each other telegrams ([Telegram]), delivered at once
@@ -61,8 +83,17 @@ type DispatcherOptions struct {
 // nothing.
 type Dispatcher[ID, K comparable] struct {
 	window   float64
+	maxDepth int // 0: DefaultMaxDepth
 	now      float64
 	handlers map[ID]Handler[ID, K]
+
+	// Immediate deliveries: depth is the number of handlers running, one
+	// inside the other. Once a telegram was refused for depth, cut refuses
+	// every immediate telegram until the outermost delivery returns, and
+	// refused lists them for it to report.
+	depth   int
+	cut     bool
+	refused TelegramErrors[ID, K]
 
 	heap     []entry // pending telegrams, a min-heap on (time, seq)
 	incoming []entry // queued during delivery, merged into heap after it
@@ -97,13 +128,17 @@ func compareEntries(a, b entry) int {
 // NewDispatcher returns a dispatcher with no entities, at time 0, configured
 // by opts (the zero value gives the defaults).
 //
-// NewDispatcher panics if opts.DuplicateWindow is negative or NaN.
+// NewDispatcher panics if opts.DuplicateWindow is negative or NaN, or if
+// opts.MaxDepth is negative.
 func NewDispatcher[ID, K comparable](opts DispatcherOptions) *Dispatcher[ID, K] {
 	w := opts.DuplicateWindow
 	if w < 0 || math.IsNaN(w) {
 		panic("message: NewDispatcher: DuplicateWindow must be zero or positive")
 	}
-	return &Dispatcher[ID, K]{window: w}
+	if opts.MaxDepth < 0 {
+		panic("message: NewDispatcher: MaxDepth must be zero (the default, 64) or positive")
+	}
+	return &Dispatcher[ID, K]{window: w, maxDepth: opts.MaxDepth}
 }
 
 // Register sets h as the handler of the entity id, replacing any previous
@@ -176,23 +211,41 @@ func (d *Dispatcher[ID, K]) AppendPending(dst []Telegram[ID, K]) []Telegram[ID, 
 //
 // A delay ≤ 0 delivers it now: the receiver's handler runs before Dispatch
 // returns, with DispatchTime set to [Dispatcher.Time]. The handler may itself
-// dispatch, immediately (recursively) or with a delay. A positive delay
-// queues the telegram, due at Time() + delay, for [Dispatcher.DispatchDelayed].
+// dispatch, immediately (recursively, up to [DispatcherOptions.MaxDepth]
+// deliveries deep) or with a delay. A positive delay queues the telegram,
+// due at Time() + delay, for [Dispatcher.DispatchDelayed]; the delay must be
+// one that game time can count (see [ErrBadDelay]).
 //
 // Dispatch returns nil on success, or:
 //   - a [*TelegramError] wrapping [ErrBadDelay] if delay is NaN or infinite,
-//     or Time() + delay overflows;
+//     Time() + delay overflows, or the delay is too small for the precision
+//     of game time at Time(): Time() + delay rounds to Time(), or to a time
+//     more than a thousandth of the delay away from the time asked for;
 //   - a [*TelegramError] wrapping [ErrUnknownReceiver] if receiver is not
 //     registered;
+//   - a [*TelegramError] matching [ErrDepthLimit] if the telegram is
+//     immediate, sent by a handler already MaxDepth deliveries deep, or
+//     sent after another telegram was refused so in the same cascade of
+//     immediate deliveries (see below);
 //   - a [*TelegramError] wrapping [ErrUnhandled] if the telegram was
 //     delivered now and the handler returned false;
+//   - a [TelegramErrors] list if the telegram was delivered now, from
+//     outside any handler, and immediate telegrams sent by the deliveries it
+//     led to were refused for depth: the ErrUnhandled of this telegram if
+//     its handler returned false, then those, in the order refused. Each
+//     refused telegram was also returned to its sender; listing them again
+//     here makes sure no telegram is lost unnoticed;
 //   - [ErrDuplicate] itself, unwrapped and so free of allocation, if
 //     DuplicateWindow is on and an identical telegram is already pending
 //     close to the same time (see [DispatcherOptions]). Dropping duplicates
 //     is what the window asks for: callers may ignore this error.
 //
-// Except for ErrUnhandled, the telegram was then neither delivered nor
-// queued, and the dispatcher is as it was.
+// Except for ErrUnhandled and the TelegramErrors list, the telegram was then
+// neither delivered nor queued, and the dispatcher is as it was.
+//
+// Once one immediate telegram is refused for depth, every immediate
+// telegram sent until the outermost delivery returns is refused too, so that
+// handlers that each send several cannot multiply their calls without end.
 //
 // Cost: an immediate telegram costs one map look-up and the handler call; a
 // delayed one O(log pending), plus one map look-up and O(log m) for the
@@ -206,14 +259,17 @@ func (d *Dispatcher[ID, K]) Dispatch(delay float64, sender, receiver ID, msg K, 
 		if h == nil {
 			return &TelegramError[ID, K]{Telegram: t, Err: ErrUnknownReceiver}
 		}
-		if !h(t) {
-			return &TelegramError[ID, K]{Telegram: t, Err: ErrUnhandled}
+		if d.depth > 0 && (d.cut || d.depth >= d.depthLimit()) {
+			return d.refuse(t)
 		}
-		return nil
+		return d.deliverNow(h, t)
 	}
 	t.DispatchTime = d.now + delay
 	if math.IsNaN(t.DispatchTime) || math.IsInf(t.DispatchTime, 0) {
 		return &TelegramError[ID, K]{Telegram: t, Err: ErrBadDelay}
+	}
+	if lost := t.DispatchTime - d.now; lost == 0 || math.Abs(lost-delay) > delay/1000 {
+		return &TelegramError[ID, K]{Telegram: t, Err: &precisionError{delay: delay, now: d.now}}
 	}
 	if _, ok := d.handlers[receiver]; !ok {
 		return &TelegramError[ID, K]{Telegram: t, Err: ErrUnknownReceiver}
@@ -227,6 +283,60 @@ func (d *Dispatcher[ID, K]) Dispatch(delay float64, sender, receiver ID, msg K, 
 	}
 	d.queue(t)
 	return nil
+}
+
+func (d *Dispatcher[ID, K]) depthLimit() int {
+	if d.maxDepth == 0 {
+		return DefaultMaxDepth
+	}
+	return d.maxDepth
+}
+
+// refuse refuses the immediate telegram t for depth, and records it for the
+// outermost delivery to report.
+func (d *Dispatcher[ID, K]) refuse(t Telegram[ID, K]) error {
+	e := &TelegramError[ID, K]{Telegram: t, Err: depthError{limit: d.depthLimit(), cut: d.cut}}
+	d.cut = true
+	d.refused = append(d.refused, e)
+	return e
+}
+
+// deliverNow runs h on the immediate telegram t. The outermost delivery
+// (from outside any handler) also reports the telegrams refused for depth
+// during it.
+func (d *Dispatcher[ID, K]) deliverNow(h Handler[ID, K], t Telegram[ID, K]) error {
+	outer := d.depth == 0
+	d.depth++
+	defer d.leave()
+	handled := h(t)
+	if outer && len(d.refused) > 0 {
+		var errs TelegramErrors[ID, K]
+		if !handled {
+			errs = append(errs, &TelegramError[ID, K]{Telegram: t, Err: ErrUnhandled})
+		}
+		return append(errs, d.refused...)
+	}
+	if !handled {
+		return &TelegramError[ID, K]{Telegram: t, Err: ErrUnhandled}
+	}
+	return nil
+}
+
+// leave ends a handler's delivery. When the outermost one ends, a handler
+// having panicked or not, the cascade it started is over.
+func (d *Dispatcher[ID, K]) leave() {
+	d.depth--
+	if d.depth <= 0 {
+		d.endCascade()
+	}
+}
+
+// endCascade forgets the telegrams refused for depth, which have been reported.
+func (d *Dispatcher[ID, K]) endCascade() {
+	d.depth = 0
+	d.cut = false
+	clear(d.refused)
+	d.refused = d.refused[:0]
 }
 
 // queue stores t and adds it to the heap, or to incoming during delivery.
@@ -266,7 +376,10 @@ func (d *Dispatcher[ID, K]) queue(t Telegram[ID, K]) {
 // one whose handler returns false counts as delivered. Both are reported,
 // and the other telegrams are still delivered: the result is nil, or a
 // [TelegramErrors] listing a [*TelegramError] (matching [ErrUnknownReceiver]
-// or [ErrUnhandled]) per problem, in delivery order.
+// or [ErrUnhandled]) per problem, in delivery order. Immediate telegrams
+// that handlers sent and that were refused for depth (matching
+// [ErrDepthLimit], see [DispatcherOptions.MaxDepth]) are listed too, after
+// the telegram whose delivery led to them.
 //
 // If now is NaN or infinite, DispatchDelayed changes nothing and returns an
 // error matching [ErrBadTime]. It panics if called from a handler during
@@ -285,7 +398,8 @@ func (d *Dispatcher[ID, K]) DispatchDelayed(now float64) error {
 	}
 	d.now = now
 	d.delivering = true
-	defer d.endDelivery()
+	base := d.depth // 0 unless called from a handler of an immediate telegram
+	defer d.endDelivery(base)
 	var errs TelegramErrors[ID, K]
 	for len(d.heap) > 0 && d.heap[0].time <= now {
 		e := d.pop()
@@ -300,8 +414,18 @@ func (d *Dispatcher[ID, K]) DispatchDelayed(now float64) error {
 			errs = append(errs, &TelegramError[ID, K]{Telegram: t, Err: ErrUnknownReceiver})
 			continue
 		}
-		if !h(t) {
+		mark := len(d.refused)
+		d.depth = base + 1
+		ok := h(t)
+		d.depth = base
+		if !ok {
 			errs = append(errs, &TelegramError[ID, K]{Telegram: t, Err: ErrUnhandled})
+		}
+		if len(d.refused) > mark {
+			errs = append(errs, d.refused[mark:]...)
+			if base == 0 { // else the outermost delivery reports them too
+				d.endCascade()
+			}
 		}
 	}
 	if len(errs) > 0 {
@@ -310,9 +434,14 @@ func (d *Dispatcher[ID, K]) DispatchDelayed(now float64) error {
 	return nil
 }
 
-// endDelivery moves the telegrams queued during delivery into the heap.
-func (d *Dispatcher[ID, K]) endDelivery() {
+// endDelivery moves the telegrams queued during delivery into the heap, and
+// ends the deliveries' cascade if a handler panicked.
+func (d *Dispatcher[ID, K]) endDelivery(base int) {
 	d.delivering = false
+	d.depth = base
+	if base == 0 {
+		d.endCascade()
+	}
 	for _, e := range d.incoming {
 		d.push(e)
 	}

@@ -446,14 +446,19 @@ func TestReentrantDispatch(t *testing.T) {
 	var d Dispatcher[entity, kind]
 	var log []string
 	// e1 answers hello with an immediate attack to e2, and re-sends itself
-	// hello with no real delay: one per DispatchDelayed call, never a hang.
+	// hello with a tiny delay: one per DispatchDelayed call, never a hang.
+	// (See TestDispatchDueDuringDelivery for one that is already due.)
 	d.Register(1, func(t tg) bool {
 		log = append(log, fmt.Sprintf("e1 got %v@%g", t.Msg, t.DispatchTime))
 		if t.Msg == hello {
 			if err := d.Dispatch(0, 1, 2, attack, nil); err != nil {
 				log = append(log, err.Error())
 			}
-			if err := d.Dispatch(math.SmallestNonzeroFloat64, 1, 1, hello, nil); err != nil {
+			delay := 1e-9
+			if d.Time() == 0 {
+				delay = math.SmallestNonzeroFloat64 // exact at time 0
+			}
+			if err := d.Dispatch(delay, 1, 1, hello, nil); err != nil {
 				log = append(log, err.Error())
 			}
 		}
@@ -485,7 +490,7 @@ func TestReentrantDispatch(t *testing.T) {
 			if !slices.Equal(log, want) {
 				t.Fatalf("DispatchDelayed(1): log = %v, want %v", log, want)
 			}
-			if got, want := pendingStrings(&d), []string{"e1>e1:hello@1", "e2>e1:flee@1.5"}; !slices.Equal(got, want) {
+			if got, want := pendingStrings(&d), []string{"e1>e1:hello@1.000000001", "e2>e1:flee@1.5"}; !slices.Equal(got, want) {
 				t.Fatalf("pending after DispatchDelayed(1) = %v, want %v", got, want)
 			}
 		}
@@ -493,6 +498,34 @@ func TestReentrantDispatch(t *testing.T) {
 	}
 	if got := d.Len(); got != 2 {
 		t.Errorf("Len() = %d, want 2 (the last hello and flee)", got)
+	}
+}
+
+// TestDispatchDueDuringDelivery: a telegram that a handler queues during
+// DispatchDelayed waits for the next call even if already due (here the
+// handler set the time back), so a handler that keeps re-sending to itself
+// cannot hang the loop.
+func TestDispatchDueDuringDelivery(t *testing.T) {
+	var d Dispatcher[entity, kind]
+	n := 0
+	d.Register(1, func(t tg) bool {
+		n++
+		d.SetTime(0)
+		if err := d.Dispatch(0.5, 1, 1, hello, nil); err != nil {
+			panic(err)
+		}
+		return true
+	})
+	if err := d.Dispatch(1, 1, 1, hello, nil); err != nil {
+		t.Fatalf("Dispatch = %v", err)
+	}
+	for i := 1; i <= 3; i++ {
+		if err := d.DispatchDelayed(1); err != nil {
+			t.Fatalf("DispatchDelayed(1) = %v", err)
+		}
+		if n != i || d.Len() != 1 {
+			t.Fatalf("after DispatchDelayed(1) #%d: %d delivered, %d pending, want %d and 1", i, n, d.Len(), i)
+		}
 	}
 }
 
@@ -595,6 +628,7 @@ func TestDispatcherPanics(t *testing.T) {
 		{"SetTime(+Inf)", func() { var d Dispatcher[entity, kind]; d.SetTime(math.Inf(1)) }},
 		{"NewDispatcher(window -1)", func() { NewDispatcher[entity, kind](DispatcherOptions{DuplicateWindow: -1}) }},
 		{"NewDispatcher(window NaN)", func() { NewDispatcher[entity, kind](DispatcherOptions{DuplicateWindow: math.NaN()}) }},
+		{"NewDispatcher(MaxDepth -1)", func() { NewDispatcher[entity, kind](DispatcherOptions{MaxDepth: -1}) }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -650,5 +684,216 @@ func TestDispatcherNoAllocs(t *testing.T) {
 			}
 			_ = sum
 		})
+	}
+}
+
+// TestDispatchPrecision: a positive delay that game time cannot count (the
+// dispatch time rounds to now, or far from now + delay) is refused with
+// ErrBadDelay, and nothing is queued.
+func TestDispatchPrecision(t *testing.T) {
+	tests := []struct {
+		now, delay float64
+		ok         bool
+	}{
+		{0, 1, true},
+		{10, 0.1, true},
+		{0, math.SmallestNonzeroFloat64, true}, // exact at 0
+		{1, math.SmallestNonzeroFloat64, false},
+		{1, 1e-9, true},
+		{1e20, 1, false},     // 1e20 + 1 == 1e20
+		{1e20, 10000, false}, // due at 1e20 + 16384
+		{1e20, 16384, true},  // exact
+		{1e20, 1e10, true},   // off by less than a thousandth
+		{-1e20, 1, false},
+		{1e16, 1.5, false},   // due at 1e16 + 2
+		{1e16, 1000.5, true}, // due at 1e16 + 1000
+	}
+	for _, tc := range tests {
+		t.Run(fmt.Sprintf("%g+%g", tc.now, tc.delay), func(t *testing.T) {
+			r := newRecorder(DispatcherOptions{}, 1)
+			r.d.SetTime(tc.now)
+			err := r.d.Dispatch(tc.delay, 1, 1, hello, nil)
+			if tc.ok {
+				if err != nil || r.d.Len() != 1 {
+					t.Errorf("Dispatch(%g) at time %g = %v with %d pending, want nil with 1", tc.delay, tc.now, err, r.d.Len())
+				}
+				return
+			}
+			if !errors.Is(err, ErrBadDelay) {
+				t.Fatalf("Dispatch(%g) at time %g = %v, want %v", tc.delay, tc.now, err, ErrBadDelay)
+			}
+			if r.d.Len() != 0 {
+				t.Errorf("Dispatch(%g) at time %g queued it: Len() = %d, want 0", tc.delay, tc.now, r.d.Len())
+			}
+			if err := r.d.DispatchDelayed(tc.now); err != nil || len(r.take()) != 0 {
+				t.Errorf("DispatchDelayed(%g) = %v, or delivered something", tc.now, err)
+			}
+		})
+	}
+
+	r := newRecorder(DispatcherOptions{}, 1, 2)
+	r.d.SetTime(1e20)
+	err := r.d.Dispatch(1, 1, 2, attack, nil)
+	want := "message: telegram attack from e1 to e2 at t=1e+20: delay 1 is too small for game time 1e+20, which a float64 counts there in steps of 1.64e+04 (use a delay of at least 8.19e+06, or 0 to send at once, or keep game time small, counting it from the start of the level)"
+	if err == nil || err.Error() != want {
+		t.Errorf("Dispatch(1) at time 1e20 = %v, want %s", err, want)
+	}
+}
+
+// TestDispatchDepthLimit: immediate telegrams that handlers keep sending are
+// refused past MaxDepth nested deliveries, with an error naming the
+// telegram; every telegram sent is delivered or reported, and the
+// dispatcher keeps working.
+func TestDispatchDepthLimit(t *testing.T) {
+	tests := []struct {
+		name     string
+		maxDepth int
+		// fanOut is how many immediate telegrams each handler sends: to
+		// itself (e1 → e1) or around a ring (e1 → e2 → e1).
+		fanOut  int
+		ring    bool
+		delayed bool // the first telegram is delivered by DispatchDelayed
+		calls   int  // handler calls
+		refused int
+	}{
+		{"self", 0, 1, false, false, DefaultMaxDepth, 1},
+		{"self/MaxDepth=3", 3, 1, false, false, 3, 1},
+		{"self/MaxDepth=1", 1, 1, false, false, 1, 1},
+		{"ring", 0, 1, true, false, DefaultMaxDepth, 1},
+		// Without the cut after the first refusal, 2⁶⁴ calls.
+		{"fan-out 2", 0, 2, false, false, DefaultMaxDepth, DefaultMaxDepth + 1},
+		{"fan-out 3/MaxDepth=5", 5, 3, true, false, 5, 1 + 2*5},
+		{"self/delayed", 0, 1, false, true, DefaultMaxDepth, 1},
+		{"fan-out 2/delayed", 4, 2, false, true, 4, 5},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			d := NewDispatcher[entity, kind](DispatcherOptions{MaxDepth: tc.maxDepth})
+			calls, sent, failed := 0, 1, 0
+			var handlerErr error
+			for _, id := range []entity{1, 2} {
+				d.Register(id, func(m tg) bool {
+					calls++
+					to := id
+					if tc.ring {
+						to = 3 - id
+					}
+					for range tc.fanOut {
+						sent++
+						if err := d.Dispatch(0, id, to, hello, nil); err != nil {
+							failed++
+							if handlerErr == nil {
+								handlerErr = err
+							}
+						}
+					}
+					return true
+				})
+			}
+			var err error
+			if tc.delayed {
+				if err := d.Dispatch(1, 2, 1, hello, nil); err != nil {
+					t.Fatal(err)
+				}
+				err = d.DispatchDelayed(1)
+			} else {
+				err = d.Dispatch(0, 2, 1, hello, nil)
+			}
+			var list TelegramErrors[entity, kind]
+			if !errors.As(err, &list) {
+				t.Fatalf("outer call = %v, want a TelegramErrors", err)
+			}
+			if calls != tc.calls || len(list) != tc.refused || failed != tc.refused {
+				t.Errorf("%d handler calls, %d refused telegrams listed, %d returned to handlers; want %d, %d, %d", calls, len(list), failed, tc.calls, tc.refused, tc.refused)
+			}
+			if calls+len(list) != sent {
+				t.Errorf("%d telegrams sent, %d delivered and %d reported: some were lost", sent, calls, len(list))
+			}
+			for _, e := range list {
+				if !errors.Is(e, ErrDepthLimit) {
+					t.Errorf("listed %v, want an error matching ErrDepthLimit", e)
+				}
+			}
+			if handlerErr != list[0] {
+				t.Errorf("the handler's Dispatch returned %v, want the first listed, %v", handlerErr, list[0])
+			}
+			limit := cmpOr(tc.maxDepth, DefaultMaxDepth)
+			want := fmt.Sprintf("message: telegram hello from %v to %v at t=%g: immediate telegram not delivered: sent by a handler already %d deliveries deep, the most DispatcherOptions.MaxDepth allows (a handler that keeps answering at once?); send it with a delay, or raise MaxDepth",
+				list[0].Telegram.Sender, list[0].Telegram.Receiver, d.Time(), limit)
+			if got := list[0].Error(); got != want {
+				t.Errorf("Error() = %q, want %q", got, want)
+			}
+			// The dispatcher keeps working: a chain of MaxDepth deliveries
+			// goes through.
+			calls = 0
+			left := limit
+			d.Register(3, func(m tg) bool {
+				calls++
+				if left--; left > 0 {
+					if err := d.Dispatch(0, 3, 3, hello, nil); err != nil {
+						t.Errorf("nested Dispatch after the refusal = %v", err)
+					}
+				}
+				return true
+			})
+			if err := d.Dispatch(0, 3, 3, hello, nil); err != nil || calls != limit {
+				t.Errorf("after the refusal: Dispatch = %v with %d calls, want nil with %d", err, calls, limit)
+			}
+		})
+	}
+}
+
+func cmpOr(v, def int) int {
+	if v == 0 {
+		return def
+	}
+	return v
+}
+
+// TestDispatchDepthAfterPanic: a handler that panics in a cascade of
+// immediate deliveries leaves the dispatcher at depth 0.
+func TestDispatchDepthAfterPanic(t *testing.T) {
+	d := NewDispatcher[entity, kind](DispatcherOptions{MaxDepth: 4})
+	depth, calls := 0, 0
+	d.Register(1, func(m tg) bool {
+		calls++
+		if depth++; depth == 3 {
+			panic("boom")
+		}
+		return d.Dispatch(0, 1, 1, hello, nil) == nil
+	})
+	func() {
+		defer func() {
+			if r := recover(); r != "boom" {
+				t.Errorf("recover() = %v, want boom", r)
+			}
+		}()
+		_ = d.Dispatch(0, 1, 1, hello, nil)
+	}()
+	depth, calls = -100, 0
+	if err := d.Dispatch(0, 1, 1, hello, nil); !errors.Is(err, ErrDepthLimit) || calls != 4 {
+		t.Errorf("Dispatch after the panic = %v with %d calls, want ErrDepthLimit with 4", err, calls)
+	}
+}
+
+// TestDispatchDepthLimitUnhandled: when the outer telegram is not handled
+// and the cascade it started was cut, Dispatch lists both, its own problem
+// first.
+func TestDispatchDepthLimitUnhandled(t *testing.T) {
+	d := NewDispatcher[entity, kind](DispatcherOptions{MaxDepth: 2})
+	d.Register(1, func(m tg) bool {
+		_ = d.Dispatch(0, 1, 1, attack, nil)
+		return m.Msg != hello
+	})
+	err := d.Dispatch(0, 2, 1, hello, nil)
+	var list TelegramErrors[entity, kind]
+	if !errors.As(err, &list) || len(list) != 2 {
+		t.Fatalf("Dispatch = %v, want a list of 2", err)
+	}
+	if got := list[0]; !errors.Is(got, ErrUnhandled) || got.Telegram.Msg != hello {
+		t.Errorf("list[0] = %v, want hello unhandled", got)
+	}
+	if got := list[1]; !errors.Is(got, ErrDepthLimit) || got.Telegram.Msg != attack {
+		t.Errorf("list[1] = %v, want attack refused for depth", got)
 	}
 }

@@ -57,6 +57,13 @@
 // telegram for Time() + delay. Call DispatchDelayed(now) once per frame or
 // tick: it delivers every telegram due by now (DispatchTime ≤ now).
 //
+// A float64 counts large times coarsely: at 10²⁰ it moves in steps of
+// 16384, so 10²⁰ + 1 is 10²⁰. Dispatch refuses ([ErrBadDelay]) a positive
+// delay that the game time cannot count: one for which Time() + delay rounds
+// to Time() (it would be delivered at once), or to a time more than a
+// thousandth of the delay away from the time asked for. Keep game time
+// small (seconds or ticks since the level started) and this never happens.
+//
 // # Dispatcher: ordering
 //
 // Due telegrams are delivered in order of dispatch time; telegrams with the
@@ -77,7 +84,14 @@
 // # Dispatcher: re-entrancy
 //
 // Handlers run synchronously and may dispatch again. An immediate dispatch
-// from a handler is delivered at once, recursively. A delayed dispatch from a
+// from a handler is delivered at once, recursively, at most
+// [DispatcherOptions.MaxDepth] deliveries deep (64 by default): past that, a
+// handler that answers itself at once, or a ring of them, gets an error
+// matching [ErrDepthLimit] instead of a stack overflow, and the rest of that
+// cascade of immediate telegrams is refused too. Each refused telegram is
+// returned to its sender and reported again by the call that started the
+// cascade (an outer Dispatch, or DispatchDelayed), so none is lost unseen.
+// A delayed dispatch from a
 // handler during [Dispatcher.DispatchDelayed] is queued but waits for the
 // next DispatchDelayed call, even if already due, so a handler that keeps
 // re-sending to itself cannot hang the loop. Handlers may register and
@@ -88,9 +102,10 @@
 //
 // Problems with telegrams are returned, never logged: a [*TelegramError]
 // names the telegram and wraps a sentinel ([ErrUnknownReceiver],
-// [ErrUnhandled], [ErrBadDelay]); DispatchDelayed returns a [TelegramErrors]
-// list of them. A dropped duplicate is the bare [ErrDuplicate]. Panics are
-// kept for programmer errors: a nil handler, a negative DuplicateWindow, a
-// NaN or infinite time given to SetTime (the time itself comes from the
+// [ErrUnhandled], [ErrBadDelay], [ErrDepthLimit]); DispatchDelayed returns a
+// [TelegramErrors] list of them, and so does a Dispatch whose delivery led to
+// refused telegrams. A dropped duplicate is the bare [ErrDuplicate]. Panics are
+// kept for programmer errors: a nil handler, a negative DuplicateWindow or
+// MaxDepth, a NaN or infinite time given to SetTime (the time itself comes from the
 // program, not from a telegram), more than 2³¹ messages in one frame.
 package message

@@ -2,6 +2,7 @@ package message
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 )
 
@@ -29,9 +30,18 @@ var (
 	// as is, not inside a TelegramError.
 	ErrDuplicate error = &sentinel{"duplicate telegram dropped"}
 
-	// ErrBadDelay: the delay is NaN or infinite, or the dispatch time it
-	// gives overflows. Nothing was queued.
+	// ErrBadDelay: the delay is NaN or infinite, the dispatch time it gives
+	// overflows, or the delay is too small for the precision of game time:
+	// Time() + delay rounds to Time(), or to a time more than a thousandth
+	// of the delay away from the time asked for (a float64 counts in steps
+	// of about Time() × 2⁻⁵², 16384 at 10²⁰). Nothing was queued.
 	ErrBadDelay error = &sentinel{"delay is NaN or infinite, or too large for the game time (use a finite delay; 0 or less sends at once)"}
+
+	// ErrDepthLimit: an immediate telegram was sent by a handler already
+	// [DispatcherOptions.MaxDepth] deliveries deep (or after another was
+	// refused so in the same cascade of immediate deliveries). It was not
+	// delivered.
+	ErrDepthLimit error = &sentinel{"immediate telegrams nested too deep"}
 
 	// ErrBadTime: the time given to DispatchDelayed is NaN or infinite.
 	// Nothing was changed.
@@ -41,8 +51,9 @@ var (
 // TelegramError reports a telegram that [Dispatcher.Dispatch] or
 // [Dispatcher.DispatchDelayed] could not queue or deliver, or that its
 // receiver did not handle. Err is [ErrUnknownReceiver], [ErrUnhandled] or
-// [ErrBadDelay]; errors.Is matches it through Unwrap. Find the receiver with
-// [errors.As]:
+// [ErrBadDelay], or an error that says more and matches [ErrBadDelay] or
+// [ErrDepthLimit]; errors.Is matches them through Unwrap. Find the receiver
+// with [errors.As]:
 //
 //	var te *message.TelegramError[EntityID, MsgType]
 //	if errors.As(err, &te) && errors.Is(te, message.ErrUnknownReceiver) {
@@ -58,12 +69,14 @@ type TelegramError[ID, K comparable] struct {
 func (e *TelegramError[ID, K]) Error() string {
 	t := &e.Telegram
 	head := fmt.Sprintf("message: telegram %v from %v to %v at t=%g: ", t.Msg, t.Sender, t.Receiver, t.DispatchTime)
-	switch e.Err {
-	case ErrUnknownReceiver:
-		return head + fmt.Sprintf("unknown receiver %v (register it with Dispatcher.Register before sending to it)", t.Receiver)
-	}
-	if s, ok := e.Err.(*sentinel); ok {
-		return head + s.reason
+	switch err := e.Err.(type) {
+	case *sentinel:
+		if err == ErrUnknownReceiver {
+			return head + fmt.Sprintf("unknown receiver %v (register it with Dispatcher.Register before sending to it)", t.Receiver)
+		}
+		return head + err.reason
+	case interface{ reason() string }:
+		return head + err.reason()
 	}
 	return head + fmt.Sprint(e.Err)
 }
@@ -106,3 +119,40 @@ func (e timeError) Error() string {
 }
 
 func (e timeError) Is(target error) bool { return target == ErrBadTime }
+
+// precisionError reports a delay too small for the precision of game time.
+type precisionError struct{ delay, now float64 }
+
+func (e *precisionError) Error() string { return "message: " + e.reason() }
+
+func (e *precisionError) reason() string {
+	step := math.Nextafter(math.Abs(e.now), math.Inf(1)) - math.Abs(e.now)
+	return "delay " + strconv.FormatFloat(e.delay, 'g', -1, 64) +
+		" is too small for game time " + strconv.FormatFloat(e.now, 'g', -1, 64) +
+		", which a float64 counts there in steps of " + strconv.FormatFloat(step, 'g', 3, 64) +
+		" (use a delay of at least " + strconv.FormatFloat(500*step, 'g', 3, 64) +
+		", or 0 to send at once, or keep game time small, counting it from the start of the level)"
+}
+
+// Is makes errors.Is(err, ErrBadDelay) true.
+func (e *precisionError) Is(target error) bool { return target == ErrBadDelay }
+
+// depthError reports an immediate telegram refused for depth.
+type depthError struct {
+	limit int
+	cut   bool // refused because another was, deeper in the same cascade
+}
+
+func (e depthError) Error() string { return "message: " + e.reason() }
+
+func (e depthError) reason() string {
+	if e.cut {
+		return "immediate telegram not delivered: sent after another was refused for nesting " + strconv.Itoa(e.limit) +
+			" deliveries deep in the same cascade (a handler that keeps answering at once?); send it with a delay, or raise DispatcherOptions.MaxDepth"
+	}
+	return "immediate telegram not delivered: sent by a handler already " + strconv.Itoa(e.limit) +
+		" deliveries deep, the most DispatcherOptions.MaxDepth allows (a handler that keeps answering at once?); send it with a delay, or raise MaxDepth"
+}
+
+// Is makes errors.Is(err, ErrDepthLimit) true.
+func (e depthError) Is(target error) bool { return target == ErrDepthLimit }

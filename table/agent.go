@@ -24,7 +24,8 @@ type Host[E any] interface {
 	Do(e E, p ActionID, v ValueID)
 }
 
-// Agent runs a [Table] for one entity: it is the seed's AIObject without
+// Agent runs a [Table] for one entity: it is the AIObject of the article
+// "Visual Finite State Machine AI Systems" without
 // the game object. It is plain data (the table, the entity, the current
 // state, the message flags, the stack and a few status bits), a value the
 // game keeps in the entity or in a slice; many agents share one table. Make
@@ -77,11 +78,11 @@ func (r Result) Moved() bool { return r.Steps > 0 }
 
 // Final reports whether the agent is done: the update went to the final
 // state, or the agent was already there. The game should remove the entity
-// (the seed's setDeletePending).
+// (the article's setDeletePending).
 func (r Result) Final() bool { return r.To == Final }
 
 // NewAgent returns an agent for entity e in t's initial state, having
-// performed the initial state's entry actions through h (as the seed's
+// performed the initial state's entry actions through h (as the article's
 // AIObject constructor enters its first state). It allocates nothing: the
 // agent is a value. It panics if t has no states (a zero Table: build or
 // decode one). h may be nil only for a table without polled tests or entry
@@ -107,7 +108,7 @@ func NewAgent[E any](t *Table, e E, h Host[E]) Agent[E] {
 //
 // A message flag is consumed by the transition that uses it, and all the
 // flags the update saw are cleared when it returns: a message nobody tested
-// is dropped, as in the seed. Messages posted during the update are kept
+// is dropped, as in the article. Messages posted during the update are kept
 // for the next one.
 //
 // Update returns what happened and, for a transition that could not be
@@ -354,7 +355,7 @@ func (a *Agent[E]) Post(msg TestID) error {
 	return nil
 }
 
-// Receive posts message msg and updates at once, as the seed's receive()
+// Receive posts message msg and updates at once, as the article's receive()
 // does: it is [Agent.Post] then [Agent.Update]. Called from inside the
 // agent's own update, it only posts (the message waits for the next update)
 // and returns [ErrReentrant].

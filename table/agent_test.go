@@ -210,7 +210,7 @@ func TestUpdate(t *testing.T) {
 	}
 }
 
-// TestGoomba runs the seed's patroller through its life.
+// TestGoomba runs the article's patroller through its life.
 func TestGoomba(t *testing.T) {
 	tbl := goombaTable(t)
 	var w world

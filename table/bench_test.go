@@ -29,7 +29,7 @@ func BenchmarkGoomba(b *testing.B) {
 				g := &gs[i]
 				g.step()
 				if hitAt(frame, i) {
-					g.updateSwitch(true) // the seed's receive(): set the flag, update
+					g.updateSwitch(true) // the article's receive(): set the flag, update
 				}
 				if g.updateSwitch(false) {
 					spawn(g, i)

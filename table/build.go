@@ -21,7 +21,7 @@ import (
 type Builder struct {
 	// Name is the table's name, kept in the table and its encodings.
 	Name string
-	// Options are the table's runtime options; the zero value is the seed's
+	// Options are the table's runtime options; the zero value is the article's
 	// runtime (see [Options]).
 	Options Options
 
@@ -33,7 +33,15 @@ type Builder struct {
 	own     []Transition // transitions from states, in the order added
 	testIDs map[Test]TestID
 	errs    errs
+	// The problems of the entry actions Action could not make: an Action
+	// it returns instead is a token, Property badProperty and Value the
+	// index here, so that Build reports the problem where it is used.
+	badActions []string
 }
+
+// badProperty is the Property of the tokens that Builder.Action returns for
+// actions it cannot make: never a property (MaxProperties is 0xFFFF).
+const badProperty = ActionID(math.MaxUint16)
 
 // AddProperty adds an entry-action property with its drop-list of values
 // (XMovement: existing, right, left, death) and returns its ID; the values'
@@ -93,7 +101,8 @@ func (b *Builder) AddState(name string, actions ...Action) StateID {
 }
 
 // Action returns the entry action that sets the named property to the
-// named value, for [Builder.AddState]. Build reports an unknown name.
+// named value, for [Builder.AddState]. Build reports an unknown name, in
+// the entry actions of each state given the action returned then.
 func (b *Builder) Action(property, value string) Action {
 	for p := range b.props {
 		if b.props[p].name != property {
@@ -104,11 +113,20 @@ func (b *Builder) Action(property, value string) Action {
 				return Action{Property: ActionID(p), Value: ValueID(v)}
 			}
 		}
-		b.errs.invalid(fmt.Sprintf("property %q", property), "has no value %q", value)
-		return Action{Property: ActionID(p), Value: math.MaxUint16}
+		return b.badAction(fmt.Sprintf("property %q has no value %q", property, value))
 	}
-	b.errs.invalid("", "no property named %q (add it with AddProperty before using it)", property)
-	return Action{Property: math.MaxUint16, Value: math.MaxUint16}
+	return b.badAction(fmt.Sprintf("no property named %q (add it with AddProperty before using it)", property))
+}
+
+// badAction records why Action could not make an action and returns the
+// token that stands for it.
+func (b *Builder) badAction(msg string) Action {
+	if len(b.badActions) >= math.MaxUint16 { // too many to number: report now, without a place
+		b.errs.invalid("", "%s", msg)
+		return Action{Property: badProperty, Value: math.MaxUint16}
+	}
+	b.badActions = append(b.badActions, msg)
+	return Action{Property: badProperty, Value: ValueID(len(b.badActions) - 1)}
 }
 
 // SetInitial makes s the initial state.
@@ -127,16 +145,17 @@ func (b *Builder) AddTransition(tr Transition) {
 }
 
 // Build checks what was added and returns the table. The errors are an
-// [ErrorList] of every problem found (each wrapping [ErrInvalid]), such as a
-// duplicate state name, a transition on a test the table does not have,
-// two transitions from a state on the same test, a push with a transition
-// to Final. Build copies what it needs: later changes to the Builder do not
-// affect the table. It costs time and memory in proportion to tests ×
-// states (the destination table).
+// [ErrorList] of every problem found (each wrapping [ErrInvalid]; at most
+// 50 are listed), such as a duplicate state name, an entry action on a
+// property the table does not have, a transition on a test the table does
+// not have, two transitions from a state on the same test, a push with a
+// transition to Final: the problems met while adding, then those of the
+// transitions, then those of the table as a whole. (A table too large to
+// lay out is reported without looking further.) Build copies what it
+// needs: later changes to the Builder do not affect the table. It costs
+// time and memory in proportion to tests × states (the destination table).
 func (b *Builder) Build() (*Table, error) {
-	if err := b.errs.err(); err != nil {
-		return nil, err
-	}
+	x := errs{list: slices.Clone(b.errs.list), full: b.errs.full}
 	t := &Table{
 		name:    b.Name,
 		opts:    b.Options,
@@ -149,23 +168,57 @@ func (b *Builder) Build() (*Table, error) {
 	for i, s := range b.states {
 		t.states[i] = state{name: s.name, actions: slices.Clone(s.actions)}
 	}
-	var x errs
-	t.layOut(&x, b.own)
-	if err := x.err(); err != nil {
-		return nil, err
+	if !t.layOut(&x, b.own) {
+		b.reportBadActions(&x, nil)
+		return nil, x.err()
 	}
-	if err := t.setUp(); err != nil {
-		return nil, err
+	start := len(x.list)
+	err := t.check(&x)
+	b.reportBadActions(&x, x.list[start:])
+	if err != nil || len(x.list) > 0 {
+		return nil, x.err()
 	}
 	return t, nil
 }
 
+// reportBadActions gives the problems of the actions that Action could not
+// make their place: validate reported each token used in a state as an
+// unknown property, at the state and entry action concerned, in found; it
+// now says what was wrong. The tokens not found, if any, are reported
+// without a place.
+func (b *Builder) reportBadActions(x *errs, found []*Error) {
+	if len(b.badActions) == 0 {
+		return
+	}
+	used := make([]bool, len(b.badActions))
+	for q, s := range b.states {
+		for i, a := range s.actions {
+			if a.Property != badProperty || int(a.Value) >= len(b.badActions) {
+				continue
+			}
+			where := fmt.Sprintf("state #%d %q, entry action %d", q, s.name, i)
+			for _, e := range found {
+				if e.Where == where {
+					e.Msg = b.badActions[a.Value]
+					used[a.Value] = true
+				}
+			}
+		}
+	}
+	for k, msg := range b.badActions {
+		if !used[k] {
+			x.invalid("", "%s", msg)
+		}
+	}
+}
+
 // layOut fills the destination table and the states' lists of tests from
 // the transitions leaving states, in order, reporting what cannot be laid
-// out.
-func (t *Table) layOut(x *errs, own []Transition) {
+// out. It returns false, having laid out nothing, if the table is too large
+// or has no states.
+func (t *Table) layOut(x *errs, own []Transition) bool {
 	if !checkSize(x, len(t.tests), len(t.states)) {
-		return
+		return false
 	}
 	nt, ns := len(t.tests), len(t.states)
 	t.dest = make([]StateID, nt*ns)
@@ -200,6 +253,7 @@ func (t *Table) layOut(x *errs, own []Transition) {
 		}
 		t.states[tr.From].tests = append(t.states[tr.From].tests, tr.Test)
 	}
+	return true
 }
 
 func cloneProps(ps []property) []property {
@@ -235,11 +289,18 @@ func checkSize(x *errs, tests, states int) bool {
 	return false
 }
 
-// setUp validates t's stored fields and derives the runtime's. Build and
-// both decoders end with it, so every Table has passed the same checks.
+// setUp validates t's stored fields and derives the runtime's. Build (through
+// check) and both decoders end with it, so every Table has passed the same
+// checks.
 func (t *Table) setUp() error {
 	var x errs
-	t.validate(&x)
+	return t.check(&x)
+}
+
+// check is setUp adding to the problems already in x: it validates t and,
+// if x then holds no problem, derives the runtime's fields.
+func (t *Table) check(x *errs) error {
+	t.validate(x)
 	if err := x.err(); err != nil {
 		return err
 	}

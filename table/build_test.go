@@ -10,7 +10,7 @@ import (
 	"github.com/fsmforge/fsmforge/table"
 )
 
-// TestGoombaLayout checks the seed's layout: deduplicated tests, each
+// TestGoombaLayout checks the article's layout: deduplicated tests, each
 // state's ordered tests and entry actions, and the destination table
 // indexed by test and state.
 func TestGoombaLayout(t *testing.T) {
@@ -149,11 +149,13 @@ func TestBuildErrors(t *testing.T) {
 			}
 		}, "65 message tests; at most 64"},
 		{"unknown property", func(b *table.Builder) { b.AddState("a", b.Action("Speed", "fast")) },
-			`no property named "Speed" (add it with AddProperty before using it)`},
+			`table: state #0 "a", entry action 0: no property named "Speed" (add it with AddProperty before using it)`},
+		{"unknown property, action unused", func(b *table.Builder) { b.AddState("a"); b.Action("Speed", "fast") },
+			`table: no property named "Speed" (add it with AddProperty before using it)`},
 		{"unknown value", func(b *table.Builder) {
 			b.AddProperty("Speed", "slow")
 			b.AddState("a", b.Action("Speed", "fast"))
-		}, `table: property "Speed": has no value "fast"`},
+		}, `table: state #0 "a", entry action 0: property "Speed" has no value "fast"`},
 		{"property set twice", func(b *table.Builder) {
 			b.AddProperty("Speed", "slow", "fast")
 			b.AddState("a", b.Action("Speed", "slow"), b.Action("Speed", "fast"))
@@ -194,6 +196,96 @@ func TestBuildErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestBuildReportsEveryProblem makes several different mistakes in one
+// Builder and checks that Build reports each of them, once: alone, and all
+// together.
+func TestBuildReportsEveryProblem(t *testing.T) {
+	// Each mistake is made on a builder holding states a and b, property P
+	// with value x, and polled test t from a to b.
+	mistakes := []struct {
+		name string
+		make func(b *table.Builder)
+		want string
+	}{
+		{"unknown property", func(b *table.Builder) { b.AddState("s1", b.Action("Speed", "fast")) },
+			`"s1", entry action 0: no property named "Speed"`},
+		{"unknown value", func(b *table.Builder) { b.AddState("s2", b.Action("P", "y")) },
+			`"s2", entry action 0: property "P" has no value "y"`},
+		{"duplicate state", func(b *table.Builder) { b.AddState("a") },
+			`"a": the name is also state #0's`},
+		{"unknown test", func(b *table.Builder) { b.AddTransition(table.Transition{From: 0, Test: 999, To: 1}) },
+			"test #999 is not a test of the table"},
+		{"push to final", func(b *table.Builder) {
+			b.AddTransition(table.Transition{From: 1, Test: b.AddTest("u", ""), To: table.Final, Push: true})
+		}, "pushes, but goes to final"},
+		{"message and polled", func(b *table.Builder) { b.AddTest("v", ""); b.AddMessage("v", "") },
+			`test "v": is used both as a message and as a polled test`},
+		{"initial", func(b *table.Builder) { b.SetInitial(99) },
+			"initial state #99 is not a state of the table"},
+		{"same test twice", func(b *table.Builder) {
+			w := b.AddTest("w", "")
+			b.AddTransition(table.Transition{From: 0, Test: w, To: 1})
+			b.AddTransition(table.Transition{From: 0, Test: w, To: 0})
+		}, `state "a" already has a transition on this test`},
+	}
+	base := func() *table.Builder {
+		b := &table.Builder{Name: "mistakes"}
+		b.AddProperty("P", "x")
+		a := b.AddState("a", b.Action("P", "x"))
+		s := b.AddState("b")
+		b.AddTransition(table.Transition{From: a, Test: b.AddTest("t", ""), To: s})
+		return b
+	}
+	if _, err := base().Build(); err != nil {
+		t.Fatalf("Build() of the base = %v, want nil", err)
+	}
+	// check reports whether list holds exactly one problem containing each
+	// of wants, and nothing else.
+	check := func(t *testing.T, err error, wants ...string) {
+		t.Helper()
+		var list table.ErrorList
+		if !errors.As(err, &list) {
+			t.Fatalf("Build() = %v, want an ErrorList", err)
+		}
+		var got []string
+		for _, e := range list {
+			got = append(got, e.Error())
+		}
+		for _, want := range wants {
+			n := 0
+			for _, g := range got {
+				if strings.Contains(g, want) {
+					n++
+				}
+			}
+			if n != 1 {
+				t.Errorf("Build() reports %q %d times, want once; it reports:\n%s", want, n, strings.Join(got, "\n"))
+			}
+		}
+		if len(list) != len(wants) {
+			t.Errorf("Build() = %d problems, want %d:\n%s", len(list), len(wants), strings.Join(got, "\n"))
+		}
+	}
+	var all []string
+	for _, m := range mistakes {
+		t.Run(m.name, func(t *testing.T) {
+			b := base()
+			m.make(b)
+			_, err := b.Build()
+			check(t, err, m.want)
+		})
+		all = append(all, m.want)
+	}
+	t.Run("all", func(t *testing.T) {
+		b := base()
+		for _, m := range mistakes {
+			m.make(b)
+		}
+		_, err := b.Build()
+		check(t, err, all...)
+	})
 }
 
 func TestErrorList(t *testing.T) {

@@ -45,13 +45,18 @@ type Crowd[E any] struct {
 	panicked bool // the machine's step has not returned
 
 	// Per ID, written between steps, and during a step only by the
-	// entity's own update.
+	// entity's own update (which clears the flags it read once its batch
+	// is done, so that a step that panics knows who saw them).
 	flags  []uint64   // messages posted since the last step, one bit per message slot
 	posted []uint64   // one bit per ID: its flags are not zero
 	dirty  []crowd.ID // the IDs whose flags are not zero
 	limit  int        // the stack limit, or 0 if the table never pushes or returns
 	depth  []uint8    // the stack's depth, if limit > 0
 	stack  []StateID  // the stacks, limit entries per ID, bottom first
+
+	msgs      []bool      // per state: its updates may test messages
+	dirtyMsgs []bool      // per dirty ID, during a step: it was in a state that tests messages
+	kept      []crowdPost // after a step that panicked: the messages kept for the next
 
 	mu      sync.Mutex // guards what follows during a step
 	posts   []crowdPost
@@ -113,6 +118,7 @@ func NewCrowd[E any](t *Table, h Host[*E], opts crowd.Options[E]) (*Crowd[E], er
 			break
 		}
 	}
+	c.msgs = make([]bool, len(t.states))
 	defs := make([]crowd.Def[E], len(t.states))
 	for q := range t.states {
 		defs[q] = crowd.Def[E]{Name: t.states[q].name, Batch: c.stateFunc(StateID(q))}
@@ -145,8 +151,9 @@ func (c *Crowd[E]) Close() { c.m.Close() }
 // [NewAgent] does. The entity is updated from the next step on; its stack
 // is empty and no message is waiting for it.
 //
-// It returns an error, and changes nothing, if id is above
-// [crowd.MaxID] or the crowd holds id already (wrapping
+// It returns an error, and changes nothing, if id is above the machine's
+// largest ID ([crowd.Options.MaxID] given to NewCrowd, by default
+// [crowd.DefaultMaxID]) or the crowd holds id already (wrapping
 // [crowd.ErrExists]). During a step (from the host or OnFinal) the add
 // waits for the end of the step: then the adds asked for are carried out
 // in order of ID, each with its entry actions, after the messages posted
@@ -154,10 +161,12 @@ func (c *Crowd[E]) Close() { c.m.Close() }
 // added, and such errors are reported by Step. Add allocates only when the
 // machine or the crowd's per-ID storage grows (8 bytes and a bit per ID
 // up to the largest, and 1 + 2×the stack limit bytes more for a table that
-// uses the stack).
+// uses the stack; about 140 MiB, or 690 MiB with a stack of 16, for an ID
+// of 16,777,215).
 func (c *Crowd[E]) Add(id crowd.ID, e E) error {
-	if id > crowd.MaxID {
-		return fmt.Errorf("table: Crowd.Add: ID %d is above crowd.MaxID (%d)", id, crowd.MaxID)
+	if max := c.m.MaxID(); id > max {
+		return fmt.Errorf("table: Crowd.Add: ID %d is above the crowd's largest ID, %d (MaxID in the crowd.Options given to NewCrowd; the crowd keeps %d bytes per ID up to the largest added: raise MaxID, up to crowd.MaxID (%d), if the game's IDs go that high)",
+			id, max, 8+c.limit*2+min(c.limit, 1), crowd.MaxID)
 	}
 	if s, ok := c.m.StateOf(id); ok {
 		return fmt.Errorf("table: Crowd.Add: %w: %d (in state %q)", crowd.ErrExists, id, c.m.Name(s))
@@ -265,14 +274,23 @@ func (c *Crowd[E]) post(id crowd.ID, bit uint64) {
 // machine's Each loop. A host that panics makes Step panic with a
 // [*crowd.PanicError] (see there for what the machine holds then); the
 // posts and adds asked for during the step are still carried out, and the
-// errors of the adds reported by the next Step. Step allocates nothing in
-// steady state, unless it returns an error.
+// errors of the adds reported by the next Step. No message posted before
+// the step is lost then: an entity whose update did not run, or ran in a
+// run of entities that the machine undid (see crowd.PanicError; its entry
+// actions are then performed again), keeps its messages for the next step,
+// where its update runs again; the others saw theirs. Step allocates
+// nothing in steady state, unless it returns an error.
 func (c *Crowd[E]) Step() error {
 	if c.stepping.Load() {
 		return crowd.ErrBusy
 	}
 	c.failed, c.first = 0, c.first[:0]
 	c.reading = len(c.dirty) > 0
+	c.dirtyMsgs = c.dirtyMsgs[:0]
+	for _, id := range c.dirty { // for a step that panics
+		s, ok := c.m.StateOf(id)
+		c.dirtyMsgs = append(c.dirtyMsgs, ok && c.msgs[s])
+	}
 	c.stepping.Store(true)
 	c.panicked = true
 	defer c.settleIfPanicked()
@@ -282,26 +300,37 @@ func (c *Crowd[E]) Step() error {
 		c.stepping.Store(false) // nothing ran: the messages wait
 		return err
 	}
-	c.settle()
+	c.settle(false)
 	return c.report(err)
 }
 
 func (c *Crowd[E]) settleIfPanicked() {
 	if c.panicked {
 		c.panicked = false
-		c.settle()
+		c.settle(true)
 	}
 }
 
 // settle ends a step: the flags it saw are cleared, then the posts and the
-// adds asked for during it are carried out.
-func (c *Crowd[E]) settle() {
+// adds asked for during it are carried out. After a step that panicked, the
+// flags that no finished batch cleared are kept for the next step, where
+// they were posted to a state that tests messages.
+func (c *Crowd[E]) settle(panicked bool) {
 	c.stepping.Store(false)
-	for _, id := range c.dirty {
+	c.kept = c.kept[:0]
+	for i, id := range c.dirty {
+		if f := c.flags[id]; panicked && f != 0 && c.dirtyMsgs[i] {
+			c.kept = append(c.kept, crowdPost{id, f})
+		}
 		c.flags[id] = 0
 		c.posted[id/64] = 0
 	}
 	c.dirty = c.dirty[:0]
+	for _, p := range c.kept {
+		if _, ok := c.m.StateOf(p.id); ok {
+			c.post(p.id, p.bit)
+		}
+	}
 	for _, p := range c.posts {
 		if _, ok := c.m.StateOf(p.id); ok {
 			c.post(p.id, p.bit)
@@ -362,6 +391,7 @@ func (c *Crowd[E]) stateFunc(q StateID) crowd.BatchFunc[E] {
 	for _, s := range steps {
 		msgs = msgs || s.slot != noSlot
 	}
+	c.msgs[q] = msgs && len(steps) > 0
 	return func(b *crowd.Batch[E]) { c.run(b, q, steps, msgs) }
 }
 
@@ -379,12 +409,14 @@ func (c *Crowd[E]) run(b *crowd.Batch[E], q StateID, steps []step, msgs bool) {
 	if msgs && c.reading {
 		posted = c.posted
 	}
+	read := readSpan{lo: -1}
 	for i := range b.Len() {
 		e, _ := b.At(i)
 		var f uint64
 		if posted != nil {
 			if id := b.ID(i); int(id/64) < len(posted) && posted[id/64]>>(id%64)&1 != 0 {
 				f = c.flags[id]
+				read.add(i)
 			}
 		}
 		for k := range steps {
@@ -404,6 +436,37 @@ func (c *Crowd[E]) run(b *crowd.Batch[E], q StateID, steps []step, msgs bool) {
 				}
 			}
 			break
+		}
+	}
+	if read.lo >= 0 {
+		c.seen(b, posted, read.lo, read.hi)
+	}
+}
+
+// readSpan is the first and last entities of a batch whose flags were read.
+// It is updated by a call that is not inlined, so that it stays in memory
+// rather than in registers that the loop over the batch would save and
+// restore around every call to the host (as two local variables, it cost
+// about 3% of BenchmarkCrowdGoomba's frame; a message is rare, the call too).
+type readSpan struct{ lo, hi int }
+
+//go:noinline
+func (r *readSpan) add(i int) {
+	if r.lo < 0 {
+		r.lo = i
+	}
+	r.hi = i
+}
+
+// seen clears the flags of entities lo to hi of a batch whose updates are
+// done: if the step panics, the flags not cleared are kept for the next
+// step (see settle). A batch whose function panicked is undone by the
+// machine, its entities left where they were: their flags stay, and so they
+// see their messages when their update runs again.
+func (c *Crowd[E]) seen(b *crowd.Batch[E], posted []uint64, lo, hi int) {
+	for i := lo; i <= hi; i++ {
+		if id := b.ID(i); int(id/64) < len(posted) && posted[id/64]>>(id%64)&1 != 0 {
+			c.flags[id] = 0
 		}
 	}
 }

@@ -11,7 +11,7 @@
 //
 // # Layout
 //
-// A table is the seed's state table, with names kept for every state,
+// A table is the article's state table, with names kept for every state,
 // test, property and value so that traces, viewers and saved games use
 // stable names:
 //
@@ -26,11 +26,11 @@
 //   - States: for each, the ordered TestIDs of its transitions and its entry
 //     actions; one is the initial state (the first unless said otherwise).
 //   - The destination table, tests × states: the cell for test t and state
-//     q, at t×states+q as in the seed, holds where q goes when t holds: a
-//     state, [Final] (-1 as an int16, the seed's final state), or [Return];
+//     q, at t×states+q as in the article, holds where q goes when t holds: a
+//     state, [Final] (-1 as an int16, the article's final state), or [Return];
 //     [NoState] (-4) when q has no transition on t. A parallel bit says
 //     whether the transition pushes.
-//   - Any-state transitions (the seed's message-handler shape): tests with a
+//   - Any-state transitions (the article's message-handler shape): tests with a
 //     destination, tried in every state before the state's own.
 //   - [Options]: whether updates chain, and the chain and stack limits.
 //
@@ -52,12 +52,12 @@
 //     stack and goes there), and performs the new state's entry actions in
 //     order through [Host.Do] — a transition to the state it leaves enters
 //     it again, and a Return enters the state returned to again;
-//  4. stops there: one transition per update, as the seed's AIObject does,
+//  4. stops there: one transition per update, as the article's AIObject does,
 //     unless the table chains (below). A transition to Final makes the agent
 //     done (its Result says [Result.Final]); the game removes the entity, as
-//     the seed's setDeletePending does.
+//     the article's setDeletePending does.
 //
-// [Agent.Receive] is the seed's receive(): it sets the message's flag and
+// [Agent.Receive] is the article's receive(): it sets the message's flag and
 // updates at once. [Agent.Post] only sets the flag, for the next update. A
 // flag is consumed by the transition that uses it, and every flag an update
 // saw is cleared when it returns: a message the current state does not test
@@ -78,7 +78,7 @@
 // # The stack
 //
 // A transition with Push pushes the state it leaves; a transition to Return
-// pops the top state and enters it: the seed's pushdown extension. The stack
+// pops the top state and enters it: the pushdown extension of the article. The stack
 // is stored in the agent, at most [MaxStack] (16) states deep, or
 // [Options.StackLimit]. A push onto a full stack or a return with an empty
 // one is not taken: the update returns a [*StackError] and the agent stays
@@ -110,7 +110,8 @@
 // updates every entity once, and [Crowd.Machine] gives the machine itself
 // for counts, iteration, removal and workers. An entity whose update goes
 // to Final leaves the machine after the step, and the machine's OnFinal
-// hook sees it go: the crowd's removal is the seed's setDeletePending.
+// hook sees it go: the crowd's removal is setDeletePending in the article's
+// AIObject.
 //
 // Each entity's update in a step is [Agent.Update], done by the state
 // function of the entity's state: the same tests asked in the same order,
@@ -125,7 +126,8 @@
 //     crowd's prev. [Crowd.Add] performs the initial state's entry actions,
 //     as [NewAgent] does, before the entity joins the machine.
 //   - Messages: the flags of an entity's messages are kept beside the
-//     machine, by crowd ID (8 bytes and a bit per ID up to the largest). A
+//     machine, by crowd ID (8 bytes and a bit per ID up to the largest;
+//     IDs above the machine's [crowd.Options.MaxID] are refused by Add). A
 //     message posted between steps is seen by the next step and cleared
 //     after it, used or not, as after an agent's update. A message posted
 //     during a step (by the host or by OnFinal) is delivered after the
@@ -140,6 +142,10 @@
 //   - A [*StackError] or a [*ChainError] leaves the entity where its update
 //     stopped, as for an agent, and makes Step return a [*CrowdError] that
 //     counts them and holds the first few by ID, with the adds that failed.
+//   - A host that panics makes Step panic with a [*crowd.PanicError]; the
+//     entities not updated (or whose update the machine undid) keep their
+//     messages for the next step, which updates them: no message is lost,
+//     and an undone update's entry actions are performed again.
 //
 // Adds asked for during a step wait for its end, and are carried out in
 // order of ID after the step's messages are delivered; a step's result

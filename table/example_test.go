@@ -9,7 +9,7 @@ import (
 	"github.com/fsmforge/fsmforge/table"
 )
 
-// Building the seed's Goomba by code, and its layout: the deduplicated
+// Building the designer-pipeline article's Goomba by code, and its layout: the deduplicated
 // tests, each state's ordered tests and entry actions, and the destination
 // table indexed by test and state (-1, Final, for the final state).
 func ExampleBuilder() {
@@ -253,7 +253,7 @@ func ExampleTransition_push() {
 	// allClear → patrol           <nil>
 }
 
-// Any-state transitions, the seed's message-handler shape: tried in every
+// Any-state transitions, the article's message-handler shape: tried in every
 // state before the state's own, so one transition handles a message
 // everywhere.
 func ExampleTransition_anyState() {

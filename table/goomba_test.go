@@ -7,7 +7,7 @@ import (
 	"github.com/fsmforge/fsmforge/table"
 )
 
-// The Goomba's IDs in the order goombaTable adds them: what the seed's tool
+// The Goomba's IDs in the order goombaTable adds them: what the article's tool
 // writes into its generated header. A game keeps such constants and checks
 // them against the table it loads (bindGoomba).
 const (
@@ -47,7 +47,7 @@ const (
 // deathFrames is how long the death animation plays.
 const deathFrames = 30
 
-// buildGoomba builds the seed's patroller: it walks left and right between
+// buildGoomba builds the article's patroller: it walks left and right between
 // two triggers until the player hits it, then dies and is removed. The
 // message hitByPlayer is tried before the triggers, so that a hit is not
 // lost to a turn in the same frame.

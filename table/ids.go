@@ -5,7 +5,7 @@ import "strconv"
 // StateID identifies a state of a [Table]: its index in the table, so data
 // indexed by state is a plain slice. The four largest values are not states
 // but the markers [Final], [Return], [AnyState] and [NoState]; as an int16
-// (the binary form's reading) they are -1, -2, -3 and -4, so the seed's "-1
+// (the binary form's reading) they are -1, -2, -3 and -4, so the article's "-1
 // for the final state" holds byte for byte.
 type StateID uint16
 
@@ -13,13 +13,13 @@ type StateID uint16
 // Return; its source is a state or AnyState.
 const (
 	// Final is the destination of a transition into the final state: the
-	// agent is done and the game should remove its entity (the seed's
-	// setDeletePending). -1 in the seed's table.
+	// agent is done and the game should remove its entity (the article's
+	// setDeletePending). -1 in the article's table.
 	Final StateID = 0xFFFF
 	// Return is the destination of a transition that goes back to the state
 	// on top of the agent's stack, popping it.
 	Return StateID = 0xFFFE
-	// AnyState is the source of an any-state transition (the seed's
+	// AnyState is the source of an any-state transition (the article's
 	// message-handler shape): tried in every state, before the state's own.
 	AnyState StateID = 0xFFFD
 	// NoState fills the cells of the destination table for a test a state
@@ -62,7 +62,7 @@ func (id TestID) String() string {
 }
 
 // ActionID identifies an entry-action property of a [Table], such as
-// XMovement or Animation in the seed's stencil: its index in the table's
+// XMovement or Animation in the article's stencil: its index in the table's
 // list of properties.
 type ActionID uint16
 

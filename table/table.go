@@ -7,12 +7,12 @@ import (
 
 // Options are the runtime settings a table carries, chosen by whoever built
 // it (the designer, through the compiler) because they change what the
-// machine does. The zero value is the seed's runtime: one transition per
+// machine does. The zero value is the article's runtime: one transition per
 // update and a stack of [MaxStack] states.
 type Options struct {
 	// Chain makes [Agent.Update] keep taking transitions from the state it
 	// entered while a test holds, as package fsm's GuardMachine does. By
-	// default (false) an update takes at most one transition, as the seed's
+	// default (false) an update takes at most one transition, as the article's
 	// AIObject does; the next test is tried at the next update.
 	Chain bool
 
@@ -69,7 +69,7 @@ type Transition struct {
 	Push bool
 }
 
-// Table is a compiled state machine: the seed's state table plus names. It
+// Table is a compiled state machine: the article's state table plus names. It
 // holds the deduplicated tests, the entry-action properties and their
 // values, the states with the ordered tests of their transitions and their
 // entry actions, the any-state transitions, and the destination table

@@ -114,7 +114,7 @@ func New(n int, seed uint64, workers int) (*crowd.Machine[Monster], error) {
 	if n < 0 || n > int(crowd.MaxID)+1 {
 		return nil, fmt.Errorf("crowd demo: %d monsters: must be between 0 and %d", n, int(crowd.MaxID)+1)
 	}
-	m, err := crowd.New(Defs(), crowd.Options[Monster]{})
+	m, err := crowd.New(Defs(), crowd.Options[Monster]{MaxID: crowd.ID(max(n-1, 0))})
 	if err != nil {
 		return nil, err
 	}
