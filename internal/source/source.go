@@ -14,12 +14,15 @@
 //   - Reading: [ReadAll], [ErrTooLarge], [SizeString], [Fatal], [ErrText].
 //   - Encodings: [DecodeText], [Encoding], [FromLatin1], [InvalidUTF8],
 //     [PseudoAttr].
-//   - Sniffing: [NotXML], [IsZip], [QuoteStart].
+//   - Sniffing: [NotXML], [Binary], [IsZip], [QuoteStart].
+//   - Quoting: [Shorten], [Quote], [MaxQuoted]: what a message quotes of
+//     a file's content, a short prefix whatever its length.
 //   - Positions: [LineCol], [Lines].
 package source
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"strconv"
@@ -206,15 +209,47 @@ func NotXML(text string, isSpace func(rune) bool) string {
 	if isSpace == nil {
 		isSpace = xmlSpace
 	}
-	head := text[:min(len(text), 1024)]
+	head := text[:min(len(text), headLen)]
 	i := strings.IndexFunc(text, func(r rune) bool { return !isSpace(r) })
 	if i >= 0 && text[i] == '<' && strings.IndexByte(head, 0) < 0 {
 		return ""
 	}
-	if strings.IndexByte(head, 0) < 0 && utf8.ValidString(head) {
+	if off, _ := Binary(text); off < 0 {
 		return "a text file that is not XML"
 	}
 	return "a binary file"
+}
+
+// headLen is how much of a file NotXML and Binary look at.
+const headLen = 1024
+
+// Binary returns the offset of what makes [NotXML] call text a binary
+// file, in its first KiB: a NUL byte, or a byte that is not UTF-8 (a
+// character the KiB's end cuts is not one); and what it is, for a message:
+// "a NUL byte", "byte 0xFF (not UTF-8)". It returns -1 and "" when
+// there is none.
+func Binary(text string) (off int, what string) {
+	head := text[:min(len(text), headLen)]
+	if len(text) > len(head) {
+		// A character the first KiB cuts is not counted as invalid.
+		for i := len(head) - 1; i >= 0 && i > len(head)-utf8.UTFMax; i-- {
+			if utf8.RuneStart(head[i]) {
+				if !utf8.FullRuneInString(head[i:]) {
+					head = head[:i]
+				}
+				break
+			}
+		}
+	}
+	nul := strings.IndexByte(head, 0)
+	bad := InvalidUTF8(head)
+	switch {
+	case nul >= 0 && (bad < 0 || nul < bad):
+		return nul, "a NUL byte"
+	case bad >= 0:
+		return bad, fmt.Sprintf("byte 0x%02X (not UTF-8)", head[bad])
+	}
+	return -1, ""
 }
 
 func xmlSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' }
@@ -233,6 +268,34 @@ func QuoteStart(s string) string {
 		return strconv.Quote(s[:n]) + "..."
 	}
 	return strconv.Quote(s)
+}
+
+// MaxQuoted is the most bytes of a string read from a file (a name, a
+// text, an ID) that a message quotes: a file may hold a name of a
+// megabyte, and a message quoting it whole, repeated, floods a build log.
+const MaxQuoted = 64
+
+// Shorten returns s, or when it is longer than n bytes its first n or
+// fewer (not cutting a UTF-8 character) followed by "...". It allocates
+// only when it shortens.
+func Shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := max(n, 0)
+	for i := cut; i >= 0 && i > cut-utf8.UTFMax; i-- {
+		if utf8.RuneStart(s[i]) {
+			cut = i
+			break
+		}
+	}
+	return s[:cut] + "..."
+}
+
+// Quote quotes s for a message as strconv.Quote does, shortened to
+// [MaxQuoted] bytes (see [Shorten]): "walkLeft", "aaaa...".
+func Quote(s string) string {
+	return strconv.Quote(Shorten(s, MaxQuoted))
 }
 
 // LineCol returns the line and byte column (from 1) of off in src; an

@@ -157,10 +157,54 @@ func TestNotXML(t *testing.T) {
 		{"\xff\xfe\xfd", nil, "a binary file"},
 		{"\u00a0<a/>", nil, "a text file that is not XML"},
 		{"\u00a0<a/>", func(r rune) bool { return r == '\u00a0' }, ""},
+		{strings.Repeat("x", 1023) + "é", nil, "a text file that is not XML"}, // a character the first KiB cuts
 	} {
 		if got := NotXML(tt.text, tt.isSpace); got != tt.want {
 			t.Errorf("NotXML(%q) = %q, want %q", tt.text, got, tt.want)
 		}
+	}
+}
+
+func TestBinary(t *testing.T) {
+	for _, tt := range []struct {
+		text string
+		off  int
+		what string
+	}{
+		{"<a/>", -1, ""},
+		{"<a>\x00</a>", 3, "a NUL byte"},
+		{"ab\xffc\x00", 2, "byte 0xFF (not UTF-8)"},
+		{"abc\x00\xff", 3, "a NUL byte"},
+		{strings.Repeat("x", 1023) + "é", -1, ""},
+		{strings.Repeat("x", 1023) + "\xc3", 1023, "byte 0xC3 (not UTF-8)"}, // cut by the text's end, not the KiB's
+		{strings.Repeat("x", 1024) + "\x00", -1, ""},                        // after the first KiB
+		{"x\xc3", 1, "byte 0xC3 (not UTF-8)"},
+	} {
+		if off, what := Binary(tt.text); off != tt.off || what != tt.what {
+			t.Errorf("Binary(%.20q) = %d, %q, want %d, %q", tt.text, off, what, tt.off, tt.what)
+		}
+	}
+}
+
+func TestShorten(t *testing.T) {
+	for _, tt := range []struct {
+		s    string
+		n    int
+		want string
+	}{
+		{"walkLeft", 8, "walkLeft"},
+		{"walkLeft", 4, "walk..."},
+		{"éééé", 3, "é..."}, // not cutting a character
+		{"éééé", 1, "..."},
+		{"", 0, ""},
+		{"\xff\xff\xff", 2, "\xff\xff..."},
+	} {
+		if got := Shorten(tt.s, tt.n); got != tt.want {
+			t.Errorf("Shorten(%q, %d) = %q, want %q", tt.s, tt.n, got, tt.want)
+		}
+	}
+	if got, want := Quote(strings.Repeat("n", 1<<20)), `"`+strings.Repeat("n", MaxQuoted)+`..."`; got != want {
+		t.Errorf("Quote(a megabyte) = %.80s (%d bytes), want %.80s", got, len(got), want)
 	}
 }
 

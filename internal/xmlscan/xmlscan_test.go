@@ -1,13 +1,16 @@
 package xmlscan
 
 import (
+	"encoding/xml"
 	"errors"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
+	"unicode/utf8"
 
 	"github.com/fsmforge/fsmforge/internal/source"
 )
@@ -74,7 +77,12 @@ func TestScannerErrors(t *testing.T) {
 		{"<a b='1/>", 1, 6, "value of attribute b of <a> is not closed"},
 		{"<a b='<'/>", 1, 7, "'<' in the value of attribute b of <a>"},
 		{"<a b='&x;'/>", 1, 7, "unknown entity &x;"},
-		{"<a>&#xD800;</a>", 1, 4, "invalid character reference &#xD800;"},
+		{"<a>&#xD800;</a>", 1, 4, "character reference &#xD800; is U+D800 (a surrogate), which XML does not allow"},
+		{"<a>&#x110000;</a>", 1, 4, "invalid character reference &#x110000;"},
+		{"<a>\n x\x00</a>", 2, 3, "character U+0000 (a NUL byte) is not allowed in XML: the file is damaged or was not written by an XML tool"},
+		{"<" + strings.Repeat("n", 100) + ">", 1, 103, "unexpected end of file: <" + strings.Repeat("n", 64) + "...> (line 1:1) is not closed"},
+		{"<a></a\x01>", 1, 7, "character U+0001 (a control character) is not allowed in XML"},
+		{"<a></a x>", 1, 8, "expected '>' to end </a>, found 'x'"},
 		{"<a>& b</a>", 1, 4, "'&' that starts no reference"},
 		{"<a / >", 1, 4, "expected '>' after '/' in <a>"},
 		{"<a></a >x", 1, 9, "text outside the root element"},
@@ -85,7 +93,7 @@ func TestScannerErrors(t *testing.T) {
 		{"<!DOCTYPE a [", 1, 1, "DOCTYPE not closed"},
 		{"<a><?pi</a>", 1, 4, "processing instruction not closed"},
 		{"<a></", 1, 6, "invalid element name after '</'"},
-		{"<a></a", 1, 4, "expected '>' to end </a>"},
+		{"<a></a", 1, 7, "expected '>' to end </a>, found end of file"},
 		{"<a <", 1, 4, "invalid attribute name in <a>: '<'"},
 		{"<a", 1, 1, "unexpected end of file inside <a>"},
 		{"<", 1, 1, "unexpected end of file after '<'"},
@@ -257,10 +265,146 @@ func streamDocs() []string {
 		"<a><!x></a>", "<a><![CDATA[x</a>", "<![CDATA[x]]><a/>", "<a><!DOCTYPE a></a>", "<!DOCTYPE a [",
 		"<a><?pi</a>", "<a></", "<a></a", "<a <", "<a", "<", "<a/><?xml version='1.0'?>",
 		"<?xml version='1.0' encoding='UTF-16'?><a/>", "<a>\n<!-- x -- </a>", "<a>x&amp</a>", "<a>x&am",
+		// Characters XML does not allow, alone and beside other errors.
+		"<a>x\x00y</a>", "<a b='\x01'/>", "<a>&#1;</a>", "<a><!-- \x1F --></a>", "<a><?pi \x02?></a>", "<a><![CDATA[\x03]]></a>",
+		"<a>\uFFFE</a>", "<a>\uFFFF\x00</a>", "\x01<a/>", "<a/>\x01", "<a/><!-- \x01 -->", "<a\x01/>", "<a></a\x01>", "<a x\x01='1'/>",
+		"<a b='\x01", "<a b='x'\x01", "<a><!-- \x01", "<a><!-- \x01 -- x", "<a/ \x01>", "</a\x00", "<a></b>\x00", "<a>\x00</b>",
+		"<a>" + strings.Repeat("x", 40) + "\x00" + strings.Repeat("y", 40) + "</a>", "<a>\xEF\xBF</a>\xBF", "<a>\xEF\xBF\xBE</a>",
 	} {
 		src = append(src, e, "<r>\n"+strings.Repeat(" ", 37)+"<x y='z'>"+e+"</x></r>")
 	}
 	return append(docs, src...)
+}
+
+// xmlDecoderRefuses reports whether encoding/xml (which the SCXML and
+// GraphML readers use) refuses a document, and why.
+func xmlDecoderRefuses(src string) (bool, string) {
+	d := xml.NewDecoder(strings.NewReader(src))
+	for {
+		_, err := d.Token()
+		if err == io.EOF {
+			return false, ""
+		}
+		if err != nil {
+			return true, err.Error()
+		}
+	}
+}
+
+// TestIllegalChars checks that the scanner refuses the characters XML
+// does not allow, raw or as references, as encoding/xml does, with the
+// character's name, and where encoding/xml lets them through: in comments,
+// processing instructions and the DOCTYPE, and a surrogate as a reference
+// (which it reads as U+FFFD).
+func TestIllegalChars(t *testing.T) {
+	type where struct{ pre, post string }
+	places := map[string]where{
+		"text":      {"<a>x", "y</a>"},
+		"attribute": {"<a b='x", "y'/>"},
+		"CDATA":     {"<a><![CDATA[x", "y]]></a>"},
+		"before":    {"", "<a/>"},
+		"after":     {"<a/>", ""},
+	}
+	lenient := map[string]where{ // encoding/xml accepts these
+		"comment": {"<a><!-- x", "y --></a>"},
+		"PI":      {"<a><?pi x", "y?></a>"},
+		"DOCTYPE": {"<!DOCTYPE a [ x", "y ]><a/>"},
+	}
+	type char struct {
+		raw, ref, name string
+	}
+	var chars []char
+	for r := rune(0); r < 0x20; r++ {
+		if r != '\t' && r != '\n' && r != '\r' {
+			chars = append(chars, char{string(r), fmt.Sprintf("&#%d;", r), fmt.Sprintf("%U", r)})
+		}
+	}
+	chars = append(chars, char{"\uFFFE", "&#xFFFE;", "U+FFFE"}, char{"\uFFFF", "&#xFFFF;", "U+FFFF"})
+	check := func(src, name string, xmlRefuses bool) {
+		t.Helper()
+		_, err := tokens(src)
+		if err == nil || !strings.Contains(err.Msg, name) || !strings.Contains(err.Msg, "not written by an XML tool") {
+			t.Errorf("scan(%q) = %v, want an error naming %s", src, err, name)
+		}
+		if refused, why := xmlDecoderRefuses(src); refused != xmlRefuses {
+			t.Errorf("encoding/xml refuses %q: %v (%s), want %v", src, refused, why, xmlRefuses)
+		}
+	}
+	for _, c := range chars {
+		for _, w := range places {
+			check(w.pre+c.raw+w.post, c.name, true)
+			if w.pre != "" && w.post != "" && !strings.Contains(w.pre, "CDATA") {
+				check(w.pre+c.ref+w.post, c.name, true)
+			}
+		}
+		for _, w := range lenient {
+			check(w.pre+c.raw+w.post, c.name, false)
+		}
+	}
+	check("<a>&#xD800;</a>", "U+D800", false)
+	// What XML allows, both accept.
+	for _, src := range []string{"<a b='&#9;&#10;&#13;\t'>\t\n\r\x7F\u0085\uFFFD\U0010FFFF&#x10FFFF;&#xE000;</a>", "<a>\uFFFD\uFEFF</a>"} {
+		if _, err := tokens(src); err != nil {
+			t.Errorf("scan(%q) = %v", src, err)
+		}
+		if refused, why := xmlDecoderRefuses(src); refused {
+			t.Errorf("encoding/xml refuses %q: %s", src, why)
+		}
+	}
+}
+
+// TestIllegalAt checks the scanner's search for characters XML does not
+// allow against a loop over the characters.
+func TestIllegalAt(t *testing.T) {
+	slow := func(s string) int {
+		for i, r := range s {
+			if r < 0x20 && r != '\t' && r != '\n' && r != '\r' || r == 0xFFFE || r == 0xFFFF {
+				return i
+			}
+		}
+		return -1
+	}
+	pieces := []string{"a", "\t", "\n", "\r", "\x00", "\x1F", " ", "\x7F", "é", "\uFFFD", "\uFFFE", "\uFFFF", "\uEFBF", "\xEF", "\xBF", "€", "😀"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		var b strings.Builder
+		for range rng.IntN(30) {
+			p := pieces[rng.IntN(len(pieces))]
+			if rng.IntN(4) > 0 {
+				p = pieces[rng.IntN(4)]
+			}
+			b.WriteString(p)
+		}
+		s := b.String()
+		if !utf8.ValidString(s) {
+			continue
+		}
+		if got, want := illegalAt(s), slow(s); got != want {
+			t.Fatalf("illegalAt(%q) = %d, want %d", s, got, want)
+		}
+		if got, want := illegalAt([]byte(s)), slow(s); got != want {
+			t.Fatalf("illegalAt([]byte(%q)) = %d, want %d", s, got, want)
+		}
+	}
+}
+
+// TestShortMessages checks that a message quotes no more than a prefix of
+// a name, however long.
+func TestShortMessages(t *testing.T) {
+	long := strings.Repeat("n", 1<<20)
+	for _, src := range []string{
+		"<" + long + ">", "<a></" + long + ">", "<" + long + "></a>", "<a " + long + "/>", "<a " + long + "='1' x/>",
+		"<a " + long + "=1/>", "<a " + long + "='1/>", "<a " + long + "='<'/>", "<a/></" + long + ">", "<" + long + " / >",
+		"<?xml version='1.0' encoding='" + long + "'?><a/>", "<" + long, "<a x='1'" + long + ">",
+	} {
+		for _, sc := range []*Scanner{New(src, 10), NewReader(strings.NewReader(src), 10, 100)} {
+			for sc.Next() {
+			}
+			if err := sc.Err(); err == nil || len(err.Msg) > 300 {
+				t.Errorf("scan(%.80q...) = %.400v: want an error of no more than 300 bytes", src, err)
+			}
+		}
+	}
 }
 
 // TestReader checks that a scanner of NewReader reads what a scanner of
@@ -340,6 +484,30 @@ func FuzzReader(f *testing.F) {
 		want := trace(New(src, 20))
 		if got := trace(NewReader(iotest.HalfReader(strings.NewReader(src)), 20, int(window)%100+1)); !slices.Equal(got, want) {
 			t.Errorf("window %d:\ngot  %q\nwant %q", int(window)%100+1, got, want)
+		}
+	})
+}
+
+// BenchmarkIllegalAt measures the search for characters XML does not
+// allow, a pass over the whole document, beside the check for invalid
+// UTF-8 its callers make (the baseline).
+func BenchmarkIllegalAt(b *testing.B) {
+	line := "\t\t<Cell N='PinX' V='4.25' U='IN'/><Text>walk left — \u00e9t\u00e9</Text>\r\n"
+	src := strings.Repeat(line, (1<<20)/len(line))
+	b.Run("size=1MiB", func(b *testing.B) {
+		b.SetBytes(int64(len(src)))
+		for b.Loop() {
+			if illegalAt(src) >= 0 {
+				b.Fatal("illegal")
+			}
+		}
+	})
+	b.Run("size=1MiB/utf8.ValidString", func(b *testing.B) {
+		b.SetBytes(int64(len(src)))
+		for b.Loop() {
+			if !utf8.ValidString(src) {
+				b.Fatal("invalid")
+			}
 		}
 	})
 }
