@@ -25,6 +25,16 @@ type Chart struct {
 	// state diagram.
 	Stencil *Stencil `json:"stencil,omitempty"`
 
+	// Chain and ChainLimit are what the drawing says of how its machine
+	// runs, when it says so (each importer's documentation says where: a
+	// property of the drawing as a whole): Chain lets an update take
+	// transitions until no test holds, at most ChainLimit of them (0: the
+	// number of states). Package compile chains when the chart or its
+	// options say so, so that a table and the code generated from the
+	// same drawing run alike without flags.
+	Chain      bool `json:"chain,omitempty"`
+	ChainLimit int  `json:"chainLimit,omitempty"`
+
 	States      []State      `json:"states"`      // in document order; never nil from an importer
 	Transitions []Transition `json:"transitions"` // in document order; never nil from an importer
 
@@ -81,7 +91,7 @@ type Box struct {
 }
 
 // Action is an entry action of a state: a stencil property and the value
-// the designer picked from its drop-list (the seed's XMovement = left).
+// the designer picked from its drop-list (the Goomba's XMovement = left).
 type Action struct {
 	Property string `json:"property"` // the stencil's action property: "XMovement"
 	Value    string `json:"value"`    // an entry of its drop-list: "left"
@@ -113,7 +123,7 @@ type Transition struct {
 	// plain diagram, the label's event, or its guard when it has no event.
 	Test string `json:"test,omitempty"`
 
-	// Value is the test's optional argument (the seed's mValue).
+	// Value is the test's optional argument (mValue in the article's state table).
 	Value string `json:"value,omitempty"`
 
 	// Label is the connector's text as drawn, trimmed. In a plain diagram
@@ -193,7 +203,7 @@ type TargetKind uint8
 const (
 	// ToState: the transition enters Target.State.
 	ToState TargetKind = iota
-	// ToFinal: the transition ends the machine (the seed: "any transition
+	// ToFinal: the transition ends the machine (the article: "any transition
 	// that ends with no state is considered to have entered a final
 	// state"; the game removes the entity).
 	ToFinal

@@ -34,7 +34,9 @@
 // State.Parent, then call [Flatten], which leaves the states compile can
 // run: the leaves, each with its own transitions followed by those of the
 // compounds around it, transitions into a compound entering its initial
-// leaf, and a note for each compound removed.
+// leaf, and a note for each compound removed. Since copying a compound's
+// transitions into each state inside it multiplies them, Flatten counts
+// them first, against ReadOptions.MaxTransitions.
 //
 // State.Box keeps where the designer drew a state, in draw.io's pixels, so
 // that exporters keep the layout; it is nil for sources without geometry.
@@ -62,7 +64,8 @@
 // conditions polled each update); which entry-action properties a state
 // carries, with the values of their drop-lists. It is kept in a JSON file
 // next to the Visio stencil and loaded with [LoadStencil]; the file for the
-// seed's Goomba (examples/goomba/goomba.stencil.json) reads:
+// Goomba of "Visual Finite State Machine AI Systems" (Gamasutra, 2004),
+// examples/goomba/goomba.stencil.json, reads:
 //
 //	{
 //	  "name": "goomba",
@@ -115,4 +118,15 @@
 //
 // A Chart, its parts and a Stencil marshal to JSON with encoding/json; the
 // kinds and severities marshal as words ("normal", "final", "warning").
+// The chart's own file format is that JSON, indented: [WriteJSON] writes
+// it, streaming, and [ReadJSON] (or [LoadJSON]) reads it back, checking
+// its form with the line and column of each problem. A chart file is
+// flat, as the importers' charts are; one whose states nest (a state's
+// "parent" set, as a chart built in Go may have) is flattened on reading,
+// by [Flatten], what Flatten finds joining the chart's diagnostics.
+// Chart and stencil files nest a few levels deep (a chart 6, a stencil
+// 4): deeper than 64 levels, a file is refused. ReadJSON also refuses
+// files over the limits of [ReadOptions] at their defaults (256 MiB;
+// 1,048,576 states, transitions, entry actions or diagnostics), with an
+// error wrapping [ErrLimit].
 package chart

@@ -3,13 +3,20 @@ package chart
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 )
 
 // ErrNesting: a chart's compound states cannot be flattened (a Parent that
 // names no state, a state inside itself, a compound without an initial
 // state), or hold what flattening cannot express.
 var ErrNesting = errors.New("chart: bad nesting")
+
+// ErrLimit: a file or a chart goes over a limit of [ReadOptions] (or a
+// fixed bound of the chart file format): the error names the limit, and
+// its hint says how to raise it ([LimitHint]).
+var ErrLimit = errors.New("chart: limit exceeded")
 
 // Flatten turns a chart whose states nest (State.Parent set) into the flat
 // chart that compile reads, the way UML defines a composite state's
@@ -37,27 +44,47 @@ var ErrNesting = errors.New("chart: bad nesting")
 // then left pointing at the compound, which compile reports as a missing
 // state; a compound nothing enters needs no initial state, and gets a
 // note). It does nothing to a chart without nesting.
-func Flatten(c *Chart) {
-	nested := false
-	for i := range c.States {
-		if c.States[i].Parent != "" {
-			nested = true
-			break
-		}
+//
+// Copying multiplies: a compound of 3,000 states with 3,000 transitions
+// of its own makes 9,000,000 transitions. maxTransitions bounds the
+// transitions the flat chart may have, and, separately, the entry
+// actions copied from compounds into the states inside them (each action
+// of a compound counted once for each leaf inside it); 0 means
+// [DefaultMaxTransitions], and importers pass [ReadOptions].MaxTransitions.
+// Flatten counts before it copies anything: over the limit, it adds an
+// error wrapping [ErrLimit] that names the compounds that copy the most,
+// and leaves the chart's states and transitions as they were, still
+// nested, which compile refuses for the error. It panics when
+// maxTransitions is negative.
+//
+// Flatten takes time and memory linear in the chart plus the transitions
+// and actions it copies, however deeply the states nest.
+func Flatten(c *Chart, maxTransitions int) {
+	if maxTransitions < 0 {
+		panic("chart: Flatten: maxTransitions must not be negative (0 means DefaultMaxTransitions)")
 	}
-	if !nested {
+	if maxTransitions == 0 {
+		maxTransitions = DefaultMaxTransitions
+	}
+	if !slices.ContainsFunc(c.States, func(s State) bool { return s.Parent != "" }) {
 		return
 	}
-	f := &flattener{c: c, index: make(map[string]int, len(c.States))}
+	f := &flattener{c: c, max: maxTransitions, index: make(map[string]int, len(c.States))}
 	f.run()
 }
 
 type flattener struct {
 	c        *Chart
-	index    map[string]int // state ID -> index in c.States
+	max      int            // the most transitions, and entry actions copied
+	index    map[string]int // state ID -> index in c.States (the last, for a repeated ID)
 	children [][]int        // per state, its children's indices, in order
 	parent   []int          // per state, its parent's index, or -1
+	order    []int          // the states, each after its parent
+	initial  []int          // per compound, its initial child, or -1
+	consumed []bool         // per state, a start pseudo-state inside a compound
 	entry    []int          // per compound, its entry leaf, or -1 (unknown), -2 (not computed)
+	leaves   []int          // per state, the leaves inside it (itself, for a leaf)
+	own      map[string][]int
 }
 
 func (f *flattener) errorf(at Pos, hint, format string, args ...any) {
@@ -66,12 +93,56 @@ func (f *flattener) errorf(at Pos, hint, format string, args ...any) {
 	})
 }
 
+func (f *flattener) isLeaf(i int) bool { return len(f.children[i]) == 0 && !f.consumed[i] }
+
 func (f *flattener) run() {
 	c := f.c
 	n := len(c.States)
 	for i := range c.States {
 		f.index[c.States[i].ID] = i
 	}
+	f.linkParents()
+	f.findInitials()
+	f.own = make(map[string][]int, n) // state ID -> indices of its transitions
+	for t := range c.Transitions {
+		if tr := &c.Transitions[t]; !tr.AnyState {
+			f.own[tr.From] = append(f.own[tr.From], t)
+		}
+	}
+	f.leaves = make([]int, n)
+	for _, i := range slices.Backward(f.order) {
+		if f.isLeaf(i) {
+			f.leaves[i] = 1
+		}
+		if p := f.parent[i]; p >= 0 {
+			f.leaves[p] += f.leaves[i]
+		}
+	}
+	f.reportEntries()
+	if !f.withinLimit() {
+		return
+	}
+	f.copyTransitions()
+	f.setInitials()
+	f.copyEntries()
+	f.noteCompounds()
+	kept := make([]State, 0, n)
+	for i := range c.States {
+		if f.isLeaf(i) {
+			st := c.States[i]
+			st.Parent = ""
+			kept = append(kept, st)
+		}
+	}
+	c.States = kept
+}
+
+// linkParents finds each state's parent and children, moves the states
+// whose chain of parents comes back to them to the top level, and orders
+// the states parents first.
+func (f *flattener) linkParents() {
+	c := f.c
+	n := len(c.States)
 	f.parent = make([]int, n)
 	f.children = make([][]int, n)
 	for i := range c.States {
@@ -88,42 +159,71 @@ func (f *flattener) run() {
 		}
 		f.parent[i] = j
 	}
-	// Break cycles: a state whose chain of parents comes back to it is
-	// moved to the top level.
+	// Break cycles: walk up from each state, marking the states on the
+	// way; meeting a state of the walk again closes a cycle, whose first
+	// state in document order moves to the top level.
+	const (
+		unseen = iota
+		onWalk
+		done
+	)
+	mark := make([]uint8, n)
+	var walk, cut []int
 	for i := range c.States {
-		seen := 0
-		for j := f.parent[i]; j >= 0; j = f.parent[j] {
-			if j == i || seen > n {
-				f.errorf(c.States[i].Pos, "A state cannot contain itself; check the file's nesting.",
-					"chart: state %q is nested inside itself", label(&c.States[i]))
-				f.parent[i] = -1
-				break
-			}
-			seen++
+		walk = walk[:0]
+		j := i
+		for j >= 0 && mark[j] == unseen {
+			mark[j] = onWalk
+			walk = append(walk, j)
+			j = f.parent[j]
 		}
+		if j >= 0 && mark[j] == onWalk {
+			k := slices.Min(walk[slices.Index(walk, j):])
+			f.parent[k] = -1
+			cut = append(cut, k)
+		}
+		for _, k := range walk {
+			mark[k] = done
+		}
+	}
+	slices.Sort(cut)
+	for _, k := range cut {
+		f.errorf(c.States[k].Pos, "A state cannot contain itself; check the file's nesting.",
+			"chart: state %q is nested inside itself", label(&c.States[k]))
 	}
 	for i := range c.States {
 		if p := f.parent[i]; p >= 0 {
 			f.children[p] = append(f.children[p], i)
 		}
 	}
+	f.order = make([]int, 0, n)
+	for i := range c.States {
+		if f.parent[i] < 0 {
+			f.order = append(f.order, i)
+		}
+	}
+	for k := 0; k < len(f.order); k++ {
+		f.order = append(f.order, f.children[f.order[k]]...)
+	}
+}
 
-	// Initial children and entry leaves.
-	initial := make([]int, n) // per compound, its initial child, or -1
-	consumed := make([]bool, n)
+// findInitials finds each compound's initial child and entry leaf, and
+// reports the compounds entered that have none.
+func (f *flattener) findInitials() {
+	c := f.c
+	n := len(c.States)
+	f.initial = make([]int, n)
+	f.consumed = make([]bool, n)
 	starts := make(map[string]int) // ID of a nested start pseudo-state -> its compound
 	for i := range c.States {
-		initial[i] = -1
-		if len(f.children[i]) == 0 {
-			continue
-		}
+		f.initial[i] = -1
 		for _, k := range f.children[i] {
 			st := &c.States[k]
 			if st.Kind == StartState {
 				starts[st.ID] = i
-				consumed[k] = true
-			} else if st.Initial && initial[i] < 0 {
-				initial[i] = k
+				f.consumed[k] = true
+			} else if st.Initial && f.initial[i] < 0 {
+				f.initial[i] = k
 			}
 		}
 	}
@@ -131,11 +231,14 @@ func (f *flattener) run() {
 		for t := range c.Transitions {
 			tr := &c.Transitions[t]
 			comp, ok := starts[tr.From]
-			if !ok || tr.Target.Kind != ToState || initial[comp] >= 0 {
+			if !ok {
+				continue
+			}
+			if tr.Target.Kind != ToState || f.initial[comp] >= 0 {
 				continue
 			}
 			if k, ok := f.index[tr.Target.State]; ok {
-				initial[comp] = k
+				f.initial[comp] = k
 			}
 		}
 	}
@@ -143,21 +246,40 @@ func (f *flattener) run() {
 	for i := range f.entry {
 		f.entry[i] = -2
 	}
-	var enter func(i, depth int) int
-	enter = func(i, depth int) int {
-		if len(f.children[i]) == 0 {
-			return i
+}
+
+// enter returns the leaf that entering state i enters, or -1: i itself
+// for a leaf, else the entry leaf of its initial child, following the
+// chain of initial children (which a start's transition may lead out of
+// the compound, even round in a circle).
+func (f *flattener) enter(i int) int {
+	var path []int
+	res, k := -1, i
+	for {
+		if len(f.children[k]) == 0 {
+			res = k
+			break
 		}
-		if f.entry[i] != -2 {
-			return f.entry[i]
+		if f.entry[k] != -2 {
+			res = f.entry[k]
+			break
 		}
-		f.entry[i] = -1
-		if k := initial[i]; k >= 0 && depth <= n {
-			f.entry[i] = enter(k, depth+1)
+		f.entry[k] = -1 // on the path: a circle leads nowhere
+		path = append(path, k)
+		if k = f.initial[k]; k < 0 {
+			break
 		}
-		return f.entry[i]
 	}
-	entered := make([]bool, n) // a transition enters the compound, or the machine starts in it
+	for _, p := range path {
+		f.entry[p] = res
+	}
+	return res
+}
+
+// reportEntries reports the compounds without an entry leaf.
+func (f *flattener) reportEntries() {
+	c := f.c
+	entered := make([]bool, len(c.States)) // a transition enters the compound, or the machine starts in it
 	for t := range c.Transitions {
 		if tr := &c.Transitions[t]; tr.Target.Kind == ToState {
 			if k, ok := f.index[tr.Target.State]; ok {
@@ -171,7 +293,7 @@ func (f *flattener) run() {
 		}
 	}
 	for i := range c.States {
-		if len(f.children[i]) == 0 || enter(i, 0) >= 0 {
+		if len(f.children[i]) == 0 || f.enter(i) >= 0 {
 			continue
 		}
 		if entered[i] {
@@ -182,11 +304,86 @@ func (f *flattener) run() {
 				Message: fmt.Sprintf("chart: compound state %q has no initial state; no transition enters it, so it needs none", label(&c.States[i]))})
 		}
 	}
+}
 
-	// Transitions: retarget into compounds; copy those leaving compounds
-	// to each leaf.
-	isLeaf := func(i int) bool { return len(f.children[i]) == 0 && !consumed[i] }
-	own := make(map[string][]int, n) // state ID -> indices of its transitions
+// ownCount is how many transitions leave state i.
+func (f *flattener) ownCount(i int) int { return len(f.own[f.c.States[i].ID]) }
+
+// kept reports whether transition t is kept as it is: it does not leave a
+// compound or a start inside one.
+func (f *flattener) kept(t int) bool {
+	tr := &f.c.Transitions[t]
+	k, ok := f.index[tr.From]
+	return !ok || tr.AnyState || !f.consumed[k] && len(f.children[k]) == 0
+}
+
+// withinLimit counts the transitions of the flat chart and the entry
+// actions copied, and reports an error when either is over the limit.
+func (f *flattener) withinLimit() bool {
+	c := f.c
+	total := 0
+	for t := range c.Transitions {
+		if f.kept(t) {
+			total++
+		}
+	}
+	actions := 0
+	for i := range c.States {
+		if len(f.children[i]) > 0 {
+			total += f.ownCount(i) * f.leaves[i]
+			actions += len(c.States[i].Entry) * f.leaves[i]
+		}
+	}
+	switch {
+	case total > f.max:
+		f.overLimit(total, "transitions", f.ownCount, "transition",
+			"the flat chart would have %s transitions, more than the limit of %s: %s",
+			"draw the transitions that leave a compound state on fewer states, or split the chart; ")
+	case actions > f.max:
+		f.overLimit(actions, "entry actions", func(i int) int { return len(c.States[i].Entry) }, "entry action",
+			"flattening would copy %s entry actions into the states inside compound states, more than the limit of %s: %s",
+			"set the entry actions on the states that need them rather than on their compound state; ")
+	default:
+		return true
+	}
+	return false
+}
+
+// overLimit reports that flattening copies too much, naming the three
+// compounds that copy the most (count(i) of their own, into each leaf).
+func (f *flattener) overLimit(total int, what string, count func(int) int, unit, format, hint string) {
+	c := f.c
+	var comps []int
+	for i := range c.States {
+		if len(f.children[i]) > 0 && count(i) > 0 && f.leaves[i] > 0 {
+			comps = append(comps, i)
+		}
+	}
+	slices.SortStableFunc(comps, func(a, b int) int { return count(b)*f.leaves[b] - count(a)*f.leaves[a] })
+	var names []string
+	for _, i := range comps[:min(3, len(comps))] {
+		names = append(names, fmt.Sprintf("compound state %q copies its %s into each of its %s", label(&c.States[i]),
+			pluralC(count(i), unit), pluralC(f.leaves[i], "state")))
+	}
+	msg := strings.Join(names, "; ")
+	if len(comps) > 3 {
+		msg += fmt.Sprintf("; and %d more compound states copy %s", len(comps)-3, what)
+	}
+	at := Pos{File: c.File}
+	if len(comps) > 0 {
+		at = c.States[comps[0]].Pos
+	}
+	c.Diagnostics = append(c.Diagnostics, Diagnostic{Pos: at, Severity: Error, Err: ErrLimit,
+		Message: "chart: " + fmt.Sprintf(format, commas(total), commas(f.max), msg),
+		Hint:    hint + LimitHint("MaxTransitions")})
+}
+
+// copyTransitions retargets the transitions into compounds to their
+// entry leaves, and copies those leaving compounds to each leaf inside.
+func (f *flattener) copyTransitions() {
+	c := f.c
+	n := len(c.States)
+	total := 0
 	for t := range c.Transitions {
 		tr := &c.Transitions[t]
 		if tr.Target.Kind == ToState {
@@ -196,29 +393,41 @@ func (f *flattener) run() {
 				}
 			}
 		}
-		if !tr.AnyState {
-			own[tr.From] = append(own[tr.From], t)
+		if f.kept(t) {
+			total++
 		}
 	}
-	var out []Transition
-	for t := range c.Transitions {
-		tr := c.Transitions[t]
-		if k, ok := f.index[tr.From]; ok && !tr.AnyState && (consumed[k] || len(f.children[k]) > 0) {
-			continue // a nested start's, or a compound's: copied below
+	// up[i]: the nearest compound around state i with transitions of its
+	// own, or -1, so that each leaf visits only those.
+	up := make([]int, n)
+	for _, i := range f.order {
+		up[i] = -1
+		if p := f.parent[i]; p >= 0 {
+			if up[i] = up[p]; f.ownCount(p) > 0 {
+				up[i] = p
+			}
 		}
-		out = append(out, tr)
+		if len(f.children[i]) > 0 {
+			total += f.ownCount(i) * f.leaves[i]
+		}
+	}
+	out := make([]Transition, 0, total)
+	for t := range c.Transitions {
+		if f.kept(t) {
+			out = append(out, c.Transitions[t])
+		}
 	}
 	for i := range c.States {
-		if !isLeaf(i) || f.parent[i] < 0 {
+		if !f.isLeaf(i) || f.parent[i] < 0 {
 			continue
 		}
 		leaf := &c.States[i]
 		order := 0
-		for _, t := range own[leaf.ID] {
+		for _, t := range f.own[leaf.ID] {
 			order = max(order, c.Transitions[t].Order)
 		}
-		for p := f.parent[i]; p >= 0; p = f.parent[p] {
-			for _, t := range own[c.States[p].ID] {
+		for p := up[i]; p >= 0; p = up[p] {
+			for _, t := range f.own[c.States[p].ID] {
 				tr := c.Transitions[t]
 				order++
 				tr.ID = tr.ID + "@" + leaf.ID
@@ -228,12 +437,13 @@ func (f *flattener) run() {
 			}
 		}
 	}
-	if out == nil {
-		out = []Transition{}
-	}
 	c.Transitions = out
+}
 
-	// Initial flags, entry actions, and the states kept.
+// setInitials leaves the top level's initial state, or its entry leaf,
+// the only initial state.
+func (f *flattener) setInitials() {
+	c := f.c
 	top := -1
 	for i := range c.States {
 		if f.parent[i] < 0 && c.States[i].Initial && c.States[i].Kind == NormalState && top < 0 {
@@ -251,56 +461,44 @@ func (f *flattener) run() {
 			c.States[e].Initial = true
 		}
 	}
-	for i := range c.States {
-		if !isLeaf(i) {
-			continue
-		}
-		for p := f.parent[i]; p >= 0; p = f.parent[p] {
-			for _, a := range c.States[p].Entry {
-				if !hasAction(c.States[i].Entry, a.Property) {
-					c.States[i].Entry = append(c.States[i].Entry, a)
-				}
+}
+
+// copyEntries gives each leaf the entry actions of its compounds for the
+// properties it does not set.
+func (f *flattener) copyEntries() {
+	c := f.c
+	up := make([]int, len(c.States)) // the nearest compound around with entry actions, or -1
+	for _, i := range f.order {
+		up[i] = -1
+		if p := f.parent[i]; p >= 0 {
+			if up[i] = up[p]; len(c.States[p].Entry) > 0 {
+				up[i] = p
 			}
 		}
 	}
 	for i := range c.States {
-		if len(f.children[i]) == 0 {
+		if !f.isLeaf(i) || up[i] < 0 {
 			continue
 		}
 		st := &c.States[i]
-		leaves := 0
-		f.eachLeaf(i, func(int) { leaves++ })
-		verb := "apply"
-		if len(own[st.ID]) == 1 {
-			verb = "applies"
-		}
-		msg := fmt.Sprintf("chart: compound state %q flattened: its %s %s in each of its %s", label(st),
-			plural(len(own[st.ID]), "transition"), verb, plural(leaves, "state"))
-		if e := f.entry[i]; e >= 0 {
-			msg += fmt.Sprintf("; entering it enters %q", label(&c.States[e]))
-		}
-		c.Diagnostics = append(c.Diagnostics, Diagnostic{Pos: st.Pos, Severity: Note, Message: msg})
-	}
-	kept := make([]State, 0, n)
-	for i := range c.States {
-		if isLeaf(i) {
-			st := c.States[i]
-			st.Parent = ""
-			kept = append(kept, st)
-		}
-	}
-	c.States = kept
-}
-
-func (f *flattener) eachLeaf(i int, fn func(int)) {
-	for _, k := range f.children[i] {
-		if len(f.children[k]) == 0 {
-			if f.c.States[k].Kind != StartState {
-				fn(k)
+		var set map[string]bool // the properties st sets, once it sets many
+		for p := up[i]; p >= 0; p = up[p] {
+			for _, a := range c.States[p].Entry {
+				if set == nil && len(st.Entry) > 16 {
+					set = make(map[string]bool, len(st.Entry))
+					for _, b := range st.Entry {
+						set[b.Property] = true
+					}
+				}
+				if set != nil && set[a.Property] || set == nil && hasAction(st.Entry, a.Property) {
+					continue
+				}
+				st.Entry = append(st.Entry, a)
+				if set != nil {
+					set[a.Property] = true
+				}
 			}
-			continue
 		}
-		f.eachLeaf(k, fn)
 	}
 }
 
@@ -311,6 +509,28 @@ func hasAction(entry []Action, property string) bool {
 		}
 	}
 	return false
+}
+
+// noteCompounds adds a note for each compound removed.
+func (f *flattener) noteCompounds() {
+	c := f.c
+	for i := range c.States {
+		if len(f.children[i]) == 0 {
+			continue
+		}
+		st := &c.States[i]
+		own := f.ownCount(i)
+		verb := "apply"
+		if own == 1 {
+			verb = "applies"
+		}
+		msg := fmt.Sprintf("chart: compound state %q flattened: its %s %s in each of its %s", label(st),
+			plural(own, "transition"), verb, plural(f.leaves[i], "state"))
+		if e := f.entry[i]; e >= 0 {
+			msg += fmt.Sprintf("; entering it enters %q", label(&c.States[e]))
+		}
+		c.Diagnostics = append(c.Diagnostics, Diagnostic{Pos: st.Pos, Severity: Note, Message: msg})
+	}
 }
 
 // label names a state in messages: its name, or its ID.
@@ -326,4 +546,12 @@ func plural(n int, word string) string {
 		return "1 " + word
 	}
 	return strconv.Itoa(n) + " " + word + "s"
+}
+
+// pluralC is plural with thousands separated.
+func pluralC(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return commas(n) + " " + word + "s"
 }

@@ -47,7 +47,7 @@ func TestReadJSONErrors(t *testing.T) {
 		{`{"name": "x"}`, "c.json:1:1: chart: not a chart: the object has no \"states\""},
 		{`{"states": [{"id": "a", "colour": "red"}]}`, "c.json:1:25: chart: unknown key \"states[0].colour\""},
 		{`{"states": [{"id": 7}]}`, "c.json:1:14: chart: chart states.id: want a JSON string, not number"},
-		{`{"states": [{"id": "a", "kind": "weird"}]}`, "c.json: chart: unknown state kind \"weird\""},
+		{`{"states": [{"id": "a", "kind": "weird"}]}`, "c.json:1:13: chart: unknown state kind \"weird\""},
 		{"{\"states\": [],\n \"stencil\": {\"name\": \"\"}}", "c.json:2:14: chart: stencil: name is missing"},
 	} {
 		_, err := ReadJSON(strings.NewReader(tt.in), "c.json")

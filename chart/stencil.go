@@ -2,12 +2,10 @@ package chart
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strconv"
 	"strings"
 	"unicode"
@@ -80,6 +78,11 @@ type Properties struct {
 	// Stack: the transition's stack operation, "none", "push" or "return"
 	// (default "Stack"); see StackNone.
 	Stack string `json:"stack,omitempty"`
+	// Final: on a transition whose end is glued to no state, says that the
+	// machine ends there on purpose (default "Final"): true (1, yes) keeps
+	// importers from warning that the arrow's end may have come loose.
+	// Optional in the masters: a drawing without it is not warned about.
+	Final string `json:"final,omitempty"`
 }
 
 // Values of a transition's stack property. An empty value means StackNone.
@@ -92,7 +95,7 @@ const (
 // Test is a test a transition may use.
 type Test struct {
 	Name string `json:"name"` // an entry of the transition master's drop-list
-	// Message is true for a test that is a message received (the seed's
+	// Message is true for a test that is a message received (the article's
 	// hitByPlayer, set by receive()), false for a condition polled every
 	// update.
 	Message bool `json:"message,omitempty"`
@@ -103,7 +106,7 @@ type Test struct {
 }
 
 // Property is an entry-action property of the state masters and the
-// values of its drop-list (the seed's XMovement: existing, right, left,
+// values of its drop-list (the Goomba's XMovement: existing, right, left,
 // death).
 type Property struct {
 	Name   string   `json:"name"`   // the Shape Data row: "XMovement"
@@ -210,7 +213,7 @@ func (s *Stencil) Action(name string) (Property, bool) {
 }
 
 // PropertyNames returns s.Properties with the defaults filled in: Name,
-// Test, Value, Order, Stack.
+// Test, Value, Order, Stack, Final.
 func (s *Stencil) PropertyNames() Properties {
 	p := s.Properties
 	def := func(f *string, d string) {
@@ -223,6 +226,7 @@ func (s *Stencil) PropertyNames() Properties {
 	def(&p.Value, "Value")
 	def(&p.Order, "Order")
 	def(&p.Stack, "Stack")
+	def(&p.Final, "Final")
 	return p
 }
 
@@ -253,52 +257,31 @@ func errText(err error, path string) string {
 // positions give the line and column of each problem: malformed JSON, an
 // unknown or repeated key, a value of the wrong type, an empty or repeated
 // name, a value that cannot be a Visio drop-list entry (empty, with a ';' or
-// surrounding spaces), a missing state or transition master. Files over
-// 16 MiB are refused.
+// surrounding spaces), a missing state or transition master; at most 100
+// of each sort, with one more saying how many were left out. Files over
+// 16 MiB, and files nested more than 64 levels deep (a stencil nests 4),
+// are refused with an error wrapping [ErrLimit].
 func ReadStencil(r io.Reader, name string) (*Stencil, error) {
 	data, err := io.ReadAll(io.LimitReader(r, maxStencilSize+1))
 	if err != nil {
 		return nil, Diagnostics{{Pos: Pos{File: name}, Message: "chart: cannot read stencil: " + err.Error(), Err: err}}
 	}
 	if len(data) > maxStencilSize {
-		return nil, Diagnostics{{Pos: Pos{File: name}, Message: "chart: stencil file is larger than 16 MiB", Hint: "a stencil lists masters, tests and drop-lists; is this the right file?"}}
+		return nil, Diagnostics{{Pos: Pos{File: name}, Err: ErrLimit, Message: "chart: stencil file is larger than 16 MiB", Hint: "a stencil lists masters, tests and drop-lists; is this the right file?"}}
 	}
-	lines := newLineIndex(data)
-	at := func(off int) Pos {
-		line, col := lines.pos(off)
-		return Pos{File: name, Line: line, Col: col}
-	}
-	idx, problems, wellFormed := indexJSON(data, stencilKeys, "stencil")
-	var diags Diagnostics
-	for _, p := range problems {
-		diags = append(diags, Diagnostic{Pos: at(p.off), Message: "chart: stencil: " + p.msg, Hint: p.hint})
-	}
-	if !wellFormed {
+	doc := newJSONDoc(data, name)
+	sc := jsonScan{data: data, what: "stencil"}
+	read := sc.scan(stencilSchema)
+	diags := doc.diags(sc.problems, "chart: stencil: ")
+	if !read {
 		return nil, diags
 	}
 	s := new(Stencil)
-	if err := json.Unmarshal(data, s); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			p, what := at(idx[""]), "stencil"
-			if te.Field != "" {
-				what += " " + te.Field
-				p = at(int(te.Offset))
-				if off, ok := fieldOffset(idx, te.Field, int(te.Offset)); ok {
-					p = at(off)
-				}
-			}
-			return nil, append(diags, Diagnostic{Pos: p, Message: fmt.Sprintf("chart: %s: want a JSON %s, not %s", what, jsonTypeName(te.Type.Kind().String()), te.Value)})
-		}
-		return nil, append(diags, Diagnostic{Pos: Pos{File: name}, Message: "chart: stencil: " + err.Error()})
+	if d := doc.unmarshal(jsonSpan{-1, sc.space(0), len(data)}, "stencil", "", s); d != nil {
+		return nil, append(diags, *d)
 	}
 	s.File = name
-	diags = append(diags, s.check(func(path string) Pos {
-		if off, ok := idx[path]; ok {
-			return at(off)
-		}
-		return Pos{File: name}
-	})...)
+	diags = append(diags, doc.checkStencil(s, sc.space(0), -1)...)
 	if len(diags) > 0 {
 		return nil, diags
 	}
@@ -316,39 +299,6 @@ func jsonTypeName(kind string) string {
 		return "boolean (true or false)"
 	}
 	return kind
-}
-
-// fieldOffset finds where the member field (encoding/json's path,
-// "tests.message", without array indices) that ends at end starts: the
-// last of the paths of idx that are field once their indices are removed,
-// starting before end.
-func fieldOffset(idx map[string]int, field string, end int) (int, bool) {
-	best, found := -1, false
-	for path, off := range idx {
-		if off <= end && off > best && stripIndices(path) == field {
-			best, found = off, true
-		}
-	}
-	return best, found
-}
-
-// stripIndices removes the array indices of a path: "tests[2].name" gives
-// "tests.name".
-func stripIndices(path string) string {
-	var b strings.Builder
-	for {
-		i := strings.IndexByte(path, '[')
-		if i < 0 {
-			b.WriteString(path)
-			return b.String()
-		}
-		b.WriteString(path[:i])
-		j := strings.IndexByte(path[i:], ']')
-		if j < 0 {
-			return b.String()
-		}
-		path = path[i+j+1:]
-	}
 }
 
 // Validate checks a stencil built in Go, as ReadStencil checks a file. The
@@ -409,7 +359,7 @@ func (s *Stencil) check(at func(path string) Pos) Diagnostics {
 	p := s.PropertyNames()
 	props := []struct{ path, name string }{
 		{"properties.name", p.Name}, {"properties.test", p.Test}, {"properties.value", p.Value},
-		{"properties.order", p.Order}, {"properties.stack", p.Stack},
+		{"properties.order", p.Order}, {"properties.stack", p.Stack}, {"properties.final", p.Final},
 	}
 	for i, q := range props {
 		for _, o := range props[:i] {
@@ -459,10 +409,14 @@ func (s *Stencil) checkValues(path, owner string, values []string, required bool
 	if required && len(values) == 0 {
 		bad(path, `list the drop-list's values: "values": ["existing", "left", "right"]`, "%s has no values", owner)
 	}
+	seen := make(map[string]bool, len(values)) // not slices.Index: a hostile list is long
 	for j, v := range values {
 		vp := fmt.Sprintf("%s[%d]", path, j)
-		if entry(vp, owner+" value", v) && slices.Index(values, v) < j {
-			bad(vp, "", "%s lists value %q twice", owner, v)
+		if entry(vp, owner+" value", v) {
+			if seen[v] {
+				bad(vp, "", "%s lists value %q twice", owner, v)
+			}
+			seen[v] = true
 		}
 	}
 }
@@ -472,105 +426,9 @@ func (s *Stencil) checkValues(path, owner string, values []string, required bool
 var stencilKeys = map[string][]string{
 	"":           {"name", "version", "masters", "properties", "tests", "actions"},
 	"masters":    {"state", "initial", "transition", "anyState"},
-	"properties": {"name", "test", "value", "order", "stack"},
+	"properties": {"name", "test", "value", "order", "stack", "final"},
 	"tests[]":    {"name", "message", "values"},
 	"actions[]":  {"name", "values"},
-}
-
-// jsonProblem is a problem found by indexJSON, at a byte offset.
-type jsonProblem struct {
-	off       int
-	msg, hint string
-}
-
-// indexJSON records where each key (for a member of an object) or value
-// (for the root and array elements) of a JSON document starts, by path:
-// "name", "tests[2].name". It reports malformed JSON (then wellFormed is
-// false), repeated keys and keys that keys (by path with the array indices
-// left out) does not list; what names the document in messages.
-func indexJSON(data []byte, keys map[string][]string, what string) (idx map[string]int, problems []jsonProblem, wellFormed bool) {
-	idx = make(map[string]int)
-	dec := json.NewDecoder(bytes.NewReader(data))
-	bad := func(off int, hint, format string, args ...any) {
-		problems = append(problems, jsonProblem{off, fmt.Sprintf(format, args...), hint})
-	}
-	next := func() int { // offset of the next token
-		off := int(dec.InputOffset())
-		for off < len(data) && strings.IndexByte(" \t\r\n,:", data[off]) >= 0 {
-			off++
-		}
-		return off
-	}
-	var walk func(path, schema string) error
-	walk = func(path, schema string) error {
-		tok, err := dec.Token()
-		if err != nil {
-			return err
-		}
-		switch tok {
-		case json.Delim('{'):
-			for dec.More() {
-				off := next()
-				k, err := dec.Token()
-				if err != nil {
-					return err
-				}
-				key := k.(string)
-				child := key
-				if path != "" {
-					child = path + "." + key
-				}
-				if _, dup := idx[child]; dup {
-					bad(off, "remove one of them", "key %q is repeated", child)
-				}
-				idx[child] = off
-				known, checked := keys[schema]
-				childSchema := key
-				if schema != "" {
-					childSchema = schema + "." + key
-				}
-				if checked && !slices.Contains(known, key) {
-					bad(off, "the keys here are "+strings.Join(known, ", "), "unknown key %q", child)
-					childSchema = "?"
-				}
-				if err := walk(child, childSchema); err != nil {
-					return err
-				}
-			}
-			_, err = dec.Token()
-		case json.Delim('['):
-			for i := 0; dec.More(); i++ {
-				child := fmt.Sprintf("%s[%d]", path, i)
-				idx[child] = next()
-				if err := walk(child, schema+"[]"); err != nil {
-					return err
-				}
-			}
-			_, err = dec.Token()
-		}
-		return err
-	}
-	idx[""] = next()
-	err := walk("", "")
-	if err == nil {
-		if off := next(); off < len(data) {
-			bad(off, "", "unexpected data after the %s's closing '}'", what)
-			return idx, problems, false
-		}
-	}
-	if err != nil {
-		off := int(dec.InputOffset())
-		var se *json.SyntaxError
-		if errors.As(err, &se) {
-			off = int(se.Offset)
-		}
-		msg := err.Error()
-		if err == io.ErrUnexpectedEOF || err == io.EOF {
-			msg = "unexpected end of file"
-		}
-		bad(off, "", "malformed JSON: %s", strings.TrimPrefix(msg, "json: "))
-	}
-	return idx, problems, err == nil
 }
 
 // lineIndex turns byte offsets into line and column, moving forward; a

@@ -47,7 +47,7 @@ func TestLoadStencilGoomba(t *testing.T) {
 	if a, ok := st.Action("Animation"); !ok || !slices.Equal(a.Values, []string{"existing", "moveRight", "moveLeft", "death"}) {
 		t.Errorf("Action(Animation) = %+v, %v", a, ok)
 	}
-	if got, want := st.PropertyNames(), (chart.Properties{Name: "Name", Test: "Test", Value: "Value", Order: "Order", Stack: "Stack"}); got != want {
+	if got, want := st.PropertyNames(), (chart.Properties{Name: "Name", Test: "Test", Value: "Value", Order: "Order", Stack: "Stack", Final: "Final"}); got != want {
 		t.Errorf("PropertyNames() = %+v, want %+v", got, want)
 	}
 	if err := st.Validate(); err != nil {

@@ -26,13 +26,22 @@ type Options struct {
 	// Chain, ChainLimit and StackLimit are copied into the table's
 	// [table.Options]: false, 0 (the number of states) and 0 ([table.MaxStack])
 	// by default. ChainLimit must be 0 to 65535 and StackLimit 0 to
-	// table.MaxStack, or Compile reports an error.
+	// table.MaxStack, or Compile reports an error. A chart whose drawing
+	// says that it chains ([chart.Chart] Chain and ChainLimit) chains
+	// whatever Chain says; a ChainLimit of 0 then takes the chart's.
 	Chain      bool
 	ChainLimit int
 	StackLimit int
 
 	// Name is the table's name; "" (the default) means the chart's Name.
 	Name string
+
+	// Lenient compiles what a table cannot hold by leaving it out with a
+	// warning rather than stopping with an error: in a plain diagram, a
+	// transition's guard beside its event ("hit [hp < 10]"), which the
+	// table then takes on the event alone. False by default, so that a
+	// machine never runs differently from its drawing without an error.
+	Lenient bool
 }
 
 // Result is what Compile made of a chart.
@@ -124,8 +133,15 @@ var (
 	// ErrNoWayOut: a state no transition leaves.
 	ErrNoWayOut = errors.New("compile: state with no way out")
 	// ErrIgnored: part of the drawing that a table cannot represent and
-	// the compiler left out (a label's action, a guard beside an event).
+	// the compiler left out (a label's action; with Options.Lenient, a
+	// guard beside an event).
 	ErrIgnored = errors.New("compile: part of the chart ignored")
+	// ErrGuard: a transition of a plain diagram with both an event and a
+	// guard ("hit [hp < 10]"), which a table cannot test together: an
+	// error, since the transition would be taken on the event alone, unless
+	// Options.Lenient makes it a warning ([ErrIgnored]) that drops the
+	// guard.
+	ErrGuard = errors.New("compile: event and guard on one transition")
 	// ErrLowered: a plain diagram's construct lowered in a way worth
 	// knowing (completion transitions, choice pseudo-states, events
 	// polled rather than received).
@@ -152,8 +168,18 @@ func Check(c *chart.Chart, opt Options) chart.Diagnostics {
 	if c == nil {
 		return nilChart()
 	}
-	x := analyze(c, opt)
+	x := analyze(c, fromChart(opt, c))
 	return x.all()
+}
+
+// fromChart returns opt with what the chart says of how its machine runs:
+// it chains when either says so; the options' ChainLimit wins when not 0.
+func fromChart(opt Options, c *chart.Chart) Options {
+	opt.Chain = opt.Chain || c.Chain
+	if opt.ChainLimit == 0 {
+		opt.ChainLimit = c.ChainLimit
+	}
+	return opt
 }
 
 // Compile checks a chart and lowers it into a table. It always returns a
@@ -172,6 +198,7 @@ func Compile(c *chart.Chart, opt Options) (*Result, error) {
 		d := nilChart()
 		return &Result{Diagnostics: d}, d.Err()
 	}
+	opt = fromChart(opt, c)
 	x := analyze(c, opt)
 	r := &Result{}
 	if !x.diags.HasErrors() && !c.Diagnostics.HasErrors() {

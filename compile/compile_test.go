@@ -172,19 +172,31 @@ func TestChecks(t *testing.T) {
 			uml("18", "6", "", "8"),
 			uml("19", "8", "", "1"),
 			uml("20", "7", "", "2"),
-		}}, compile.Options{}, []want{
-			{N, compile.ErrLowered, `shape 4: note: compile: 1 choice pseudo-states are lowered as states`},
+		}}, compile.Options{Lenient: true}, []want{
+			{N, compile.ErrLowered, `shape 4: note: compile: 1 choice pseudo-state is lowered as a state`},
 			{W, compile.ErrDuplicateName, `shape 5 "Closed": warning: compile: state name "Closed" is also the name of shape 2; this state is called "Closed#3" in the table`},
 			{W, compile.ErrName, `shape 6: warning: compile: state without a name; it is called "state" in the table`},
 			{W, compile.ErrIgnored, `shape 11 "push [unlocked] / swing()": warning: compile: transition "push [unlocked] / swing()": guard [unlocked] is ignored; the transition is taken on event "push" alone`},
 			{W, compile.ErrIgnored, `action "swing()" is ignored`},
 			{W, compile.ErrTransition, `shape 19: warning: compile: the transition enters the start pseudo-state; it is ignored`},
-			{W, compile.ErrTransition, `shape 20: warning: compile: 1 transitions leave an end pseudo-state; they are ignored`},
+			{W, compile.ErrTransition, `shape 20: warning: compile: 1 transition leaves an end pseudo-state; it is ignored`},
 			{N, compile.ErrLowered, `shape 16 "timeout": note: compile: event "timeout" is also tested as a condition (a [guard], a choice's branch or a completion): it is a polled test, not a message`},
 			{W, compile.ErrSameTest, `shape 18: warning: compile: a transition on "completion" already leaves the same state before this one, which is never taken; it is left out`},
 			{N, compile.ErrLowered, `shape 15: note: compile: 3 transitions without a label are completion transitions: they take the polled test "completion"`},
 			{W, compile.ErrNoWayOut, `state "Closed#2" has no way out`},
 			{W, compile.ErrUnreachable, `state "Closed#2" is unreachable`},
+		}},
+		{"plain, event and guard", &chart.Chart{Name: "door", States: []chart.State{
+			kind(chart.StartState, state("1", "")), state("2", "Closed"), state("3", "Open"), kind(chart.ChoiceState, state("4", "")),
+		}, Transitions: []chart.Transition{
+			uml("10", "1", "", "2"),
+			uml("11", "2", "push [unlocked]", "3"),
+			uml("12", "3", "close", "4"),
+			uml("13", "4", "lock [key]", "2"),
+		}}, compile.Options{}, []want{
+			{N, compile.ErrLowered, `shape 4: note: compile: 1 choice pseudo-state is lowered as a state`},
+			{E, compile.ErrGuard, `shape 11 "push [unlocked]": compile: transition "push [unlocked]": guard [unlocked] cannot be kept beside event "push": a table transition tests one thing, so it would be taken on the event alone`},
+			{E, compile.ErrGuard, `shape 13 "lock [key]": compile: branch "lock [key]" of a choice: event "lock" and guard [key] cannot both be kept: a branch tests one thing`},
 		}},
 		{"plain without start", &chart.Chart{Name: "x", States: []chart.State{state("1", "a")}}, compile.Options{},
 			[]want{{E, compile.ErrNoInitial, `compile: no initial state`}, {W, compile.ErrNoWayOut, `state "a" has no way out`}}},
@@ -196,7 +208,7 @@ func TestChecks(t *testing.T) {
 				{E, compile.ErrNoInitial, `shape 2: compile: the start pseudo-state has no transition`},
 				{E, compile.ErrNoInitial, `shape 8: compile: the start pseudo-state leads to no state (5)`},
 				{E, compile.ErrTwoInitials, `compile: 3 initial states (or start pseudo-states): a start pseudo-state, and a start pseudo-state at shape 2, a start pseudo-state at shape 3`},
-				{N, compile.ErrLowered, `shape 9: note: compile: 1 transitions without a label are completion transitions`}}},
+				{N, compile.ErrLowered, `shape 9: note: compile: 1 transition without a label is a completion transition`}}},
 		{"plain events", func() *chart.Chart {
 			c := &chart.Chart{Name: "x", States: []chart.State{kind(chart.StartState, state("s", "")), state("0", "a")}}
 			c.Transitions = append(c.Transitions, uml("t", "s", "", "0"))

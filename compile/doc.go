@@ -16,6 +16,13 @@
 // package's sentinel errors for [errors.Is]. Errors stop a compile
 // (the chart's own errors too); warnings and notes do not.
 //
+// A check lists at most 10 diagnostics of one kind (one sentinel error
+// and one severity): one more, of the same kind, at the chart's file,
+// follows the first 10 and counts the others ("and 99,989 more states
+// sharing an ID with another"), so that a chart of 100,000 states that
+// share an ID gives 11 diagnostics, not 99,999. The chart's own
+// diagnostics are passed on as they are.
+//
 // # Checks
 //
 // A chart read with a stencil is a build asset and is checked strictly; a

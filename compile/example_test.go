@@ -9,7 +9,7 @@ import (
 	"github.com/fsmforge/fsmforge/table"
 )
 
-// The seed's Goomba, drawn in Visio with the Goomba stencil, compiled into
+// The designer-pipeline article's Goomba, drawn in Visio with the Goomba stencil, compiled into
 // its state table: each state's ordered tests and entry actions, and the
 // destination table indexed by test and state (-1 is the final state, -4
 // no transition).

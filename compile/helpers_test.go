@@ -92,7 +92,7 @@ func uml(id, from, label, to string) chart.Transition {
 	return t
 }
 
-// goombaChart is the seed's Goomba, built by code with the stencil st (or
+// goombaChart is the designer-pipeline article's Goomba, built by code with the stencil st (or
 // none), with more states and transitions.
 func goombaChart(st *chart.Stencil, states []chart.State, transitions ...chart.Transition) *chart.Chart {
 	return &chart.Chart{
@@ -183,7 +183,7 @@ func checkResult(t testing.TB, r *compile.Result, err error) {
 var sentinels = []error{compile.ErrWrongStencil, compile.ErrBadStencil, compile.ErrUnknownTest, compile.ErrUnknownAction, compile.ErrUnknownValue,
 	compile.ErrNoTest, compile.ErrNoInitial, compile.ErrTwoInitials, compile.ErrDuplicateName, compile.ErrDuplicateID,
 	compile.ErrName, compile.ErrMissingState, compile.ErrTransition, compile.ErrSameTest, compile.ErrShadowed, compile.ErrNoPush,
-	compile.ErrUnreachable, compile.ErrNoWayOut, compile.ErrIgnored, compile.ErrLowered, compile.ErrLimit, compile.ErrOptions}
+	compile.ErrUnreachable, compile.ErrNoWayOut, compile.ErrIgnored, compile.ErrGuard, compile.ErrLowered, compile.ErrLimit, compile.ErrOptions}
 
 func sentinelName(err error) string {
 	if i := slices.Index(sentinels, err); i >= 0 {

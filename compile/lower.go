@@ -23,6 +23,8 @@ type lowering struct {
 	plain bool           // a plain diagram: no stencil at all
 	diags chart.Diagnostics
 
+	repeats map[repeatKey]*repeated // diagnostics by kind, to list only the first few of each
+
 	flagged map[chart.Pos]bool // elements the importer reported errors for: File, Page and Shape only
 
 	idx   map[string]int // chart state ID → index in c.States (the first, for a repeated ID)
@@ -37,6 +39,7 @@ type lowering struct {
 	any     []ltrans
 	initial int  // lowered state, or -1
 	chain   bool // Options.Chain
+	lenient bool // Options.Lenient
 
 	choices    int // choice pseudo-states lowered as states
 	completion int // transitions given the completion test
@@ -87,7 +90,9 @@ type ltrans struct {
 type testKey struct{ name, value string }
 
 func (x *lowering) diag(sev chart.Severity, at chart.Pos, err error, hint, format string, args ...any) {
-	x.diags = append(x.diags, chart.Diagnostic{Pos: at, Severity: sev, Message: "compile: " + fmt.Sprintf(format, args...), Hint: hint, Err: err})
+	if x.listed(sev, err) {
+		x.diags = append(x.diags, chart.Diagnostic{Pos: at, Severity: sev, Message: "compile: " + fmt.Sprintf(format, args...), Hint: hint, Err: err})
+	}
 }
 
 func (x *lowering) errorf(at chart.Pos, err error, hint, format string, args ...any) {
@@ -139,7 +144,7 @@ func where(p chart.Pos, id string) string {
 
 // analyze checks c and lowers it.
 func analyze(c *chart.Chart, opt Options) *lowering {
-	x := &lowering{c: c, initial: -1, chain: opt.Chain}
+	x := &lowering{c: c, initial: -1, chain: opt.Chain, lenient: opt.Lenient}
 	for _, d := range c.Diagnostics {
 		if d.Severity == chart.Error && d.Pos.Shape != "" {
 			if x.flagged == nil {
@@ -215,7 +220,9 @@ func (x *lowering) checkStencil(opt Options) bool {
 			if errors.As(err, &l) {
 				for _, d := range l {
 					d.Severity, d.Err = chart.Error, ErrBadStencil
-					x.diags = append(x.diags, d)
+					if x.listed(d.Severity, d.Err) {
+						x.diags = append(x.diags, d)
+					}
 				}
 			}
 			return false
@@ -303,7 +310,7 @@ func (x *lowering) choiceNote() {
 	for i := range x.c.States {
 		if s := &x.c.States[i]; s.Kind == chart.ChoiceState && x.low[i] >= 0 {
 			x.notef(s.Pos, ErrLowered, "compile with chaining (-chain) to take a choice's branch in the same update as the transition into it",
-				"%d choice pseudo-states are lowered as states: their branches are polled tests, tried at the update after the choice is entered", x.choices)
+				"%s polled tests, tried at the update after the choice is entered", count(x.choices, "choice pseudo-state is lowered as a state: its branches are", "choice pseudo-states are lowered as states: their branches are"))
 			return
 		}
 	}
@@ -670,7 +677,7 @@ func (x *lowering) lowerTransitions() {
 	for i := range c.States {
 		if x.low[i] == lowEnd && len(x.out(i)) > 0 {
 			t := &c.Transitions[x.out(i)[0]]
-			x.warnf(t.Pos, ErrTransition, "remove the arrows that leave the end node", "%d transitions leave an end pseudo-state; they are ignored", len(x.out(i)))
+			x.warnf(t.Pos, ErrTransition, "remove the arrows that leave the end node", "%s ignored", count(len(x.out(i)), "transition leaves an end pseudo-state; it is", "transitions leave an end pseudo-state; they are"))
 		}
 	}
 
@@ -681,7 +688,7 @@ func (x *lowering) lowerTransitions() {
 	}
 	if x.completion > 0 {
 		x.notef(x.firstComp, ErrLowered, "label the arrow with the event or [condition] that takes it, or have the host answer "+strconv.Quote(Completion)+" when a state's work is done",
-			"%d transitions without a label are completion transitions: they take the polled test %q", x.completion, Completion)
+			"%s the polled test %q", count(x.completion, "transition without a label is a completion transition: it takes", "transitions without a label are completion transitions: they take"), Completion)
 	}
 }
 
@@ -729,13 +736,23 @@ func (x *lowering) lowerTransition(i int, from chart.StateKind, use func(testKey
 	if x.plain {
 		if from == chart.ChoiceState {
 			if t.Event != "" && t.Guard != "" {
-				x.warnf(t.Pos, ErrIgnored, "a choice's branch is a condition: write it as [condition]", "branch %q of a choice: guard [%s] is ignored; the branch tests %q", t.Label, t.Guard, t.Test)
+				if !x.lenient {
+					x.errorf(t.Pos, ErrGuard, "a choice's branch is a condition: write it as [condition] (or compile with -lenient to test "+strconv.Quote(t.Test)+" alone)",
+						"branch %q of a choice: event %q and guard [%s] cannot both be kept: a branch tests one thing", t.Label, t.Event, t.Guard)
+				} else {
+					x.warnf(t.Pos, ErrIgnored, "a choice's branch is a condition: write it as [condition]", "branch %q of a choice: guard [%s] is ignored; the branch tests %q", t.Label, t.Guard, t.Test)
+				}
 			}
 		} else {
 			tr.evt = t.Event != "" && t.Test == t.Event
 			if tr.evt && t.Guard != "" {
-				x.warnf(t.Pos, ErrIgnored, "a table transition has one test: move the condition to a choice after the event",
-					"transition %q: guard [%s] is ignored; the transition is taken on event %q alone", t.Label, t.Guard, t.Event)
+				if !x.lenient {
+					x.errorf(t.Pos, ErrGuard, "move the condition to a choice after the event (or compile with -lenient to take the transition on the event alone)",
+						"transition %q: guard [%s] cannot be kept beside event %q: a table transition tests one thing, so it would be taken on the event alone", t.Label, t.Guard, t.Event)
+				} else {
+					x.warnf(t.Pos, ErrIgnored, "a table transition has one test: move the condition to a choice after the event",
+						"transition %q: guard [%s] is ignored; the transition is taken on event %q alone", t.Label, t.Guard, t.Event)
+				}
 			}
 		}
 		if t.Action != "" {
@@ -1050,4 +1067,13 @@ func (x *lowering) checkGraph() {
 				"state %q is unreachable: no path leads to it from the initial state %q", x.label(q), x.label(x.initial))
 		}
 	}
+}
+
+// count renders n and the words that follow it, in the singular or the
+// plural: count(1, "state is", "states are") is "1 state is".
+func count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
 }

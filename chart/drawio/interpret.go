@@ -224,8 +224,8 @@ func (in *interp) run() {
 		}
 	}
 	in.reportAttrs()
-	importer.NumberOrders(in.c.Transitions)
-	chart.Flatten(in.c)
+	importer.RankOrders(in.c, nil, "drawio")
+	chart.Flatten(in.c, 0)
 }
 
 // page reads the states and transitions of a page.

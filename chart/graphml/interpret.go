@@ -274,7 +274,7 @@ func (in *interp) run() {
 	in.classify()
 	in.states()
 	in.transitions()
-	importer.NumberOrders(in.c.Transitions)
+	importer.RankOrders(in.c, nil, "graphml")
 	in.layout()
 	in.flatten()
 }
@@ -960,7 +960,7 @@ func (in *interp) flatten() {
 			}
 		}
 	}
-	chart.Flatten(in.c)
+	chart.Flatten(in.c, 0)
 }
 
 func plural(n int, word string) string {

@@ -88,7 +88,7 @@ func interpret(doc *document, opt Options) (*chart.Chart, error) {
 		in.initials()
 		in.states()
 		in.transitions()
-		chart.Flatten(in.c)
+		chart.Flatten(in.c, 0)
 		in.markInitial()
 		in.sortEntries()
 	}

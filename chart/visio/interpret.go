@@ -152,7 +152,7 @@ func (in *interp) finish() (*chart.Chart, error) {
 	if in.st != nil {
 		in.initialAncestors()
 	}
-	chart.Flatten(in.c)
+	chart.Flatten(in.c, 0)
 	if in.c.States == nil {
 		in.c.States = []chart.State{}
 	}
@@ -186,7 +186,7 @@ func (in *interp) run() {
 		sheets[0] = nil // read: its memory is the chart's
 		sheets = sheets[1:]
 	}
-	importer.NumberOrders(in.c.Transitions)
+	importer.RankOrders(in.c, nil, "visio")
 }
 
 // initialAncestors marks Initial the compound states around a state of

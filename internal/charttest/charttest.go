@@ -1,5 +1,5 @@
 // Package charttest holds the charts the exporters' and importers' tests
-// share: the seed's Goomba read from examples/goomba, the Lucidchart UML
+// share: the designer-pipeline article's Goomba read from examples/goomba, the Lucidchart UML
 // state diagram of chart/visio's testdata, and a hand-built guard with
 // what those drawings lack (push and return, any-state transitions,
 // values, a self-loop, orders that differ from chart order); and, in
@@ -40,7 +40,7 @@ func Stencil(tb testing.TB) *chart.Stencil {
 	return st
 }
 
-// Goomba reads the seed's Goomba with its stencil, its File the path
+// Goomba reads the designer-pipeline article's Goomba with its stencil, its File the path
 // relative to Root.
 func Goomba(tb testing.TB) *chart.Chart {
 	tb.Helper()

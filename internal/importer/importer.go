@@ -9,7 +9,7 @@
 //
 //   - Allocation: [Block] hands out values and slices cut from blocks.
 //   - Strings: [Strings] clones a chart's strings out of the file once.
-//   - Transitions: [NumberOrders].
+//   - Transitions: [RankOrders], [Unordered], [Else].
 //   - Stencils: [TestNames], [Version].
 //   - Text: [Words], [TerminatorKind], [Shorten].
 package importer
@@ -89,25 +89,6 @@ func (x *Strings) Pos(p chart.Pos) chart.Pos {
 	p.Shape = x.Clone(p.Shape)
 	p.ShapeName = x.Clone(p.ShapeName)
 	return p
-}
-
-// NumberOrders numbers the transitions of ts whose Order is 0 by their
-// position (from 1) among the transitions leaving the same state, or among
-// the AnyState transitions, in the order of ts; it leaves other orders as
-// they are, and counts them.
-func NumberOrders(ts []chart.Transition) {
-	seen := make(map[string]int)
-	for i := range ts {
-		t := &ts[i]
-		key := t.From
-		if t.AnyState {
-			key = "\x00any"
-		}
-		seen[key]++
-		if t.Order == 0 {
-			t.Order = seen[key]
-		}
-	}
 }
 
 // TestNames lists the names of the stencil's tests, in its order.

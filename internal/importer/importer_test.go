@@ -24,20 +24,6 @@ func TestStrings(t *testing.T) {
 	}
 }
 
-func TestNumberOrders(t *testing.T) {
-	ts := []chart.Transition{
-		{From: "a"}, {From: "b"}, {From: "a", Order: 5}, {AnyState: true}, {From: "a"}, {AnyState: true, Order: 1}, {AnyState: true},
-	}
-	NumberOrders(ts)
-	var got []int
-	for _, t := range ts {
-		got = append(got, t.Order)
-	}
-	if want := []int{1, 1, 5, 1, 3, 1, 3}; !slices.Equal(got, want) {
-		t.Errorf("orders = %v, want %v", got, want)
-	}
-}
-
 func TestStencil(t *testing.T) {
 	st := &chart.Stencil{Tests: []chart.Test{{Name: "a"}, {Name: "b"}}}
 	if got := TestNames(st); !slices.Equal(got, []string{"a", "b"}) {

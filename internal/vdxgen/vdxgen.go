@@ -346,7 +346,7 @@ func Glue(from, begin, end string) []Connect {
 	return c
 }
 
-// Goomba draws the seed's Goomba with the Goomba stencil's masters, as
+// Goomba draws the designer-pipeline article's Goomba with the Goomba stencil's masters, as
 // examples/goomba/goomba.vdx does, on one page "Page-1": states walkLeft
 // (1, initial), walkRight (2) and death (3); transitions 4 to 8
 // (hitTriggerLeft, hitTriggerRight, hitByPlayer twice, animationDone to
