@@ -9,6 +9,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/internal/importer"
+	"github.com/fsmforge/fsmforge/internal/source"
 )
 
 // The first pass of the interpretation (see interp): the records of a
@@ -41,15 +42,15 @@ type sheet struct {
 	dup, glue, stateDiags chart.Diagnostics
 
 	// What few nodes need.
-	labels  map[*node]string             // a shape without text: its NameU or Name
-	far     map[*node]Pos                // a position nodes cannot hold
-	stale   map[*node]*[2]string         // shape IDs an end is glued to, when no shape has them
-	unsup   map[*node]chart.Diagnostic   // plain: what a state cannot be
-	tdiags  map[*node][]chart.Diagnostic // a transition's properties' problems
-	ret     map[*node]chart.Pos          // a returning transition's Stack property
-	orders  map[*node]int                // an order too large for transDraft
-	inState map[*node]*node              // the first container holding a node that is a state
-	bigActs map[int32]chart.Action       // actions actDraft cannot hold, by index in acts
+	labels  map[*node]string           // a shape without text: its NameU or Name
+	far     map[*node]Pos              // a position nodes cannot hold
+	stale   map[*node]*[2]string       // shape IDs an end is glued to, when no shape has them
+	unsup   map[*node]chart.Diagnostic // plain: what a state cannot be
+	tdiags  map[*node][]finding        // a transition's properties' problems
+	ret     map[*node]chart.Pos        // a returning transition's Stack property
+	orders  map[*node]int              // an order too large for transDraft
+	inState map[*node]*node            // the first container holding a node that is a state
+	bigActs map[int32]chart.Action     // actions actDraft cannot hold, by index in acts
 }
 
 // node is a shape of a page: what the interpretation keeps of it and
@@ -247,11 +248,16 @@ func (sh *sheet) displayName(n *node) string {
 }
 
 func (sh *sheet) describe(n *node) string {
-	if name := chart.NormalizeSpace(n.text); name != "" {
-		return fmt.Sprintf("shape %s %q", sh.shapeID(n), importer.Shorten(name, 40))
+	if name := chart.NormalizeSpace(cutText(n.text)); name != "" {
+		return fmt.Sprintf("shape %s %s", short(sh.shapeID(n)), quote(name))
 	}
-	return fmt.Sprintf("shape %s (%s)", sh.shapeID(n), sh.label(n))
+	return fmt.Sprintf("shape %s (%s)", short(sh.shapeID(n)), short(sh.label(n)))
 }
+
+// cutText cuts a text to what a message may quote of it once its spaces
+// are normalized: a shape's text, quoted in the messages about the
+// connectors glued to it, may be long, and they many.
+func cutText(s string) string { return source.Shorten(s, 4*source.MaxQuoted) }
 
 // arena copies strings into shared blocks of up to 32 KiB.
 type arena struct{ block strings.Builder }
@@ -278,9 +284,9 @@ func (a *arena) join(x, y string) string {
 // pos returns the chart position of p, on page pg (may be nil), for the
 // shape whose chart ID is shape, named name.
 func (in *interp) pos(p Pos, pg *Page, shape, name string) chart.Pos {
-	cp := chart.Pos{File: in.file(p.Part), Line: p.Line, Col: p.Col, ShapeName: in.text(name), Shape: shape}
+	cp := chart.Pos{File: in.file(p.Part), Line: p.Line, Col: p.Col, ShapeName: in.text(name), Shape: posText(shape)}
 	if pg != nil {
-		cp.Page = in.strs.Clone(pg.Label())
+		cp.Page = in.strs.Clone(posText(pg.Label()))
 	}
 	return cp
 }
@@ -288,7 +294,7 @@ func (in *interp) pos(p Pos, pg *Page, shape, name string) chart.Pos {
 // at returns the chart position of a node's shape, named name.
 func (in *interp) at(sh *sheet, n *node, name string) chart.Pos {
 	p := sh.pos(n)
-	return chart.Pos{File: in.file(p.Part), Line: p.Line, Col: p.Col, ShapeName: in.text(name), Page: sh.page, Shape: n.id}
+	return chart.Pos{File: in.file(p.Part), Line: p.Line, Col: p.Col, ShapeName: in.text(name), Page: sh.page, Shape: posText(n.id)}
 }
 
 // file returns the file's name, followed by the part's for a package, as
@@ -298,19 +304,11 @@ func (in *interp) file(part string) string {
 	if part != in.lastPart || in.lastFile == "" {
 		f := in.doc.File
 		if part != "" {
-			f += "!" + part
+			f += "!" + posText(part)
 		}
 		in.lastPart, in.lastFile = part, in.strs.Clone(f)
 	}
 	return in.lastFile
-}
-
-func diag(sev chart.Severity, at chart.Pos, hint, format string, args ...any) chart.Diagnostic {
-	return chart.Diagnostic{Pos: at, Severity: sev, Message: "visio: " + fmt.Sprintf(format, args...), Hint: hint}
-}
-
-func (in *interp) diag(sev chart.Severity, at chart.Pos, hint, format string, args ...any) {
-	in.c.Diagnostics = append(in.c.Diagnostics, diag(sev, at, hint, format, args...))
 }
 
 // severity is that of a problem that drops a transition.
@@ -323,7 +321,7 @@ func (in *interp) severity() chart.Severity {
 
 // beginPage starts reading a page that is not a background page.
 func (in *interp) beginPage(pg *Page) *sheet {
-	sh := &sheet{pg: pg, page: in.strs.Clone(pg.Label())}
+	sh := &sheet{pg: pg, page: in.strs.Clone(posText(pg.Label()))}
 	if len(in.sheets) > 0 {
 		sh.prefix = pg.ID + "/"
 	}
@@ -387,11 +385,12 @@ func (in *interp) collectShape(sh *sheet, s *Shape, parent ref) {
 
 	// Its ID.
 	if s.ID == "" || sh.lookup(s.ID) != 0 {
-		msg := "shape ID " + s.ID + " is used twice on the page; the second shape is ignored"
+		at, hint := in.at(sh, n, displayName(s)), "the file is damaged; re-save it from Visio"
 		if s.ID == "" {
-			msg = "shape without an ID; ignored"
+			in.addf(&sh.dup, in.severity(), at, hint, "shape without an ID; ignored")
+		} else {
+			in.addf(&sh.dup, in.severity(), at, hint, "shape ID %s is used twice on the page; the second shape is ignored", short(s.ID))
 		}
-		sh.dup = append(sh.dup, diag(in.severity(), in.at(sh, n, displayName(s)), "the file is damaged; re-save it from Visio", "%s", msg))
 		n.flags |= fSkip
 	} else {
 		sh.register(sh.shapeID(n), self)
@@ -471,8 +470,8 @@ func (in *interp) role(m *Master) chart.Role {
 func (in *interp) connect(sh *sheet, c *Connect) {
 	from := sh.node(sh.lookup(c.FromSheet))
 	if from == nil {
-		sh.glue = append(sh.glue, diag(chart.Warning, in.pos(c.Pos, sh.pg, "", ""), "",
-			"a Connect row glues shape %s, which is not on the page; ignored", c.FromSheet))
+		in.addf(&sh.glue, chart.Warning, in.pos(c.Pos, sh.pg, "", ""), "",
+			"a Connect row glues shape %s, which is not on the page; ignored", short(c.FromSheet))
 		return
 	}
 	var end *ref
@@ -486,8 +485,8 @@ func (in *interp) connect(sh *sheet, c *Connect) {
 		return // a 2-D shape or a control handle glued: no transition end
 	}
 	if from.flags&set != 0 {
-		sh.glue = append(sh.glue, diag(chart.Warning, in.at(sh, from, sh.displayName(from)), "",
-			"a second Connect row glues the %s of the connector; the first is kept", endName(c.FromCell)))
+		in.addf(&sh.glue, chart.Warning, in.at(sh, from, sh.displayName(from)), "",
+			"a second Connect row glues the %s of the connector; the first is kept", endName(c.FromCell))
 		return
 	}
 	from.flags |= set
@@ -562,8 +561,8 @@ func (in *interp) stencilState(sh *sheet, n *node, s *Shape) {
 		}
 		val := slices.Index(a.Values, v)
 		if val < 0 {
-			sh.stateDiags = append(sh.stateDiags, diag(chart.Error, in.propPos(&p, sh, n, name), "pick one of "+strings.Join(a.Values, ", ")+" in the state's Shape Data",
-				"state %q: %s value %q is not in the drop-list of stencil %q", name, a.Name, v, in.st.Name))
+			in.addf(&sh.stateDiags, chart.Error, in.propPos(&p, sh, n, name), "pick one of "+strings.Join(a.Values, ", ")+" in the state's Shape Data",
+				"state %s: %s value %s is not in the drop-list of stencil %q", quote(name), a.Name, quote(v), in.st.Name)
 			continue
 		}
 		ad := sh.acts.add()
@@ -634,7 +633,7 @@ func (in *interp) propPos(p *Prop, sh *sheet, n *node, name string) chart.Pos {
 func (in *interp) stencilTransition(sh *sheet, n *node, s *Shape) {
 	st, names := in.st, in.props
 	var d transDraft
-	var diags []chart.Diagnostic
+	var diags []finding
 	tp, hasTest := findProp(s, names.Test)
 	name := chart.NormalizeSpace(strings.TrimSpace(s.Text))
 	if name == "" { // a connector without text: named by its test
@@ -647,7 +646,7 @@ func (in *interp) stencilTransition(sh *sheet, n *node, s *Shape) {
 		} else {
 			at = in.at(sh, n, name)
 		}
-		diags = append(diags, diag(chart.Error, at, hint, format, args...))
+		diags = append(diags, finding{diag(chart.Error, at, hint, format, args...), format})
 	}
 	pickTest := func() string {
 		return "pick one of " + strings.Join(importer.TestNames(in.st), ", ") + " in the connector's Shape Data"
@@ -665,14 +664,14 @@ func (in *interp) stencilTransition(sh *sheet, n *node, s *Shape) {
 		if i := slices.IndexFunc(st.Tests, func(t chart.Test) bool { return t.Name == v }); i >= 0 {
 			test, d.test = st.Tests[i], int32(i+1)
 		} else {
-			bad(&tp, pickTest(), "test %q is not in stencil %q", v, st.Name)
+			bad(&tp, pickTest(), "test %s is not in stencil %q", quote(v), st.Name)
 		}
 	}
 	if vp, ok := findProp(s, names.Value); ok {
 		if v := strings.TrimSpace(vp.Value); v != "" {
 			d.value = in.value(v)
 			if len(test.Values) > 0 && !slices.Contains(test.Values, v) {
-				bad(&vp, "pick one of "+strings.Join(test.Values, ", "), "test %q does not take value %q", test.Name, v)
+				bad(&vp, "pick one of "+strings.Join(test.Values, ", "), "test %q does not take value %s", test.Name, quote(v))
 			}
 		}
 	}
@@ -681,7 +680,7 @@ func (in *interp) stencilTransition(sh *sheet, n *node, s *Shape) {
 			order, err := strconv.Atoi(v)
 			if err != nil || order < 0 {
 				bad(&op, "number the transitions leaving a state 1, 2, 3... in the order their tests are tried (0 for document order)",
-					"order %q is not a whole number", v)
+					"order %s is not a whole number", quote(v))
 			}
 			d.order = int32(order) // 0: document order
 			if int(d.order) != order {
@@ -705,12 +704,12 @@ func (in *interp) stencilTransition(sh *sheet, n *node, s *Shape) {
 			}
 			sh.ret[n] = in.propPos(&sp, sh, n, name)
 		default:
-			bad(&sp, "pick one of none, push, return", "stack operation %q is not one of none, push, return", v)
+			bad(&sp, "pick one of none, push, return", "stack operation %s is not one of none, push, return", quote(v))
 		}
 	}
 	if diags != nil {
 		if sh.tdiags == nil {
-			sh.tdiags = make(map[*node][]chart.Diagnostic)
+			sh.tdiags = make(map[*node][]finding)
 		}
 		sh.tdiags[n] = diags
 	}

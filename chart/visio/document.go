@@ -33,10 +33,12 @@ type Document struct {
 	Masters []*Master // the document stencil, in file order
 	Pages   []*Page   // in file order, background pages included
 
-	// Diagnostics lists what the parser and Resolve ignored or found odd.
+	// Diagnostics lists what the parser and Resolve ignored or found odd:
+	// of each kind, the first 100, then how many more there are.
 	Diagnostics chart.Diagnostics
 
 	resolved bool
+	rep      repeats // caps Diagnostics of each kind
 }
 
 // Master is a master of the drawing's document stencil: the model its
@@ -426,14 +428,14 @@ type Pos struct {
 // nil), for shape s (may be nil) named name.
 func chartPos(file string, p Pos, pg *Page, s *Shape, name string) chart.Pos {
 	if p.Part != "" {
-		file += "!" + p.Part
+		file += "!" + posText(p.Part)
 	}
 	cp := chart.Pos{File: file, Line: p.Line, Col: p.Col, ShapeName: name}
 	if pg != nil {
-		cp.Page = pg.Label()
+		cp.Page = posText(pg.Label())
 	}
 	if s != nil {
-		cp.Shape = s.ID
+		cp.Shape = posText(s.ID)
 	}
 	return cp
 }
@@ -456,6 +458,7 @@ func (d *Document) Resolve() {
 			d.resolve(masters, pg, s, nil)
 		}
 	}
+	d.rep.flush(&d.Diagnostics)
 }
 
 // masterIndex returns the masters by ID, reporting IDs used twice.
@@ -463,10 +466,10 @@ func (d *Document) masterIndex() map[string]*Master {
 	masters := make(map[string]*Master, len(d.Masters))
 	for _, m := range d.Masters {
 		if _, dup := masters[m.ID]; dup {
-			d.Diagnostics = append(d.Diagnostics, chart.Diagnostic{
+			d.rep.add(&d.Diagnostics, chart.Diagnostic{
 				Pos: chartPos(d.File, m.Pos, nil, nil, m.Label()), Severity: chart.Warning,
-				Message: fmt.Sprintf("visio: master ID %s is used twice; shapes inherit from the first", m.ID),
-			})
+				Message: fmt.Sprintf("visio: master ID %s is used twice; shapes inherit from the first", short(m.ID)),
+			}, "master twice")
 			continue
 		}
 		masters[m.ID] = m
@@ -480,11 +483,11 @@ func (d *Document) resolve(masters map[string]*Master, pg *Page, s *Shape, inher
 	case s.MasterID != "":
 		m := masters[s.MasterID]
 		if m == nil {
-			d.Diagnostics = append(d.Diagnostics, chart.Diagnostic{
+			d.rep.add(&d.Diagnostics, chart.Diagnostic{
 				Pos: chartPos(d.File, s.Pos, pg, s, displayName(s)), Severity: chart.Warning,
-				Message: fmt.Sprintf("visio: shape refers to master %s, which the drawing does not have; it inherits nothing", s.MasterID),
+				Message: fmt.Sprintf("visio: shape refers to master %s, which the drawing does not have; it inherits nothing", short(s.MasterID)),
 				Hint:    "the file may have been edited by hand or written by another program; re-save it from Visio",
-			})
+			}, "no master")
 			break
 		}
 		s.Master = m
@@ -495,10 +498,10 @@ func (d *Document) resolve(masters map[string]*Master, pg *Page, s *Shape, inher
 		s.Master = inherited
 		s.Base = findShape(inherited.Shapes, s.MasterShapeID)
 		if s.Base == nil {
-			d.Diagnostics = append(d.Diagnostics, chart.Diagnostic{
+			d.rep.add(&d.Diagnostics, chart.Diagnostic{
 				Pos: chartPos(d.File, s.Pos, pg, s, displayName(s)), Severity: chart.Warning,
-				Message: fmt.Sprintf("visio: shape refers to shape %s of master %q, which has no such shape; it inherits nothing", s.MasterShapeID, inherited.Label()),
-			})
+				Message: fmt.Sprintf("visio: shape refers to shape %s of master %s, which has no such shape; it inherits nothing", short(s.MasterShapeID), quote(inherited.Label())),
+			}, "no master shape")
 		}
 	}
 	if b := s.Base; b != nil {

@@ -10,7 +10,7 @@ import (
 	"github.com/fsmforge/fsmforge/chart/visio"
 )
 
-// The seed's Goomba, drawn in Visio with the goomba stencil.
+// The designer-pipeline article's Goomba, drawn in Visio with the goomba stencil.
 func ExampleReadFile() {
 	st, err := chart.LoadStencil("../../examples/goomba/goomba.stencil.json")
 	if err != nil {

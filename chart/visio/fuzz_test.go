@@ -1,7 +1,10 @@
 package visio_test
 
 import (
+	"archive/zip"
 	"bytes"
+	"compress/flate"
+	"hash/crc32"
 	"slices"
 	"strings"
 	"testing"
@@ -9,36 +12,94 @@ import (
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/visio"
 	"github.com/fsmforge/fsmforge/internal/charttest"
-	"github.com/fsmforge/fsmforge/internal/vdxgen"
 	"github.com/fsmforge/fsmforge/internal/vsdxgen"
 )
+
+// The fuzz targets start from tiny drawings, of a kilobyte or two, and
+// from tiny files of each hostile kind the reader refuses (see
+// hostileSeeds): the Go fuzzer minimizes each input that finds new
+// coverage, for up to a minute, in a time that grows as the square of its
+// size, so that seeds of tens of kilobytes (the Goomba's, the drawings of
+// testdata, which the other tests read) keep it minimizing rather than
+// fuzzing. Each input is read within lower limits than the defaults
+// (fuzzOptions), so that no input the fuzzer makes costs more than a few
+// megabytes of XML to parse (four readings of 1 MiB).
+
+// fuzzOptions are the options the fuzz targets read with: file, stencil,
+// and limits lower than the defaults.
+func fuzzOptions(file string, st *chart.Stencil) visio.Options {
+	return visio.Options{File: file, Stencil: st, MaxDepth: 20, MaxSize: 1 << 20, MaxParts: 200, MaxPartSize: 1 << 20, MaxUnpacked: 1 << 20}
+}
 
 // FuzzRead feeds the reader arbitrary files, with and without a stencil: it
 // must not panic or hang, it must return a chart or an error that is a
 // chart.Diagnostics, every diagnostic must render, and every chart must
-// hold together (see checkChart). The corpus starts from the drawings of
-// testdata, the fixtures of ../../../shared/fixtures/vdx when that folder
-// is there, goomba.vdx, and drawings built by the tests.
+// hold together (see checkChart).
 //
-// The fuzzer minimizes each new interesting input, for up to a minute by
-// default; from a seed of hundreds of kilobytes that stalls it, so bound
-// the minimization:
-//
-//	go test -run '^$' -fuzz FuzzRead -fuzztime 3m -fuzzminimizetime 5s ./chart/visio
+//	go test -run '^$' -fuzz '^FuzzRead$' -fuzztime 1m ./chart/visio
 func FuzzRead(f *testing.F) {
-	charttest.AddFiles(f, "testdata/*.vdx", "../../../shared/fixtures/vdx/*.vdx", "../../examples/goomba/*.vdx")
-	handler := vdxgen.Shape{ID: "9", Name: "Message Handler", Master: "5", Text: "on hit"}
-	f.Add(vdxgen.Goomba(nil).Bytes())
-	f.Add([]byte(strings.Replace(string(vdxgen.Goomba(nil).Bytes()), "<Shape ID='2'", "<Shape ID='9' Type='Group'><v14:Layout xmlns:v14='http://schemas.microsoft.com/office/visio/2010/extension'><v14:Relationships F='SUM(DEPENDSON(1,Sheet.1!SheetRef()))'/></v14:Layout><Text>outer</Text><Shapes/></Shape><Shape ID='2'", 1)))
-	f.Add(vdxgen.Goomba([]vdxgen.Shape{handler, vdxgen.Transition("10", "hitByPlayer", vdxgen.Prop{Row: "Stack", Value: "push", Inherit: true})}, vdxgen.Glue("10", "9", "3")).Bytes())
-	f.Add(vdxgen.Generate(3, 5))
+	f.Add([]byte(miniVDX))
+	f.Add([]byte(miniUML))
 	f.Add([]byte(inheritance))
 	f.Add([]byte("PK\x03\x04"))
 	f.Add([]byte("<VisioDocument xmlns='urn:schemas-microsoft-com:office:visio'><Pages><Page><Shapes><Shape ID='1'><Shapes><Shape ID='1'/></Shapes></Shape></Shapes><Connects><Connect FromSheet='1' FromCell='BeginX' ToSheet='1'/></Connects></Page></Pages></VisioDocument>"))
-
-	f.Add(vsdxgen.Zip(goombaParts()))
+	for _, s := range hostileSeeds() {
+		f.Add(s)
+	}
 	st := charttest.Stencil(f)
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzRead(t, data, st) })
+}
+
+// miniVDX is a drawing made with the Goomba's stencil of a kilobyte: its
+// masters, an initial state, a state with an action, a transition and a
+// message handler.
+const miniVDX = "<VisioDocument xmlns='http://schemas.microsoft.com/visio/2003/core'><Masters>" +
+	"<Master ID='1' NameU='Initial State'/><Master ID='2' NameU='State'><Shapes><Shape ID='5'><Prop NameU='XMovement'><Value>left</Value>" +
+	"<Format>existing;right;left;death</Format><Type>1</Type></Prop></Shape></Shapes></Master><Master ID='3' NameU='Transition'/>" +
+	"<Master ID='4' NameU='Message Handler'/></Masters><Pages><Page ID='0'><PageSheet><PageProps><PageHeight>4</PageHeight></PageProps></PageSheet>" +
+	"<Shapes><Shape ID='1' Master='1'><XForm><PinX>1</PinX><PinY>1</PinY><Width>1</Width><Height>1</Height></XForm><Text>a</Text></Shape>" +
+	"<Shape ID='2' Master='2'><Prop NameU='Animation'><Value>death</Value></Prop><Text>b</Text></Shape>" +
+	"<Shape ID='3' Master='3'><XForm1D/><Prop NameU='Test'><Value>hitByPlayer</Value></Prop><Prop NameU='Order'><Value>2</Value></Prop></Shape>" +
+	"<Shape ID='4' Master='4'/></Shapes><Connects><Connect FromSheet='3' FromCell='BeginX' ToSheet='1'/><Connect FromSheet='3' FromCell='EndX' ToSheet='2'/>" +
+	"</Connects></Page></Pages></VisioDocument>"
+
+// miniUML is a plain state diagram of half a kilobyte, in Visio 2002's
+// namespace: a start, a state drawn as a group, a labelled connector.
+const miniUML = "<VisioDocument xmlns='urn:schemas-microsoft-com:office:visio'><Masters><Master ID='1' NameU='Initial'/></Masters>" +
+	"<Pages><Page ID='0'><Shapes><Shape ID='1' Master='1'/><Shape ID='2' Type='Group'><Text>idle</Text><Shapes><Shape ID='3'/></Shapes></Shape>" +
+	"<Shape ID='4'><XForm1D/><Text>go [ok] / run</Text></Shape></Shapes><Connects><Connect FromSheet='4' FromCell='BeginX' ToSheet='1'/>" +
+	"<Connect FromSheet='4' FromCell='EndX' ToSheet='3'/></Connects></Page></Pages></VisioDocument>"
+
+// miniParts returns the parts of a package of two kilobytes: a master, a
+// page with a state, a transition and their glue.
+func miniParts() []vsdxgen.Part {
+	const (
+		head = "<?xml version='1.0' encoding='utf-8'?>"
+		rels = "<Relationships xmlns='http://schemas.openxmlformats.org/package/2006/relationships'>"
+		rel  = "<Relationship Type='http://schemas.microsoft.com/visio/2010/relationships/"
+		v    = " xmlns='" + visio.NamespaceVSDX + "' xmlns:r='http://schemas.openxmlformats.org/officeDocument/2006/relationships'"
+		ct   = "<Override ContentType='application/vnd.ms-visio."
+	)
+	return []vsdxgen.Part{
+		{Name: "[Content_Types].xml", Data: []byte(head + "<Types xmlns='http://schemas.openxmlformats.org/package/2006/content-types'>" +
+			"<Default Extension='rels' ContentType='application/vnd.openxmlformats-package.relationships+xml'/>" +
+			ct + "drawing.main+xml' PartName='/visio/document.xml'/>" + ct + "pages+xml' PartName='/visio/pages/pages.xml'/>" +
+			ct + "page+xml' PartName='/visio/pages/page1.xml'/>" + ct + "masters+xml' PartName='/visio/masters/masters.xml'/>" +
+			ct + "master+xml' PartName='/visio/masters/master1.xml'/></Types>")},
+		{Name: "_rels/.rels", Data: []byte(rels + rel + "document' Id='r1' Target='visio/document.xml'/></Relationships>")},
+		{Name: "visio/document.xml", Data: []byte("<VisioDocument" + v + "/>")},
+		{Name: "visio/_rels/document.xml.rels", Data: []byte(rels + rel + "pages' Id='r1' Target='pages/pages.xml'/>" + rel + "masters' Id='r2' Target='masters/masters.xml'/></Relationships>")},
+		{Name: "visio/masters/masters.xml", Data: []byte("<Masters" + v + "><Master ID='2' NameU='State'><Rel r:id='r1'/></Master><Master ID='3' NameU='Transition'/></Masters>")},
+		{Name: "visio/masters/_rels/masters.xml.rels", Data: []byte(rels + rel + "master' Id='r1' Target='master1.xml'/></Relationships>")},
+		{Name: "visio/masters/master1.xml", Data: []byte("<MasterContents" + v + "><Shapes><Shape ID='5'><Section N='Property'><Row N='XMovement'>" +
+			"<Cell N='Value' V='left'/><Cell N='Format' V='existing;right;left;death'/><Cell N='Type' V='1'/></Row></Section><Text>s</Text></Shape></Shapes></MasterContents>")},
+		{Name: "visio/pages/pages.xml", Data: []byte("<Pages" + v + "><Page ID='0' NameU='P'><PageSheet><Cell N='PageHeight' V='4'/></PageSheet><Rel r:id='r1'/></Page></Pages>")},
+		{Name: "visio/pages/_rels/pages.xml.rels", Data: []byte(rels + rel + "page' Id='r1' Target='page1.xml'/></Relationships>")},
+		{Name: page1, Data: []byte(head + "<PageContents" + v + "><Shapes><Shape ID='1' Master='2'><Cell N='PinX' V='1'/><Cell N='PinY' V='1'/>" +
+			"<Cell N='Width' V='1'/><Cell N='Height' V='1'/><Text>a<cp IX='0'/>\u2028b</Text></Shape><Shape ID='2' Master='3'><Cell N='BeginX' V='0'/>" +
+			"<Section N='Property'><Row N='Test'><Cell N='Value' V='animationDone'/></Row></Section></Shape></Shapes>" +
+			"<Connects><Connect FromSheet='2' FromCell='BeginX' ToSheet='1'/><Connect FromSheet='2' FromCell='EndX' ToSheet='1'/></Connects></PageContents>")},
+	}
 }
 
 // fuzzRead reads data with and without the stencil st and checks what
@@ -48,56 +109,180 @@ func FuzzRead(f *testing.F) {
 // checkAsDocument).
 func fuzzRead(t *testing.T, data []byte, st *chart.Stencil) {
 	for _, stencil := range []*chart.Stencil{nil, st} {
-		o := visio.Options{File: "fuzz.vdx", Stencil: stencil, MaxDepth: 20}
+		o := fuzzOptions("fuzz.vdx", stencil)
 		c, err := visio.Read(bytes.NewReader(data), o)
 		checkChart(t, c, err)
 		checkAsDocument(t, data, o, c, err)
 	}
 }
 
-// FuzzReadVSDX feeds the reader arbitrary zip archives, starting from the
-// .vsdx drawings of testdata and ../../../shared/fixtures/vsdx, the
-// Goomba's, a stencil package, and damaged archives; see FuzzRead for what
-// it checks, and it checks too that reading the parts' text in a window
-// of a few bytes changes nothing (see checkDecodeWindow). As a drawing's parts
-// are compressed, the fuzzer mostly changes the zip's structure:
-// FuzzVSDXPart changes the parts.
+// FuzzReadVSDX feeds the reader damaged Visio packages: one of a few
+// small packages (base; see fuzzBases), a text inserted into one of its
+// parts (edit, at pos), some of its parts left out (drop, a bit a part)
+// and the others stored or compressed (stored), then one byte of the
+// zip changed (at, xor) and its end cut (cut). It fuzzes the zip's
+// structure (headers, sizes, checksums, compression, missing parts);
+// FuzzVSDXPart fuzzes what the parts say. See FuzzRead for what it checks;
+// it checks too that reading the parts' text in a window of a few bytes
+// changes nothing (see checkDecodeWindow).
+//
+// The only input the fuzzer minimizes, in a time that grows as the
+// square of its size, is the edit: zip archives of kilobytes, most of
+// whose changes make no zip at all, would keep it minimizing for a minute
+// after each new find.
+//
+//	go test -run '^$' -fuzz '^FuzzReadVSDX$' -fuzztime 1m ./chart/visio
 func FuzzReadVSDX(f *testing.F) {
-	charttest.AddFiles(f, "testdata/*.vsdx", "../../../shared/fixtures/vsdx/*.vsdx", "../../examples/goomba/*.vsdx")
-	good := vsdxgen.Zip(goombaParts())
-	f.Add(good)
-	f.Add(vsdxgen.Store(goombaParts()))
-	f.Add(good[:len(good)/2])
-	f.Add(vsdxgen.Bytes(&vdxgen.Drawing{Masters: vdxgen.GoombaMasters()}, vsdxgen.Options{Stencil: true}))
-	f.Add(vsdxgen.Bytes(vdxgen.Goomba(nil), vsdxgen.Options{}))
-	f.Add(rawZip(rawPart{name: "../x", data: []byte("x")}))
-	f.Add([]byte("PK\x05\x06" + strings.Repeat("\x00", 18)))
+	type damage struct {
+		edit                  string
+		base, part            uint8
+		pos, drop, stored, at uint16
+		xor                   byte
+		cut                   uint16
+	}
+	for _, d := range []damage{
+		{}, {base: 1}, {base: 2}, {base: 3}, {stored: 0xFFFF},
+		{cut: 700}, {at: 8, xor: 1}, {at: 14, xor: 0xFF}, {at: 22, xor: 0x10}, {at: 0xFFFF, xor: 0x40}, {drop: 1}, {drop: 1 << 3},
+		{edit: "\x00&#1;\uFFFE", part: 6, pos: 120}, {edit: "<" + strings.Repeat("n", 100) + ">", part: 6, pos: 100},
+		{edit: "<Page ID='9'><Rel r:id='rId1'/></Page>", part: 4, pos: 90}, {edit: "\xFF\xFE", part: 2}, {edit: "<!--", part: 0, pos: 10},
+	} {
+		f.Add([]byte(d.edit), d.base, d.part, d.pos, d.drop, d.stored, d.at, d.xor, d.cut)
+	}
+	bases := fuzzBases()
 	st := charttest.Stencil(f)
-	f.Fuzz(func(t *testing.T, data []byte) {
+	f.Fuzz(func(t *testing.T, edit []byte, base, part uint8, pos, drop, stored, at uint16, xor byte, cut uint16) {
+		parts := slices.Clone(bases[int(base)%len(bases)])
+		p := &parts[int(part)%len(parts)]
+		i := int(pos) % (len(p.Data) + 1)
+		p.Data = slices.Concat(p.Data[:i], edit, p.Data[i:])
+		var kept []vsdxgen.Part
+		for i, p := range parts {
+			if drop&(1<<i) != 0 {
+				continue
+			}
+			if stored&(1<<i) != 0 {
+				p.Name = "~" + p.Name
+			}
+			kept = append(kept, p)
+		}
+		data := packTiny(kept)
+		if len(data) > 0 {
+			data[int(at)%len(data)] ^= xor
+			data = data[:len(data)-int(cut)%len(data)]
+		}
+		if _, err := zip.NewReader(bytes.NewReader(data), int64(len(data))); err != nil {
+			// Much of what the fuzzer makes is no zip: once is enough.
+			c, err := visio.Read(bytes.NewReader(data), fuzzOptions("fuzz.vsdx", st))
+			checkChart(t, c, err)
+			return
+		}
 		fuzzRead(t, data, st)
-		checkDecodeWindow(t, data, len(data)%13+1)
+		checkDecodeWindow(t, data, fuzzOptions("w.vsdx", nil), len(data)%13+1)
 	})
 }
 
-// FuzzVSDXPart replaces one part of the Goomba's .vsdx (part%16 of
-// vsdxgen's parts: content types, relationships, document, pages,
-// masters, a page, a master) with arbitrary XML, seeded from the part
-// itself, then reads the package (stored, not compressed, to go faster);
-// see FuzzReadVSDX for what it checks.
+// fuzzBases are the packages FuzzReadVSDX damages: the smallest, the same
+// with its page listed 30 times, or through 10 relationships, and one
+// with masters.
+func fuzzBases() [][]vsdxgen.Part {
+	tiny := tinyParts()
+	return [][]vsdxgen.Part{tiny, listedTimes(tiny, 30, false), listedTimes(tiny, 10, true), miniParts()}
+}
+
+// tinyParts returns the parts of a package of as few parts as a drawing
+// needs, whose zip (packTiny) is of 2 KB: a page of two shapes and a
+// connector.
+func tinyParts() []vsdxgen.Part {
+	const (
+		rels = "<Relationships xmlns='http://schemas.openxmlformats.org/package/2006/relationships'>"
+		rel  = "<Relationship Type='http://schemas.microsoft.com/visio/2010/relationships/"
+		v    = " xmlns='" + visio.NamespaceVSDX + "' xmlns:r='http://schemas.openxmlformats.org/officeDocument/2006/relationships'"
+		ct   = "<Override ContentType='application/vnd.ms-visio."
+	)
+	return []vsdxgen.Part{
+		{Name: "[Content_Types].xml", Data: []byte("<Types xmlns='http://schemas.openxmlformats.org/package/2006/content-types'>" +
+			ct + "drawing.main+xml' PartName='/visio/document.xml'/>" + ct + "pages+xml' PartName='/visio/pages/pages.xml'/>" +
+			ct + "page+xml' PartName='/visio/pages/page1.xml'/></Types>")},
+		{Name: "_rels/.rels", Data: []byte(rels + rel + "document' Id='rId1' Target='visio/document.xml'/></Relationships>")},
+		{Name: "visio/document.xml", Data: []byte("<VisioDocument" + v + "/>")},
+		{Name: "visio/_rels/document.xml.rels", Data: []byte(rels + rel + "pages' Id='rId1' Target='pages/pages.xml'/></Relationships>")},
+		{Name: "visio/pages/pages.xml", Data: []byte("<Pages" + v + "><Page ID='0'><Rel r:id='rId1'/></Page></Pages>")},
+		{Name: "visio/pages/_rels/pages.xml.rels", Data: []byte(rels + rel + "page' Id='rId1' Target='page1.xml'/></Relationships>")},
+		{Name: page1, Data: []byte("<PageContents" + v + "><Shapes><Shape ID='1'><Text>a</Text></Shape><Shape ID='2'/><Shape ID='3'><Cell N='BeginX' V='0'/>" +
+			"<Text>go</Text></Shape></Shapes><Connects><Connect FromSheet='3' FromCell='BeginX' ToSheet='1'/><Connect FromSheet='3' FromCell='EndX' ToSheet='2'/>" +
+			"</Connects></PageContents>")},
+	}
+}
+
+// packTiny packs parts into a zip as small as it can be: no extra fields,
+// no data descriptors (vsdxgen's zips have both). A part whose name starts
+// with '~' is stored, without the '~', the others deflated.
+func packTiny(parts []vsdxgen.Part) []byte {
+	var b bytes.Buffer
+	w := zip.NewWriter(&b)
+	for _, p := range parts {
+		name, data, method := p.Name, p.Data, zip.Deflate
+		if strings.HasPrefix(name, "~") {
+			name, method = name[1:], zip.Store
+		} else {
+			var c bytes.Buffer
+			fw, _ := flate.NewWriter(&c, flate.BestCompression)
+			fw.Write(p.Data)
+			fw.Close()
+			data = c.Bytes()
+		}
+		fw, err := w.CreateRaw(&zip.FileHeader{Name: name, Method: method, CRC32: crc32.ChecksumIEEE(p.Data),
+			CompressedSize64: uint64(len(data)), UncompressedSize64: uint64(len(p.Data))})
+		if err != nil {
+			continue // a name the writer refuses
+		}
+		fw.Write(data)
+	}
+	w.Close()
+	return b.Bytes()
+}
+
+// FuzzVSDXPart replaces one part of a small package (part%10 of
+// miniParts: content types, relationships, document, masters, a master,
+// pages, a page) with arbitrary XML, seeded from the part itself, then
+// reads the package (stored, not compressed, to go faster); see
+// FuzzReadVSDX for what it checks.
 func FuzzVSDXPart(f *testing.F) {
-	parts := goombaParts()
+	parts := miniParts()
 	for i, p := range parts {
 		f.Add(uint8(i), p.Data)
 	}
-	f.Add(uint8(slices.IndexFunc(parts, func(p vsdxgen.Part) bool { return p.Name == page1 })),
+	index := func(name string) uint8 {
+		return uint8(slices.IndexFunc(parts, func(p vsdxgen.Part) bool { return p.Name == name }))
+	}
+	f.Add(index(page1),
 		[]byte("<PageContents xmlns='"+visio.NamespaceVSDX+"'><Shapes><Shape ID='1' Type='Group'><Cell N='PinX' V='1e308'/><Cell N='Width' V='NaN'/>"+
 			"<Cell N='Relationships' F='SUM(DEPENDSON(1,Sheet.2!SheetRef()),DEPENDSON(4,Sheet.1!SheetRef())'/><Shapes><Shape ID='2'/></Shapes></Shape></Shapes></PageContents>"))
+	pages := index("visio/pages/pages.xml")
+	f.Add(pages, listedTimes(parts, 10, false)[pages].Data)
+	f.Add(index(page1), bytes.Replace(parts[index(page1)].Data, []byte("<Text>a"), []byte("<Text>a\x00&#1;\uFFFE"), 1))
 	st := charttest.Stencil(f)
 	f.Fuzz(func(t *testing.T, part uint8, data []byte) {
 		p := slices.Clone(parts)
 		p[int(part)%len(p)].Data = data
 		pkg := vsdxgen.Store(p)
 		fuzzRead(t, pkg, st)
-		checkDecodeWindow(t, pkg, len(data)%13+1)
+		checkDecodeWindow(t, pkg, fuzzOptions("w.vsdx", nil), len(data)%13+1)
 	})
+}
+
+// hostileSeeds returns tiny files of each kind made to attack a reader
+// (see hostileFiles for large ones; FuzzReadVSDX has its own, packages):
+// control characters raw and as references, long names, binary files.
+func hostileSeeds() [][]byte {
+	const doc = "<VisioDocument xmlns='http://schemas.microsoft.com/visio/2003/core'>"
+	long := strings.Repeat("n", 100)
+	return [][]byte{
+		[]byte(doc + "<Pages><Page Name='walk\x00Left'/></Pages></VisioDocument>"),
+		[]byte(doc + "<Pages><Page Name='walk\x01Left'>&#x1B;\uFFFE<!-- \x07 --></Page></Pages></VisioDocument>"),
+		[]byte(doc + "<Pages><" + long + "></Pages></VisioDocument>"),
+		[]byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"),
+		[]byte(doc + "<Pages>caf\xE9</Pages></VisioDocument>"),
+		[]byte("\xFF\xFE<\x00a"),
+	}
 }

@@ -6,11 +6,11 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/internal/importer"
+	"github.com/fsmforge/fsmforge/internal/source"
 )
 
 // Interpret reads a chart from a drawing: with Options.Stencil, as a
@@ -102,6 +102,8 @@ type interp struct {
 
 	// The last position's file (see file).
 	lastPart, lastFile string
+
+	rep repeats // caps the chart's diagnostics of each kind
 }
 
 // use is how a master is used: by how many shapes, the first where.
@@ -142,12 +144,14 @@ func (in *interp) keep(s string) string {
 func (in *interp) finish() (*chart.Chart, error) {
 	doc := in.doc
 	doc.Resolve()
+	doc.rep.flush(&doc.Diagnostics) // of the shapes resolved as they were read
 	in.c = &chart.Chart{Name: chartName(doc), File: doc.File, Stencil: in.st}
 	for _, d := range doc.Diagnostics {
 		d.Pos = in.strs.Pos(d.Pos)
 		in.c.Diagnostics = append(in.c.Diagnostics, d)
 	}
 	in.run()
+	in.rep.flush(&in.c.Diagnostics)
 	in.sheets = nil
 	if in.st != nil {
 		in.initialAncestors()
@@ -267,7 +271,7 @@ func (in *interp) page(sh *sheet) {
 				continue
 			}
 			if d, ok := sh.unsup[n]; ok {
-				in.c.Diagnostics = append(in.c.Diagnostics, d)
+				in.rep.add(&in.c.Diagnostics, d, "unsupported")
 				continue
 			}
 			n.flags |= fState
@@ -468,7 +472,7 @@ func (in *interp) transition(sh *sheet, n *node, sev chart.Severity) {
 			end, id = "end", endStale
 		}
 		in.diag(sev, at, "the file is inconsistent; "+reglue,
-			"the %s of the %s is glued to shape %s, which is not on the page%s", end, what, id, ignored)
+			"the %s of the %s is glued to shape %s, which is not on the page%s", end, what, short(id), ignored)
 		return
 	case n.begin == 0 && n.end == 0 && !strict:
 		in.diag(chart.Note, at, "", "connector glued to no shape; ignored")
@@ -503,7 +507,9 @@ func (in *interp) transition(sh *sheet, n *node, sev chart.Severity) {
 	if strict {
 		d := sh.trans.at(n.draft)
 		diags := sh.tdiags[n]
-		in.c.Diagnostics = append(in.c.Diagnostics, diags...)
+		for _, f := range diags {
+			in.rep.add(&in.c.Diagnostics, f.d, f.kind)
+		}
 		valid := diags == nil
 		if valid { // its test is the stencil's
 			t.Test = in.strs.Clone(in.st.Tests[d.test-1].Name)
@@ -521,7 +527,7 @@ func (in *interp) transition(sh *sheet, n *node, sev chart.Severity) {
 		if d.ret {
 			if t.Target.Kind == chart.ToState {
 				in.diag(chart.Error, sh.ret[n], "unglue the end of the connector: a returning transition goes to the state on top of the stack",
-					"a returning transition is glued at its end to state %s", t.Target.State)
+					"a returning transition is glued at its end to state %s", short(t.Target.State))
 				valid = false
 			}
 			t.Target = chart.Target{Kind: chart.ToReturn}
@@ -549,7 +555,7 @@ func displayName(s *Shape) string {
 }
 
 // findProp finds the property a stencil names, as inherited: by row name,
-// local name, then label (the seed's code matched labels).
+// local name, then label (the article's code matched labels).
 func findProp(s *Shape, name string) (Prop, bool) {
 	if p, ok := s.Prop(name); ok {
 		return p, true
@@ -575,9 +581,13 @@ func (in *interp) checkMasters() bool {
 		known = known || in.role(m) != chart.RoleNone
 	}
 	if !known && in.shapes > 0 {
-		names := make([]string, 0, len(in.order))
-		for _, m := range in.order {
-			names = append(names, strconv.Quote(m.Label()))
+		const listed = 10
+		names := make([]string, 0, min(len(in.order), listed+1))
+		for _, m := range in.order[:min(len(in.order), listed)] {
+			names = append(names, quote(m.Label()))
+		}
+		if len(in.order) > listed {
+			names = append(names, fmt.Sprintf("and %d more", len(in.order)-listed))
 		}
 		used := "no masters"
 		if len(names) > 0 {
@@ -594,7 +604,7 @@ func (in *interp) checkMasters() bool {
 		if r == chart.RoleNone {
 			in.diag(chart.Warning, u.at,
 				"draw charts with the stencil's masters only; decorations belong on a background page",
-				"master %q is not in stencil %q: its %d shapes are ignored", m.Label(), st.Name, u.shapes)
+				"master %s is not in stencil %q: its %d shapes are ignored", quote(m.Label()), st.Name, u.shapes)
 			continue
 		}
 		in.checkMaster(m, r)
@@ -620,14 +630,14 @@ func (in *interp) checkMaster(m *Master, r chart.Role) {
 	list := func(p *Prop, prop string, want []string) {
 		got := p.List()
 		if got == nil {
-			in.diag(chart.Warning, at(p), update, "master %q: property %q is not a drop-list; stencil %q (version %s) lists %s",
-				m.Label(), prop, st.Name, importer.Version(st), strings.Join(want, ";"))
+			in.diag(chart.Warning, at(p), update, "master %s: property %q is not a drop-list; stencil %q (version %s) lists %s",
+				quote(m.Label()), prop, st.Name, importer.Version(st), strings.Join(want, ";"))
 			return
 		}
 		if !sameSet(got, want) {
 			in.diag(chart.Warning, at(p), update,
-				"master %q: the drop-list of %q is %s but stencil %q (version %s) lists %s: the drawing was made with another version of the stencil",
-				m.Label(), prop, strings.Join(got, ";"), st.Name, importer.Version(st), strings.Join(want, ";"))
+				"master %s: the drop-list of %q is %s but stencil %q (version %s) lists %s: the drawing was made with another version of the stencil",
+				quote(m.Label()), prop, short(strings.Join(got, ";")), st.Name, importer.Version(st), strings.Join(want, ";"))
 		}
 	}
 	var known []string
@@ -638,8 +648,8 @@ func (in *interp) checkMaster(m *Master, r chart.Role) {
 			known = append(known, a.Name)
 			p, ok := findProp(base, a.Name)
 			if !ok {
-				in.diag(chart.Warning, at(nil), update, "master %q has no property %q, which stencil %q (version %s) lists",
-					m.Label(), a.Name, st.Name, importer.Version(st))
+				in.diag(chart.Warning, at(nil), update, "master %s has no property %q, which stencil %q (version %s) lists",
+					quote(m.Label()), a.Name, st.Name, importer.Version(st))
 				continue
 			}
 			list(&p, a.Name, a.Values)
@@ -648,7 +658,7 @@ func (in *interp) checkMaster(m *Master, r chart.Role) {
 		known = []string{names.Test, names.Value, names.Order, names.Stack}
 		p, ok := findProp(base, names.Test)
 		if !ok {
-			in.diag(chart.Warning, at(nil), update, "master %q has no property %q: its transitions have no test", m.Label(), names.Test)
+			in.diag(chart.Warning, at(nil), update, "master %s has no property %q: its transitions have no test", quote(m.Label()), names.Test)
 			break
 		}
 		list(&p, names.Test, importer.TestNames(in.st))
@@ -658,7 +668,7 @@ func (in *interp) checkMaster(m *Master, r chart.Role) {
 	for i := range base.Props {
 		p := &base.Props[i]
 		if !slices.Contains(known, p.Row) && !slices.Contains(known, p.Name) && !slices.Contains(known, p.Label) {
-			in.diag(chart.Note, at(p), "", "master %q: property %q is not in stencil %q; ignored", m.Label(), p.Row, st.Name)
+			in.diag(chart.Note, at(p), "", "master %s: property %s is not in stencil %q; ignored", quote(m.Label()), quote(p.Row), st.Name)
 		}
 	}
 }
@@ -687,7 +697,7 @@ func unsupported(s *Shape) (what, lacks string) {
 		names = [2]string{s.Master.NameU, s.Master.Name}
 	}
 	for _, name := range names {
-		for _, w := range importer.Words(name) {
+		for _, w := range nameWords(name) {
 			switch w {
 			case "history":
 				return "a history state", "history"
@@ -701,6 +711,13 @@ func unsupported(s *Shape) (what, lacks string) {
 		}
 	}
 	return "", ""
+}
+
+// nameWords returns the words of a master's name (see importer.Words), of
+// its first 256 bytes: a name of a megabyte, of a master a million shapes
+// use, would otherwise cost a million times a megabyte.
+func nameWords(name string) []string {
+	return importer.Words(source.Shorten(name, 256))
 }
 
 // kindOf recognises the pseudo-states of a plain state diagram by the
@@ -718,7 +735,7 @@ func kindOf(s *Shape) (kind chart.StateKind, initial bool) {
 	}
 	var start, end, choice, terminator bool
 	for _, name := range names {
-		for _, w := range importer.Words(name) {
+		for _, w := range nameWords(name) {
 			switch w {
 			case "start", "initial":
 				start = true

@@ -32,13 +32,16 @@ type Options struct {
 	MaxDepth int
 
 	// The limits of a Visio package (.vsdx), a zip archive of XML parts,
-	// against archives made to exhaust the reader's memory: MaxParts is
-	// how many files the archive may hold (0 means DefaultMaxParts);
+	// against archives made to exhaust the reader's memory or time:
+	// MaxParts is how many files the archive may hold, and how many pages,
+	// masters or relationships a part may list (0 means DefaultMaxParts);
 	// MaxPartSize the largest part read, uncompressed (0 means
 	// DefaultMaxPartSize); MaxUnpacked the largest total of the parts
-	// read, uncompressed (0 means DefaultMaxUnpacked); MaxRatio the highest
-	// ratio of a part's uncompressed size to its compressed size, for
-	// parts over 1 MiB (0 means DefaultMaxRatio).
+	// read, uncompressed, a part read twice counted twice (0 means
+	// DefaultMaxUnpacked); MaxRatio the highest ratio of a part's
+	// uncompressed size to its compressed size, for parts over 1 MiB, and
+	// of that total to the file's size, beyond 1 MiB (0 means
+	// DefaultMaxRatio).
 	MaxParts    int
 	MaxPartSize int64
 	MaxUnpacked int64
@@ -94,7 +97,8 @@ var (
 	// DecodeVDX also refuses a .vsdx with it.
 	ErrNotVisio = errors.New("visio: not a Visio drawing")
 	// ErrMalformed: the file (or a part of a package) is not well-formed
-	// XML, or not valid UTF-8.
+	// XML, not valid UTF-8, or holds a character XML does not allow (a
+	// control character such as a NUL byte, raw or as a reference).
 	ErrMalformed = errors.New("visio: malformed XML")
 	// ErrTooDeep: groups nest deeper than Options.MaxDepth.
 	ErrTooDeep = errors.New("visio: nested too deep")
@@ -103,8 +107,10 @@ var (
 	// content type it needs.
 	ErrZip = errors.New("visio: damaged Visio package")
 	// ErrUnsafe: a .vsdx is made to attack its reader: a part whose
-	// compression ratio exceeds Options.MaxRatio (a zip bomb), or a name
-	// that leads outside the archive (a zip slip).
+	// compression ratio exceeds Options.MaxRatio (a zip bomb), parts read
+	// that unpack to more than MaxRatio times the file's size (a bomb, or
+	// a part listed thousands of times), or a name that leads outside the
+	// archive (a zip slip).
 	ErrUnsafe = errors.New("visio: unsafe zip archive")
 )
 
@@ -176,3 +182,17 @@ func ReadFile(path string, opt Options) (*chart.Chart, error) {
 	}
 	return Read(f, opt)
 }
+
+// short shortens a name, an ID or a text of the drawing for a message, to
+// source.MaxQuoted bytes: a file may hold a name of a megabyte.
+func short(s string) string { return source.Shorten(s, source.MaxQuoted) }
+
+// posText shortens a page's name, a shape's ID or a part's name for a
+// position, which chart.Pos.String renders whole: to 128 bytes, more than
+// any drawing's, for the positions of a file made to flood its reader's
+// messages. (A shape's name is the chart's to shorten, to 40 characters.)
+func posText(s string) string { return source.Shorten(s, 2*source.MaxQuoted) }
+
+// quote quotes a string of the drawing for a message, shortened as by
+// short.
+func quote(s string) string { return source.Quote(s) }

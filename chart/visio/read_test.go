@@ -14,7 +14,7 @@ import (
 	"github.com/fsmforge/fsmforge/internal/vdxgen"
 )
 
-// TestGoomba reads examples/goomba/goomba.vdx with its stencil: the seed's
+// TestGoomba reads examples/goomba/goomba.vdx with its stencil: the article's
 // patroller, without a single diagnostic.
 func TestGoomba(t *testing.T) {
 	c, err := visio.ReadFile("../../examples/goomba/goomba.vdx", visio.Options{Stencil: charttest.Stencil(t)})
@@ -159,7 +159,8 @@ func TestStencilDrawings(t *testing.T) {
 			}, vdxgen.Glue("11", "9", "10"), vdxgen.Glue("12", "10", "")),
 			append(slices.Clone(base), "* -hitByPlayer+-> 10 #1", "10 -animationDone-> (return) #3"), nil},
 		{"order", vdxgen.Goomba([]vdxgen.Shape{vdxgen.Transition("9", "animationDone", vdxgen.Prop{Row: "Order", Value: "7", Inherit: true})}, vdxgen.Glue("9", "3", "1")),
-			append(slices.Clone(base), "3 -animationDone-> 1 #7"), nil},
+			append(replaced(base, "3 -animationDone-> (final) #1", "3 -animationDone-> (final) #8"), "3 -animationDone-> 1 #7"),
+			[]diag{{chart.Warning, `visio: state "death": 1 of 2 transitions have an order and 1 has none; those without one are tried after those with one, in document order: 1. "animationDone" (order 7), 2. "animationDone" (no order)`}}},
 		{"test value", vdxgen.Goomba([]vdxgen.Shape{vdxgen.Transition("9", "hitTriggerLeft", vdxgen.Prop{Row: "Value", Value: "2", Inherit: true})}, vdxgen.Glue("9", "3", "1")),
 			append(slices.Clone(base), "3 -hitTriggerLeft-> 1 #2"), nil},
 		{"copied master and twice glued", func() *vdxgen.Drawing {
@@ -432,8 +433,22 @@ func TestBadInput(t *testing.T) {
 		{"entity", []byte(doc + "<Pages><Page Name='a &nbsp; b'/></Pages></VisioDocument>"), visio.Options{}, visio.ErrMalformed, "b.vdx:3:22: visio: malformed XML: unknown entity &nbsp;"},
 		{"ampersand", []byte(doc + "<Pages>Q&A</Pages></VisioDocument>"), visio.Options{}, visio.ErrMalformed, "b.vdx:3:9: visio: malformed XML: '&' that starts no reference"},
 		{"unquoted", []byte(doc + "<Pages><Page ID=0/></Pages></VisioDocument>"), visio.Options{}, visio.ErrMalformed, "b.vdx:3:17: visio: malformed XML: value of attribute ID of <Page> is not quoted"},
-		{"char ref", []byte(doc + "<Pages>&#0;</Pages></VisioDocument>"), visio.Options{}, visio.ErrMalformed, "invalid character reference &#0;"},
-		{"utf-8", []byte(doc + "<Pages>caf\xE9</Pages></VisioDocument>"), visio.Options{}, visio.ErrMalformed, "b.vdx:3:11: visio: malformed XML: invalid UTF-8"},
+		{"char ref", []byte(doc + "<Pages>&#0;</Pages></VisioDocument>"), visio.Options{}, visio.ErrMalformed,
+			"b.vdx:3:8: visio: malformed XML: character reference &#0; is U+0000 (a NUL byte), which XML does not allow: the file is damaged or was not written by an XML tool"},
+		{"control ref", []byte(doc + "<Pages><Page Name='&#x1B;[31m'/></Pages></VisioDocument>"), visio.Options{}, visio.ErrMalformed,
+			"b.vdx:3:20: visio: malformed XML: character reference &#x1B; is U+001B (a control character), which XML does not allow"},
+		{"NUL", []byte(doc + strings.Repeat(" ", 1024) + "<Pages><Page Name='walk\x00Left'/></Pages></VisioDocument>"), visio.Options{}, visio.ErrMalformed,
+			"b.vdx:3:1048: visio: malformed XML: character U+0000 (a NUL byte) is not allowed in XML: the file is damaged or was not written by an XML tool"},
+		{"control", []byte(doc + "<Pages>\x01</Pages></VisioDocument>"), visio.Options{}, visio.ErrMalformed, "b.vdx:3:8: visio: malformed XML: character U+0001 (a control character) is not allowed in XML"},
+		{"noncharacter", []byte(doc + "<Pages>\uFFFE</Pages></VisioDocument>"), visio.Options{}, visio.ErrMalformed, "b.vdx:3:8: visio: malformed XML: character U+FFFE (a noncharacter) is not allowed in XML"},
+		{"control in comment", []byte(doc + "<!-- \x07 --></VisioDocument>"), visio.Options{}, visio.ErrMalformed, "b.vdx:3:6: visio: malformed XML: character U+0007 (a control character)"},
+		{"NUL early", []byte(doc + "<Pages>\x00</Pages></VisioDocument>"), visio.Options{}, visio.ErrNotVisio,
+			`b.vdx:3:8: visio: this is a binary file, not a Visio XML drawing (it starts with "<?xml version='1"...; a NUL byte at byte offset 98)`},
+		{"binary", []byte("\x89PNG\r\n\x1a\n\x00\x00"), visio.Options{}, visio.ErrNotVisio, `(it starts with "\x89PNG\r\n\x1a\n\x00\x00"; byte 0x89 (not UTF-8) at byte offset 0)`},
+		{"utf-8", []byte(doc + "<Pages>caf\xE9</Pages></VisioDocument>"), visio.Options{}, visio.ErrMalformed, "b.vdx:3:11: visio: malformed XML: invalid UTF-8 (byte 0xE9 at byte offset 101)"},
+		{"utf-8 after BOM", []byte("\xEF\xBB\xBF" + doc + "<Pages>caf\xE9</Pages></VisioDocument>"), visio.Options{}, visio.ErrMalformed, "b.vdx:3:11: visio: malformed XML: invalid UTF-8 (byte 0xE9 at byte offset 104)"},
+		{"long name", []byte(doc + "<Pages><" + strings.Repeat("n", 1<<20) + "></Pages></VisioDocument>"), visio.Options{}, visio.ErrMalformed,
+			"b.vdx:3:1048586: visio: malformed XML: <" + strings.Repeat("n", 64) + "...> (line 3:8) is closed by </Pages>"},
 		{"second root", []byte(doc + "</VisioDocument><VisioDocument/>"), visio.Options{}, visio.ErrMalformed, "a second root element"},
 		{"text after", []byte(doc + "</VisioDocument>\ntrailing"), visio.Options{}, visio.ErrMalformed, "b.vdx:4:1: visio: malformed XML: text outside the root element"},
 		{"encoding", []byte("<?xml version='1.0' encoding='windows-1252'?><VisioDocument/>"), visio.Options{}, visio.ErrMalformed, `encoding "windows-1252" is not supported`},
@@ -448,13 +463,16 @@ func TestBadInput(t *testing.T) {
 			tt.opt.File = "b.vdx"
 			c, err := visio.Read(bytes.NewReader(tt.data), tt.opt)
 			if c != nil || err == nil {
-				t.Fatalf("Read = %v, %v, want an error", c, err)
+				t.Fatalf("Read = %.300v, %v, want an error", c, err)
 			}
 			if !errors.Is(err, tt.err) {
 				t.Errorf("Read error %q is not %v", err, tt.err)
 			}
 			if !strings.Contains(err.Error(), tt.want) {
-				t.Errorf("Read error = %q, want %q in it", err, tt.want)
+				t.Errorf("Read error = %.300q, want %q in it", err, tt.want)
+			}
+			if len(err.Error()) > 400 {
+				t.Errorf("Read error = %.300q...: %d bytes, want no more than 400", err, len(err.Error()))
 			}
 			var l chart.Diagnostics
 			if !errors.As(err, &l) || len(l) != 1 || l[0].Severity != chart.Error || l[0].Pos.File != "b.vdx" {
@@ -534,5 +552,69 @@ func TestStencilFile(t *testing.T) {
 	}
 	if c.Diagnostics[0].Hint == "" {
 		t.Errorf("no hint")
+	}
+}
+
+// replaced returns a copy of list with old replaced by new.
+func replaced(list []string, old, new string) []string {
+	out := slices.Clone(list)
+	for i, s := range out {
+		if s == old {
+			out[i] = new
+		}
+	}
+	return out
+}
+
+// TestRepeatedDiagnostics reads drawings with the same problem in
+// hundreds of shapes, quoting a name of 100 KB: the first 100 of a kind
+// are listed, then one diagnostic says how many more there are, and no
+// message quotes more than a short prefix of the name.
+func TestRepeatedDiagnostics(t *testing.T) {
+	long := strings.Repeat("m", 100<<10)
+	shapes := func(format string) string {
+		var b strings.Builder
+		for i := range 300 {
+			fmt.Fprintf(&b, format, i+1)
+		}
+		return b.String()
+	}
+	const head = "<VisioDocument xmlns='" + visio.NamespaceVDX2003 + "'><Pages><Page ID='0' NameU='" + "p" + "'><Shapes>"
+	for _, tt := range []struct {
+		name, body, kind string
+		n                int // diagnostics of the kind
+	}{
+		{"missing master", shapes("<Shape ID='%d' Master='" + long + "'/>"), "shape refers to master mmmm", 300},
+		{"ID used twice", shapes("<Shape ID='" + long + "' Name='%d'/>"), "shape ID mmmm", 299},
+		{"Connect rows", "</Shapes><Connects>" + shapes("<Connect FromSheet='"+long+"%d' FromCell='BeginX' ToSheet='1'/>") + "</Connects><Shapes>", "a Connect row glues shape mmmm", 300},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			src := head + tt.body + "</Shapes></Page></Pages></VisioDocument>"
+			c, err := visio.Read(strings.NewReader(src), visio.Options{File: "r.vdx"})
+			if c == nil {
+				t.Fatalf("Read = %v", err)
+			}
+			listed, more, size := 0, 0, 0
+			for _, d := range c.Diagnostics {
+				msg := d.Error()
+				size += len(msg)
+				if len(msg) > 400 {
+					t.Errorf("diagnostic of %d bytes: %.200s...", len(msg), msg)
+				}
+				switch {
+				case strings.Contains(msg, "more of this kind are not listed"):
+					more++
+					want := fmt.Sprintf("visio: %d more of this kind are not listed (the first 100 are), from this one on: %s", tt.n-100, tt.kind)
+					if !strings.Contains(msg, want) {
+						t.Errorf("summary = %.300s, want %q in it", msg, want)
+					}
+				case strings.Contains(msg, tt.kind):
+					listed++
+				}
+			}
+			if listed != 100 || more != 1 || size > 100<<10 {
+				t.Errorf("%d diagnostics listed and %d summaries, %d bytes in all; want 100, 1 and no more than 100 KiB", listed, more, size)
+			}
+		})
 	}
 }

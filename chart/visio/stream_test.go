@@ -59,11 +59,11 @@ func decoding(t testing.TB, data []byte, o visio.Options) string {
 	return fmt.Sprintf("document %s\nerror %v\n", j, err)
 }
 
-// checkDecodeWindow checks that DecodeVSDX decodes a package with a window
-// of w bytes as with the default: what Interpret makes of it follows.
-func checkDecodeWindow(t *testing.T, data []byte, w int) {
+// checkDecodeWindow checks that DecodeVSDX decodes a package with options
+// o and a window of w bytes as with the default: what Interpret makes of
+// it follows.
+func checkDecodeWindow(t *testing.T, data []byte, o visio.Options, w int) {
 	t.Helper()
-	o := visio.Options{File: "w.vsdx", MaxDepth: 20}
 	want := decoding(t, data, o)
 	restore := visio.SetPartWindow(w)
 	got := decoding(t, data, o)
@@ -104,6 +104,8 @@ func TestVSDXWindows(t *testing.T) {
 		"comments":                 vsdxgen.Zip(editPart(good, page1, "<Shapes>", "<Shapes><!-- "+strings.Repeat("-", 100)+" --><![CDATA[ ]]>")),
 		"malformed":                vsdxgen.Zip(editPart(good, page1, "<Text>", "<Text><Text>")),
 		"invalid UTF-8":            vsdxgen.Zip(editPart(good, page1, "walkLeft", "walk\xE2\x82Left")),
+		"NUL":                      vsdxgen.Zip(editPart(good, page1, "walkLeft", "walk\x00Left")),
+		"noncharacter in comment":  vsdxgen.Zip(editPart(good, page1, "<Shapes>", "<Shapes><!-- \uFFFF -->")),
 		"cut character":            vsdxgen.Zip(editPart(good, page1, "</PageContents>", "</PageContents>\xE2\x82")),
 		"deep":                     vsdxgen.Zip(editPart(good, page1, "<Shapes>", strings.Repeat("<Shapes><Shape ID='99' Type='Group'>", 30))),
 		"wrong root":               vsdxgen.Zip(withPart(good, page1, []byte("\n\n  <Foo/>"))),

@@ -83,7 +83,7 @@ func sniff(src, file string) (string, bool, error) {
 	text, enc, ok := source.DecodeText(src, false)
 	switch {
 	case !ok:
-		return notVisio("the file starts like UTF-16 text but is not", "")
+		return notVisio(fmt.Sprintf("the file starts like UTF-16 text but is not (UTF-16 has an even number of bytes; it has %d)", len(src)), "")
 	case enc != source.NoBOM: // text with a byte-order mark
 	case source.IsZip(src):
 		return notVisio("this is a zip archive, probably a .vsdx drawing (Visio 2013 and later), not a Visio XML drawing", "read it with visio.Read or visio.DecodeVSDX, which read both")
@@ -95,13 +95,33 @@ func sniff(src, file string) (string, bool, error) {
 		return notVisio("this is a Windows program or driver (the .vdx extension is also used for virtual device drivers), not a Visio drawing", "")
 	}
 	if what := source.NotXML(text, nil); what != "" {
-		return notVisio(fmt.Sprintf("this is %s, not a Visio XML drawing (it starts with %s)", what, source.QuoteStart(text)), "")
+		msg := fmt.Sprintf("visio: this is %s, not a Visio XML drawing (it starts with %s)", what, source.QuoteStart(text))
+		off, b := source.Binary(text)
+		if off < 0 {
+			return "", false, source.Fatal(file, 0, 0, ErrNotVisio, msg, "")
+		}
+		l, c := source.LineCol(text, off)
+		return "", false, source.Fatal(file, l, c, ErrNotVisio, msg[:len(msg)-1]+"; "+b+fileOffset(enc, off)+")", "")
 	}
 	if off := source.InvalidUTF8(text); off >= 0 {
 		l, c := source.LineCol(text, off)
-		return "", false, source.Fatal(file, l, c, ErrMalformed, "visio: malformed XML: invalid UTF-8", "the file may be in another encoding or damaged; Visio writes UTF-8")
+		return "", false, source.Fatal(file, l, c, ErrMalformed, fmt.Sprintf("visio: malformed XML: invalid UTF-8 (byte 0x%02X%s)", text[off], fileOffset(enc, off)),
+			"the file may be in another encoding or damaged; Visio writes UTF-8")
 	}
 	return text, enc.UTF16(), nil
+}
+
+// fileOffset says where the offset off of a file's text, in encoding
+// enc, is in the file: " at byte offset 37"; "" for UTF-16 text, decoded
+// before it is read, where the line and column say.
+func fileOffset(enc source.Encoding, off int) string {
+	switch enc {
+	case source.UTF8BOM:
+		off += 3
+	case source.UTF16BOM, source.UTF16Bare:
+		return ""
+	}
+	return " at byte offset " + strconv.Itoa(off)
 }
 
 // newScanner returns a scanner of a .vdx file or a .vsdx part, src, whose
@@ -232,9 +252,9 @@ func (p *parser) parse() error {
 	case sc.Local() == "VisioDocument" && sc.Space() == NamespaceVSDX:
 		return p.notVisio("this is the document part of a .vsdx package (namespace "+NamespaceVSDX+"), not a Visio XML drawing", "")
 	case sc.Local() == "VisioDocument":
-		return p.notVisio(fmt.Sprintf("<VisioDocument> is in namespace %q; a Visio XML drawing's is %q (or Visio 2002's %q)", sc.Space(), NamespaceVDX2003, NamespaceVDX2002), "")
+		return p.notVisio(fmt.Sprintf("<VisioDocument> is in namespace %s; a Visio XML drawing's is %q (or Visio 2002's %q)", quote(sc.Space()), NamespaceVDX2003, NamespaceVDX2002), "")
 	default:
-		return p.notVisio(fmt.Sprintf("this is XML but not a Visio drawing: its root element is <%s>%s, not <VisioDocument>", xmlscan.QName(sc.Prefix(), sc.Local()), inNamespace(sc.Space())), "")
+		return p.notVisio(fmt.Sprintf("this is XML but not a Visio drawing: its root element is <%s>%s, not <VisioDocument>", short(xmlscan.QName(sc.Prefix(), sc.Local())), inNamespace(sc.Space())), "")
 	}
 	p.doc.Namespace = sc.Space()
 	for p.child(1) {
@@ -286,7 +306,7 @@ func inNamespace(space string) string {
 	if space == "" {
 		return ""
 	}
-	return fmt.Sprintf(" (namespace %q)", space)
+	return " (namespace " + quote(space) + ")"
 }
 
 func (p *parser) notVisio(msg, hint string) error {

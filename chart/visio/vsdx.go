@@ -85,10 +85,13 @@ var partWindow = 64 << 10
 // holding 64 KiB of its text at a time (a UTF-16 part whole), and copies
 // out what the Document keeps: the Document does not keep the parts in
 // memory, nor the file. Only Options.File and the limits are used:
-// MaxSize bounds size; MaxParts the files the archive holds; MaxPartSize
-// each part read, uncompressed; MaxUnpacked all of them together; MaxRatio
-// the compression ratio of each part over 1 MiB; MaxDepth how deeply groups
-// nest. Names in the archive are only looked up, never used as paths.
+// MaxSize bounds size; MaxParts the files the archive holds, and the
+// pages, masters and relationships a part lists; MaxPartSize each part
+// read, uncompressed; MaxUnpacked all of them together, each read of a
+// part counted (two pages may share a part); MaxRatio the compression
+// ratio of each part over 1 MiB, and that of all the parts read to the
+// file's size; MaxDepth how deeply groups nest. Names in the archive are
+// only looked up, never used as paths.
 //
 // The error, when not nil, is a [chart.Diagnostics] holding one error with
 // its position ("drawing.vsdx!visio/pages/page1.xml:3:5" for a problem in
@@ -96,7 +99,9 @@ var partWindow = 64 << 10
 // zip bomb or a name that leads outside the archive), [ErrZip] (a damaged
 // archive, or a package missing a part, a relationship or a content type
 // it needs), [ErrNotVisio] (a zip that is not a Visio package, such as a
-// .docx), [ErrMalformed] or [ErrTooDeep]; the Document is then nil.
+// .docx), [ErrMalformed] (malformed XML, invalid UTF-8 with its byte
+// offset in the part, or a character XML does not allow) or [ErrTooDeep];
+// the Document is then nil.
 func DecodeVSDX(r io.ReaderAt, size int64, opt Options) (*Document, error) {
 	return decodeVSDX(r, size, opt, nil)
 }
@@ -116,7 +121,8 @@ func readVSDX(r io.ReaderAt, size int64, opt Options) (*chart.Chart, error) {
 // go to it instead of the Document.
 func decodeVSDX(r io.ReaderAt, size int64, opt Options, in *interp) (*Document, error) {
 	opt = opt.withDefaults()
-	k := &pkg{opt: opt, doc: &Document{File: opt.File, Namespace: NamespaceVSDX}, in: in}
+	k := &pkg{opt: opt, doc: &Document{File: opt.File, Namespace: NamespaceVSDX}, in: in,
+		maxAll: max(ratioFloor, mulSat(max(size, 0), int64(opt.MaxRatio)))}
 	if in != nil {
 		in.doc, in.stream = k.doc, true
 	}
@@ -139,17 +145,17 @@ type pkg struct {
 	doc    *Document
 	parts  map[string]*zip.File // by lower-case name: OPC part names ignore case
 	types  contentTypes
-	unpack int64            // bytes of the parts read so far, uncompressed
-	read1  map[string]int64 // the parts read, by name: their size, counted once in unpack
-	p      *parser          // shared by the parts, for its blocks of shapes and rows
-	in     *interp          // Read's: takes the pages' shapes (see pageStream)
+	unpack int64   // bytes unpacked so far, each read of a part counted
+	maxAll int64   // the most all reads may unpack: MaxRatio times the file's size, or ratioFloor
+	p      *parser // shared by the parts, for its blocks of shapes and rows
+	in     *interp // Read's: takes the pages' shapes (see pageStream)
 }
 
 // fail returns a one-error Diagnostics at pos, in a part or the file.
 func (k *pkg) fail(pos Pos, err error, msg, hint string) error {
 	file := k.doc.File
 	if pos.Part != "" {
-		file += "!" + pos.Part
+		file += "!" + posText(pos.Part)
 	}
 	return source.Fatal(file, pos.Line, pos.Col, err, msg, hint)
 }
@@ -171,7 +177,7 @@ func (k *pkg) open(r io.ReaderAt, size int64) error {
 	k.parts = make(map[string]*zip.File, len(zr.File))
 	for _, f := range zr.File {
 		if unsafeName(f.Name) {
-			return k.fail(Pos{}, ErrUnsafe, fmt.Sprintf("visio: the zip archive holds a file named %q, a path that leads outside the archive; refused", f.Name),
+			return k.fail(Pos{}, ErrUnsafe, fmt.Sprintf("visio: the zip archive holds a file named %s, a path that leads outside the archive; refused", quote(f.Name)),
 				"a Visio drawing never holds such a name: the file was made to attack the programs that unzip it")
 		}
 		if strings.HasSuffix(f.Name, "/") {
@@ -179,7 +185,7 @@ func (k *pkg) open(r io.ReaderAt, size int64) error {
 		}
 		key := strings.ToLower(f.Name)
 		if _, dup := k.parts[key]; dup {
-			return k.fail(Pos{}, ErrZip, fmt.Sprintf("visio: the zip archive holds two files named %q", f.Name), resave)
+			return k.fail(Pos{}, ErrZip, fmt.Sprintf("visio: the zip archive holds two files named %s", quote(f.Name)), resave)
 		}
 		k.parts[key] = f
 	}
@@ -191,10 +197,11 @@ func (k *pkg) tooManyParts(n uint64) error {
 		"raise Options.MaxParts if the drawing really has this many pages and masters")
 }
 
-// tooManyListed reports a pages or masters part that lists more pages or
-// masters than the archive may hold parts: each needs its own.
+// tooManyListed reports a part that lists more pages, masters or
+// relationships than the archive may hold parts: each needs its own (a
+// relationship leads to a part).
 func (k *pkg) tooManyListed(part, what string) error {
-	return k.fail(Pos{Part: part}, ErrTooLarge, fmt.Sprintf("visio: %s lists more than %d %s", part, k.opt.MaxParts, what),
+	return k.fail(Pos{Part: part}, ErrTooLarge, fmt.Sprintf("visio: %s lists more than %d %s", short(part), k.opt.MaxParts, what),
 		"raise Options.MaxParts if the drawing really has this many pages and masters")
 }
 
@@ -254,6 +261,7 @@ type partReader struct {
 	rc    io.ReadCloser
 	r     io.Reader // rc, limited to limit+1 bytes
 	limit int64
+	ratio int64  // the most the part may unpack to by Options.MaxRatio
 	n     int64  // bytes read from r
 	err   error  // a part that does not unpack within the limits: reading stops
 	head  []byte // bytes read ahead, to hand out first
@@ -266,6 +274,8 @@ type partReader struct {
 	ncarry int   // bytes of carry: the start of a character the text handed out cuts
 	bad    int64 // offset of the first invalid UTF-8 in the text, or -1
 	badAt  Pos
+	badB   byte  // the byte at bad
+	bom    int64 // the byte-order mark's length, before the text
 }
 
 // openPart opens the part name (as found in the archive: the caller looked it
@@ -273,28 +283,27 @@ type partReader struct {
 func (k *pkg) openPart(name string, at Pos) (*partReader, error) {
 	f := k.parts[strings.ToLower(name)]
 	if f == nil {
-		return nil, k.fail(at, ErrZip, fmt.Sprintf("visio: the package has no part %s", name), resave)
+		return nil, k.fail(at, ErrZip, fmt.Sprintf("visio: the package has no part %s", short(name)), resave)
 	}
 	pr := &partReader{k: k, name: name, f: f, line: 1, bad: -1}
 	o := k.opt
-	if n, again := k.read1[f.Name]; again {
-		pr.limit = n // read whole before: the same data, counted once
-	} else {
-		declared := f.UncompressedSize64
-		switch {
-		case declared > uint64(o.MaxPartSize):
-			return nil, pr.tooLarge(strconv.FormatUint(declared, 10) + " bytes")
-		case declared > uint64(o.MaxUnpacked-k.unpack):
-			return nil, pr.tooMuch()
-		case declared > ratioFloor && declared/uint64(o.MaxRatio) > f.CompressedSize64:
-			return nil, pr.bomb(f, declared)
-		}
-		// Read no more than the limits allow, whatever the header says.
-		pr.limit = min(o.MaxPartSize, o.MaxUnpacked-k.unpack)
-		if f.Method != zip.Store {
-			pr.limit = min(pr.limit, max(ratioFloor, mulSat(int64(min(f.CompressedSize64, 1<<62)), int64(o.MaxRatio))))
-		}
+	declared := f.UncompressedSize64
+	switch {
+	case declared > uint64(o.MaxPartSize):
+		return nil, pr.tooLarge(strconv.FormatUint(declared, 10) + " bytes")
+	case declared > uint64(o.MaxUnpacked-k.unpack):
+		return nil, pr.tooMuch()
+	case declared > ratioFloor && declared/uint64(o.MaxRatio) > f.CompressedSize64:
+		return nil, pr.bomb(f, declared)
+	case declared > uint64(k.maxAll-k.unpack):
+		return nil, pr.bombAll()
 	}
+	// Read no more than the limits allow, whatever the header says.
+	pr.ratio = math.MaxInt64
+	if f.Method != zip.Store {
+		pr.ratio = max(ratioFloor, mulSat(int64(min(f.CompressedSize64, 1<<62)), int64(o.MaxRatio)))
+	}
+	pr.limit = min(o.MaxPartSize, o.MaxUnpacked-k.unpack, pr.ratio, k.maxAll-k.unpack)
 	rc, err := f.Open()
 	if err != nil {
 		return nil, k.zipError(name, err)
@@ -304,7 +313,7 @@ func (k *pkg) openPart(name string, at Pos) (*partReader, error) {
 }
 
 func (pr *partReader) tooLarge(size string) error {
-	return pr.k.fail(Pos{Part: pr.name}, ErrTooLarge, fmt.Sprintf("visio: part %s is %s uncompressed, more than %s", pr.name, size, source.SizeString(pr.k.opt.MaxPartSize)),
+	return pr.k.fail(Pos{Part: pr.name}, ErrTooLarge, fmt.Sprintf("visio: part %s is %s uncompressed, more than %s", short(pr.name), size, source.SizeString(pr.k.opt.MaxPartSize)),
 		"raise Options.MaxPartSize if the drawing really is this large")
 }
 
@@ -314,8 +323,15 @@ func (pr *partReader) tooMuch() error {
 }
 
 func (pr *partReader) bomb(f *zip.File, size uint64) error {
-	return pr.k.fail(Pos{Part: pr.name}, ErrUnsafe, fmt.Sprintf("visio: part %s would unpack from %d bytes to %d or more, a compression ratio over %d: a zip bomb; refused", pr.name, f.CompressedSize64, size, pr.k.opt.MaxRatio),
+	return pr.k.fail(Pos{Part: pr.name}, ErrUnsafe, fmt.Sprintf("visio: part %s would unpack from %d bytes to %d or more, a compression ratio over %d: a zip bomb; refused", short(pr.name), f.CompressedSize64, size, pr.k.opt.MaxRatio),
 		"a Visio drawing does not compress that well; raise Options.MaxRatio if this one really does")
+}
+
+func (pr *partReader) bombAll() error {
+	k := pr.k
+	return k.fail(Pos{Part: pr.name}, ErrUnsafe, fmt.Sprintf("visio: the parts read would unpack to more than %s, over %d times the file's size: a zip bomb, or a part read again and again; refused",
+		source.SizeString(k.maxAll), k.opt.MaxRatio),
+		"a Visio drawing does not compress that well, and reads each part once; raise Options.MaxRatio if this one really does")
 }
 
 // read reads the part, unpacking it; it returns errStop, and sets pr.err,
@@ -333,8 +349,10 @@ func (pr *partReader) read(p []byte) (int, error) {
 			pr.err = pr.tooLarge("over " + source.SizeString(o.MaxPartSize))
 		case pr.n > o.MaxUnpacked-k.unpack:
 			pr.err = pr.tooMuch()
-		default:
+		case pr.n > pr.ratio:
 			pr.err = pr.bomb(pr.f, uint64(pr.n))
+		default:
+			pr.err = pr.bombAll()
 		}
 		return 0, errStop
 	}
@@ -360,7 +378,7 @@ func (pr *partReader) start() bool {
 	pr.head = head[:n]
 	switch {
 	case bytes.HasPrefix(pr.head, []byte("\xEF\xBB\xBF")):
-		pr.head = nil
+		pr.head, pr.bom = nil, 3
 	case bytes.HasPrefix(pr.head, []byte("\xFF\xFE")), bytes.HasPrefix(pr.head, []byte("\xFE\xFF")):
 		return true
 	}
@@ -403,6 +421,7 @@ func (pr *partReader) check(p []byte, eof bool) int {
 			return pr.passed(p, len(p))
 		case r == utf8.RuneError && size == 1:
 			pr.ncarry = 0
+			pr.badB = c[0]
 			pr.invalid(p, -n)
 			return 0
 		default:
@@ -418,6 +437,7 @@ func (pr *partReader) check(p []byte, eof bool) int {
 		for j := i; j < end; {
 			r, size := utf8.DecodeRune(p[j:end])
 			if r == utf8.RuneError && size == 1 {
+				pr.badB = p[j]
 				pr.invalid(p, j)
 				return j
 			}
@@ -471,8 +491,8 @@ func (pr *partReader) whole() string {
 // finish reads the rest of the part, checking it, and closes it. It
 // returns the part's first problem: that it does not unpack within the
 // limits, then that its text is not UTF-8, then err, what the parser
-// found. What a part unpacks to counts once against
-// Options.MaxUnpacked, however many times it is read.
+// found. What a part unpacks to counts against Options.MaxUnpacked each
+// time it is read.
 func (pr *partReader) finish(err error) error {
 	var small [64]byte
 	buf := small[:] // enough at the end of the part, the usual case
@@ -493,17 +513,9 @@ func (pr *partReader) finish(err error) error {
 		return pr.err
 	}
 	k := pr.k
-	if _, again := k.read1[pr.f.Name]; !again {
-		k.unpack += pr.n
-		if pr.bad < 0 {
-			if k.read1 == nil {
-				k.read1 = make(map[string]int64)
-			}
-			k.read1[pr.f.Name] = pr.n
-		}
-	}
+	k.unpack += pr.n
 	if pr.bad >= 0 {
-		return k.fail(pr.badAt, ErrMalformed, "visio: malformed XML: invalid UTF-8", resave)
+		return k.fail(pr.badAt, ErrMalformed, fmt.Sprintf("visio: malformed XML: invalid UTF-8 (byte 0x%02X at byte offset %d of the part)", pr.badB, pr.bom+pr.bad), resave)
 	}
 	return err
 }
@@ -528,7 +540,7 @@ func (k *pkg) zipError(name string, err error) error {
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, zip.ErrFormat):
 		msg = "it is truncated or damaged (" + msg + ")"
 	}
-	return k.fail(Pos{Part: name}, ErrZip, fmt.Sprintf("visio: cannot unpack part %s: %s", name, msg),
+	return k.fail(Pos{Part: name}, ErrZip, fmt.Sprintf("visio: cannot unpack part %s: %s", short(name), msg),
 		"the file was not completely written or copied; get the drawing again")
 }
 
@@ -551,11 +563,11 @@ func (k *pkg) xml(name string, at Pos, local, space, what string) (*parser, erro
 		if pr.err != nil {
 			return nil, k.stop(p, nil)
 		}
-		src, enc, ok := source.DecodeText(src, false)
+		text, enc, ok := source.DecodeText(src, false)
 		if !ok {
-			return nil, k.stop(p, k.fail(Pos{Part: name}, ErrMalformed, "visio: malformed XML: the part starts like UTF-16 text but is not", resave))
+			return nil, k.stop(p, k.fail(Pos{Part: name}, ErrMalformed, fmt.Sprintf("visio: malformed XML: the part starts like UTF-16 text but is not (UTF-16 has an even number of bytes; it has %d)", len(src)), resave))
 		}
-		p.sc = newScanner(src, k.opt.MaxDepth, enc.UTF16())
+		p.sc = newScanner(text, k.opt.MaxDepth, enc.UTF16())
 	} else {
 		// The part may not unpack to more than its header says (zip
 		// refuses it): a small part's window is its size.
@@ -572,7 +584,7 @@ func (k *pkg) xml(name string, at Pos, local, space, what string) (*parser, erro
 	if sc.Local() != local || sc.Space() != space {
 		l, c := sc.LineCol(sc.Offset())
 		return nil, k.stop(p, k.fail(Pos{Part: name, Line: l, Col: c}, ErrZip,
-			fmt.Sprintf("visio: %s %s has root element <%s>%s, not <%s> in namespace %q", what, name, xmlscan.QName(sc.Prefix(), sc.Local()), inNamespace(sc.Space()), local, space), resave))
+			fmt.Sprintf("visio: %s %s has root element <%s>%s, not <%s> in namespace %q", what, short(name), short(xmlscan.QName(sc.Prefix(), sc.Local())), inNamespace(sc.Space()), local, space), resave))
 	}
 	return p, nil
 }
@@ -657,7 +669,7 @@ func (k *pkg) read() error {
 	}
 	name := docRel.target
 	if t := k.types.of(name); !strings.HasPrefix(t, "application/vnd.ms-visio.") || !strings.HasSuffix(t, ".main+xml") {
-		return k.fail(docRel.pos, ErrNotVisio, fmt.Sprintf("visio: the document part %s has content type %q, not a Visio document's (application/vnd.ms-visio.drawing.main+xml)", name, t), resave)
+		return k.fail(docRel.pos, ErrNotVisio, fmt.Sprintf("visio: the document part %s has content type %s, not a Visio document's (application/vnd.ms-visio.drawing.main+xml)", short(name), quote(t)), resave)
 	}
 	p, err := k.xml(name, docRel.pos, "VisioDocument", NamespaceVSDX, "the document part")
 	if err != nil {
@@ -706,7 +718,7 @@ func officeKind(name, contentType string) string {
 	case strings.Contains(contentType, "presentationml"):
 		return "a PowerPoint presentation (.pptx)"
 	}
-	return fmt.Sprintf("an Office document whose main part is %s (content type %q)", name, contentType)
+	return fmt.Sprintf("an Office document whose main part is %s (content type %s)", short(name), quote(contentType))
 }
 
 // contentTypes reads [Content_Types].xml.
@@ -741,7 +753,7 @@ func (k *pkg) rels(source string, required bool) ([]rel, error) {
 	f := k.parts[strings.ToLower(name)]
 	if f == nil {
 		if required {
-			return nil, k.fail(Pos{}, ErrZip, fmt.Sprintf("visio: the package has no relationships part %s for %s", name, source), resave)
+			return nil, k.fail(Pos{}, ErrZip, fmt.Sprintf("visio: the package has no relationships part %s for %s", short(name), short(source)), resave)
 		}
 		return nil, nil
 	}
@@ -764,7 +776,11 @@ func (k *pkg) rels(source string, required bool) ([]rel, error) {
 		}
 		t, ok := resolveTarget(source, target)
 		if !ok {
-			return nil, k.stop(p, k.fail(r.pos, ErrZip, fmt.Sprintf("visio: relationship %s leads to %q, which is not a part of the package", r.id, target), resave))
+			return nil, k.stop(p, k.fail(r.pos, ErrZip, fmt.Sprintf("visio: relationship %s leads to %s, which is not a part of the package", short(r.id), quote(target)), resave))
+		}
+		if len(out) == k.opt.MaxParts {
+			// Each leads to a part, and the archive holds no more.
+			return nil, k.stop(p, k.tooManyListed(name, "relationships"))
 		}
 		if f := k.parts[strings.ToLower(t)]; f != nil {
 			t = f.Name
@@ -800,21 +816,22 @@ func resolveTarget(source, target string) (string, bool) {
 	return name, true
 }
 
-// byID finds a relationship by its ID.
-func byID(rels []rel, id string) (rel, bool) {
-	for _, r := range rels {
-		if r.id == id {
-			return r, true
+// byID indexes relationships by their ID: the first of an ID.
+func byID(rels []rel) map[string]*rel {
+	m := make(map[string]*rel, len(rels))
+	for i := range rels {
+		if _, dup := m[rels[i].id]; !dup {
+			m[rels[i].id] = &rels[i]
 		}
 	}
-	return rel{}, false
+	return m
 }
 
 // checkType checks that the part a relationship leads to has the content
 // type want.
 func (k *pkg) checkType(r rel, want, what string) error {
 	if got := k.types.of(r.target); got != want {
-		return k.fail(r.pos, ErrZip, fmt.Sprintf("visio: %s %s has content type %q in [Content_Types].xml, not %q", what, r.target, got, want), resave)
+		return k.fail(r.pos, ErrZip, fmt.Sprintf("visio: %s %s has content type %s in [Content_Types].xml, not %q", what, short(r.target), quote(got), want), resave)
 	}
 	return nil
 }
@@ -866,16 +883,17 @@ func (k *pkg) masters(r rel) error {
 	if err != nil {
 		return err
 	}
+	ids := byID(rels)
 	for i, l := range list {
 		m := k.doc.Masters[i]
 		if l.rid == "" {
 			continue // a master without shapes
 		}
-		mr, ok := byID(rels, l.rid)
-		if !ok {
-			return k.fail(l.pos, ErrZip, fmt.Sprintf("visio: master %s names relationship %s, which %s does not have", m.ID, l.rid, relsName(r.target)), resave)
+		mr := ids[l.rid]
+		if mr == nil {
+			return k.fail(l.pos, ErrZip, fmt.Sprintf("visio: master %s names relationship %s, which %s does not have", short(m.ID), short(l.rid), short(relsName(r.target))), resave)
 		}
-		if err := k.checkType(mr, ctMaster, "master part"); err != nil {
+		if err := k.checkType(*mr, ctMaster, "master part"); err != nil {
 			return err
 		}
 		p, err := k.xml(mr.target, l.pos, "MasterContents", NamespaceVSDX, "master part")
@@ -965,16 +983,17 @@ func (k *pkg) pages(r rel) error {
 	if err != nil {
 		return err
 	}
+	ids := byID(rels)
 	for i, l := range list {
 		pg := k.doc.Pages[i]
 		if l.rid == "" {
-			return k.fail(pg.Pos, ErrZip, fmt.Sprintf("visio: page %q has no <Rel> naming its part", pg.Label()), resave)
+			return k.fail(pg.Pos, ErrZip, fmt.Sprintf("visio: page %s has no <Rel> naming its part", quote(pg.Label())), resave)
 		}
-		pr, ok := byID(rels, l.rid)
-		if !ok {
-			return k.fail(l.pos, ErrZip, fmt.Sprintf("visio: page %q names relationship %s, which %s does not have", pg.Label(), l.rid, relsName(r.target)), resave)
+		pr := ids[l.rid]
+		if pr == nil {
+			return k.fail(l.pos, ErrZip, fmt.Sprintf("visio: page %s names relationship %s, which %s does not have", quote(pg.Label()), short(l.rid), short(relsName(r.target))), resave)
 		}
-		if err := k.checkType(pr, ctPage, "page part"); err != nil {
+		if err := k.checkType(*pr, ctPage, "page part"); err != nil {
 			return err
 		}
 		p, err := k.xml(pr.target, l.pos, "PageContents", NamespaceVSDX, "page part")

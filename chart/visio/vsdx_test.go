@@ -714,12 +714,29 @@ func TestVSDXBadInput(t *testing.T) {
 		{"too large", goodZip, visio.Options{MaxSize: 100}, visio.ErrTooLarge, "b.vsdx: visio: the file is larger than 100 bytes"},
 		{"too many pages", vsdxgen.Zip(editPart(good, "visio/pages/pages.xml", "<Page ", strings.Repeat("<Page ID='9' Name='again'><Rel r:id='rId1'/></Page>", 30)+"<Page ")), visio.Options{MaxParts: 20}, visio.ErrTooLarge,
 			"b.vsdx!visio/pages/pages.xml: visio: visio/pages/pages.xml lists more than 20 pages"},
+		{"NUL in text", vsdxgen.Zip(editPart(good, page1, "<fld IX='0'>walkLeft</fld>", "walk\x00Left")), visio.Options{}, visio.ErrMalformed,
+			"b.vsdx!visio/pages/page1.xml:2:751: visio: malformed XML: character U+0000 (a NUL byte) is not allowed in XML: the file is damaged or was not written by an XML tool"},
+		{"control reference", vsdxgen.Zip(editPart(good, page1, "<fld IX='0'>walkLeft</fld>", "walk&#1;Left")), visio.Options{}, visio.ErrMalformed,
+			"b.vsdx!visio/pages/page1.xml:2:751: visio: malformed XML: character reference &#1; is U+0001 (a control character), which XML does not allow"},
+		{"invalid UTF-8 offset", vsdxgen.Zip(editPart(good, page1, "<fld IX='0'>walkLeft</fld>", "caf\xE9")), visio.Options{}, visio.ErrMalformed,
+			"b.vsdx!visio/pages/page1.xml:2:750: visio: malformed XML: invalid UTF-8 (byte 0xE9 at byte offset 789 of the part)"},
+		{"long name", vsdxgen.Store(editPart(good, page1, "<Shapes>", "<Shapes><"+strings.Repeat("n", 1<<20)+">")), visio.Options{}, visio.ErrMalformed,
+			"b.vsdx!visio/pages/page1.xml:2:1053544: visio: malformed XML: <" + strings.Repeat("n", 64) + "...> (line 2:182) is closed by </Shapes>"},
+		// A part read again and again: each read counts.
+		{"page listed 2000 times", vsdxgen.Zip(listedTimes(good, 2000, false)), visio.Options{}, visio.ErrUnsafe,
+			"b.vsdx!visio/pages/page1.xml: visio: the parts read would unpack to more than 1889300 bytes, over 100 times the file's size: a zip bomb, or a part read again and again; refused"},
+		{"relationships to one part", vsdxgen.Zip(listedTimes(good, 2000, true)), visio.Options{}, visio.ErrUnsafe, "a part read again and again"},
+		{"listed, within MaxUnpacked", vsdxgen.Zip(listedTimes(good, 2000, false)), visio.Options{MaxUnpacked: 500000, MaxRatio: 1 << 20}, visio.ErrTooLarge,
+			"b.vsdx!visio/pages/page1.xml: visio: the parts read come to more than 500000 bytes uncompressed"},
+		{"too many relationships", vsdxgen.Zip(editPart(good, "visio/pages/_rels/pages.xml.rels", "</Relationships>",
+			strings.Repeat("<Relationship Id='rId9' Type='http://schemas.microsoft.com/visio/2010/relationships/page' Target='page1.xml'/>", 30)+"</Relationships>")),
+			visio.Options{MaxParts: 20}, visio.ErrTooLarge, "b.vsdx!visio/pages/_rels/pages.xml.rels: visio: visio/pages/_rels/pages.xml.rels lists more than 20 relationships"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.opt.File = "b.vsdx"
 			c, err := visio.Read(bytes.NewReader(tt.data), tt.opt)
 			if c != nil || err == nil {
-				t.Fatalf("Read = %v, %v, want an error", c, err)
+				t.Fatalf("Read = %.300v, %v, want an error", c, err)
 			}
 			if !errors.Is(err, tt.err) {
 				t.Errorf("Read error %q is not %v", err, tt.err)
@@ -733,6 +750,25 @@ func TestVSDXBadInput(t *testing.T) {
 			}
 		})
 	}
+}
+
+// listedTimes returns parts whose pages part lists the Goomba's page n
+// times: through one relationship, or (rels) through n relationships.
+func listedTimes(parts []vsdxgen.Part, n int, rels bool) []vsdxgen.Part {
+	var pages, targets strings.Builder
+	for i := range n {
+		id := "rId1"
+		if rels {
+			id = fmt.Sprintf("rId%d", i+1)
+			fmt.Fprintf(&targets, "<Relationship Id='%s' Type='http://schemas.microsoft.com/visio/2010/relationships/page' Target='page1.xml'/>", id)
+		}
+		fmt.Fprintf(&pages, "<Page ID='%d' NameU='Page-%d'><Rel r:id='%s'/></Page>", i+10, i+10, id)
+	}
+	parts = editPart(parts, "visio/pages/pages.xml", "</Pages>", pages.String()+"</Pages>")
+	if rels {
+		parts = editPart(parts, "visio/pages/_rels/pages.xml.rels", "</Relationships>", targets.String()+"</Relationships>")
+	}
+	return parts
 }
 
 // TestVSDXOddParts reads packages that are odd but valid: a page part in

@@ -1,0 +1,170 @@
+package visio_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/chart/visio"
+	"github.com/fsmforge/fsmforge/internal/charttest"
+	"github.com/fsmforge/fsmforge/internal/vdxgen"
+	"github.com/fsmforge/fsmforge/internal/vsdxgen"
+)
+
+// hostileFile is a file made to attack a reader, and the error it must
+// end with.
+type hostileFile struct {
+	name    string
+	data    []byte
+	stencil bool  // read with the Goomba's stencil
+	err     error // what the error wraps
+	want    string
+}
+
+// hostileFiles returns a file of each kind made to attack a reader, of a
+// few megabytes, or with big of tens of megabytes: a package that lists a
+// part thousands of times, characters XML does not allow, names of a
+// megabyte repeated, binary files.
+func hostileFiles(t testing.TB, big bool) []hostileFile {
+	scale := 1
+	if big {
+		scale = 16
+	}
+	const doc = "<?xml version='1.0'?>\n<VisioDocument xmlns='http://schemas.microsoft.com/visio/2003/core'>\n"
+	long := strings.Repeat("n", 1<<20)
+	rng := rand.New(rand.NewPCG(1, 2))
+	noise := make([]byte, 4<<20*scale)
+	for i := range noise {
+		noise[i] = byte(rng.Uint32())
+	}
+	// A page part of 1 MB, listed 2000 times: 2 GB of XML to read.
+	bigPage := unzipParts(t, vsdxgen.Generate(200, 600))
+	// A drawing of a few megabytes with something wrong at its end.
+	drawing := vdxgen.Generate(100*scale, 400*scale)
+	atEnd := func(s string) []byte {
+		i := bytes.LastIndex(drawing, []byte("</Pages>"))
+		return append(append(drawing[:i:i], s...), drawing[i:]...)
+	}
+	var longNames strings.Builder
+	longNames.WriteString(doc + "<Pages>")
+	for range 4 * scale {
+		longNames.WriteString("<" + long + ">")
+	}
+	good := goombaParts()
+	twice := vdxgen.Goomba(nil)
+	for range 200 {
+		twice.Pages[0].Shapes = append(twice.Pages[0].Shapes, vdxgen.Shape{ID: long[:min(len(long), 64<<10*scale)], Master: "3"})
+	}
+	// A stored page part of 64 KB (with big, 1 MB) listed 2000 times: the
+	// file holds its text, and 2000 times as much would be read.
+	storedPage := editPart(good, page1, "<Shapes>", "<Shapes><!-- "+strings.Repeat("x", 64<<10*scale)+" -->")
+	return []hostileFile{
+		{"page listed 2000 times", vsdxgen.Zip(listedTimes(bigPage, 2000, false)), false, visio.ErrUnsafe, "a part read again and again"},
+		{"stored page listed 2000 times", vsdxgen.Store(listedTimes(storedPage, 2000, false)), false, visio.ErrUnsafe, "a part read again and again"},
+		{"2000 relationships to a page", vsdxgen.Zip(listedTimes(bigPage, 2000, true)), false, visio.ErrUnsafe, "a part read again and again"},
+		{"NUL in a package", vsdxgen.Zip(editPart(good, page1, "walkLeft", "walk\x00Left")), false, visio.ErrMalformed, "character U+0000 (a NUL byte) is not allowed in XML"},
+		{"NUL at the end", atEnd("<Page Name='walk\x00Left'/>"), false, visio.ErrMalformed, "character U+0000 (a NUL byte) is not allowed in XML"},
+		{"control reference at the end", atEnd("<Page Name='&#x1B;[31m'/>"), false, visio.ErrMalformed, "&#x1B; is U+001B (a control character)"},
+		{"invalid UTF-8 at the end", atEnd("<Page Name='caf\xE9'/>"), false, visio.ErrMalformed, "invalid UTF-8 (byte 0xE9 at byte offset"},
+		{"long names", []byte(longNames.String()), false, visio.ErrMalformed, "nnn...> (line 3:"},
+		{"long IDs used twice", twice.Bytes(), true, nil, "more of this kind are not listed"},
+		{"binary", noise, false, visio.ErrNotVisio, "this is a binary file"},
+		{"NUL after text", append([]byte(doc+"<Pages>\x00"), noise...), false, visio.ErrNotVisio, "a NUL byte at byte offset 98"},
+	}
+}
+
+// TestHostile reads files made to attack a reader: each ends with an
+// error that says what is wrong (or, for the long IDs, diagnostics that
+// say how many were left out) within seconds, and no message quotes more
+// than a short prefix of the file. With FSMFORGE_HOSTILE_BIG set, the
+// files are larger (see TestHostileMemoryLimit).
+func TestHostile(t *testing.T) {
+	big := os.Getenv("FSMFORGE_HOSTILE_BIG") != ""
+	if testing.Short() && !big {
+		t.Skip("reads files of megabytes")
+	}
+	st := charttest.Stencil(t)
+	for _, h := range hostileFiles(t, big) {
+		t.Run(h.name, func(t *testing.T) {
+			o := visio.Options{File: "h"}
+			if h.stencil {
+				o.Stencil = st
+			}
+			start := time.Now()
+			c, err := visio.Read(bytes.NewReader(h.data), o)
+			elapsed := time.Since(start)
+			t.Logf("%d bytes: %v, %.200v", len(h.data), elapsed.Round(time.Millisecond), err)
+			if elapsed > 20*time.Second {
+				t.Errorf("Read took %v", elapsed)
+			}
+			if err == nil || h.err != nil && !errors.Is(err, h.err) {
+				t.Fatalf("Read error = %.300v, want %v", err, h.err)
+			}
+			var all chart.Diagnostics
+			if c != nil {
+				all = c.Diagnostics
+			} else if !errors.As(err, &all) {
+				t.Fatalf("Read error %T is not a chart.Diagnostics", err)
+			}
+			found, size := false, 0
+			for _, d := range all {
+				msg := d.Error()
+				found = found || strings.Contains(msg, h.want)
+				size += len(msg) + len(d.Hint)
+				if len(msg) > 400 {
+					t.Errorf("diagnostic of %d bytes: %.300s...", len(msg), msg)
+				}
+			}
+			if !found || size > 100<<10 || len(err.Error()) > 1000 {
+				t.Errorf("%d diagnostics of %d bytes in all, error %.300v; want one saying %q, no more than 100 KiB", len(all), size, err, h.want)
+			}
+		})
+	}
+}
+
+// raceEnabled is set by race_test.go.
+var raceEnabled bool
+
+// TestHostileMemoryLimit runs TestHostile, with larger files, in a process
+// that may map no more than 4 GB (ulimit -v 4000000): no file may make the
+// reader crash for want of memory. It is skipped with -short and under the
+// race detector, which maps far more.
+func TestHostileMemoryLimit(t *testing.T) {
+	if os.Getenv("FSMFORGE_HOSTILE_BIG") != "" {
+		return // the child process
+	}
+	if testing.Short() || raceEnabled {
+		t.Skip("reads files of tens of megabytes in a process of its own; not under the race detector")
+	}
+	sh, err := exec.LookPath("sh")
+	if err != nil {
+		t.Skip("no sh for ulimit")
+	}
+	cmd := exec.Command(sh, "-c", `ulimit -v 4000000 && exec "$0" "$@"`, os.Args[0], "-test.run=^TestHostile$", "-test.v", "-test.timeout=5m")
+	cmd.Env = append(os.Environ(), "FSMFORGE_HOSTILE_BIG=1")
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	t.Logf("%s under ulimit -v 4000000, in %v:\n%s", strings.Join(cmd.Args[3:], " "), time.Since(start).Round(time.Millisecond), lastLines(out, 40))
+	if err != nil {
+		t.Errorf("the child process failed: %v", err)
+	}
+}
+
+// lastLines returns the last n lines of out, each cut to 200 bytes.
+func lastLines(out []byte, n int) string {
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	lines = lines[max(0, len(lines)-n):]
+	for i, l := range lines {
+		if len(l) > 200 {
+			lines[i] = l[:200] + fmt.Sprintf("... (%d bytes)", len(l))
+		}
+	}
+	return strings.Join(lines, "\n")
+}

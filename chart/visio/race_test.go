@@ -1,0 +1,5 @@
+//go:build race
+
+package visio_test
+
+func init() { raceEnabled = true }
