@@ -140,7 +140,8 @@
 //     ID, '#' and the transition's position among the state's ("walkLeft#2").
 //   - ff:test, ff:event, ff:label: the test, the event and the label,
 //     when event, cond and the label made of them cannot say them.
-//   - ff:value: the test's argument (the seed's mValue).
+//   - ff:value: the test's argument (mValue in the state table of
+//     "Visual Finite State Machine AI Systems").
 //   - ff:order: the rank among the state's transitions, when it is not
 //     the position (SCXML's order is document order).
 //   - ff:stack: "push" to push the state left before going to the target;
@@ -190,7 +191,7 @@
 //
 // # Example
 //
-// The seed's Goomba with a message handler, as Write writes it (see
+// The article's Goomba with a message handler, as Write writes it (see
 // examples/goomba/goomba.scxml for the one converted from goomba.vdx):
 //
 //	<?xml version="1.0" encoding="UTF-8"?>

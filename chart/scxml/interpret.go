@@ -23,9 +23,10 @@ type interp struct {
 	unnamed map[string]int   // elements without id so far, by name
 	trans   []tnode          // transition elements, in document order
 
-	rootInitial *srec   // the state the root's initial attribute names
-	extra       []*srec // states with ff:initial="true"
-	noInitial   bool    // ff:initial="none" on the root
+	rootInitial *srec        // the state the root's initial attribute names
+	extra       []*srec      // states with ff:initial="true"
+	noInitial   bool         // ff:initial="none" on the root
+	exact       map[int]bool // transitions whose event ff:event names exactly
 }
 
 // srec is an element that is, or stands in, a state: <state>, <parallel>,
@@ -88,6 +89,7 @@ func interpret(doc *document, opt Options) (*chart.Chart, error) {
 		in.initials()
 		in.states()
 		in.transitions()
+		in.descriptors()
 		chart.Flatten(in.c, 0)
 		in.markInitial()
 		in.sortEntries()
@@ -144,7 +146,7 @@ func (in *interp) leniency() chart.Severity {
 	return chart.Error
 }
 
-const lenientHint = "remove it, or read the file leniently to leave it out (fsmforge -lenient; Options.Lenient)"
+const lenientHint = "remove it, or read the file leniently to leave it out (ReadOptions.Lenient; -lenient on the command line)"
 
 // root reads the root element's attributes. It returns false when the
 // file was made with another stencil.
@@ -155,7 +157,8 @@ func (in *interp) root() bool {
 		in.diag(chart.Warning, at, nil, `add xmlns="`+SCXMLNamespace+`" to the <scxml> element`,
 			"the root element <scxml> declares no namespace; its elements are read as SCXML's")
 	}
-	in.attrs(root, in.pos(root, nil), []string{"version", "name", "initial", "datamodel", "binding"}, []string{attrStencil, attrVersion, attrInitial})
+	in.attrs(root, in.pos(root, nil), []string{"version", "name", "initial", "datamodel", "binding"}, []string{attrStencil, attrVersion, attrInitial, attrChain, attrChainLimit})
+	in.chain(root, at)
 	if v, ok := root.attr("", "version"); ok && v != "1.0" {
 		in.diag(chart.Warning, at, nil, "", "SCXML version %q: the reader knows version 1.0", v)
 	}
@@ -751,5 +754,26 @@ func (in *interp) markInitial() {
 	}
 	for i := range in.c.States {
 		in.c.States[i].Initial = want[in.c.States[i].ID]
+	}
+}
+
+// chain reads ff:chain and ff:chainLimit on <scxml>: how the machine runs.
+func (in *interp) chain(root *node, at chart.Pos) {
+	if v, ok := root.attr(Namespace, attrChain); ok {
+		switch strings.TrimSpace(v) {
+		case "true", "1":
+			in.c.Chain = true
+		case "false", "0", "":
+		default:
+			in.diag(chart.Warning, at, nil, `write "true" or "false"`, "ff:chain %q is not true or false; ignored", v)
+		}
+	}
+	if v, ok := root.attr(Namespace, attrChainLimit); ok {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 0 || n > 65535 {
+			in.diag(chart.Warning, at, nil, "write a whole number from 1 to 65535, or leave it out for the number of states", "ff:chainLimit %q is not a whole number from 0 to 65535; ignored", v)
+		} else {
+			in.c.ChainLimit = n
+		}
 	}
 }

@@ -38,6 +38,8 @@ const (
 	attrImplicit    = "implicit"       // final: "true" on the final state Write adds for transitions that end the machine
 	attrStencil     = "stencil"        // scxml: the stencil's name
 	attrVersion     = "stencilVersion" // scxml: the stencil's version
+	attrChain       = "chain"          // scxml: "true" when the machine chains (chart.Chart.Chain)
+	attrChainLimit  = "chainLimit"     // scxml: the chain's limit (chart.Chart.ChainLimit)
 	attrTest        = "test"           // transition: the test, when event or cond cannot hold it as is
 	attrEvent       = "event"          // transition: the event of a plain chart, when the event attribute cannot hold it as is
 	attrLabel       = "label"          // transition: the label, when it is not the one made of event and cond

@@ -150,10 +150,10 @@ func readAll(r io.Reader, opt Options) (string, error) {
 	return src, nil
 }
 
-// chartName is the file's base name without its extension, or the
-// machine's name attribute when there is no file name.
+// chartName is the machine's name attribute (<scxml name="...">), or the
+// file's base name without its extension when it has none.
 func chartName(file, name string) string {
-	if file == "" {
+	if name = strings.TrimSpace(name); name != "" || file == "" {
 		return name
 	}
 	base := filepath.Base(file)

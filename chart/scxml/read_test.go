@@ -286,6 +286,22 @@ func TestReadUnsupported(t *testing.T) {
 			},
 		},
 		{
+			name: "event descriptors",
+			src: doc(``, `<state id="a">
+		<transition event="DIGIT" target="b"/>
+		<transition event="DIGIT.0" target="b"/>
+		<transition event="Btn.*" target="b"/>
+		<transition event="exact" ff:event="exact" target="b"/>
+		<transition event="exact.more" target="b"/>
+	</state>
+	<state id="b"/>`),
+			strict: []string{
+				`scxml: event descriptor "DIGIT" is also taken on event "DIGIT.0" in SCXML, which matches events by prefix; a chart takes it on "DIGIT" alone`,
+				`scxml: event descriptor "Btn.*" matches every event that starts with "Btn": a chart takes a transition on the one event it names`,
+			},
+			lenient: []string{`warning: scxml: event descriptor "DIGIT"`, `warning: scxml: event descriptor "Btn.*"`},
+		},
+		{
 			name: "foreign executable content",
 			src:  `<scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:cs="https://commons.apache.org/scxml"><state id="a"><onentry><cs:var name="x"/></onentry></state></scxml>`,
 			strict: []string{
@@ -534,11 +550,20 @@ func TestBadInput(t *testing.T) {
 	}
 }
 
-// TestReadFile reads a file by path and names the chart after it.
+// TestReadFile reads a file by path and names the chart after its name
+// attribute, or else after the file.
 func TestReadFile(t *testing.T) {
 	c, err := scxml.ReadFile("testdata/qt_trafficlight.scxml", scxml.Options{Lenient: true})
-	if err != nil || c.Name != "qt_trafficlight" || c.File != "testdata/qt_trafficlight.scxml" {
-		t.Errorf("ReadFile = %v, %v; want a chart named qt_trafficlight", c, err)
+	if err != nil || c.Name != "TrafficLightStateMachine" || c.File != "testdata/qt_trafficlight.scxml" {
+		t.Errorf("ReadFile = %v, %v; want a chart named TrafficLightStateMachine", c, err)
+	}
+	c, err = scxml.Read(strings.NewReader(doc(``, `<state id="a"/>`)), scxml.Options{File: "dir/lights.scxml"})
+	if err != nil || c.Name != "lights" {
+		t.Errorf("Read of a machine without a name = %v, %v; want a chart named lights", c, err)
+	}
+	c, err = scxml.Read(strings.NewReader(doc(` ff:chain="true" ff:chainLimit="7"`, `<state id="a"/>`)), scxml.Options{})
+	if err != nil || !c.Chain || c.ChainLimit != 7 {
+		t.Errorf("Read of ff:chain = %v, %v; want a chart that chains, at most 7", c, err)
 	}
 	c, err = scxml.Read(strings.NewReader(doc(` name="lights"`, `<state id="a"/>`)), scxml.Options{})
 	if err != nil || c.Name != "lights" {

@@ -83,7 +83,8 @@ func (in *interp) transition(tn tnode, k int) {
 		case v != "internal":
 			bad(chart.Warning, "type is internal or external", "transition type %q; read as external", v)
 		case len(r.kids) > 0:
-			bad(chart.Note, "", "internal transition of %s: read as external (the chart has no compound states to stay in)", r.what())
+			bad(chart.Warning, "nested states are flattened: the transition leaves the state it is in and enters its target, and the entry actions the target takes from the states around it run again",
+				"internal transition of %s: read as external (the chart has no compound states to stay in)", r.what())
 		}
 	}
 
@@ -147,7 +148,8 @@ func (in *interp) transition(tn tnode, k int) {
 	}
 
 	// A plain state machine: one transition per event.
-	if ev, ok := n.attr(Namespace, attrEvent); ok {
+	ev, exact := n.attr(Namespace, attrEvent)
+	if exact {
 		ev = chart.NormalizeSpace(ev)
 		if tok := token(ev); len(events) != 1 && ev != "" || len(events) == 1 && events[0] != tok {
 			bad(chart.Warning, "make event the event, or remove ff:event", "ff:event %q is the transition's event; its event attribute %q is not", ev, event)
@@ -178,6 +180,12 @@ func (in *interp) transition(tn tnode, k int) {
 			u.Test = test
 		}
 		u.Pos.ShapeName = cmp.Or(u.Label, u.Test)
+		if exact {
+			if in.exact == nil {
+				in.exact = make(map[int]bool)
+			}
+			in.exact[len(in.c.Transitions)] = true
+		}
 		in.c.Transitions = append(in.c.Transitions, u)
 	}
 }
@@ -223,4 +231,76 @@ func (in *interp) stencilTest(t *chart.Transition, n *node, events []string, con
 		return false
 	}
 	return true
+}
+
+// descriptors reports the events whose SCXML meaning the chart cannot
+// keep. SCXML matches an event against a transition's descriptors by
+// prefix, token by token: "DIGIT" is taken on the events DIGIT and
+// DIGIT.0, "a.*" on every event that starts with a, and "*" on every
+// event; a chart takes a transition on the one event it names. A
+// wildcard, and a descriptor that is a prefix of another event of the
+// chart, would be taken on fewer events than the drawing says: errors, or
+// warnings when reading leniently.
+func (in *interp) descriptors() {
+	if in.st != nil {
+		return // a stencil's tests are names, matched exactly
+	}
+	events := make(map[string]bool)
+	for i := range in.c.Transitions {
+		if e := in.c.Transitions[i].Event; e != "" {
+			events[e] = true
+		}
+	}
+	sorted := make([]string, 0, len(events))
+	for e := range events {
+		sorted = append(sorted, e)
+	}
+	slices.Sort(sorted)
+	reported := make(map[string]bool)
+	for i := range in.c.Transitions {
+		t := &in.c.Transitions[i]
+		e := t.Event
+		if e == "" || reported[e] || in.exact[i] {
+			continue
+		}
+		switch {
+		case e == "*" || strings.HasSuffix(e, ".*") || strings.HasSuffix(e, "."):
+			reported[e] = true
+			in.diag(in.leniency(), t.Pos, ErrUnsupported, "name the events one by one, or "+lenientHint,
+				"event descriptor %q matches every event that starts with %q: a chart takes a transition on the one event it names", e, strings.TrimSuffix(strings.TrimSuffix(e, "*"), "."))
+		default:
+			j, _ := slices.BinarySearch(sorted, e+".")
+			if j < len(sorted) && strings.HasPrefix(sorted[j], e+".") {
+				reported[e] = true
+				in.diag(in.leniency(), t.Pos, ErrUnsupported, "name the event exactly, "+strconv.Quote(e)+" and "+strconv.Quote(sorted[j])+" on two transitions, or "+lenientHint,
+					"event descriptor %q is also taken on event %q in SCXML, which matches events by prefix; a chart takes it on %q alone", e, sorted[j], e)
+			}
+		}
+	}
+}
+
+// widened returns the events of a plain chart that SCXML's prefix
+// matching would take on more events than the chart does: wildcards, and
+// prefixes of other events of the chart. Write marks them exact
+// (ff:event), and Read takes them as they are.
+func widened(c *chart.Chart) map[string]bool {
+	if c.Stencil != nil {
+		return nil
+	}
+	var events []string
+	for i := range c.Transitions {
+		if e := c.Transitions[i].Event; e != "" {
+			events = append(events, e)
+		}
+	}
+	slices.Sort(events)
+	events = slices.Compact(events)
+	out := make(map[string]bool)
+	for _, e := range events {
+		j, _ := slices.BinarySearch(events, e+".")
+		if e == "*" || strings.HasSuffix(e, ".*") || strings.HasSuffix(e, ".") || j < len(events) && strings.HasPrefix(events[j], e+".") {
+			out[e] = true
+		}
+	}
+	return out
 }

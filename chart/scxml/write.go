@@ -47,7 +47,7 @@ func Write(w io.Writer, c *chart.Chart, opt WriteOptions) error {
 	if c == nil {
 		return chart.Diagnostics{{Message: "scxml: no chart (nil)", Hint: "pass the chart an importer returned"}}
 	}
-	wr := &writer{c: c, st: cmp.Or(opt.Stencil, c.Stencil), sids: make(map[string]string, len(c.States))}
+	wr := &writer{c: c, st: cmp.Or(opt.Stencil, c.Stencil), sids: make(map[string]string, len(c.States)), exact: widened(c)}
 	if err := wr.check(opt); err != nil {
 		return err
 	}
@@ -69,6 +69,7 @@ type writer struct {
 	out    map[string][]int  // chart ID of a state → its transitions, in written order
 	anyOut []int             // the any-state transitions, in written order
 	diags  chart.Diagnostics
+	exact  map[string]bool // events SCXML's prefix matching would widen: written with ff:event
 }
 
 func (wr *writer) errorf(at chart.Pos, hint, format string, args ...any) {
@@ -240,6 +241,12 @@ func (wr *writer) document(opt WriteOptions) {
 			root = append(root, attr{"ff:" + attrVersion, wr.st.Version})
 		}
 	}
+	if c.Chain {
+		root = append(root, attr{"ff:" + attrChain, "true"})
+	}
+	if c.ChainLimit != 0 {
+		root = append(root, attr{"ff:" + attrChainLimit, strconv.Itoa(c.ChainLimit)})
+	}
 	wr.start(0, "scxml", root, false)
 	var right, top float64
 	boxes := false
@@ -379,7 +386,7 @@ func (wr *writer) transition(t *chart.Transition, owner string, k int) {
 		attrs = append(attrs, attr{"ff:" + attrID, t.ID})
 	}
 	if wr.st == nil {
-		if token(t.Event) != t.Event {
+		if token(t.Event) != t.Event || wr.exact[t.Event] {
 			attrs = append(attrs, attr{"ff:" + attrEvent, t.Event})
 		}
 		if t.Test != cmp.Or(t.Event, t.Guard) {
