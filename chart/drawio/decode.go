@@ -38,10 +38,11 @@ type page struct {
 	cells     []cell
 }
 
-// label names the page as the designer sees it: its name, or "Page-N".
+// label names the page as the designer sees it, in positions and
+// messages: its name (shortened to maxName runes), or "Page-N".
 func (p *page) label() string {
 	if p.name != "" {
-		return p.name
+		return shorten(p.name, maxName)
 	}
 	return "Page-" + strconv.Itoa(p.index+1)
 }
@@ -92,6 +93,17 @@ type decoder struct {
 	opt    Options
 	doc    *document
 	budget int64 // bytes that compressed content may still inflate to
+	labels int64 // bytes that labels with placeholders may still grow to
+	cells  int   // cells, wrappers and pages read, against opt.MaxCells
+	props  int   // attributes of wrappers read, against opt.MaxProperties
+
+	// Wrappers without an mxCell: how many, and the note about the last
+	// one reported (the first maxRepeats are).
+	noCell, noCellNote int
+
+	// Reused from one compressed page to the next.
+	flate io.ReadCloser
+	buf   []byte
 }
 
 // decode reads a draw.io file into a document.
@@ -100,7 +112,7 @@ func decode(r io.Reader, opt Options) (*document, error) {
 	if err != nil {
 		return nil, err
 	}
-	d := &decoder{opt: opt, doc: &document{file: opt.File}, budget: opt.MaxSize}
+	d := &decoder{opt: opt, doc: &document{file: opt.File}, budget: opt.MaxSize, labels: opt.MaxSize}
 	if strings.HasPrefix(src, pngSignature) {
 		text, err := d.png(src)
 		if err != nil {
@@ -109,7 +121,7 @@ func decode(r io.Reader, opt Options) (*document, error) {
 		if err := d.xmlIn(text, "the diagram of the PNG", chart.Pos{File: opt.File}); err != nil {
 			return nil, err
 		}
-		return d.doc, nil
+		return d.done(), nil
 	}
 	src, wasUTF16, err := d.sniff(src)
 	if err != nil {
@@ -120,7 +132,16 @@ func decode(r io.Reader, opt Options) (*document, error) {
 	if err := p.file(); err != nil {
 		return nil, err
 	}
-	return d.doc, nil
+	return d.done(), nil
+}
+
+// done returns the document read, the note about the last wrapper without
+// an mxCell reported saying how many more there are.
+func (d *decoder) done() *document {
+	if n := d.noCell - maxRepeats; n > 0 {
+		d.doc.diags[d.noCellNote].Message += fmt.Sprintf(" (and %d more like it)", n)
+	}
+	return d.doc
 }
 
 // sniff recognises what the file is before it is parsed as XML: it returns
@@ -211,7 +232,7 @@ func (p *parser) pos() (line, col int) {
 // syntaxError turns the scanner's error into the error of the reading.
 func (p *parser) syntaxError() error {
 	e := p.sc.Err()
-	sentinel, msg := ErrMalformed, "malformed XML: "+e.Msg
+	sentinel, msg := ErrMalformed, "malformed XML: "+clipText(e.Msg)
 	hint := "the file is damaged or was not written by draw.io; open it in an XML editor at this line"
 	if e.Deep {
 		sentinel, msg, hint = ErrTooDeep, e.Msg, "raise Options.MaxDepth if the diagram really nests this deep"
@@ -257,8 +278,9 @@ func (p *parser) file() error {
 			}
 		}
 	case "mxGraphModel":
-		pg := p.newPage()
-		p.model(pg)
+		if pg := p.newPage(); pg != nil {
+			p.model(pg)
+		}
 	case "svg":
 		if p.where != "" {
 			return p.notDrawio(fmt.Sprintf("%s is an SVG, not a diagram", p.where), "")
@@ -272,7 +294,7 @@ func (p *parser) file() error {
 		if p.where != "" {
 			where = p.where + " is XML"
 		}
-		return p.notDrawio(fmt.Sprintf("%s but not a draw.io diagram: its root element is <%s>, not <mxfile> or <mxGraphModel>", where, xmlscan.QName(sc.Prefix(), sc.Local())),
+		return p.notDrawio(fmt.Sprintf("%s but not a draw.io diagram: its root element is <%s>, not <mxfile> or <mxGraphModel>", where, shorten(xmlscan.QName(sc.Prefix(), sc.Local()), maxWord)),
 			"a draw.io file starts with <mxfile>; save the diagram again from draw.io")
 	}
 	if p.err != nil {
@@ -286,12 +308,48 @@ func (p *parser) file() error {
 	return nil
 }
 
+// newPage adds a page to the document; it returns nil, and sets p.err,
+// when the document has too many cells and pages already.
 func (p *parser) newPage() *page {
 	doc := p.d.doc
 	pg := &page{index: len(doc.pages), inFile: p.inFile}
 	pg.line, pg.col = p.pos()
+	if !p.count(pg, pg.line, pg.col) {
+		return nil
+	}
 	doc.pages = append(doc.pages, pg)
 	return pg
+}
+
+// count counts a cell, a wrapper or a page at line and col (0 when not in
+// the file) of page pg against Options.MaxCells; when there are too many,
+// it sets p.err and returns false.
+func (p *parser) count(pg *page, line, col int) bool {
+	if p.d.cells++; p.d.cells <= p.d.opt.MaxCells {
+		return true
+	}
+	at := p.at
+	if p.inFile {
+		at.Line, at.Col = line, col
+	}
+	if pg.index < len(p.d.doc.pages) { // a cell of a page; not the page itself
+		at.Page = pg.label()
+	}
+	p.err = chart.Diagnostics{{Pos: at, Err: ErrTooLarge,
+		Message: fmt.Sprintf("drawio: the diagram has more than %d cells and pages", p.d.opt.MaxCells),
+		Hint:    "raise Options.MaxCells if the diagram really is this large"}}
+	return false
+}
+
+// cellPos is the position of a cell of page pg, at line and col of the
+// file (when the page is in it), for messages about it.
+func (p *parser) cellPos(pg *page, line, col int, id string) chart.Pos {
+	at := p.pagePos(pg)
+	if p.inFile {
+		at.Line, at.Col = line, col
+	}
+	at.Shape = id
+	return at
 }
 
 // pagePos is the position of a page, for messages about it.
@@ -310,6 +368,9 @@ func (p *parser) pagePos(pg *page) chart.Pos {
 func (p *parser) diagram() {
 	sc := p.sc
 	pg := p.newPage()
+	if pg == nil {
+		return
+	}
 	pg.id, pg.name = sc.Attr("id"), sc.Attr("name")
 	d := sc.Depth()
 	var text strings.Builder
@@ -358,7 +419,7 @@ func (p *parser) diagram() {
 		p.err = inner.syntaxError()
 		return
 	case inner.sc.Local() != "mxGraphModel":
-		p.err = p.d.malformed(at, fmt.Sprintf("%s holds <%s>, not <mxGraphModel>", where, xmlscan.QName(inner.sc.Prefix(), inner.sc.Local())), "")
+		p.err = p.d.malformed(at, fmt.Sprintf("%s holds <%s>, not <mxGraphModel>", where, shorten(xmlscan.QName(inner.sc.Prefix(), inner.sc.Local()), maxWord)), "")
 		return
 	}
 	inner.model(pg)
@@ -381,12 +442,14 @@ func (p *parser) model(pg *page) {
 	d := sc.Depth()
 	if pg.cells == nil && !sc.SelfClosing() {
 		// About one cell per mxCell tag to the end of the page: a cheap
-		// count that spares the cells' slice its growth.
+		// count that spares the cells' slice its growth. The tags may be
+		// in comments, or smaller than a cell is drawn: the count is
+		// trusted up to one cell per minCell bytes, and MaxCells.
 		rest := sc.Rest()
 		if end := strings.Index(rest, "</mxGraphModel>"); end >= 0 {
 			rest = rest[:end]
 		}
-		pg.cells = make([]cell, 0, strings.Count(rest, "<mxCell"))
+		pg.cells = make([]cell, 0, min(strings.Count(rest, "<mxCell"), len(rest)/minCell, p.d.opt.MaxCells))
 	}
 	for p.child(d) {
 		if sc.Local() != "root" {
@@ -396,6 +459,9 @@ func (p *parser) model(pg *page) {
 		rd := sc.Depth()
 		for p.child(rd) {
 			line, col := p.pos()
+			if !p.count(pg, line, col) {
+				return
+			}
 			c := cell{line: line, col: col}
 			if sc.Local() == "mxCell" {
 				p.cellAttrs(&c, false)
@@ -406,7 +472,13 @@ func (p *parser) model(pg *page) {
 			// A wrapper: object, UserObject, or any element holding an
 			// mxCell, whose attributes are the cell's data.
 			c.wrapper = sc.Local()
+			if !p.countProps(pg, line, col) {
+				return
+			}
 			attrs := p.attrStack[:0]
+			if n := len(sc.Attrs()); cap(attrs) < n {
+				attrs = make([]attr, 0, n)
+			}
 			for i := range sc.Attrs() {
 				a := &sc.Attrs()[i]
 				name := a.Local
@@ -436,15 +508,69 @@ func (p *parser) model(pg *page) {
 				}
 			}
 			if !found {
-				at := p.pagePos(pg)
-				at.Line, at.Col, at.Shape = c.line, c.col, c.id
-				p.d.doc.diags = append(p.d.doc.diags, chart.Diagnostic{Pos: at, Severity: chart.Note,
-					Message: fmt.Sprintf("drawio: <%s> holds no mxCell; ignored", c.wrapper)})
+				p.noCell(pg, &c)
 				continue
+			}
+			if !p.expand(pg, &c) {
+				return
 			}
 			pg.cells = append(pg.cells, c)
 		}
 	}
+}
+
+// countProps counts the attributes of the wrapper whose start tag is the
+// current token, at line and col of page pg, against
+// Options.MaxProperties; when there are too many, it sets p.err and
+// returns false.
+func (p *parser) countProps(pg *page, line, col int) bool {
+	if p.d.props += len(p.sc.Attrs()); p.d.props <= p.d.opt.MaxProperties {
+		return true
+	}
+	p.err = chart.Diagnostics{{Pos: p.cellPos(pg, line, col, ""), Err: ErrTooLarge,
+		Message: fmt.Sprintf("drawio: the diagram has more than %d properties (attributes of the object and UserObject elements around its cells)", p.d.opt.MaxProperties),
+		Hint:    "raise Options.MaxProperties if the diagram really has this many"}}
+	return false
+}
+
+// minCell is the fewest bytes of the file a cell is counted for when the
+// cells' slice is allocated: an mxCell with an ID, a parent and a
+// geometry takes more.
+const minCell = 64
+
+// noCell notes a wrapper that holds no mxCell: the first maxRepeats
+// of them, the others counted (see decoder.done).
+func (p *parser) noCell(pg *page, c *cell) {
+	d := p.d
+	if d.noCell++; d.noCell > maxRepeats {
+		return
+	}
+	d.noCellNote = len(d.doc.diags)
+	d.doc.diags = append(d.doc.diags, chart.Diagnostic{Pos: p.cellPos(pg, c.line, c.col, c.id), Severity: chart.Note,
+		Message: fmt.Sprintf("drawio: <%s> holds no mxCell; ignored", shorten(c.wrapper, maxWord))})
+}
+
+// expand replaces the placeholders of the label of a wrapped cell that
+// has placeholders="1", as draw.io shows it: labelText reads the label
+// as it then is. The labels grow by at most Options.MaxSize bytes, all
+// together; it sets p.err and returns false when they would grow more.
+func (p *parser) expand(pg *page, c *cell) bool {
+	if !strings.Contains(c.value, "%") {
+		return true
+	}
+	if v, _ := c.get("placeholders"); v != "1" {
+		return true
+	}
+	v, ok := placeholders(c.value, c, p.d.labels)
+	if !ok {
+		p.err = chart.Diagnostics{{Pos: p.cellPos(pg, c.line, c.col, c.id), Err: ErrTooLarge,
+			Message: fmt.Sprintf("drawio: the placeholders of the label expand to more than %s (with those of the other labels of the file)", source.SizeString(p.d.opt.MaxSize)),
+			Hint:    `with placeholders="1", draw.io shows %name% in a label as the value of the shape's property name; raise Options.MaxSize if the labels really are this large`}}
+		return false
+	}
+	p.d.labels -= int64(len(v))
+	c.value = v
+	return true
 }
 
 // cellAttrs reads the attributes of the mxCell start tag that is the
@@ -526,7 +652,7 @@ func (p *parser) number(g *geometry, name string) float64 {
 	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 	if err != nil || v != v || v > 1e15 || v < -1e15 {
 		if g.badNumber == "" {
-			g.badNumber = name + "=" + strconv.Quote(s)
+			g.badNumber = name + "=" + strconv.Quote(shorten(s, maxWord))
 		}
 		return 0
 	}
@@ -584,7 +710,7 @@ func (d *decoder) inflate(data, where string, at chart.Pos) (string, error) {
 		}
 		return "", d.malformed(at, msg, "the file is damaged; save the diagram again from draw.io")
 	}
-	out, err := d.inflateText(func() io.Reader { return flate.NewReader(bytes.NewReader(raw)) }, where, at)
+	out, err := d.inflateText(func() io.Reader { return d.deflated(raw) }, where, at)
 	if err != nil && len(raw) > 2 && raw[0] == 0x78 { // zlib, as some tools write
 		if _, zerr := zlib.NewReader(bytes.NewReader(raw)); zerr == nil {
 			out, err = d.inflateText(func() io.Reader {
@@ -602,10 +728,13 @@ func (d *decoder) inflate(data, where string, at chart.Pos) (string, error) {
 // text is allocated once, at its size.
 func (d *decoder) inflateText(newReader func() io.Reader, where string, at chart.Pos) (string, error) {
 	const damaged = "the file is damaged; save the diagram again from draw.io"
+	if d.buf == nil {
+		d.buf = make([]byte, 32<<10)
+	}
+	buf := d.buf
 	pass := func(out *strings.Builder) (int, error) {
 		lr := &io.LimitedReader{R: newReader(), N: d.budget + 1}
 		u := urlDecoder{out: out, pending: -1, encoded: true}
-		buf := make([]byte, 32<<10)
 		for {
 			n, err := lr.Read(buf)
 			if !u.write(buf[:n]) {
@@ -645,6 +774,17 @@ func (d *decoder) inflateText(newReader func() io.Reader, where string, at chart
 		return "", d.malformed(at, fmt.Sprintf("%s is not valid UTF-8 (byte %d of its XML)", where, o), damaged)
 	}
 	return text, nil
+}
+
+// deflated returns a reader of the raw deflate data raw: the decoder's,
+// reset, after the first.
+func (d *decoder) deflated(raw []byte) io.Reader {
+	if d.flate == nil {
+		d.flate = flate.NewReader(bytes.NewReader(raw))
+	} else {
+		d.flate.(flate.Resetter).Reset(bytes.NewReader(raw), nil)
+	}
+	return d.flate
 }
 
 // urlDecoder decodes encodeURIComponent's escapes in a stream of chunks,
@@ -719,19 +859,12 @@ func (u *urlDecoder) write(chunk []byte) bool {
 	return true
 }
 
-// inflateBytes reads r to its end, within the decoder's budget.
-func (d *decoder) inflateBytes(r io.Reader, where string, at chart.Pos) ([]byte, error) {
-	out, err := io.ReadAll(io.LimitReader(r, d.budget+1))
-	if err != nil {
-		return nil, d.malformed(at, fmt.Sprintf("%s is not valid deflate data: %v", where, err), "the file is damaged; save the diagram again from draw.io")
-	}
-	if int64(len(out)) > d.budget {
-		return nil, chart.Diagnostics{{Pos: at, Err: ErrTooLarge,
-			Message: fmt.Sprintf("drawio: %s inflates to more than %s (with the other compressed content of the file)", where, source.SizeString(d.opt.MaxSize)),
-			Hint:    "raise Options.MaxSize if the diagram really is this large"}}
-	}
-	d.budget -= int64(len(out))
-	return out, nil
+// tooLarge is the error of compressed content that inflates to more
+// than the decoder's budget.
+func (d *decoder) tooLarge(where string, at chart.Pos) error {
+	return chart.Diagnostics{{Pos: at, Err: ErrTooLarge,
+		Message: fmt.Sprintf("drawio: %s inflates to more than %s (with the other compressed content of the file)", where, source.SizeString(d.opt.MaxSize)),
+		Hint:    "raise Options.MaxSize if the diagram really is this large"}}
 }
 
 // uriDecode undoes encodeURIComponent: %XX escapes become bytes. It
@@ -825,17 +958,21 @@ func (d *decoder) png(src string) (string, error) {
 		var text string
 		switch typ {
 		case "tEXt": // Latin-1
-			text = latin1(rest)
-		case "zTXt":
+			if !d.latin1(&text, rest) {
+				return "", chart.Diagnostics{{Pos: at, Err: ErrTooLarge,
+					Message: fmt.Sprintf("drawio: %s is more than %s in UTF-8 (with the compressed content of the file)", where, source.SizeString(d.opt.MaxSize)),
+					Hint:    "raise Options.MaxSize if the diagram really is this large"}}
+			}
+		case "zTXt": // Latin-1, compressed
 			if rest == "" || rest[0] != 0 {
 				return damaged(where + " has an unknown compression method")
 			}
-			out, err := d.zlib(rest[1:], where, at)
+			out, err := d.zlib(rest[1:], true, where, at)
 			if err != nil {
 				return "", err
 			}
-			text = latin1(string(out))
-		case "iTXt":
+			text = out
+		case "iTXt": // UTF-8, compressed or not
 			if len(rest) < 2 {
 				return damaged(where + " is cut short")
 			}
@@ -846,11 +983,11 @@ func (d *decoder) png(src string) (string, error) {
 			}
 			text = parts[2]
 			if compressed {
-				out, err := d.zlib(text, where, at)
+				out, err := d.zlib(text, false, where, at)
 				if err != nil {
 					return "", err
 				}
-				text = string(out)
+				text = out
 			}
 		}
 		text = strings.TrimSpace(text)
@@ -875,25 +1012,83 @@ func (d *decoder) png(src string) (string, error) {
 		"export it from draw.io as PNG with \"Include a copy of my diagram\" checked, or read the .drawio file")
 }
 
-// zlib inflates a zlib stream within the decoder's budget.
-func (d *decoder) zlib(data, where string, at chart.Pos) ([]byte, error) {
+// zlib inflates the zlib stream of a PNG text chunk, within the
+// decoder's budget, into text: Latin-1 turned into UTF-8 as it inflates
+// when latin1 is true, the budget counting the UTF-8.
+func (d *decoder) zlib(data string, latin1 bool, where string, at chart.Pos) (string, error) {
 	zr, err := zlib.NewReader(strings.NewReader(data))
 	if err != nil {
-		return nil, d.malformed(at, fmt.Sprintf("%s is not valid zlib data: %v", where, err), "")
+		return "", d.malformed(at, fmt.Sprintf("%s is not valid zlib data: %v", where, err), "")
 	}
-	return d.inflateBytes(zr, where, at)
-}
-
-// latin1 converts ISO 8859-1 text to UTF-8.
-func latin1(s string) string {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			var b strings.Builder
-			for j := 0; j < len(s); j++ {
-				b.WriteRune(rune(s[j]))
-			}
-			return b.String()
+	if d.buf == nil {
+		d.buf = make([]byte, 32<<10)
+	}
+	var b strings.Builder
+	for {
+		n, err := zr.Read(d.buf)
+		chunk := d.buf[:n]
+		size := n
+		if latin1 {
+			size = utf8Len(chunk)
+		}
+		if int64(b.Len()+size) > d.budget {
+			return "", d.tooLarge(where, at)
+		}
+		if size == n {
+			b.Write(chunk)
+		} else {
+			writeLatin1(&b, chunk)
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return "", d.malformed(at, fmt.Sprintf("%s is not valid zlib data: %v", where, err), "the file is damaged; save the diagram again from draw.io")
 		}
 	}
-	return s
+	d.budget -= int64(b.Len())
+	return b.String(), nil
+}
+
+// latin1 sets *text to s, ISO 8859-1, in UTF-8. Text that is not ASCII
+// is converted within the decoder's budget, which counts the UTF-8: it
+// returns false when that is more than the budget.
+func (d *decoder) latin1(text *string, s string) bool {
+	n := utf8Len(s)
+	if n == len(s) {
+		*text = s
+		return true
+	}
+	if int64(n) > d.budget {
+		return false
+	}
+	var b strings.Builder
+	b.Grow(n)
+	writeLatin1(&b, s)
+	d.budget -= int64(n)
+	*text = b.String()
+	return true
+}
+
+// writeLatin1 writes Latin-1 text to b in UTF-8.
+func writeLatin1[S string | []byte](b *strings.Builder, s S) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < utf8.RuneSelf {
+			b.WriteByte(c)
+		} else {
+			b.WriteByte(0xC0 | c>>6)
+			b.WriteByte(0x80 | c&0x3F)
+		}
+	}
+}
+
+// utf8Len is the length of Latin-1 text in UTF-8.
+func utf8Len[S string | []byte](s S) int {
+	n := len(s)
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			n++
+		}
+	}
+	return n
 }

@@ -123,25 +123,52 @@
 //
 // The reader never panics and never hangs. It refuses, with an error that
 // says why and where ([ErrTooLarge], [ErrNotDrawio], [ErrMalformed],
-// [ErrTooDeep]): a file over Options.MaxSize (256 MiB by default), or
-// compressed content inflating to more than that (a deflate bomb); an
-// empty or binary file, a PNG or SVG without a diagram, a shape library,
-// XML of another kind; malformed XML or invalid UTF-8 (with the line and
-// column), inside compressed pages too; invalid base64, deflate or URL
-// encoding; XML nested deeper than Options.MaxDepth+32 elements, cells
-// nested deeper than Options.MaxDepth (100 by default). A cell nested in
-// itself is an error of the chart.
+// [ErrTooDeep]) and names the option that raises the limit:
+//
+//   - a file over Options.MaxSize (256 MiB by default); compressed
+//     content (pages, an SVG's content, a PNG's text chunk, whose Latin-1
+//     counts as the UTF-8 it becomes) inflating to more than that, all of
+//     it together, counted as it inflates (a deflate bomb); labels whose
+//     placeholders (placeholders="1") would make them more than that, all
+//     labels together, counted as they grow (a property named a thousand
+//     times in a label);
+//   - more than Options.MaxCells cells (1,000,000 by default), a page and
+//     an element that wraps a cell counting as one too; more than
+//     Options.MaxProperties properties (4,000,000 by default), the
+//     attributes of the object and UserObject elements around cells;
+//   - an empty or binary file, a PNG or SVG without a diagram, a shape
+//     library, XML of another kind;
+//   - malformed XML or invalid UTF-8 (with the line and column), inside
+//     compressed pages too; invalid base64, deflate or URL encoding;
+//   - XML nested deeper than Options.MaxDepth+32 elements, cells nested
+//     deeper than Options.MaxDepth (100 by default).
+//
+// A cell nested in itself is an error of the chart. Whatever the file
+// holds, its diagnostics stay small: they quote at most 64 characters of a
+// name or a value, the names in positions (of the diagnostics, and of the
+// chart's states and transitions, which other packages quote) at most 100
+// (a page's name too: a longer one is shortened), a message at most
+// 1,000; of diagnostics that say the same thing, the first 10 are kept,
+// the tenth saying how many more there were ("(and 990 more like it)").
 //
 // # Costs
 //
 // The whole file is read into memory, and each compressed page inflated
-// twice: once to learn its size, once into a string of that size. The XML
-// scanner (internal/xmlscan, which chart/visio uses too) allocates only for
-// what it keeps.
+// twice: once to learn its size, once into a string of that size (a PNG's
+// text chunk once, into a string that grows). The XML scanner
+// (internal/xmlscan, which chart/visio uses too) allocates only for what
+// it keeps, and for the attributes of the start tag it reads (about 50
+// bytes each: a single tag of millions of attributes is held whole before
+// Options.MaxProperties refuses it). Nothing is allocated from a count in
+// the file beyond what its bytes can hold. So the memory a reading takes
+// is bounded by the limits: the file, what its compressed content
+// inflates to and what placeholders add to labels (each at most
+// Options.MaxSize), about 1 KB a cell and 32 bytes a property: "fsmforge
+// check" reads and checks a drawing of a million states in about 1.5 GB.
 // BenchmarkRead reads a drawing of 3,200 states and 6,400 transitions made
 // with the goomba stencil: 6 MB with plain pages, read at about 115 MB/s
 // on a loaded 2-core machine, allocating 3.8 times the file's size; 0.19
-// MB with compressed pages, allocating 4 times the size of the XML they
+// MB with compressed pages, allocating 3.9 times the size of the XML they
 // inflate to. The package holds no global state: calls may run
 // concurrently.
 package drawio

@@ -2,7 +2,11 @@ package drawio_test
 
 import (
 	"bytes"
+	"flag"
 	"net/url"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/fsmforge/fsmforge/chart"
@@ -15,8 +19,11 @@ import (
 // chart.Diagnostics of errors, every diagnostic must render, and every
 // chart must hold together (see charttest.CheckChart). A chart read without
 // errors must write, and what Write writes must read. The corpus starts
-// from the diagrams of testdata, goomba.drawio, and the door of the tests
-// in every container.
+// from the diagrams of testdata, goomba.drawio, the door of the tests in
+// every container, and small versions of the hostile inputs of
+// TestHostile. The limits are lowered (1 MiB, 2,000 cells and
+// properties) so that no input is slow to read, and so that they are
+// reached.
 //
 //	go test -run '^$' -fuzz FuzzRead -fuzztime 60s ./chart/drawio
 func FuzzRead(f *testing.F) {
@@ -29,11 +36,14 @@ func FuzzRead(f *testing.F) {
 	f.Add(utf16Bytes(mxfile, false))
 	f.Add([]byte(model(uo("a", "State", acts, vcell), uo("h", "Message Handler", "", vcell), uo("t", "Transition", `Test="hitByPlayer" Stack="push"`, ecell("h", "a")),
 		`<mxCell id="b" value="&lt;div&gt;B&lt;/div&gt;&lt;div&gt;entry / x&lt;/div&gt;" style="swimlane;html=1;" vertex="1" parent="a"/>`)))
+	for _, seed := range hostileSeeds() {
+		f.Add(seed)
+	}
 
 	st := charttest.Stencil(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, stencil := range []*chart.Stencil{nil, st} {
-			c, err := drawio.Read(bytes.NewReader(data), drawio.Options{File: "fuzz.drawio", Stencil: stencil, MaxDepth: 20, MaxSize: 8 << 20})
+			c, err := drawio.Read(bytes.NewReader(data), fuzzOptions(stencil))
 			charttest.CheckChart(t, c, err)
 			if err != nil {
 				continue
@@ -47,4 +57,59 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestMain bounds the time the fuzzer spends minimizing each input that
+// reaches new code to minimizeTime, unless -fuzzminimizetime is given.
+// With its default, 60s, the mutations of the diagrams of testdata, a few
+// KB each, kept both workers minimizing for most of a run, the fuzzer
+// reporting no executions for tens of seconds at a time: the minimizer
+// tries removing every range of an input's bytes, 8 million reads of a 4
+// KB input at about a millisecond each.
+func TestMain(m *testing.M) {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.fuzzminimizetime" })
+	if !set {
+		flag.Set("test.fuzzminimizetime", minimizeTime)
+	}
+	os.Exit(m.Run())
+}
+
+const minimizeTime = "2s"
+
+// fuzzOptions are the options of FuzzRead.
+func fuzzOptions(st *chart.Stencil) drawio.Options {
+	return drawio.Options{File: "fuzz.drawio", Stencil: st, MaxDepth: 20, MaxSize: 1 << 20, MaxCells: 2000, MaxProperties: 2000}
+}
+
+// hostileSeeds are small versions of the hostile inputs of TestHostile,
+// whose mutations reach the limits of fuzzOptions.
+func hostileSeeds() [][]byte {
+	props := ""
+	for i := range 12 {
+		props += ` p` + strconv.Itoa(i) + `="v&amp;"`
+	}
+	uobj := func(attrs, label string) string {
+		return `<UserObject id="p" placeholders="1"` + attrs + ` label="` + label + `"><mxCell vertex="1" parent="1"/></UserObject>`
+	}
+	latin1 := model(vertex("a", "caf\xe9", ""), vertex("b", "\xff", ""), edge("e", "go \xe0", "", "a", "b"))
+	longName := strings.Repeat("n", 300)
+	return [][]byte{
+		[]byte(model(uo("a", "State", `a="xxxx"`, vcell), uobj(` a="x%a%"`, strings.Repeat("%a%", 20)+"%b%%"))),
+		[]byte(model(uobj(props, "%p11%%p0%%p12%%%p3%"))),
+		[]byte(strings.Replace(door, "</root>", "</root><!--<mxCell<mxCell<mxCell-->", 1)),
+		[]byte(model(`<mxCell/><mxCell/><mxCell vertex="1"/><a/><a/><b/>`)),
+		[]byte("<mxfile><diagram/><diagram/>" + strings.Repeat(`<diagram>`+compressed(`<mxGraphModel/>`)+`</diagram>`, 3) + "</mxfile>"),
+		pngWith(zTXt("mxfile", zlibbed(latin1))),
+		pngWith(chunk("tEXt", []byte("mxGraphModel\x00"+latin1))),
+		pngWith(zTXt("mxfile", zlibbed(strings.Repeat("\xff", 100)))),
+		pngWith(chunk("iTXt", append([]byte("mxfile\x00\x01\x00en\x00\x00"), zlibbed(strings.Repeat("a", 1000))...))),
+		pngWith(zTXt("mxfile", zlibbed(compressed(door)))),
+		[]byte(`<mxfile><diagram name="P">` + deflated(bytes.Repeat([]byte("<"), 2<<20)) + `</diagram></mxfile>`),
+		[]byte(`<svg content="` + compressed(`<mxfile><diagram>`+compressed(door)+`</diagram></mxfile>`) + `"/>`),
+		[]byte(model("<" + longName + "/><" + longName + "/>")),
+		[]byte("<mxfile><" + longName + " "),
+		[]byte(`<mxfile><diagram name="` + longName + `">` + model(`<mxCell id="`+longName+`" vertex="1" parent="1"><mxGeometry x="`+longName+`"/></mxCell>`) + `</diagram></mxfile>`),
+	}
 }

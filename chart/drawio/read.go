@@ -2,6 +2,7 @@ package drawio
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -24,10 +25,23 @@ type Options struct {
 	// properties. Nil (the default) reads a plain state diagram.
 	Stencil *chart.Stencil
 
-	// MaxSize is the largest file read, in bytes, and also the most its
-	// compressed pages may inflate to, all pages together; 0 means
-	// DefaultMaxSize.
+	// MaxSize is the largest file read, in bytes. It also bounds what the
+	// file's content produces: its compressed content (compressed pages,
+	// an SVG's content, a PNG's text chunk, turned into UTF-8) may inflate
+	// to MaxSize bytes, all of it together, and the labels whose
+	// placeholders are replaced (placeholders="1") may grow to MaxSize
+	// bytes, all labels together. 0 means DefaultMaxSize.
 	MaxSize int64
+
+	// MaxCells is the most cells a file may hold, all pages together,
+	// where a page, and an element that wraps a cell or should, count as
+	// one too; 0 means DefaultMaxCells.
+	MaxCells int
+
+	// MaxProperties is the most attributes the elements that wrap cells
+	// (object, UserObject: the cells' Edit Data, their ID and label
+	// included) may have, all together; 0 means DefaultMaxProperties.
+	MaxProperties int
 
 	// MaxDepth is how deeply cells may nest (a state in a container in a
 	// container...); 0 means DefaultMaxDepth. XML elements may nest
@@ -37,21 +51,29 @@ type Options struct {
 
 // Defaults of Options.
 const (
-	DefaultMaxSize  = 256 << 20 // 256 MiB
-	DefaultMaxDepth = 100
+	DefaultMaxSize       = 256 << 20 // 256 MiB
+	DefaultMaxDepth      = 100
+	DefaultMaxCells      = 1_000_000
+	DefaultMaxProperties = 4_000_000
 )
 
 // withDefaults fills in the defaults; it panics on negative limits, which
 // are programming errors.
 func (o Options) withDefaults() Options {
-	if o.MaxSize < 0 || o.MaxDepth < 0 {
-		panic("drawio: Options.MaxSize and Options.MaxDepth must not be negative (0 means the default)")
+	if o.MaxSize < 0 || o.MaxDepth < 0 || o.MaxCells < 0 || o.MaxProperties < 0 {
+		panic("drawio: the limits of Options must not be negative (0 means the default)")
 	}
 	if o.MaxSize == 0 {
 		o.MaxSize = DefaultMaxSize
 	}
 	if o.MaxDepth == 0 {
 		o.MaxDepth = DefaultMaxDepth
+	}
+	if o.MaxCells == 0 {
+		o.MaxCells = DefaultMaxCells
+	}
+	if o.MaxProperties == 0 {
+		o.MaxProperties = DefaultMaxProperties
 	}
 	return o
 }
@@ -60,8 +82,10 @@ func (o Options) withDefaults() Options {
 // a [chart.Diagnostics] whose single diagnostic wraps one of them and says
 // where and why.
 var (
-	// ErrTooLarge: the file is larger than Options.MaxSize, or its
-	// compressed pages inflate to more than that.
+	// ErrTooLarge: the file is larger than Options.MaxSize, its
+	// compressed content inflates to more than that, or its labels'
+	// placeholders expand to more than that; or it holds more than
+	// Options.MaxCells cells or Options.MaxProperties properties.
 	ErrTooLarge = errors.New("drawio: file too large")
 	// ErrNotDrawio: the file is not a draw.io diagram: empty, binary, a
 	// PNG or an SVG without a diagram, a shape library, or XML of another
@@ -87,16 +111,27 @@ var (
 // [ErrNotDrawio], [ErrMalformed] or [ErrTooDeep]. Otherwise it returns the
 // chart, never nil, whose Diagnostics list what was found wrong or
 // ignored, and, when some of those are errors, a [chart.Diagnostics] of the
-// errors. Read never panics on any input (it panics if Options.MaxSize
-// or MaxDepth is negative, a programming error); it reads the whole file
+// errors. Read never panics on any input (it panics if a limit of
+// Options is negative, a programming error); it reads the whole file
 // into memory. See the package documentation for what it costs.
 func Read(r io.Reader, opt Options) (*chart.Chart, error) {
 	opt = opt.withDefaults()
 	doc, err := decode(r, opt)
 	if err != nil {
-		return nil, err
+		return nil, tidyError(err)
 	}
-	return interpret(doc, opt)
+	c, err := interpret(doc, opt)
+	if c == nil {
+		return nil, tidyError(err)
+	}
+	c.Diagnostics = tidy(c.Diagnostics)
+	for i := range c.States {
+		tidyPos(&c.States[i].Pos)
+	}
+	for i := range c.Transitions {
+		tidyPos(&c.Transitions[i].Pos)
+	}
+	return c, c.Diagnostics.Err()
 }
 
 // ReadFile reads the diagram at path; see [Read].
@@ -139,4 +174,142 @@ func readAll(r io.Reader, opt Options) (string, error) {
 		return "", source.Fatal(opt.File, 0, 0, err, "drawio: cannot read the diagram: "+err.Error(), "")
 	}
 	return src, nil
+}
+
+// What a diagnostic may quote of the file: the names of a position (page,
+// shape ID, shape name), a word of a message (a name, a value), a whole
+// message or hint, in runes; and how many diagnostics that say the same
+// thing are kept.
+const (
+	maxName    = 100
+	maxWord    = 64
+	maxMessage = 1000
+	maxRepeats = 10
+)
+
+// tidy bounds what diagnostics quote of the file, whatever the code that
+// made them, so that no file makes its diagnostics large: the names of
+// positions (see [tidyPos]) and the words of messages are shortened, and
+// after maxRepeats diagnostics of the same severity and message, the
+// others are dropped, the last one kept saying how many ("(and 12 more
+// like it)").
+func tidy(ds chart.Diagnostics) chart.Diagnostics {
+	type key struct {
+		sev       chart.Severity
+		msg, hint string
+	}
+	var seen map[key]int
+	for i := range ds {
+		d := &ds[i]
+		tidyPos(&d.Pos)
+		d.Message = clipText(d.Message)
+		d.Hint = clipText(d.Hint)
+		if len(ds) > maxRepeats {
+			if seen == nil {
+				seen = make(map[key]int)
+			}
+			seen[key{d.Severity, d.Message, d.Hint}]++
+		}
+	}
+	if len(ds) <= maxRepeats {
+		return ds
+	}
+	out := ds[:0]
+	kept := make(map[key]int)
+	for _, d := range ds {
+		k := key{d.Severity, d.Message, d.Hint}
+		n := kept[k]
+		if n == maxRepeats {
+			continue
+		}
+		kept[k] = n + 1
+		if n+1 == maxRepeats && seen[k] > maxRepeats {
+			d.Message += fmt.Sprintf(" (and %d more like it)", seen[k]-maxRepeats)
+		}
+		out = append(out, d)
+	}
+	clear(ds[len(out):]) // let what was dropped go
+	return out
+}
+
+// tidyPos shortens the names of a position to maxName runes: those of the
+// states and transitions too, whose positions other packages quote in
+// their messages, and match with those of the diagnostics (the IDs and
+// names themselves are kept whole in State and Transition).
+func tidyPos(p *chart.Pos) {
+	p.Page = shorten(p.Page, maxName)
+	p.Shape = shorten(p.Shape, maxName)
+	p.ShapeName = shorten(p.ShapeName, maxName)
+}
+
+// tidyError tidies the diagnostics of an error that stops a reading.
+func tidyError(err error) error {
+	if l, ok := err.(chart.Diagnostics); ok {
+		return tidy(l)
+	}
+	return err
+}
+
+// clipText shortens the words of s longer than maxWord runes (a name, a
+// quoted value without spaces) to their start and "...", then s itself to
+// maxMessage runes. It returns s when there is nothing to shorten.
+func clipText(s string) string {
+	if len(s) <= maxWord {
+		return s
+	}
+	long := false
+	for w := range strings.FieldsSeq(s) {
+		if len(w) > maxWord {
+			long = true
+			break
+		}
+	}
+	if long {
+		var b strings.Builder
+		for len(s) > 0 {
+			i := strings.IndexAny(s, " \t\n")
+			if i < 0 {
+				i = len(s)
+			}
+			b.WriteString(shortenWord(s[:i]))
+			if i < len(s) {
+				b.WriteByte(s[i])
+				i++
+			}
+			s = s[i:]
+		}
+		s = b.String()
+	}
+	return shorten(s, maxMessage)
+}
+
+// shortenWord shortens a word of a message to maxWord runes, keeping the
+// character that closes it, if any: <name...>, "value...".
+func shortenWord(w string) string {
+	if len(w) <= maxWord {
+		return w
+	}
+	if last := w[len(w)-1]; strings.IndexByte(`>"')]`, last) >= 0 {
+		return shorten(w[:len(w)-1], maxWord-1) + string(last)
+	}
+	return shorten(w, maxWord)
+}
+
+// shorten returns s, or its first n-3 runes and "..." when it has more
+// than n (as importer.Shorten, without converting the whole of s).
+func shorten(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	runes, cut := 0, 0
+	for i := range s {
+		if runes == n-3 {
+			cut = i
+		}
+		if runes == n {
+			return s[:cut] + "..."
+		}
+		runes++
+	}
+	return s
 }

@@ -3,20 +3,18 @@ package drawio
 import (
 	"html"
 	"strings"
+
+	"github.com/fsmforge/fsmforge/internal/xmlscan"
 )
 
 // This file turns cells' labels into text and reads their styles.
 
-// labelText returns the text a cell shows: its label with the wrapper's
-// placeholders replaced (when it has placeholders="1") and trimmed; HTML
-// (when its style has html=1) is turned into text, each line trimmed.
+// labelText returns the text a cell shows: its label (whose placeholders
+// the decoder replaced, when its wrapper has placeholders="1") trimmed;
+// HTML (when its style has html=1) is turned into text, each line
+// trimmed.
 func labelText(c *cell) string {
 	v := c.value
-	if c.wrapper != "" {
-		if p, _ := c.get("placeholders"); p == "1" {
-			v = placeholders(v, c)
-		}
-	}
 	if h, _ := styleGet(c.style, "html"); h == "1" {
 		return trimLines(htmlText(v))
 	}
@@ -37,12 +35,34 @@ func trimLines(s string) string {
 
 // placeholders replaces %name% in a label by the value of the cell's
 // attribute name, as draw.io shows a label with placeholders="1". A
-// placeholder that names no attribute is left as it is.
-func placeholders(label string, c *cell) string {
+// placeholder that names no attribute is left as it is. It returns false
+// when the label would grow longer than max bytes, before it does. Its
+// time is linear in the label, the attributes and the result.
+func placeholders(label string, c *cell, max int64) (string, bool) {
 	if !strings.Contains(label, "%") {
-		return label
+		return label, true
+	}
+	// A label that names many attributes of a cell with many attributes
+	// looks them up in an index.
+	var index map[string]int
+	if strings.Count(label, "%")*len(c.attrs) > 512 {
+		index = make(map[string]int, len(c.attrs))
+		for i := len(c.attrs) - 1; i >= 0; i-- { // the first one wins, as in get
+			index[c.attrs[i].name] = i
+		}
+	}
+	lookup := func(name string) (string, bool) {
+		if index == nil {
+			return c.get(name)
+		}
+		i, ok := index[name]
+		if !ok {
+			return "", false
+		}
+		return xmlscan.Unescape(c.attrs[i].raw), true
 	}
 	var b strings.Builder
+	fits := func(n int) bool { return int64(b.Len())+int64(n) <= max }
 	for {
 		i := strings.IndexByte(label, '%')
 		if i < 0 {
@@ -53,17 +73,26 @@ func placeholders(label string, c *cell) string {
 			break
 		}
 		name := label[i+1 : i+1+j]
-		if v, ok := c.get(name); ok && name != "" {
+		if v, ok := lookup(name); ok && name != "" {
+			if !fits(i + len(v)) {
+				return "", false
+			}
 			b.WriteString(label[:i])
 			b.WriteString(v)
 			label = label[i+1+j+1:]
 			continue
 		}
+		if !fits(i + 1 + j) {
+			return "", false
+		}
 		b.WriteString(label[:i+1+j])
 		label = label[i+1+j:]
 	}
+	if !fits(len(label)) {
+		return "", false
+	}
 	b.WriteString(label)
-	return b.String()
+	return b.String(), true
 }
 
 // htmlText turns a label in HTML into the text it shows: tags removed,
