@@ -9,7 +9,7 @@ import (
 	"github.com/fsmforge/fsmforge/chart/drawio"
 )
 
-// The seed's Goomba, drawn in draw.io with the shapes of the goomba
+// The designer-pipeline article's Goomba, drawn in draw.io with the shapes of the goomba
 // stencil's library.
 func ExampleReadFile() {
 	st, err := chart.LoadStencil("../../examples/goomba/goomba.stencil.json")
@@ -122,9 +122,11 @@ func ExampleWrite() {
 	//         <mxCell id="t1" value="" style="rounded=0;orthogonalLoop=1;jettySize=auto;endArrow=block;endFill=1;" edge="1" parent="1" source="s" target="idle">
 	//           <mxGeometry relative="1" as="geometry"/>
 	//         </mxCell>
-	//         <mxCell id="t2" value="quit" style="rounded=0;orthogonalLoop=1;jettySize=auto;endArrow=block;endFill=1;" edge="1" parent="1" source="idle">
-	//           <mxGeometry relative="1" as="geometry"><mxPoint x="320" y="70" as="targetPoint"/></mxGeometry>
-	//         </mxCell>
+	//         <object label="quit" fsmforgeFinal="1" id="t2">
+	//           <mxCell style="rounded=0;orthogonalLoop=1;jettySize=auto;endArrow=block;endFill=1;" edge="1" parent="1" source="idle">
+	//             <mxGeometry relative="1" as="geometry"><mxPoint x="320" y="70" as="targetPoint"/></mxGeometry>
+	//           </mxCell>
+	//         </object>
 	//       </root>
 	//     </mxGraphModel>
 	//   </diagram>
@@ -149,7 +151,7 @@ func ExampleLibrary() {
 	// Output:
 	// 120x60 State (stencil goomba): a state; type its name as the label, pick its entry actions in Edit Data (Ctrl+M)
 	// 120x60 Initial State (stencil goomba): the state the machine starts in; type its name as the label, pick its entry actions in Edit Data (Ctrl+M)
-	// 160x40 Transition (stencil goomba): connect its ends to states (a loose end enters the final state); pick its Test in Edit Data (Ctrl+M)
+	// 160x40 Transition (stencil goomba): connect its ends to states (a loose end ends the machine: set Final to 1 when it should); pick its Test in Edit Data (Ctrl+M)
 	// 120x60 Message Handler (stencil goomba): the transitions drawn from it apply in any state
 }
 

@@ -158,8 +158,10 @@ func TestStateSmithPair(t *testing.T) {
 		`state "ybaX8FbpUQNGJi_0bP3v-14" name="" kind=start initial=true`,
 		// "2. INCREASE [count >= 3]": order 2, from the label.
 		`transition "ybaX8FbpUQNGJi_0bP3v-16" from="ybaX8FbpUQNGJi_0bP3v-10" any=false order=2 test="INCREASE" value="" label="2. INCREASE [count >= 3]" event="INCREASE" guard="count >= 3"`,
-		// ON_GROUP's OFF transition, in each of its states.
-		`transition "ybaX8FbpUQNGJi_0bP3v-2@ybaX8FbpUQNGJi_0bP3v-10" from="ybaX8FbpUQNGJi_0bP3v-10" any=false order=3 test="OFF"`,
+		// ON_GROUP's OFF transition, in each of its states, after their own.
+		`transition "ybaX8FbpUQNGJi_0bP3v-2@ybaX8FbpUQNGJi_0bP3v-10" from="ybaX8FbpUQNGJi_0bP3v-10" any=false order=4 test="OFF"`,
+		// ON3's DIM, drawn without an order: after the "2." of INCREASE, as in StateSmith.
+		`transition "ybaX8FbpUQNGJi_0bP3v-9" from="ybaX8FbpUQNGJi_0bP3v-10" any=false order=3 test="DIM"`,
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("Design1 lacks %s in\n%s", want, got)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/internal/importer"
+	"github.com/fsmforge/fsmforge/internal/statesmith"
 )
 
 // The attributes fsmforge reads from the Edit Data of a cell (its object or
@@ -40,6 +41,18 @@ const (
 	AttrEvent  = "fsmforgeEvent"
 	AttrGuard  = "fsmforgeGuard"
 	AttrAction = "fsmforgeAction"
+
+	// AttrChain, "1" or "0", and AttrChainLimit, a whole number, in the
+	// Edit Data of the diagram itself (Edit Data with nothing selected,
+	// kept on the page's root cell): the chart's Chain and ChainLimit,
+	// how its machine runs. Read from the first page that sets them.
+	AttrChain      = "fsmforgeChain"
+	AttrChainLimit = "fsmforgeChainLimit"
+
+	// AttrFinal, "1" or "0", on an edge whose end is glued to no shape:
+	// the machine ends there on purpose, so no warning says that the
+	// arrow's end may have come loose.
+	AttrFinal = "fsmforgeFinal"
 )
 
 // drawioAttrs are wrapper attributes draw.io itself uses.
@@ -56,6 +69,10 @@ const (
 	clEdge                 // an edge, read as a transition
 	clHandler              // with a stencil, a message handler
 	clLayer                // the root cell or a layer
+	clNotes                // StateSmith's notes and settings: left out with what they hold
+	clBad                  // a vertex reported as an error (history, regions): left out with its edges
+	clAlias                // StateSmith's $PARENT_ALIAS: stands for the state it is drawn in
+	clInner                // StateSmith's inner handler text: part of the label of the state it is in
 )
 
 // node is a cell of the page being read, with what the reading found out
@@ -68,14 +85,15 @@ type node struct {
 	class    class
 	kind     chart.StateKind
 	role     chart.Role
-	text     string // the label as text
-	id       string // chart ID, for states
-	name     string // for messages
-	attached int    // edges ending on it
-	skip     bool   // no ID, or another cell's: left out
-	src, dst *node  // an edge's ends
-	stale    string // an end's cell ID that is not on the page
-	staleEnd string // "start" or "end"
+	text     string            // the label as text
+	id       string            // chart ID, for states
+	name     string            // for messages
+	attached int               // edges ending on it
+	skip     bool              // no ID, or another cell's: left out
+	src, dst *node             // an edge's ends
+	stale    string            // an end's cell ID that is not on the page
+	staleEnd string            // "start" or "end"
+	ss       statesmith.Vertex // in a StateSmith drawing, what the label says
 }
 
 // interp holds the state of one interpretation.
@@ -90,6 +108,12 @@ type interp struct {
 	akeys []attrKey
 	deep  error
 	ids   map[string]bool // chart IDs given, across pages
+
+	// A drawing made for StateSmith (a vertex labelled with one of its
+	// keywords) is read with its conventions.
+	ss    bool
+	keys  []float64          // per transition, the order drawn ([importer.RankOrders])
+	smith statesmith.Reading // entry and exit points, handlers, events
 
 	stateAttrs, edgeAttrs []string // stencil: the properties of states and transitions
 }
@@ -121,7 +145,7 @@ func interpret(doc *document, opt Options) (*chart.Chart, error) {
 		for _, a := range in.st.Actions {
 			in.stateAttrs = append(in.stateAttrs, a.Name)
 		}
-		in.edgeAttrs = []string{in.props.Test, in.props.Value, in.props.Order, in.props.Stack}
+		in.edgeAttrs = []string{in.props.Test, in.props.Value, in.props.Order, in.props.Stack, in.props.Final}
 	}
 	for _, d := range doc.diags {
 		d.Pos = in.strs.Pos(d.Pos)
@@ -190,6 +214,10 @@ func (in *interp) run() {
 	}
 	var pages []*page
 	for i, pg := range doc.pages {
+		if strings.HasPrefix(strings.ToLower(strings.TrimSpace(pg.name)), "$notes") {
+			in.diag(chart.Note, in.pos(pg, nil, "", ""), "", "page %q is StateSmith's notes page (its name starts with $notes): its shapes are not part of the chart", pg.label())
+			continue
+		}
 		if l, ok := links[pg.id]; ok && i > 0 && pg.id != "" {
 			from := fmt.Sprintf("shape %s", l.c.id)
 			if t := chart.NormalizeSpace(labelText(l.c)); t != "" {
@@ -204,6 +232,8 @@ func (in *interp) run() {
 	if in.st != nil && !in.checkRoles(pages) {
 		return
 	}
+	in.ss = in.st == nil && madeForStateSmith(pages)
+	in.chain(pages)
 	used := make(map[string]bool)
 	for i, pg := range pages {
 		prefix := ""
@@ -224,8 +254,46 @@ func (in *interp) run() {
 		}
 	}
 	in.reportAttrs()
-	importer.RankOrders(in.c, nil, "drawio")
+	if in.ss {
+		in.report(in.smith.Finish(in.c), chart.Pos{}, "")
+	} else {
+		in.report(statesmith.CheckStarts(in.c), chart.Pos{}, "")
+	}
+	importer.RankOrders(in.c, in.keys, "drawio")
 	chart.Flatten(in.c, 0)
+}
+
+// report adds the problems package internal/statesmith found as
+// diagnostics: about says what they are about (`state "A": `), and at is
+// where those without a position of their own are.
+func (in *interp) report(ps []statesmith.Problem, at chart.Pos, about string) {
+	for _, p := range ps {
+		pos := at
+		if p.Pos != (chart.Pos{}) {
+			pos = p.Pos
+		}
+		in.diag(p.Severity, pos, p.Hint, "%s%s", about, p.Message)
+	}
+}
+
+// madeForStateSmith reports whether a vertex of the pages is labelled with
+// one of StateSmith's keywords ($initial_state, $choice, $NOTES...): the
+// drawing was made for StateSmith, and its labels follow its grammar.
+func madeForStateSmith(pages []*page) bool {
+	for _, pg := range pages {
+		for i := range pg.cells {
+			if c := &pg.cells[i]; c.vertex && statesmith.IsKeyword(labelText(c)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// addTransition appends a transition and the order drawn on it.
+func (in *interp) addTransition(t chart.Transition, key float64) {
+	in.c.Transitions = append(in.c.Transitions, t)
+	in.keys = append(in.keys, key)
 }
 
 // page reads the states and transitions of a page.
@@ -318,11 +386,18 @@ func (in *interp) page(pg *page, prefix string) {
 
 	// What each cell is.
 	for i := range nodes {
+		if n := &nodes[i]; !n.skip && n.class != clLayer {
+			n.text = labelText(n.c)
+		}
+	}
+	if in.ss {
+		in.innerText(nodes)
+	}
+	for i := range nodes {
 		n := &nodes[i]
-		if n.skip || n.class == clLayer {
+		if n.skip || n.class == clLayer || n.class == clInner {
 			continue
 		}
-		n.text = labelText(n.c)
 		switch {
 		case n.parent != nil && n.parent.c.edge:
 			n.class = clLabel
@@ -338,6 +413,10 @@ func (in *interp) page(pg *page, prefix string) {
 		default:
 			in.plainVertex(pg, n, prefix)
 		}
+	}
+
+	if in.ss {
+		in.leaveOut(pg, nodes, prefix)
 	}
 
 	// States in document order, then transitions.
@@ -385,6 +464,9 @@ func (in *interp) page(pg *page, prefix string) {
 				"the $STATEMACHINE shape (StateSmith's) is not a state: the states drawn in it are the chart's")
 		case n.class == clNone || n.class == clFrame:
 			ignored++
+		}
+		if n.class == clState && n.kind == chart.ChoiceState && (n.ss.Kind == statesmith.EntryPoint || n.ss.Kind == statesmith.ExitPoint) {
+			in.point(pg, n, prefix)
 		}
 	}
 	if ignored > 0 {
@@ -487,6 +569,9 @@ var decorative = []string{"text", "note", "umlFrame", "image", "line", "curlyBra
 
 // plainVertex classifies a vertex of a plain diagram.
 func (in *interp) plainVertex(pg *page, n *node, prefix string) {
+	if in.ss && in.stateSmithVertex(pg, n, prefix) {
+		return
+	}
 	c := n.c
 	shape := shapeOf(c.style)
 	visible := n.text
@@ -617,9 +702,16 @@ func (in *interp) state(pg *page, n *node, prefix string) {
 			text = "" // not shown: StateSmith's "$initial_state"
 		}
 		name, behaviour := splitBehaviour(text)
+		if in.ss {
+			name, behaviour = stateSmithName(n)
+		}
 		st.Name = in.strs.Clone(name)
 		st.Initial = st.Kind == chart.StartState
 		st.Pos = in.pos(pg, c, prefix, st.Name)
+		if in.ss && st.Kind == chart.NormalState && n.ss.Kind == statesmith.State && name != "" && !statesmith.IsStateName(name) {
+			in.diag(chart.Warning, st.Pos, "name the state with letters, digits and underscores, as StateSmith requires",
+				"state name %q is not a StateSmith identifier: StateSmith refuses the drawing; read as a state of that name", name)
+		}
 		if v, ok := c.get(AttrInitial); ok {
 			switch strings.TrimSpace(v) {
 			case "1", "true":
@@ -631,7 +723,7 @@ func (in *interp) state(pg *page, n *node, prefix string) {
 			}
 		}
 		if behaviour != "" {
-			in.diag(chart.Note, st.Pos, "", "state %q: the behaviour written in it, %q, is not part of the chart", st.Name, importer.Shorten(chart.NormalizeSpace(behaviour), 40))
+			in.behaviour(&st, behaviour)
 		}
 		if g := c.geo.badNumber; g != "" {
 			in.diag(chart.Warning, st.Pos, "", "geometry attribute %s is not a number; read as 0", g)
@@ -786,8 +878,19 @@ func (in *interp) transition(pg *page, n *node, prefix string, sev chart.Severit
 		in.diag(chart.Error, at, reattach, "the start of the %s is attached to no state", what)
 		return
 	}
+	src, dst := aliased(n.src), aliased(n.dst)
+	switch {
+	case src.class == clBad || dst != nil && dst.class == clBad:
+		return // reported with the vertex
+	case src.class == clNotes || dst != nil && dst.class == clNotes:
+		in.diag(chart.Note, at, "", "edge %s starts or ends in a note or a setting; not part of the chart", c.id)
+		return
+	case src.class == clAlias || dst != nil && dst.class == clAlias:
+		in.diag(chart.Error, at, "draw the $PARENT_ALIAS inside the state it stands for", "edge %s starts or ends at a $PARENT_ALIAS drawn in no state", c.id)
+		return
+	}
 	t := chart.Transition{ID: in.strs.Clone(prefix + c.id), Label: in.strs.Clone(label), Pos: at}
-	switch from := n.src; {
+	switch from := src; {
 	case from.class == clState:
 		t.From = from.id
 	case strict && from.class == clHandler:
@@ -796,9 +899,9 @@ func (in *interp) transition(pg *page, n *node, prefix string, sev chart.Severit
 		in.diag(sev, at, "", "the start of the %s is attached to %s, which is not a state%s", what, describe(from), ignored)
 		return
 	}
-	if n.dst == nil {
+	if dst == nil {
 		t.Target.Kind = chart.ToFinal
-	} else if to := n.dst; to.class == clState {
+	} else if to := dst; to.class == clState {
 		t.Target = chart.Target{Kind: chart.ToState, State: to.id}
 	} else {
 		hint := ""
@@ -808,14 +911,129 @@ func (in *interp) transition(pg *page, n *node, prefix string, sev chart.Severit
 		in.diag(sev, at, hint, "the end of the %s is attached to %s, which is not a state%s", what, describe(to), ignored)
 		return
 	}
-	if strict {
+	if !in.checkFinal(n, &t) {
+		return
+	}
+	switch {
+	case strict:
 		if !in.stencilTransition(&t, n) {
 			return
 		}
-	} else {
+	case in.ss:
+		in.stateSmithTransitions(t, src, label)
+		return
+	default:
 		in.plainTransition(&t, n, label)
 	}
-	in.c.Transitions = append(in.c.Transitions, t)
+	key := importer.Unordered
+	switch {
+	case !strict && t.Event == "" && strings.EqualFold(t.Guard, "else"):
+		key = importer.Else // UML's [else]: after the others
+	case t.Order != 0:
+		key = float64(t.Order)
+	}
+	in.addTransition(t, key)
+}
+
+// aliased returns the state a $PARENT_ALIAS stands for (the state it is
+// drawn in), or n.
+func aliased(n *node) *node {
+	if n == nil || n.class != clAlias {
+		return n
+	}
+	for p := n.parent; p != nil; p = p.parent {
+		if p.class == clState && p.kind == chart.NormalState {
+			return p
+		}
+	}
+	return n
+}
+
+// checkFinal checks an edge's final mark (AttrFinal in a plain diagram,
+// the stencil's Final property in a drawing made with one) against its
+// end. An edge whose end touches no shape ends the machine; unless marked,
+// a warning says so, for a designer who forgot to glue the arrow's end (a
+// returning transition, whose end is loose by design, is not warned
+// about). A marked edge whose end is glued to a shape is an error, and
+// checkFinal returns false.
+func (in *interp) checkFinal(n *node, t *chart.Transition) bool {
+	name := AttrFinal
+	if in.st != nil {
+		name = in.props.Final
+	}
+	marked := false
+	if v, ok := n.c.get(name); ok {
+		switch strings.TrimSpace(strings.ToLower(v)) {
+		case "1", "true", "yes":
+			marked = true
+		case "0", "false", "no", "":
+		default:
+			in.diag(chart.Warning, t.Pos, "write 1 or 0", "%s %q is not 1 or 0; ignored", name, v)
+		}
+	}
+	switch {
+	case marked && t.Target.Kind == chart.ToState:
+		in.diag(in.sevDrop(), t.Pos, "detach the arrow's end to end the machine, or set "+name+" to 0",
+			"the edge is marked %s = 1, but its end is glued to a state", name)
+		return false
+	case !marked && t.Target.Kind == chart.ToFinal && !in.returns(n):
+		in.diag(chart.Warning, t.Pos, "glue the arrow's end to a state if it should go there; if the machine should end, set the edge's property "+name+" to 1 (Edit Data), or end it on an end state",
+			"the end of the edge is on no state: taken as a transition to the final state, which ends the machine")
+	}
+	return true
+}
+
+// sevDrop is the severity of a problem that leaves a transition out: an
+// error with a stencil, a warning in a plain diagram.
+func (in *interp) sevDrop() chart.Severity {
+	if in.st != nil {
+		return chart.Error
+	}
+	return chart.Warning
+}
+
+// returns reports whether an edge of a drawing made with a stencil is a
+// returning transition (its stack property says return).
+func (in *interp) returns(n *node) bool {
+	if in.st == nil {
+		return false
+	}
+	v, _ := n.c.get(in.props.Stack)
+	return strings.EqualFold(strings.TrimSpace(v), chart.StackReturn)
+}
+
+// stateSmithTransitions reads the label of an edge of a StateSmith
+// drawing that leaves vertex from ([statesmith.EdgeTransitions]): one
+// transition per behaviour (a line of the label) and per trigger of its
+// trigger list, each to the edge's target, tried in the behaviour's order.
+func (in *interp) stateSmithTransitions(t chart.Transition, from *node, label string) {
+	ts, ps := statesmith.EdgeTransitions(label, statesmith.SourceKind(from.ss.Kind, from.kind))
+	in.report(ps, t.Pos, "")
+	for k, st := range ts {
+		u := t
+		if k > 0 {
+			u.ID = in.strs.Clone(t.ID + "#" + strconv.Itoa(k+1))
+		}
+		if st.Event != "" {
+			st.Event = in.event(st.Event, t.Pos)
+		}
+		u.Label = in.strs.Clone(st.Text)
+		u.Event, u.Guard, u.Action = in.strs.Clone(st.Event), in.strs.Clone(st.Guard), in.strs.Clone(st.Action)
+		u.Test = in.strs.Clone(st.Test())
+		if st.ViaEntry != "" || st.ViaExit != "" {
+			in.smith.Vias = append(in.smith.Vias, statesmith.Via{Transition: len(in.c.Transitions), Entry: st.ViaEntry, Exit: st.ViaExit})
+		}
+		in.addTransition(u, st.Order)
+	}
+}
+
+// event returns the name under which the chart knows an event of a
+// StateSmith drawing ([statesmith.Events]), with a warning for each
+// spelling other than the first.
+func (in *interp) event(ev string, at chart.Pos) string {
+	name, ps := in.smith.Events.Name(ev)
+	in.report(ps, at, "")
+	return name
 }
 
 // plainTransition reads a plain diagram's label: "2. event [guard] /
@@ -853,4 +1071,222 @@ func (in *interp) plainTransition(t *chart.Transition, n *node, label string) {
 		}
 	}
 	t.Event, t.Guard, t.Action, t.Test = in.strs.Clone(t.Event), in.strs.Clone(t.Guard), in.strs.Clone(t.Action), in.strs.Clone(t.Test)
+}
+
+// innerText finds StateSmith's inner handler texts: text cells without
+// fill, gradient, outline or shape drawn inside a state, whose text is more
+// of the state's behaviour. Their text is added to the state's label.
+func (in *interp) innerText(nodes []node) {
+	for i := range nodes {
+		n := &nodes[i]
+		c := n.c
+		if n.skip || !c.vertex || n.parent == nil || !n.parent.c.vertex || c.style == "" {
+			continue
+		}
+		if _, hasShape := styleGet(c.style, "shape"); hasShape {
+			continue
+		}
+		if !styleIs(c.style, "fillColor", "none") || !styleIs(c.style, "gradientColor", "none") || !styleIs(c.style, "strokeColor", "none") {
+			continue
+		}
+		n.class = clInner
+		if t := strings.TrimSpace(n.text); t != "" {
+			n.parent.text += "\n" + t
+		}
+	}
+}
+
+// noteShapes are the shapes StateSmith reads as $NOTES.
+var noteShapes = []string{"note", "note2", "mxgraph.mockup.text.stickyNote2"}
+
+// stateSmithVertex classifies a vertex by StateSmith's keywords, and
+// reports false for a state, which plainVertex classifies.
+func (in *interp) stateSmithVertex(pg *page, n *node, prefix string) bool {
+	v := statesmith.ParseVertex(n.text)
+	n.ss = v
+	at := func() chart.Pos {
+		return in.pos(pg, n.c, prefix, importer.Shorten(chart.NormalizeSpace(n.text), 40))
+	}
+	switch v.Kind {
+	case statesmith.State:
+		if !slices.Contains(noteShapes, shapeOf(n.c.style)) {
+			return false
+		}
+		n.class = clNotes
+		in.diag(chart.Note, at(), "", "note shape %s: a comment, as StateSmith reads it: it and what is drawn in it are not part of the chart", n.c.id)
+	case statesmith.Notes:
+		n.class = clNotes
+		in.diag(chart.Note, at(), "", "$NOTES shape %s: a comment: it and what is drawn in it are not part of the chart", n.c.id)
+	case statesmith.Config, statesmith.RenderConfig:
+		n.class = clNotes
+		if statesmith.SetsTriggerMap(n.text) {
+			in.diag(chart.Error, at(), "write the events' own names on the transitions, and remove the TriggerMap",
+				"%s shape %s sets StateSmith's TriggerMap, which renames the events of the drawing; fsmforge reads the events as drawn, so it is not supported", v.Kind, n.c.id)
+			break
+		}
+		in.diag(chart.Note, at(), "", "%s shape %s: a setting of StateSmith's code generator, not part of the chart", v.Kind, n.c.id)
+	case statesmith.Machine:
+		n.class = clFrame
+		if v.Name != "" {
+			in.c.Name = in.strs.Clone(v.Name)
+		}
+		if v.Behaviour != "" {
+			in.diag(chart.Warning, at(), dropHint, "the $STATEMACHINE's behaviour is code for StateSmith's generator, which fsmforge does not run: %q", importer.Shorten(chart.NormalizeSpace(v.Behaviour), 60))
+		}
+	case statesmith.Initial:
+		n.class, n.kind = clState, chart.StartState
+	case statesmith.Choice, statesmith.EntryPoint, statesmith.ExitPoint:
+		n.class, n.kind = clState, chart.ChoiceState
+	case statesmith.History, statesmith.HistoryContinue:
+		n.class = clBad
+		in.diag(chart.Error, at(), "draw the transition to the state the machine should return to; history comes with nested states in a later fsmforge",
+			"%s shape %s: history states are not supported yet; the transitions to and from it are left out", v.Kind, n.c.id)
+	case statesmith.Ortho:
+		n.class = clBad
+		in.diag(chart.Error, at(), "draw the regions as separate machines",
+			"%s shape %s: orthogonal regions (parallel states) are not supported yet; the transitions to and from it are left out", v.Kind, n.c.id)
+	case statesmith.ParentAlias:
+		n.class = clAlias
+	}
+	return true
+}
+
+// dropHint is the hint of the warnings about StateSmith's code.
+const dropHint = "fsmforge runs no code from the drawing: a state's entry actions come from a stencil's properties, and the game does the rest"
+
+// leaveOut leaves out, in a StateSmith drawing, what is drawn inside notes
+// and settings, and the vertices outside the $STATEMACHINE shape (when it
+// holds any), as StateSmith does; one note counts them.
+func (in *interp) leaveOut(pg *page, nodes []node, prefix string) {
+	var machine *node
+	for i := range nodes {
+		n := &nodes[i]
+		if n.ss.Kind == statesmith.Machine && n.class == clFrame && machine == nil && hasVertexKids(n) {
+			machine = n
+		}
+	}
+	inside, outside := 0, 0
+	for i := range nodes {
+		n := &nodes[i]
+		if n.skip || n.class == clLayer || n.class == clNotes || n == machine {
+			continue
+		}
+		in := false
+		top := n
+		for p := n.parent; p != nil; p = p.parent {
+			if p.class == clNotes {
+				in = true
+			}
+			top = p
+		}
+		switch {
+		case in && n.c.vertex:
+			n.class = clNotes
+			inside++
+		case machine != nil && n.c.vertex && top != machine && n.class != clLabel:
+			n.class = clNotes
+			outside++
+		}
+	}
+	if outside > 0 {
+		in.diag(chart.Note, in.pos(pg, machine.c, prefix, importer.Shorten(chart.NormalizeSpace(machine.text), 40)), "",
+			"%s drawn outside the $STATEMACHINE shape %s not part of the chart, as in StateSmith", plural(outside, "shape"), isAre(outside))
+	}
+}
+
+func isAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}
+
+// point records an entry or exit point, to resolve the transitions that
+// go through it.
+func (in *interp) point(pg *page, n *node, prefix string) {
+	at := in.pos(pg, n.c, prefix, n.ss.Kind.String()+" : "+n.ss.Name)
+	p := parentState(n)
+	if p == "" {
+		in.diag(chart.Error, at, "draw the point inside the state it enters or leaves", "%s %q is drawn in no state", n.ss.Kind, n.ss.Name)
+		return
+	}
+	in.smith.Points = append(in.smith.Points, statesmith.Point{State: n.id, Parent: p, Label: n.ss.Name, Exit: n.ss.Kind == statesmith.ExitPoint, Pos: at})
+}
+
+// plural returns "1 shape" or "3 shapes".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// stateSmithName returns the name of a state or pseudo-state of a
+// StateSmith drawing, and its behaviour text.
+func stateSmithName(n *node) (name, behaviour string) {
+	switch n.ss.Kind {
+	case statesmith.State:
+		return n.ss.Name, n.ss.Behaviour
+	case statesmith.Choice:
+		return n.ss.Name, ""
+	case statesmith.EntryPoint, statesmith.ExitPoint:
+		return n.ss.Kind.String() + " " + n.ss.Name, ""
+	}
+	return "", ""
+}
+
+// behaviour reports the behaviour written in a state below its name,
+// which fsmforge does not run, and, in a StateSmith drawing, records the
+// events the state handles without a transition, which change what the
+// transitions of the states around it mean ([statesmith.CheckHandlers]).
+func (in *interp) behaviour(st *chart.State, text string) {
+	in.diag(chart.Warning, st.Pos, dropHint, "state %q: the behaviour written in it is code for a code generator, which fsmforge does not run: %q",
+		st.Name, importer.Shorten(chart.NormalizeSpace(text), 60))
+	if !in.ss {
+		return
+	}
+	hs, ps := statesmith.StateHandlers(text)
+	in.report(ps, st.Pos, fmt.Sprintf("state %q: ", st.Name))
+	for _, h := range hs {
+		h.State, h.Pos = st.ID, st.Pos
+		if h.Event != "" {
+			h.Event = in.event(h.Event, st.Pos)
+		}
+		in.smith.Handlers = append(in.smith.Handlers, h)
+	}
+}
+
+// chain reads the chart's Chain and ChainLimit from the Edit Data of the
+// first page's root cell that sets them.
+func (in *interp) chain(pages []*page) {
+	for _, pg := range pages {
+		for i := range pg.cells {
+			c := &pg.cells[i]
+			if c.parent != "" || c.vertex || c.edge {
+				continue
+			}
+			v, okChain := c.get(AttrChain)
+			l, okLimit := c.get(AttrChainLimit)
+			if !okChain && !okLimit {
+				continue
+			}
+			at := in.pos(pg, c, "", "")
+			switch strings.ToLower(strings.TrimSpace(v)) {
+			case "1", "true", "yes":
+				in.c.Chain = true
+			case "0", "false", "no", "":
+			default:
+				in.diag(chart.Warning, at, "write 1 or 0", "%s %q is not 1 or 0; ignored", AttrChain, importer.Shorten(v, 20))
+			}
+			if l = strings.TrimSpace(l); l != "" {
+				n, err := strconv.Atoi(l)
+				if err != nil || n < 0 || n > 65535 {
+					in.diag(chart.Warning, at, "write a whole number from 1 to 65535, or leave it empty for the number of states", "%s %q is not a whole number from 0 to 65535; ignored", AttrChainLimit, importer.Shorten(l, 20))
+				} else {
+					in.c.ChainLimit = n
+				}
+			}
+			return
+		}
+	}
 }

@@ -70,15 +70,15 @@ func Library(st *chart.Stencil) ([]LibraryEntry, error) {
 	}
 	const edgeW, edgeH = 160, 40
 	var b strings.Builder
-	fmt.Fprintf(&b, `<UserObject label="%%%s%%" placeholders="1" %s %s="%s" %s="" %s="" %s="%s" tooltip="%s" id="2">`,
-		esc(p.Test), wr.stencilAttrs(st.Masters.Transition), p.Test, esc(test), p.Value, p.Order, p.Stack, chart.StackNone,
+	fmt.Fprintf(&b, `<UserObject label="%%%s%%" placeholders="1" %s %s="%s" %s="" %s="" %s="%s" %s="0" tooltip="%s" id="2">`,
+		esc(p.Test), wr.stencilAttrs(st.Masters.Transition), p.Test, esc(test), p.Value, p.Order, p.Stack, chart.StackNone, p.Final,
 		esc(transitionTooltip(st, p)))
 	fmt.Fprintf(&b, `<mxCell style="%s" edge="1" parent="1"><mxGeometry width="%d" height="%d" relative="1" as="geometry">`+
 		`<mxPoint y="%d" as="sourcePoint"/><mxPoint x="%d" y="%d" as="targetPoint"/></mxGeometry></mxCell></UserObject>`,
 		styleTransition, edgeW, edgeH, edgeH/2, edgeW, edgeH/2)
 	entries = append(entries, LibraryEntry{XML: model(b.String()), W: edgeW, H: edgeH,
-		Title: fmt.Sprintf("%s (stencil %s): connect its ends to states (a loose end enters the final state); pick its %s in Edit Data (Ctrl+M)",
-			st.Masters.Transition, st.Name, p.Test)})
+		Title: fmt.Sprintf("%s (stencil %s): connect its ends to states (a loose end ends the machine: set %s to 1 when it should); pick its %s in Edit Data (Ctrl+M)",
+			st.Masters.Transition, st.Name, p.Final, p.Test)})
 	if m := st.Masters.AnyState; m != "" {
 		var b strings.Builder
 		fmt.Fprintf(&b, `<UserObject label="%s" %s tooltip="%s" id="2">`, esc(m), wr.stencilAttrs(m),

@@ -121,7 +121,7 @@ func TestLibraryDrawing(t *testing.T) {
 		designer(transition, "t1", nil, `source="wl" target="wr"`), // the default test, hitTriggerLeft
 		designer(transition, "t2", map[string]string{"Test": "hitTriggerRight"}, `source="wr" target="wl"`),
 		designer(transition, "t3", map[string]string{"Test": "hitByPlayer", "Stack": "push"}, `source="h" target="d"`),
-		designer(transition, "t4", map[string]string{"Test": "animationDone", "Order": "1"}, `source="d"`),
+		designer(transition, "t4", map[string]string{"Test": "animationDone", "Order": "1", "Final": "1"}, `source="d"`),
 	}
 	doc := `<mxfile><diagram id="p" name="Goomba"><mxGraphModel><root><mxCell id="0"/><mxCell id="1" parent="0"/>` +
 		strings.Join(cells, "\n") + `</root></mxGraphModel></diagram></mxfile>`

@@ -47,7 +47,7 @@ func TestStencil(t *testing.T) {
 			[]string{a, b, uo("h", "Message Handler", "", vcell),
 				uo("t1", "Transition", `Test="hitTriggerLeft" Value="" Order="2" Stack="push"`, ecell("a", "b")),
 				uo("t2", "Transition", `Test="hitByPlayer" Value="" Order="" Stack="return"`, ecell("h", "")),
-				uo("t3", "Transition", `Test="animationDone" Value="x" Order="" Stack="none"`, ecell("b", ""))},
+				uo("t3", "Transition", `Test="animationDone" Value="x" Order="" Stack="none" Final="1"`, ecell("b", ""))},
 			[]string{`state "a" name="a" kind=normal initial=true parent="" entry=[XMovement=left Animation=moveLeft]`,
 				`state "b" name="Bee" kind=normal initial=false parent="" entry=[XMovement=right]`,
 				`transition "t1" from="a" any=false order=2 test="hitTriggerLeft" value="" label="t1" event="" guard="" action="" target=b push=true`,

@@ -88,6 +88,7 @@ func Write(w io.Writer, c *chart.Chart, opt WriteOptions) error {
 	// any state), in the order Read reads them: what it takes as the
 	// order when none is written.
 	wr.nth = make([]int, len(c.Transitions))
+	wr.ranked = make(map[string]bool)
 	seen := make(map[string]int)
 	for _, pg := range wr.pages {
 		for _, i := range pg.trans {
@@ -98,6 +99,9 @@ func Write(w io.Writer, c *chart.Chart, opt WriteOptions) error {
 			}
 			seen[key]++
 			wr.nth[i] = seen[key]
+			if t.Order != wr.nth[i] || wr.st == nil && orderPrefix(t.Label) > 0 {
+				wr.ranked[key] = true
+			}
 		}
 	}
 	var out bytes.Buffer
@@ -126,6 +130,19 @@ type writer struct {
 	props chart.Properties
 	pages []*wpage
 	nth   []int // per transition, its place among those leaving its state
+	// ranked marks the states (by ID, "\x00any" for the any-state
+	// transitions) whose transitions are not tried in document order:
+	// each of their transitions is written with its order, since Read
+	// tries those without one after those with one.
+	ranked map[string]bool
+}
+
+// groupKey is the key of a transition's state in writer.ranked.
+func groupKey(t *chart.Transition) string {
+	if t.AnyState {
+		return "\x00any"
+	}
+	return t.From
 }
 
 // wpage is a page being written.
@@ -375,7 +392,19 @@ func (wr *writer) model(pg *wpage) string {
 	var b strings.Builder
 	b.WriteString(`    <mxGraphModel dx="0" dy="0" grid="1" gridSize="10" guides="1" tooltips="1" connect="1" arrows="1" fold="1" page="1" pageScale="1" pageWidth="850" pageHeight="1100" math="0" shadow="0">` + "\n")
 	b.WriteString("      <root>\n")
-	b.WriteString(`        <mxCell id="` + esc(root) + `"/>` + "\n")
+	if wr.c.Chain || wr.c.ChainLimit != 0 {
+		chain := "0"
+		if wr.c.Chain {
+			chain = "1"
+		}
+		limit := ""
+		if wr.c.ChainLimit != 0 {
+			limit = fmt.Sprintf(` %s="%d"`, AttrChainLimit, wr.c.ChainLimit)
+		}
+		b.WriteString(`        <object label="" ` + AttrChain + `="` + chain + `"` + limit + ` id="` + esc(root) + `"><mxCell/></object>` + "\n")
+	} else {
+		b.WriteString(`        <mxCell id="` + esc(root) + `"/>` + "\n")
+	}
 	b.WriteString(`        <mxCell id="` + esc(layer) + `" parent="` + esc(root) + `"/>` + "\n")
 	for _, i := range pg.states {
 		s := &c.States[i]
@@ -527,6 +556,7 @@ func transitionTooltip(st *chart.Stencil, p chart.Properties) string {
 		p.Value + ": the test's value, if it takes one",
 		p.Order + ": 1, 2, 3... the order in which the tests of a state are tried (empty: as drawn)",
 		p.Stack + ": none | push | return",
+		p.Final + ": 1 when the arrow's end is loose on purpose: the machine ends there",
 	}, "\n")
 }
 
@@ -559,8 +589,12 @@ func (wr *writer) transition(b *strings.Builder, pg *wpage, t *chart.Transition,
 			label, placeholders = "%"+esc(p.Test)+"%", ` placeholders="1"`
 		}
 		order := ""
-		if t.Order != n {
+		if wr.ranked[groupKey(t)] {
 			order = strconv.Itoa(t.Order)
+		}
+		final := ""
+		if t.Target.Kind == chart.ToFinal {
+			final = fmt.Sprintf(` %s="1"`, esc(p.Final))
 		}
 		stack := chart.StackNone
 		switch {
@@ -569,9 +603,9 @@ func (wr *writer) transition(b *strings.Builder, pg *wpage, t *chart.Transition,
 		case t.Push:
 			stack = chart.StackPush
 		}
-		fmt.Fprintf(b, `        <UserObject label="%s"%s %s %s="%s" %s="%s" %s="%s" %s="%s" tooltip="%s" id="%s">`+"\n",
+		fmt.Fprintf(b, `        <UserObject label="%s"%s %s %s="%s" %s="%s" %s="%s" %s="%s"%s tooltip="%s" id="%s">`+"\n",
 			label, placeholders, wr.stencilAttrs(st.Masters.Transition),
-			p.Test, esc(t.Test), p.Value, esc(t.Value), p.Order, order, p.Stack, stack,
+			p.Test, esc(t.Test), p.Value, esc(t.Value), p.Order, order, p.Stack, stack, final,
 			esc(transitionTooltip(st, p)), esc(id))
 		fmt.Fprintf(b, `          <mxCell style="%s" edge="1" parent="%s"%s>`+"\n", styleTransition, esc(layer), ends)
 		b.WriteString("            " + geo + "\n")
@@ -590,8 +624,11 @@ func (wr *writer) transition(b *strings.Builder, pg *wpage, t *chart.Transition,
 			extra = append(extra, fmt.Sprintf(`%s="%s"`, name, esc(want)))
 		}
 	}
-	if order != t.Order {
+	if order != t.Order || wr.ranked[groupKey(t)] {
 		extra = append(extra, fmt.Sprintf(`%s="%d"`, AttrOrder, t.Order))
+	}
+	if t.Target.Kind == chart.ToFinal {
+		extra = append(extra, AttrFinal+`="1"`)
 	}
 	add(AttrTest, test, t.Test)
 	add(AttrEvent, ev, t.Event)

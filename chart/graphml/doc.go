@@ -21,43 +21,66 @@
 // QuadCurveEdge, BezierEdge, ArcEdge...). A group node
 // (ProxyAutoBoundsNode) has two realizers, open and closed: the open one
 // is read, whichever yEd shows, since it holds the group's members. The
-// text of a node or an edge is its first label that is not empty (a note
-// reports the others); in plain GraphML without yEd's graphics, its
-// property named "label" (or else "name").
+// text of a node or an edge is its first label that is not empty; in plain
+// GraphML without yEd's graphics, its property named "label" (or else
+// "name"). A node or an edge with more labels is a warning naming the text
+// left out (an error in a drawing made for StateSmith, which reads the
+// last label; a note with a stencil).
 //
 // States and transitions keep their node and edge ids ("n0::n2::n1");
-// an edge without an id is given one ("edge3"). yEd has no pages: positions
-// give the file, the id, the name and the line:column of the element.
+// an edge without an id is given one ("edge3"), and the second and later
+// transitions read from one edge get "#2", "#3"... after its id. yEd has no
+// pages: positions give the file, the id, the name and the line:column of
+// the element.
+//
+// A drawing is read one of three ways: with a stencil (Options.Stencil;
+// see "With a stencil"); as a drawing made for StateSmith, when a node's
+// label is one of StateSmith's keywords ($initial_state, $choice,
+// $STATEMACHINE, $NOTES, $PARENT_ALIAS, $H, $HC, $ORTHO, $CONFIG,
+// $RenderConfig, "entry : 1", "exit : 1"; see "StateSmith"); or else as a
+// plain UML diagram, Kingly's included.
 //
 // # Plain diagrams
 //
 // Without a stencil, nodes are states and edges transitions. A state's
-// name is the first line of its text, with white space normalised. The
-// text below it (StateSmith's behaviour text, "enter / light_on1();") is
-// code for other generators: it is not read, and a note says so, because
-// a chart's entry actions are a stencil's properties.
+// name is its label up to the first line, after the first, that holds a
+// '/', its lines joined (Kingly names a state on several lines); the lines
+// from there are behaviour ("entry / light_on()"), code for a code
+// generator that fsmforge does not run: a warning says so.
 //
 // An edge's text is a UML label, "event [guard] / action", read with
-// [chart.ParseLabel]; the transition's Label keeps it as drawn. StateSmith
-// orders the transitions of a state with a prefix, "2. INCREASE [count >=
-// 3]": the number before the first dot becomes the transition's Order (2),
-// and the rest is the label. A decimal order ("1.5. EV") is an error:
-// orders are whole numbers here. Transitions without an order are numbered
-// by their position among the transitions leaving their state. An edge
-// whose only arrow is at its source is read backwards, with a note.
+// [chart.ParseLabel]: line breaks are white space, so Kingly's "typed
+// [ok]" above "/ show" is one transition; the transition's Label keeps it
+// as drawn. A label that starts with a bar is Kingly's list of
+// transitions, "| ev1 [g1] / a1 | ev2 / a2": one transition per part. A
+// guard that is Kingly's list of conditions, "[ready, loaded]" (a comma
+// outside parentheses), all of which must hold, is read as one condition
+// named as written, with a warning. An order before the label, "2.
+// INCREASE [count >= 3]" (StateSmith's), ranks the transitions of a state: those with an order first, by increasing order
+// ("1.5." between "1." and "2."), then those without, in document order,
+// then the UML "[else]" one; a state whose transitions mix orders and
+// none is a warning that lists the order they are tried in, and an
+// "[else]" with an order is an error. An edge whose only arrow is at its
+// source is read backwards, as drawn, with a warning (Kingly reads it
+// forwards).
 //
 // Pseudo-states are recognised by their label and shape:
 //
-//   - start: StateSmith's "$initial_state"; a label "[*]" with edges
-//     leaving it; an ellipse labelled "init" (Kingly), "initial", "start"
-//     or "begin"; an unlabelled ellipse no larger than 50×50 pixels that
-//     edges only leave; a GenericNode whose configuration names a start
-//     (yEd's flowchart start, a BPMN start event).
+//   - start: a node labelled "init" (Kingly's, any capitalization, any
+//     shape) that no edge enters; a label "[*]" with edges leaving it; an
+//     ellipse labelled "init", "initial", "start" or "begin"; an
+//     unlabelled ellipse no larger than 50×50 pixels that edges only
+//     leave; a GenericNode whose configuration names a start (yEd's
+//     flowchart start, a BPMN start event).
 //   - end: "[*]" with no edge leaving it; an ellipse labelled "final" or
 //     "end"; an unlabelled small ellipse that edges only enter; a BPMN end
 //     event.
-//   - choice: StateSmith's "$choice" (or "$choice: name"); a diamond; a
-//     flowchart decision or a BPMN gateway.
+//   - choice: a diamond; a flowchart decision or a BPMN gateway.
+//
+// A node labelled "H" or "H*" (Kingly's shallow and deep history, any
+// shape; or an ellipse labelled "h" or "h*") is a history pseudo-state,
+// which a chart cannot hold yet: an error naming the node, and its edges
+// are left out.
 //
 // # Groups
 //
@@ -74,19 +97,86 @@
 // without an initial state is an error when a transition enters it, and
 // only a note when none does (StateSmith's tutorial draws one).
 //
+// Flattening enters a compound through the one transition of its start: a
+// start inside a group with several transitions (StateSmith's and
+// Kingly's conditional initial transitions), or whose transition has an
+// event or a guard, is an error naming the start (draw its one transition
+// to a choice, and the branches from the choice); an action on it is code,
+// not run: a warning.
+//
 // # StateSmith
 //
-// StateSmith's special labels are read as it defines them:
-// "$STATEMACHINE: Name" is the group that wraps the whole machine: it is
-// the chart itself, not a compound state, and names it (Chart.Name; else
-// the file's base name without its extension). Nodes outside it are left
-// out, with a note; a second one is an error. "$NOTES" nodes are
-// comments: they, what they hold and their edges are left out, with a
-// note. "$PARENT_ALIAS" stands for the group it is drawn in: its edges
-// start or end there. History ("$H", "$HC", and an ellipse labelled "H"
-// or "H*"), orthogonal regions ("$ortho_state") and entry or exit points
-// ("entry : 1") cannot be expressed in a chart: each is an error naming
-// the node, and its edges are left out.
+// A drawing made for StateSmith is read as StateSmith reads it
+// (StateSmith's label grammar and its yEd importer), or refused with an
+// error naming the node or the edge:
+//
+//   - "$STATEMACHINE: Name" is the group that wraps the whole machine: it
+//     is the chart itself, not a compound state, and names it
+//     (Chart.Name; else the file's base name without its extension).
+//     Nodes outside it are left out, as StateSmith does, but for
+//     settings: a warning names the states among them (a note when there
+//     are none), and an edge between a state and a node left out (outside,
+//     or in $NOTES) is a warning. A $STATEMACHINE node that holds nothing
+//     is StateSmith's flat machine, whose states are the nodes beside it.
+//     A second one at the top level is an error, as is one inside another
+//     node. Behaviour written in it is code, not run: a warning.
+//   - "$NOTES" nodes are comments; "$CONFIG" and "$RenderConfig" nodes are
+//     settings of StateSmith's code generator. They and what they hold are
+//     left out, with a note (their edges too: see above). A TriggerMap
+//     among the settings renames the drawing's events: an error.
+//   - "$initial_state" is the start pseudo-state, "$choice" (or "$choice:
+//     label") a choice; a node drawn inside either is an error. A
+//     transition into an $initial_state goes where its one transition
+//     leads, with a note (StateSmith takes it as a choice's); when it
+//     leads to several places, an error.
+//   - "$PARENT_ALIAS" stands for the group it is drawn in: its edges
+//     start or end there. One drawn in no state is an error (or a note
+//     when it stands for the whole machine and has no edge).
+//   - An entry point "entry : L" and an exit point "exit : L" are choice
+//     pseudo-states inside their state, named "entry point L" and "exit
+//     point L". A transition into a state "via entry L" goes to its entry
+//     point L, whose transitions lead on inside; a transition of a state
+//     "via exit L" leaves from its exit point L, which the states inside
+//     enter to leave that way. A point drawn in no state, a "via" to a
+//     point the state does not have, and a point drawn twice are errors;
+//     an exit point no transition goes through is a warning.
+//   - History ("$H", "$HC", and "H" or "H*" as in Kingly) and orthogonal
+//     regions ("$ORTHO") cannot be expressed in a chart yet: each is an
+//     error naming the node, and it, what it holds and its edges are left
+//     out.
+//   - A node without a label is nothing to StateSmith: an error when an
+//     edge touches it or it holds nodes, else left out (one note counts
+//     them).
+//   - Any other node is a state, named by its first line; a name that is
+//     not an identifier, which StateSmith refuses, is a warning.
+//
+// An edge's label holds behaviours, one per line ("order. triggers [guard]
+// / action via entry|exit L"), each read with StateSmith's grammar
+// (package internal/statesmith): a behaviour that does not follow it is an
+// error naming the edge. Each behaviour, and each trigger of a trigger
+// list "(EV1, EV2)", is a transition to the edge's target. No trigger, or
+// "do", means StateSmith's do event: the machine's update, a transition
+// without an event. "else" (or the guard "[else]", which may follow a
+// trigger: "EV [else]") is tried after the state's other transitions; else
+// with an order, as a trigger with other triggers or a guard, or twice
+// from one state is an error. Orders are ranked as in plain diagrams,
+// decimals included, with a warning when a state mixes orders and none.
+// A trigger on a transition of a pseudo-state, and "enter", "entry" or
+// "exit" on an edge, are errors. StateSmith's events ignore case: the
+// first spelling met names the event, and a warning reports each other
+// one. StateSmith reads an edge from its source to its target whatever its
+// arrows: so does the reader, with a warning when the arrow is at the
+// source.
+//
+// A state's behaviour (the lines under its name: "enter / on();", "EV /
+// count++;") is code, not run: a warning. An event it handles without a
+// transition stops there in StateSmith: a transition on that event of a
+// state around it is not taken while the machine is in it, which a chart
+// cannot say, so it is an error naming both;
+// "consume_event = false;" in the action keeps the event going, "$mod"
+// and "enter", "exit" and "do" handlers stop nothing. A state whose
+// behaviour consumes the do event ("do / consume_event = true;") while a
+// state around it has a transition on the update is an error too.
 //
 // # With a stencil
 //
@@ -132,10 +222,15 @@
 // id and name, and the line:column of its element. A drawing made with a
 // stencil is a build asset and is read strictly: a duplicate id, a
 // transition without a test or with an unknown one, a drop-list value the
-// stencil does not list are errors. A plain diagram is read leniently:
-// what cannot be a transition is a warning and left out. In both, an edge
-// whose source or target is missing or names no node is an error naming
-// the edge. Nothing the reader leaves out goes unreported.
+// stencil does not list are errors. A plain diagram is read leniently
+// where nothing is lost: an edge that does not join two states, a second
+// label, is a warning and left out. In all, what the drawing says that a
+// chart cannot say, or that its tool reads otherwise (history, a
+// conditional initial transition inside a group, a StateSmith handler
+// that stops a transition...), is an error: a drawing is read with the
+// meaning its tool gives it, or refused. An edge whose source or target is
+// missing or names no node is an error naming the edge. Nothing the reader
+// leaves out goes unreported.
 //
 // # Bad input
 //

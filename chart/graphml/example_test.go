@@ -9,8 +9,9 @@ import (
 )
 
 // StateSmith's tutorial, drawn in yEd: the $STATEMACHINE group names the
-// chart, ON_GROUP is flattened into its three states, and "2. INCREASE
-// [count >= 3]" is ordered second among ON3's transitions.
+// chart, ON_GROUP is flattened into its three states, and ON3's "2.
+// INCREASE [count >= 3]" is tried before its "DIM", which has no order, as
+// StateSmith tries them (a warning says so).
 func ExampleReadFile() {
 	c, err := graphml.ReadFile("testdata/statesmith_tutorial1.graphml", graphml.Options{})
 	if err != nil {
@@ -36,11 +37,11 @@ func ExampleReadFile() {
 	// ON1 --2. INCREASE--> ON2
 	// ON2 --1. INCREASE--> ON3
 	// ON2 --2. DIM--> ON1
-	// ON3 --1. DIM--> ON2
+	// ON3 --3. DIM--> ON2
 	// ON3 --2. 2. INCREASE [count >= 3]--> BOOM
 	// ON1 --3. OFF--> OFF
 	// ON2 --3. OFF--> OFF
-	// ON3 --3. OFF--> OFF
+	// ON3 --4. OFF--> OFF
 }
 
 // door is a plain state diagram as yEd saves it (its graphics trimmed to
@@ -93,7 +94,7 @@ func ExampleRead() {
 	// n0 -> n1: event "", guard "", action ""
 	// n1 -> n2: event "push", guard "unlocked", action "swing()"
 	// n2 -> n1: event "after(5s)", guard "", action ""
-	// door.graphml:12:5: shape n2 "Open": note: graphml: the text below the state's name is not read: "enter / beep();"
+	// door.graphml:12:5: shape n2 "Open": warning: graphml: state "Open": the behaviour written in it is code for a code generator, which fsmforge does not run: "enter / beep();"
 }
 
 // The Goomba drawn in yEd with the goomba stencil: custom properties give

@@ -18,7 +18,7 @@ import (
 //
 //	go test -run '^$' -fuzz FuzzRead -fuzztime 60s ./chart/graphml
 func FuzzRead(f *testing.F) {
-	charttest.AddFiles(f, "testdata/*.graphml", "../../../shared/fixtures/graphml/*.graphml")
+	charttest.AddFiles(f, "testdata/*.graphml", "testdata/*.graphmlz", "../../../shared/fixtures/graphml/*.graphml")
 	start := node("s", "$initial_state", "shape=ellipse", "box=-5,0,20,20")
 	f.Add([]byte(doc(start, node("off", "OFF"),
 		group("on", "ON", []string{"role=State"}, node("on::s", "$initial_state"), node("on::a", "A\nenter / x();", "role=Initial State", "xm=left"),
@@ -27,6 +27,12 @@ func FuzzRead(f *testing.F) {
 		edge("e1", "s", "off", "", "arrows=standard,none"), edge("e2", "off", "on", "power [x] / y", "role=Transition", "test=animationDone", "stack=push"),
 		edge("e3", "h", "off", "", "role=Transition", "test=hitByPlayer", "order=2", "stack=return"))))
 	f.Add([]byte(doc(group("m", "$STATEMACHINE: M", nil, node("c", "$choice: c"), node("d", "[*]")), edge("e", "c", "d", "1. x"))))
+	f.Add([]byte(doc(node("s", "$initial_state"), group("g", "G\nEV / x++;\ndo / consume_event = true;", nil, node("a", "A"), node("x", "exit : 1"), node("n", "entry:2"),
+		node("al", "$PARENT_ALIAS"), node("c", "$choice"), edge("g1", "a", "x", "(EV, GO)"), edge("g2", "n", "c", ""), edge("g3", "c", "a", "else"),
+		edge("g4", "al", "g", "1.5. EV [else]")), node("b", "B\n$mod / prefix.auto();"), node("h", "H"), node("k", "$RenderConfig"),
+		edge("e1", "s", "g", "via entry 2"), edge("e2", "g", "b", "via exit 1\n2. do / x()"), edge("e3", "b", "s", "| a [b] / c | d"))))
+	f.Add([]byte(doc(node("i", "INIT"), node("a", "A\nentry / x"), node("h", "H*"), edge("e1", "i", "a", "| go [ok] / run, log | stop"),
+		edge("e2", "a", "h", "back"), edge("e3", "a", "a", "2.5. tick\n/ act"))))
 	f.Add([]byte(nest(4)))
 	f.Add([]byte("\x1F\x8B"))
 	f.Add([]byte(`<?xml version="1.0" encoding="ISO-8859-1"?><graphml><graph><node id="a"/><edge source="a" target="a"/></graph></graphml>`))

@@ -2,6 +2,7 @@ package graphml
 
 import (
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -10,6 +11,7 @@ import (
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/internal/importer"
 	"github.com/fsmforge/fsmforge/internal/source"
+	"github.com/fsmforge/fsmforge/internal/statesmith"
 )
 
 // interp holds the state of one reading.
@@ -30,6 +32,14 @@ type interp struct {
 	badKeys map[string]bool // data keys reported as undeclared
 	fatal   error           // a problem that stops the reading: too deep, too large
 	noRole  int             // nodes without a role, with a stencil
+
+	// A drawing made for StateSmith (a node labelled with one of its
+	// keywords) is read with StateSmith's grammar.
+	ss         bool
+	flatRoot   bool               // the $STATEMACHINE node holds no node: the top level is the machine
+	unlabelled int                // nodes without a label or an edge, in a StateSmith drawing
+	orders     []float64          // per transition, the order drawn ([importer.RankOrders])
+	smith      statesmith.Reading // entry and exit points, handlers, events
 }
 
 func interpret(doc *document, opt Options) (*chart.Chart, error) {
@@ -188,7 +198,6 @@ func (in *interp) readGraph(g *elem, parent *node, depth int) {
 			}
 			in.byID[id] = n
 			in.nodes = append(in.nodes, n)
-			in.moreLabels(e, id, n.look.labels)
 			graphs := 0
 			for _, sub := range e.kids {
 				if sub.local != "graph" {
@@ -206,7 +215,6 @@ func (in *interp) readGraph(g *elem, parent *node, depth int) {
 			ed.values, ed.look = in.values(e, "edge")
 			ed.label = firstLabel(ed.look.labels, ed.values)
 			in.edges = append(in.edges, ed)
-			in.moreLabels(e, ed.id, ed.look.labels)
 		case "hyperedge":
 			in.diag(in.sev(), in.at(e, e.get("id"), ""), "Draw a transition as an edge between two nodes.",
 				"hyperedge: not a transition; ignored")
@@ -214,11 +222,26 @@ func (in *interp) readGraph(g *elem, parent *node, depth int) {
 	}
 }
 
-// moreLabels reports the labels of a node or an edge after its first.
+// moreLabels reports the labels of a node or an edge after its first,
+// which are not read. StateSmith reads the last label, and the reader
+// cannot tell which the designer meant: an error in a drawing made for it.
+// Elsewhere a warning, as a label left out may change what an edge
+// means; a note with a stencil, whose properties say what an element is.
 func (in *interp) moreLabels(e *elem, id string, labels []string) {
-	if len(labels) > 1 {
-		in.diag(chart.Note, in.at(e, id, shownName(labels[0])), "Put all of a node's or an edge's text in one label.",
-			"%s has %d labels; only the first is read", e.local, len(labels))
+	if len(labels) < 2 {
+		return
+	}
+	at := in.at(e, id, shownName(labels[0]))
+	const hint = "Put all of a node's or an edge's text in one label."
+	switch {
+	case in.ss:
+		in.diag(chart.Error, at, hint, "%s %s has %d labels: StateSmith reads its last, %q, and this reader its first, %q",
+			e.local, id, len(labels), importer.Shorten(chart.NormalizeSpace(labels[len(labels)-1]), 40), importer.Shorten(chart.NormalizeSpace(labels[0]), 40))
+	case in.st != nil:
+		in.diag(chart.Note, at, hint, "%s has %d labels; only the first is read", e.local, len(labels))
+	default:
+		in.diag(chart.Warning, at, hint, "%s %s has %d labels; only the first is read, not %q",
+			e.local, id, len(labels), importer.Shorten(chart.NormalizeSpace(strings.Join(labels[1:], " ")), 40))
 	}
 }
 
@@ -271,12 +294,31 @@ func (in *interp) run() {
 	if in.st != nil && !in.checkStencil() {
 		return
 	}
+	in.ss = in.madeForStateSmith()
+	for _, n := range in.nodes {
+		in.moreLabels(n.e, n.id, n.look.labels)
+	}
+	for _, e := range in.edges {
+		in.moreLabels(e.e, e.id, e.look.labels)
+	}
 	in.classify()
 	in.states()
 	in.transitions()
-	importer.RankOrders(in.c, nil, "graphml")
+	if in.ss {
+		in.report(in.smith.Finish(in.c), chart.Pos{}, "")
+	} else {
+		in.report(statesmith.CheckStarts(in.c), chart.Pos{}, "")
+	}
+	importer.RankOrders(in.c, in.orders, "graphml")
 	in.layout()
 	in.flatten()
+}
+
+// addTransition appends a transition to the chart, with the order drawn
+// on it (a key of [importer.RankOrders]).
+func (in *interp) addTransition(t chart.Transition, key float64) {
+	in.c.Transitions = append(in.c.Transitions, t)
+	in.orders = append(in.orders, key)
 }
 
 // chartName is the file's base name without its extension.
@@ -310,6 +352,13 @@ func (in *interp) findMachine() {
 		if name != "" {
 			in.c.Name = name
 		}
+		if _, rest := firstLine(n.label); rest != "" && in.st == nil {
+			in.diag(chart.Warning, in.at(n.e, n.id, first), dropHint,
+				"the $STATEMACHINE's behaviour is code for StateSmith's generator, which fsmforge does not run: %q", importer.Shorten(chart.NormalizeSpace(rest), 60))
+		}
+	}
+	if m := in.machine; m != nil && !slices.ContainsFunc(in.nodes, func(k *node) bool { return k.parent == m }) {
+		in.flatRoot = true // StateSmith's flat machine: the nodes beside it are its states
 	}
 }
 
@@ -331,20 +380,36 @@ func machineName(first string) (string, bool) {
 // the machine, or reported as an error.
 func (in *interp) classify() {
 	outside := 0
+	var states []string // states among the nodes outside the machine
+	leaveOut := func(n *node) {
+		n.what = isOutside
+		outside++
+		if v := statesmith.ParseVertex(n.label); v.Kind == statesmith.State && v.Name != "" && !isHistory(n) {
+			states = append(states, strconv.Quote(importer.Shorten(v.Name, 30)))
+		}
+	}
 	for i, n := range in.nodes {
 		if n.what == isMachine || n.what == isBad {
 			continue // by findMachine
 		}
 		if p := n.parent; p != nil && (p.what == isNotes || p.what == isOutside || p.what == isBad) {
-			n.what = p.what
-			if n.what == isOutside {
-				outside++
+			if p.what == isOutside {
+				leaveOut(n)
+			} else {
+				n.what = p.what
 			}
 			continue
 		}
-		if in.machine != nil && n.parent == nil {
-			n.what = isOutside
-			outside++
+		if in.ss {
+			if in.machine != nil && n.parent == nil && !in.flatRoot && !isConfig(n) {
+				leaveOut(n) // settings at the top level apply to the machine
+				continue
+			}
+			in.classifyStateSmith(i, n)
+			continue
+		}
+		if in.machine != nil && n.parent == nil && !in.flatRoot {
+			leaveOut(n)
 			continue
 		}
 		first, rest := firstLine(n.label)
@@ -358,12 +423,26 @@ func (in *interp) classify() {
 		if in.st != nil {
 			in.classifyStencil(n, first, rest)
 		} else {
-			in.classifyPlain(n, first, lower, rest)
+			in.classifyPlain(n, first, lower)
 		}
 	}
-	if outside > 0 {
+	if in.unlabelled > 0 {
+		in.diag(chart.Note, chart.Pos{File: in.file}, "", "%s without a label or an edge %s not part of the chart, as in StateSmith",
+			plural(in.unlabelled, "node"), isAre(in.unlabelled))
+	}
+	switch {
+	case outside == 0:
+	case len(states) > 0:
+		if len(states) > 3 {
+			states = append(states[:3], "...")
+		}
+		in.diag(chart.Warning, in.at(in.machine.e, in.machine.id, "$STATEMACHINE: "+in.machine.name),
+			"Draw the states of the machine inside its $STATEMACHINE group.",
+			"%s outside the $STATEMACHINE group %s not part of the chart, as in StateSmith, %d of them states: %s",
+			plural(outside, "node"), isAre(outside), len(states), strings.Join(states, ", "))
+	default:
 		in.diag(chart.Note, in.at(in.machine.e, in.machine.id, "$STATEMACHINE: "+in.machine.name), "",
-			"%s outside the $STATEMACHINE group %s not part of the chart", plural(outside, "node"), isAre(outside))
+			"%s outside the $STATEMACHINE group %s not part of the chart (notes, and nodes without a name)", plural(outside, "node"), isAre(outside))
 	}
 	if in.noRole > 0 {
 		in.diag(chart.Note, chart.Pos{File: in.file}, "",
@@ -399,61 +478,19 @@ func parentState(n *node) *node {
 	return nil
 }
 
-// classifyPlain reads a node of a plain diagram: StateSmith's special
-// labels, pseudo-states, and states.
-func (in *interp) classifyPlain(n *node, first, lower, rest string) {
-	bad := func(hint, format string, args ...any) {
+// classifyPlain reads a node of a plain diagram (not made for StateSmith,
+// whose keywords classifyStateSmith reads): pseudo-states, and states.
+func (in *interp) classifyPlain(n *node, first, lower string) {
+	if isHistory(n) {
 		n.what = isBad
-		in.diag(chart.Error, in.at(n.e, n.id, first), hint, format, args...)
-	}
-	switch {
-	case lower == "$parent_alias":
-		if p := parentState(n); p == nil {
-			bad("Draw the alias inside the group it stands for.", "$PARENT_ALIAS at the top level: it stands for no state")
-		} else {
-			n.what, n.stateID = isAlias, p.id
-		}
-		return
-	case strings.HasPrefix(lower, "$ortho"):
-		bad("fsmforge machines are in one state at a time: draw the regions as separate machines.",
-			"orthogonal state (parallel regions) %q: not supported", first)
-		return
-	case lower == "$h" || lower == "$hc" || (isEllipse(n) && (lower == "h" || lower == "h*")):
-		bad("Draw a transition to the state to return to, or use a stencil's stack property (push and return).",
-			"history state %q: not supported", first)
-		return
-	case isPoint(lower):
-		bad("Draw the transition to the state inside the group directly.",
-			"entry or exit point %q: not supported", first)
+		in.diag(chart.Error, in.at(n.e, n.id, first), historyHint,
+			"history node %s %q: history states are not supported yet; its edges are left out", n.id, first)
 		return
 	}
 	n.what = isState
-	n.kind, n.name = plainKind(n, first, lower)
-	in.behaviour(n, rest)
-}
-
-// behaviour reports the text of a state's label below its name.
-func (in *interp) behaviour(n *node, rest string) {
-	if rest == "" || n.kind != chart.NormalState {
-		return
-	}
-	in.diag(chart.Note, in.at(n.e, n.id, n.name),
-		"A state's name is the first line of its label. Behaviour text (\"enter / ...\", \"EVENT / action\") is for code generators such as StateSmith; fsmforge states take their entry actions from a stencil's properties.",
-		"the text below the state's name is not read: %q", importer.Shorten(chart.NormalizeSpace(rest), 60))
-}
-
-// isPoint reports whether a label names a UML entry or exit point
-// ("entry : 1", "exit: done").
-func isPoint(lower string) bool {
-	for _, w := range [...]string{"entry", "exit"} {
-		if rest, ok := strings.CutPrefix(lower, w); ok {
-			rest = strings.TrimSpace(rest)
-			if len(rest) > 1 && rest[0] == ':' {
-				return true
-			}
-		}
-	}
-	return false
+	var behaviour string
+	n.kind, n.name, behaviour = plainKind(n, first, lower)
+	in.behaviour(n, behaviour)
 }
 
 func isEllipse(n *node) bool {
@@ -467,44 +504,58 @@ func small(n *node) bool {
 	return b != nil && b.W <= 50 && b.H <= 50
 }
 
-// plainKind recognises the pseudo-states of a plain diagram and names the
-// node.
-func plainKind(n *node, first, lower string) (chart.StateKind, string) {
-	name := chart.NormalizeSpace(first)
+// splitBehaviour splits a state's label into its name and the behaviour
+// written under it (UML's "entry / action"): the lines from the first line
+// after the first that holds a '/'. The name's lines are joined, as Kingly
+// reads a name written on several lines.
+func splitBehaviour(label string) (name, behaviour string) {
+	lines := strings.Split(strings.NewReplacer("\r\n", "\n", "\r", "\n", "\u2028", "\n").Replace(strings.TrimSpace(label)), "\n")
+	for i := 1; i < len(lines); i++ {
+		if strings.Contains(lines[i], "/") {
+			return chart.NormalizeSpace(strings.Join(lines[:i], " ")), strings.TrimSpace(strings.Join(lines[i:], "\n"))
+		}
+	}
+	return chart.NormalizeSpace(label), ""
+}
+
+// plainKind recognises the pseudo-states of a plain diagram, names the
+// node and returns the behaviour written in a state.
+func plainKind(n *node, first, lower string) (chart.StateKind, string, string) {
+	name, behaviour := splitBehaviour(n.label)
 	switch {
-	case lower == "$initial_state" || lower == "$initial":
-		return chart.StartState, ""
-	case lower == "$choice" || strings.HasPrefix(lower, "$choice:") || strings.HasPrefix(lower, "$choice "):
-		return chart.ChoiceState, chart.NormalizeSpace(strings.TrimPrefix(strings.TrimSpace(first[len("$choice"):]), ":"))
 	case lower == "[*]":
 		if n.out > 0 {
-			return chart.StartState, ""
+			return chart.StartState, "", ""
 		}
-		return chart.EndState, ""
+		return chart.EndState, "", ""
+	case strings.EqualFold(name, "init") && n.in == 0:
+		return chart.StartState, "", "" // Kingly's, whatever its shape
 	}
 	if isEllipse(n) {
 		switch lower {
 		case "init", "initial", "start", "begin":
-			return chart.StartState, ""
+			return chart.StartState, "", ""
 		case "final", "end", "$final_state":
-			return chart.EndState, ""
+			return chart.EndState, "", ""
 		case "":
 			switch {
 			case !small(n):
 			case n.out > 0 && n.in == 0:
-				return chart.StartState, ""
+				return chart.StartState, "", ""
 			case n.in > 0 && n.out == 0:
-				return chart.EndState, ""
+				return chart.EndState, "", ""
 			}
 		}
 	}
 	if strings.EqualFold(n.look.shape, "diamond") {
-		return chart.ChoiceState, name
+		return chart.ChoiceState, name, ""
 	}
 	if n.look.config != "" {
-		return configKind(n.look.config, n.look.style, lower), name
+		if k := configKind(n.look.config, n.look.style, lower); k != chart.NormalState {
+			return k, name, ""
+		}
 	}
-	return chart.NormalState, name
+	return chart.NormalState, name, behaviour
 }
 
 // configKind recognises the pseudo-states among yEd's GenericNode
@@ -660,6 +711,7 @@ func (in *interp) transitions() {
 		given[e.id] = true
 	}
 	ignored := 0
+	var lost []string // edges left out with a state at one end
 	in.c.Transitions = slices.Grow(in.c.Transitions, len(in.edges))
 	for i, e := range in.edges {
 		if e.id == "" {
@@ -692,8 +744,19 @@ func (in *interp) transitions() {
 		}
 		from, to := ends[0], ends[1]
 		if isArrow(e.look.from) && !isArrow(e.look.to) {
-			from, to = to, from
-			in.diag(chart.Note, at, "", "the edge's arrow is at its source: read as a transition from %s to %s", from.id, to.id)
+			const hint = "Draw the edge from the state it leaves to the state it enters, with its arrow at its end."
+			switch {
+			case in.ss:
+				in.diag(chart.Warning, at, hint, "the edge's arrow is at its source, but StateSmith reads an edge from its source to its target: "+
+					"read as a transition from %s to %s", from.id, to.id)
+			case in.st != nil:
+				from, to = to, from
+				in.diag(chart.Warning, at, hint, "the edge's arrow is at its source: read as a transition from %s to %s", from.id, to.id)
+			default:
+				from, to = to, from
+				in.diag(chart.Warning, at, hint, "the edge's arrow is at its source: read as a transition from %s to %s, as drawn "+
+					"(Kingly and StateSmith read it from %[2]s to %[1]s)", from.id, to.id)
+			}
 		}
 		if from.what == isMachine || to.what == isMachine {
 			in.diag(chart.Error, at, "The $STATEMACHINE group is the machine itself: draw the transition to or from a state inside it.",
@@ -701,7 +764,11 @@ func (in *interp) transitions() {
 			continue
 		}
 		if skipped(from) || skipped(to) {
-			ignored++
+			if from.what == isState || to.what == isState {
+				lost = append(lost, e.id)
+			} else {
+				ignored++
+			}
 			continue
 		}
 		if from.what == isBad || to.what == isBad {
@@ -716,6 +783,11 @@ func (in *interp) transitions() {
 	if ignored > 0 {
 		in.diag(chart.Note, chart.Pos{File: in.file}, "", "%s to or from notes, or from nodes outside the $STATEMACHINE group, %s not part of the chart",
 			plural(ignored, "edge"), isAre(ignored))
+	}
+	if len(lost) > 0 {
+		in.diag(chart.Warning, chart.Pos{File: in.file}, "Draw the transition's states inside the $STATEMACHINE group, and out of $NOTES.",
+			"%s between a state and a note or a node outside the $STATEMACHINE group %s not part of the chart, as in StateSmith: %s",
+			plural(len(lost), "edge"), isAre(len(lost)), strings.Join(lost, ", "))
 	}
 }
 
@@ -734,30 +806,104 @@ func (in *interp) edgeID(i int, given map[string]bool) string {
 }
 
 // plainTransition reads an edge of a plain diagram: its label is a UML
-// label, "event [guard] / action", after an optional order ("2. ").
+// label, "event [guard] / action", after an optional order ("2. "), or one
+// made for StateSmith, read with its grammar.
 func (in *interp) plainTransition(e *edge, from, to *node, at chart.Pos) {
 	if from.what != isState || to.what != isState {
-		in.diag(chart.Warning, at, "", "edge %s does not join two states; ignored", e.id)
+		in.diag(chart.Warning, at, "Draw a transition from a state to a state.", "edge %s does not join two states; ignored", e.id)
 		return
 	}
 	t := chart.Transition{ID: e.id, From: from.stateID, Label: e.label, Pos: at,
 		Target: chart.Target{Kind: chart.ToState, State: to.stateID}}
-	text := e.label
-	if order, rest, ok := cutOrder(text); ok {
-		n, err := strconv.Atoi(order)
-		if err != nil || n > 1<<30 {
-			in.diag(chart.Error, at, "Number the transitions leaving a state 1, 2, 3... in the order they are tried.",
-				"order %q is not a whole number", order)
-			return
+	if in.ss {
+		in.stateSmithTransitions(t, from)
+		return
+	}
+	parts := []string{e.label}
+	if p, ok := kinglyParts(e.label); ok {
+		parts = p
+	}
+	for k, text := range parts {
+		u := t
+		if len(parts) > 1 {
+			u.Label = strings.TrimSpace(text)
+			if k > 0 {
+				u.ID = e.id + "#" + strconv.Itoa(k+1)
+			}
 		}
-		t.Order, text = n, rest
+		key := importer.Unordered
+		if order, rest, ok := cutOrder(text); ok {
+			o, err := strconv.ParseFloat(order, 64)
+			if err != nil || o > 1<<30 {
+				in.diag(chart.Error, at, "Number the transitions leaving a state 1, 2, 3... in the order they are tried.",
+					"edge %s: order %q is too large", e.id, order)
+				continue
+			}
+			key, text = o, rest
+		}
+		u.Event, u.Guard, u.Action = chart.ParseLabel(text)
+		u.Test = u.Event
+		if u.Test == "" {
+			u.Test = u.Guard
+		}
+		if topLevelComma(u.Guard) {
+			in.diag(chart.Warning, at, "Name the condition that holds when all of them do, or draw a choice per condition.",
+				"edge %s: guard %q is read as one condition of that name; Kingly reads a guard list as all of its conditions", e.id, u.Guard)
+		}
+		if u.Event == "" && strings.EqualFold(u.Guard, "else") {
+			if !math.IsNaN(key) {
+				in.diag(chart.Error, at, "An [else] transition has no order: it is tried after all the others.",
+					"edge %s: [else] with an order", e.id)
+				continue
+			}
+			key = importer.Else // UML's [else]: after the others
+		}
+		in.addTransition(u, key)
 	}
-	t.Event, t.Guard, t.Action = chart.ParseLabel(text)
-	t.Test = t.Event
-	if t.Test == "" {
-		t.Test = t.Guard
+}
+
+// topLevelComma reports whether a guard holds a comma outside parentheses
+// and brackets: Kingly's list of conditions, "[ready, loaded]".
+func topLevelComma(guard string) bool {
+	depth := 0
+	for i := 0; i < len(guard); i++ {
+		switch guard[i] {
+		case '(', '[', '{':
+			depth++
+		case ')', ']', '}':
+			depth--
+		case ',':
+			if depth == 0 {
+				return true
+			}
+		}
 	}
-	in.c.Transitions = append(in.c.Transitions, t)
+	return false
+}
+
+// kinglyParts splits a label that Kingly reads as several transitions,
+// "| ev1 [g1] / a1 | ev2 / a2", at its bars outside brackets; ok is false
+// for a label that does not start with a bar.
+func kinglyParts(label string) (parts []string, ok bool) {
+	label = strings.TrimSpace(label)
+	if !strings.HasPrefix(label, "|") {
+		return nil, false
+	}
+	depth, start := 0, 1
+	for i := 1; i < len(label); i++ {
+		switch label[i] {
+		case '[':
+			depth++
+		case ']':
+			depth--
+		case '|':
+			if depth <= 0 {
+				parts = append(parts, label[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(parts, label[start:]), true
 }
 
 // cutOrder cuts StateSmith's order prefix off a label: "2. INCREASE" gives
@@ -825,7 +971,11 @@ func (in *interp) stencilTransition(e *edge, from, to *node, at chart.Pos) {
 	if !in.stencilProps(e, &t) {
 		return
 	}
-	in.c.Transitions = append(in.c.Transitions, t)
+	key := importer.Unordered
+	if t.Order != 0 {
+		key = float64(t.Order)
+	}
+	in.addTransition(t, key)
 }
 
 func describe(n *node) string {
@@ -960,7 +1110,7 @@ func (in *interp) flatten() {
 			}
 		}
 	}
-	chart.Flatten(in.c, 0)
+	chart.Flatten(in.c, 2*in.opt.MaxNodes)
 }
 
 func plural(n int, word string) string {

@@ -1,0 +1,43 @@
+package statesmith
+
+import "github.com/fsmforge/fsmforge/chart"
+
+// Problem is something this package found in a StateSmith drawing that
+// StateSmith refuses, or that a chart cannot say. The importer words it
+// as one of its diagnostics: its prefix ("drawio: ") and what the problem
+// is about ("edge e1: ") before Message, Pos (or, when Pos is zero, the
+// position of the shape it read), and Hint in its own style.
+type Problem struct {
+	Severity chart.Severity
+
+	// Pos is where the problem is, for the checks of a chart (ResolveVias,
+	// CheckHandlers...); zero for the problems of a label, which are at
+	// the shape that holds it.
+	Pos chart.Pos
+
+	// Message says what is wrong, in lower case, without a prefix:
+	// `behaviour "EV1 EV2" does not follow StateSmith's grammar: ...`.
+	Message string
+
+	// Hint says what to do about it, in lower case, without a final
+	// period; "" for a note.
+	Hint string
+}
+
+// The hints of the problems, as StateSmith's designers read them.
+const (
+	hintGrammar     = "write the behaviour as StateSmith reads it: order. trigger [guard] / action"
+	hintElse        = "an else transition has no order of its own, and else as a trigger takes no other trigger or guard: it is tried after all the others"
+	hintElseOrder   = "remove the order: an [else] transition is tried after all the others"
+	hintElseHandler = "draw the else as a transition, or write the guard [else] instead"
+	hintOrder       = `write the order as a number: "2. EVENT"`
+	hintViaExit     = "remove the trigger, and put it on the transitions that enter the exit point"
+	hintPseudo      = "remove the trigger: the transitions of a pseudo-state are taken as soon as it is entered, when their guard holds"
+	hintEnterExit   = "an enter or exit behaviour belongs in the state's label, not on a transition"
+	hintSpelling    = "write each event with one spelling"
+	hintDo          = "remove consume_event, or draw the transition on each state inside that should take it"
+	hintEnterStart  = "draw the transition to the state it should enter"
+	hintChoice      = "draw one transition from it, without a label, to a choice (a diamond, or $choice), and the branches from the choice"
+	hintCode        = "no code from the drawing is run: a state's entry actions come from a stencil's properties, and the game does the rest"
+	hintTwice       = "give each entry or exit point of a state its own label"
+)
