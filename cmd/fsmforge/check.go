@@ -11,12 +11,13 @@ import (
 )
 
 func runCheck(args []string, stdout, stderr io.Writer) error {
-	f := newFlags("check", `Usage: fsmforge check [-stencil FILE] FILE...
+	f := newFlags("check", `Usage: fsmforge check [-stencil FILE] [-lenient] FILE...
 
 Checks designers' drawings without compiling them: reads each (Visio
-.vdx/.vsdx, draw.io, SCXML, yEd .graphml, a chart .json) with the stencil,
-or as a plain state diagram without one, and prints
-every problem found, errors and warnings, each with where it is and a hint:
+.vdx/.vsdx, draw.io, SCXML, yEd .graphml, a chart .json; the format is told
+from the file's content) with the stencil, or as a plain state diagram
+without one, and prints every problem found, errors, warnings and notes,
+each with where it is and a hint:
 
   goomba.vdx:41:7: page "Page-1", shape 12 "walkLeft": compile: ...
   	hint: ...
@@ -25,40 +26,40 @@ and one line per file on stdout. Exits with status 1 if a file has errors.
 
 Flags:
 `)
-	stencil := f.String("stencil", "", "the stencil `FILE` (JSON) the drawings were made with")
-	lenient := f.Bool("lenient", false, "report what a chart cannot hold (SCXML's executable content, data models) as warnings, not errors")
+	rf := addReadFlags(f)
 	files, err := f.parseFiles(args, stdout, 1, -1)
 	if err != nil {
 		return err
 	}
-	st, err := loadStencil(*stencil)
+	ro, err := rf.options()
 	if err != nil {
 		return err
 	}
 	bad := 0
 	for _, path := range files {
-		c, err := readChart(path, readOpts{Stencil: st, Lenient: *lenient})
+		c, err := readChart(path, ro)
 		var ds chart.Diagnostics
 		switch {
 		case c != nil:
-			ds = compile.Check(c, compile.Options{Stencil: st})
+			ds = compile.Check(c, compile.Options{Stencil: ro.Stencil, Lenient: ro.Lenient})
 		case errors.As(err, &ds):
 		default:
 			return err
 		}
 		printDiagnostics(stderr, ds)
-		suggestStencil(stderr, path, st)
-		errs, warns := len(ds.Errors()), len(ds.Warnings())
-		if errs > 0 {
+		if c != nil {
+			suggestStencil(stderr, path, ro.Stencil)
+		}
+		suggestLenient(stderr, "check", path, ds, ro.Lenient)
+		if ds.HasErrors() {
 			bad++
 		}
 		if c == nil {
-			fmt.Fprintf(stdout, "%s: not read: %s\n", path, plural(errs, "error"))
+			fmt.Fprintf(stdout, "%s: not read: %s\n", path, counts(ds))
 			continue
 		}
-		fmt.Fprintf(stdout, "%s: %s, %s: %s, %s\n", path,
-			plural(len(c.States), "state"), plural(len(c.Transitions), "transition"),
-			plural(errs, "error"), plural(warns, "warning"))
+		fmt.Fprintf(stdout, "%s: %s, %s: %s\n", path,
+			plural(len(c.States), "state"), plural(len(c.Transitions), "transition"), counts(ds))
 	}
 	if bad > 0 {
 		return fmt.Errorf("check: errors in %d of %s", bad, plural(len(files), "file"))

@@ -9,10 +9,11 @@ import (
 	"strings"
 
 	"github.com/fsmforge/fsmforge/compile"
+	"github.com/fsmforge/fsmforge/table"
 )
 
 func runCompile(args []string, stdout, stderr io.Writer) error {
-	f := newFlags("compile", `Usage: fsmforge compile [-stencil FILE] [-minimize] [-format binary|json] -o OUT FILE
+	f := newFlags("compile", `Usage: fsmforge compile [-stencil FILE] [-lenient] [-minimize] [-chain] [-format binary|json] -o OUT FILE
 
 Compiles a designer's drawing into a state table for package table's
 runtime: the binary form (a versioned header and a checksum), or JSON for
@@ -22,11 +23,10 @@ and the merges are listed. The same drawing always gives the same bytes.
 
 Flags:
 `)
-	stencil := f.String("stencil", "", "the stencil `FILE` (JSON) the drawing was made with")
+	rf := addReadFlags(f)
+	cf := addCompileFlags(f)
 	out := f.String("o", "", "write the table to `OUT` (- for stdout)")
 	format := f.String("format", "", "binary or json (default: json if OUT ends in .json, else binary)")
-	minimize := f.Bool("minimize", false, "merge states that behave identically")
-	chain := f.Bool("chain", false, "let an update take transitions until no test holds")
 	files, err := f.parseFiles(args, stdout, 1, 1)
 	if err != nil {
 		return err
@@ -44,11 +44,15 @@ Flags:
 	default:
 		return &usageError{msg: fmt.Sprintf("compile: -format %q: want binary or json", *format), help: f.help()}
 	}
-	st, err := loadStencil(*stencil)
+	ro, err := rf.options()
 	if err != nil {
 		return err
 	}
-	res, err := compileFile(files[0], st, compile.Options{Minimize: *minimize, Chain: *chain}, stderr)
+	opt, err := cf.options(f)
+	if err != nil {
+		return err
+	}
+	res, err := compileFile("compile", files[0], ro, opt, stderr)
 	if err != nil {
 		return err
 	}
@@ -80,4 +84,34 @@ Flags:
 		fmt.Fprintf(stdout, "merged into %s: %s\n", m.Kept, strings.Join(m.Merged, ", "))
 	}
 	return nil
+}
+
+// compileFlags are the flags of every command that compiles a drawing:
+// the fields of compile.Options.
+type compileFlags struct {
+	minimize, chain        *bool
+	chainLimit, stackLimit *int
+	name                   *string
+}
+
+// addCompileFlags adds the compiling flags to f.
+func addCompileFlags(f *flags) *compileFlags {
+	return &compileFlags{
+		minimize:   f.Bool("minimize", false, "merge states that behave identically"),
+		chain:      f.Bool("chain", false, "let an update take transitions until no test holds (a drawing can say so itself, with its chain property)"),
+		chainLimit: f.Int("chain-limit", 0, "with -chain, stop an update after `N` transitions (default: the number of states)"),
+		stackLimit: f.Int("stack-limit", 0, "let the state stack hold `N` states (default 16)"),
+		name:       f.String("name", "", "the table's `NAME` (default: the drawing's)"),
+	}
+}
+
+// options returns the compile.Options the flags say.
+func (c *compileFlags) options(f *flags) (compile.Options, error) {
+	if *c.chainLimit < 0 || *c.chainLimit > 65535 {
+		return compile.Options{}, &usageError{msg: fmt.Sprintf("%s: -chain-limit %d: want 0 to 65535", f.Name(), *c.chainLimit), help: f.help()}
+	}
+	if *c.stackLimit < 0 || *c.stackLimit > table.MaxStack {
+		return compile.Options{}, &usageError{msg: fmt.Sprintf("%s: -stack-limit %d: want 0 to %d", f.Name(), *c.stackLimit, table.MaxStack), help: f.help()}
+	}
+	return compile.Options{Minimize: *c.minimize, Chain: *c.chain, ChainLimit: *c.chainLimit, StackLimit: *c.stackLimit, Name: *c.name}, nil
 }

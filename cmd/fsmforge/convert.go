@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -22,7 +21,7 @@ var exporters = map[string]func(io.Writer, *chart.Chart) error{
 }
 
 func runConvert(args []string, stdout, stderr io.Writer) error {
-	f := newFlags("convert", `Usage: fsmforge convert [-stencil FILE] [-relayout] IN OUT
+	f := newFlags("convert", `Usage: fsmforge convert [-stencil FILE] [-lenient] [-relayout] IN OUT
 
 Converts a drawing from one editor's format to another's: IN is any drawing
 fsmforge reads (Visio .vdx/.vsdx, draw.io, SCXML, yEd .graphml, or a chart
@@ -35,8 +34,7 @@ errors is not converted.
 
 Flags:
 `)
-	stencil := f.String("stencil", "", "the stencil `FILE` (JSON) IN was made with")
-	lenient := f.Bool("lenient", false, "read what a chart cannot hold (SCXML's executable content, data models) as warnings, and leave it out")
+	rf := addReadFlags(f)
 	relayout := f.Bool("relayout", false, "lay the states out afresh, even where IN has coordinates")
 	files, err := f.parseFiles(args, stdout, 2, 2)
 	if err != nil {
@@ -47,7 +45,11 @@ Flags:
 	if !ok {
 		return &usageError{msg: fmt.Sprintf("convert: %s: cannot write %q files; OUT ends in .drawio, .scxml or .json", out, filepath.Ext(out)), help: f.help()}
 	}
-	c, err := readForExport(in, *stencil, *lenient, stderr)
+	ro, err := rf.options()
+	if err != nil {
+		return err
+	}
+	c, err := readForExport("convert", in, ro, stderr)
 	if err != nil {
 		return err
 	}
@@ -57,11 +59,7 @@ Flags:
 		}
 	}
 	layout.Layered(c, layout.Options{}) // places only the states without a Box
-	var buf bytes.Buffer
-	if err := write(&buf, c); err != nil {
-		return fmt.Errorf("%s: %w", out, err)
-	}
-	if err := writeFile(out, buf.Bytes(), stdout); err != nil {
+	if err := writeOutput(out, stdout, func(w io.Writer) error { return write(w, c) }); err != nil {
 		return err
 	}
 	fmt.Fprintf(stdout, "%s: %s, %s\n", out, plural(len(c.States), "state"), plural(len(c.Transitions), "transition"))

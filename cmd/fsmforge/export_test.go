@@ -44,7 +44,7 @@ func TestExportCommands(t *testing.T) {
 		{name: "graph mermaid", args: []string{"graph", "-format", "mermaid", "-stencil", goombaStencil, goombaVDX},
 			stdout: []string{"stateDiagram-v2\n", "[*] --> s0\n", "s2 --> [*] : animationDone\n"}},
 		{name: "graph, bad format", args: []string{"graph", "-format", "svg", goombaVDX}, code: 2, stderr: []string{`unknown -format "svg"; use dot or mermaid`}},
-		{name: "graph, drawing with errors", args: []string{"graph", nested}, code: 1, stderr: []string{"scxml: <log>", "1 error; nothing written"}},
+		{name: "graph, drawing with errors", args: []string{"graph", nested}, code: 1, stderr: []string{"scxml: <log>", "1 error, 0 warnings, 1 note; nothing written", "run: fsmforge graph -lenient ... "}},
 		{name: "graph, lenient", args: []string{"graph", "-lenient", nested}, stdout: []string{`"low" -> "high" [label="1. up"];`}},
 		{name: "convert to scxml", args: []string{"convert", "-stencil", goombaStencil, goombaVDX, out("goomba.scxml")},
 			stdout: []string{"goomba.scxml: 3 states, 5 transitions"}, afterwards: sameTable(out("goomba.scxml"))},

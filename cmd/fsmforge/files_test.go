@@ -31,6 +31,19 @@ func TestFileCommands(t *testing.T) {
 	}
 	unknown := filepath.Join(dir, "chart.txt")
 	writeTestFile(t, unknown, "states")
+	farEvents := filepath.Join(dir, "far.events")
+	writeTestFile(t, farEvents, "3: hitTriggerLeft\n1000000000000: hitTriggerRight\n")
+	longEvents := filepath.Join(dir, "long.events")
+	writeTestFile(t, longEvents, "3: hitTriggerLeft\n4: "+strings.Repeat("hitTriggerRight ", 100000)+"\n")
+	guarded := filepath.Join(dir, "guarded.drawio")
+	writeTestFile(t, guarded, `<mxGraphModel><root><mxCell id="0"/><mxCell id="1" parent="0"/>`+
+		`<mxCell id="s" value="" style="ellipse;shape=startState;" vertex="1" parent="1"><mxGeometry width="30" height="30" as="geometry"/></mxCell>`+
+		`<mxCell id="a" value="Idle" style="rounded=1;" vertex="1" parent="1"><mxGeometry width="80" height="40" as="geometry"/></mxCell>`+
+		`<mxCell id="b" value="Hurt" style="rounded=1;" vertex="1" parent="1"><mxGeometry width="80" height="40" as="geometry"/></mxCell>`+
+		`<mxCell id="e0" value="" edge="1" parent="1" source="s" target="a"><mxGeometry relative="1" as="geometry"/></mxCell>`+
+		`<mxCell id="e1" value="hit [hp &lt; 10]" edge="1" parent="1" source="a" target="b"><mxGeometry relative="1" as="geometry"/></mxCell>`+
+		`<mxCell id="e2" value="heal" edge="1" parent="1" source="b" target="a"><mxGeometry relative="1" as="geometry"/></mxCell>`+
+		`</root></mxGraphModel>`)
 	badSCXML := filepath.Join(dir, "bad.scxml")
 	writeTestFile(t, badSCXML, `<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="a"><state id="a"><transition event="go" target="nowhere"/></state></scxml>`)
 
@@ -52,7 +65,7 @@ func TestFileCommands(t *testing.T) {
 			stdout: []string{"goomba.vdx: 3 states, 5 transitions: 0 errors, 0 warnings"},
 			stderr: []string{"read as a plain state diagram", "give -stencil"}},
 		{name: "check, not Visio", args: []string{"check", notVisio}, code: 1, stderr: []string{"notes.vdx:1:22: visio: this is XML but not a Visio drawing"}},
-		{name: "check, unknown format", args: []string{"check", unknown}, code: 1, stderr: []string{"chart.txt: not a drawing fsmforge reads (it reads .dio, .drawio, .drawio.png, .drawio.svg, .graphml, .graphmlz, .json, .scxml, .vdx, .vsdx, .vssx, .vsx, .xml)"}},
+		{name: "check, unknown format", args: []string{"check", unknown}, code: 1, stderr: []string{"chart.txt: chart: not a drawing: its content is no drawing format this program reads", "hint: this program reads chart JSON (.json); draw.io (.drawio, .dio, .drawio.svg, .drawio.png, .xml); GraphML"}},
 		{name: "check, no file", args: []string{"check"}, code: 2, stderr: []string{"check: no file given"}},
 		{name: "check, missing stencil", args: []string{"check", "-stencil", "nope.json", goombaVDX}, code: 1, stderr: []string{"nope.json"}},
 		{name: "compile", args: []string{"compile", goombaVDX, "-stencil", goombaStencil, "-o", table}, stdout: []string{"3 states, 4 tests, 2 properties: wrote", "339 bytes, binary"}, noStderr: true},
@@ -94,6 +107,18 @@ func TestFileCommands(t *testing.T) {
 			}},
 		{name: "gen, bad package", args: []string{"gen", table, "-pkg", "go-omba", "-o", "-"}, code: 1, stderr: []string{"gen: ", "go-omba"}},
 		{name: "gen, no -o", args: []string{"gen", table}, code: 2, stderr: []string{"give -o OUT"}},
+		{name: "compile into a missing folder", args: []string{"compile", "-stencil", goombaStencil, "-o", filepath.Join(dir, "nope", "g.fsmt"), goombaVDX}, code: 1,
+			stderr: []string{"cannot write " + filepath.Join(dir, "nope", "g.fsmt") + ": folder " + filepath.Join(dir, "nope") + " does not exist"}},
+		{name: "inspect a stencil", args: []string{"inspect", goombaStencil}, code: 1, stderr: []string{"goomba.stencil.json is a stencil file, not a drawing or a table: give it as -stencil"}},
+		{name: "check a missing file", args: []string{"check", filepath.Join(dir, "missing.drawio")}, code: 1, stderr: []string{"missing.drawio: chart: cannot read drawing"}},
+		{name: "run, a far tick", args: []string{"run", "-events", farEvents, table}, stdout: []string{"tick 3: walkLeft -> walkRight on hitTriggerLeft", "tick 1000000000000: walkRight -> walkLeft on hitTriggerRight"}, noStderr: true},
+		{name: "run, a long line", args: []string{"run", "-events", longEvents, table}, code: 1, stderr: []string{"long.events:2: line longer than 1048576 bytes"}},
+		{name: "compile, event and guard", args: []string{"compile", "-o", filepath.Join(dir, "g.fsmt"), guarded}, code: 1,
+			stderr: []string{`compile: transition "hit [hp < 10]": guard [hp < 10] cannot be kept beside event "hit"`, "run: fsmforge compile -lenient ... " + guarded, "fsmforge: " + guarded + ": 1 error, 0 warnings, 0 notes"}},
+		{name: "compile, event and guard, leniently", args: []string{"compile", "-lenient", "-o", filepath.Join(dir, "g.fsmt"), guarded},
+			stdout: []string{"2 states"}, stderr: []string{`warning: compile: transition "hit [hp < 10]": guard [hp < 10] is ignored`}},
+		{name: "gen, every option", args: []string{"gen", goombaVDX, "-stencil", goombaStencil, "-pkg", "game", "-prefix", "Goomba", "-chain", "-chain-limit", "4", "-command", "go generate", "-o", "-"},
+			stdout: []string{"// Code generated by \"go generate\"; DO NOT EDIT.", "type GoombaHost interface {", "func NewGoombaMachine("}, noStderr: true},
 		{name: "run, stencil for a table", args: []string{"run", "-events", goombaEvents, "-stencil", goombaStencil, table}, code: 1, stderr: []string{"needs no -stencil"}},
 	}
 	for _, tt := range tests {

@@ -7,12 +7,11 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/fsmforge/fsmforge/compile"
 	"github.com/fsmforge/fsmforge/gogen"
 )
 
 func runGen(args []string, stdout, stderr io.Writer) error {
-	f := newFlags("gen", `Usage: fsmforge gen [-stencil FILE] -pkg NAME [-host TYPE] [-minimize] -o OUT FILE
+	f := newFlags("gen", `Usage: fsmforge gen [-stencil FILE] [-lenient] -pkg NAME [-host TYPE] [-prefix NAME] [-chain] -o OUT FILE
 
 Generates Go code from a designer's drawing (or a compiled table): typed
 constants for its states, tests, entry-action properties and their values,
@@ -27,11 +26,13 @@ and is left untouched when it already holds the same code.
 
 Flags:
 `)
-	stencil := f.String("stencil", "", "the stencil `FILE` (JSON) the drawing was made with")
+	rf := addReadFlags(f)
+	cf := addCompileFlags(f)
 	pkg := f.String("pkg", "", "the generated file's package `NAME` (default: the name of OUT's directory)")
 	host := f.String("host", "", "a `TYPE` of the package that implements Host (such as *Goomba): Update then calls its methods directly")
+	prefix := f.String("prefix", "", "put `NAME` (an exported identifier, such as Goomba) before every name the file declares, so that several machines share a package")
+	command := f.String("command", "", "the `COMMAND` the file's first line says made it (default: this command line)")
 	out := f.String("o", "", "write the code to `OUT` (- for stdout)")
-	minimize := f.Bool("minimize", false, "merge states that behave identically")
 	files, err := f.parseFiles(args, stdout, 1, 1)
 	if err != nil {
 		return err
@@ -51,14 +52,26 @@ Flags:
 	if *pkg == "" {
 		return &usageError{msg: "gen: no package name: give -pkg NAME", help: f.help()}
 	}
-	t, _, err := loadMachine(files[0], *stencil, compile.Options{Minimize: *minimize}, stderr)
+	ro, err := rf.options()
 	if err != nil {
 		return err
+	}
+	opt, err := cf.options(f)
+	if err != nil {
+		return err
+	}
+	t, _, err := loadMachine("gen", files[0], ro, opt, stderr)
+	if err != nil {
+		return err
+	}
+	if *command == "" {
+		*command = commandLine("fsmforge gen", args)
 	}
 	code, err := gogen.Generate(t, gogen.Options{
 		Package: *pkg,
 		Host:    *host,
-		Command: commandLine("fsmforge gen", args),
+		Prefix:  *prefix,
+		Command: *command,
 	})
 	if err != nil {
 		return fmt.Errorf("gen: %w", err)

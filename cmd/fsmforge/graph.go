@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -24,8 +23,7 @@ drawing. FILE is any drawing fsmforge reads, or a chart file (.json).
 Flags:
 `)
 	format := f.String("format", "dot", "the output format: `dot` or mermaid")
-	stencil := f.String("stencil", "", "the stencil `FILE` (JSON) the drawing was made with")
-	lenient := f.Bool("lenient", false, "read what a chart cannot hold (SCXML's executable content, data models) as warnings, and leave it out")
+	rf := addReadFlags(f)
 	out := f.String("o", "-", "the output `FILE`; - for stdout")
 	files, err := f.parseFiles(args, stdout, 1, 1)
 	if err != nil {
@@ -40,38 +38,36 @@ Flags:
 	default:
 		return &usageError{msg: fmt.Sprintf("graph: unknown -format %q; use dot or mermaid", *format), help: f.help()}
 	}
-	c, err := readForExport(files[0], *stencil, *lenient, stderr)
+	ro, err := rf.options()
 	if err != nil {
 		return err
 	}
-	var buf bytes.Buffer
-	if err := write(&buf, c); err != nil {
-		return fmt.Errorf("%s: %w", files[0], err)
+	c, err := readForExport("graph", files[0], ro, stderr)
+	if err != nil {
+		return err
 	}
-	return writeFile(*out, buf.Bytes(), stdout)
+	return writeOutput(*out, stdout, func(w io.Writer) error { return write(w, c) })
 }
 
 // readForExport reads the drawing at path for an exporter: it prints the
 // importer's diagnostics, and fails when the chart has errors, since what
 // the importer could not read would be missing from the output.
-func readForExport(path, stencilPath string, lenient bool, stderr io.Writer) (*chart.Chart, error) {
-	st, err := loadStencil(stencilPath)
-	if err != nil {
-		return nil, err
-	}
-	c, err := readChart(path, readOpts{Stencil: st, Lenient: lenient})
+func readForExport(cmd, path string, ro chart.ReadOptions, stderr io.Writer) (*chart.Chart, error) {
+	c, err := readChart(path, ro)
 	if err != nil {
 		var ds chart.Diagnostics
 		if errors.As(err, &ds) {
 			printDiagnostics(stderr, ds)
-			return nil, fmt.Errorf("%s: not read", path)
+			suggestLenient(stderr, cmd, path, ds, ro.Lenient)
+			return nil, fmt.Errorf("%s: not read: %s", path, counts(ds))
 		}
 		return nil, err
 	}
 	printDiagnostics(stderr, c.Diagnostics)
-	suggestStencil(stderr, path, st)
-	if n := len(c.Diagnostics.Errors()); n > 0 {
-		return nil, fmt.Errorf("%s: %s; nothing written", path, plural(n, "error"))
+	suggestStencil(stderr, path, ro.Stencil)
+	suggestLenient(stderr, cmd, path, c.Diagnostics, ro.Lenient)
+	if c.Diagnostics.HasErrors() {
+		return nil, fmt.Errorf("%s: %s; nothing written", path, counts(c.Diagnostics))
 	}
 	return c, nil
 }

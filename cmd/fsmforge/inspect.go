@@ -6,27 +6,34 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/fsmforge/fsmforge/compile"
 	"github.com/fsmforge/fsmforge/table"
 )
 
 func runInspect(args []string, stdout, stderr io.Writer) error {
-	f := newFlags("inspect", `Usage: fsmforge inspect [-stencil FILE] [-minimize] FILE
+	f := newFlags("inspect", `Usage: fsmforge inspect [-stencil FILE] [-lenient] [-minimize] FILE
 
 Prints a state table readably: its options, entry-action properties,
 tests, states with their entry actions and transitions in the order they
-are tried, and the destination table (test × state) as the seed lays it
-out. FILE is a compiled table (binary or JSON) or a drawing, compiled first.
+are tried, and the destination table (test × state) as the article
+"Visual Finite State Machine AI Systems" lays it out. FILE is a compiled table (binary or JSON) or a drawing, compiled first.
 
 Flags:
 `)
-	stencil := f.String("stencil", "", "the stencil `FILE` (JSON), when FILE is a drawing")
-	minimize := f.Bool("minimize", false, "when FILE is a drawing, merge states that behave identically")
+	rf := addReadFlags(f)
+	cf := addCompileFlags(f)
 	files, err := f.parseFiles(args, stdout, 1, 1)
 	if err != nil {
 		return err
 	}
-	t, _, err := loadMachine(files[0], *stencil, compile.Options{Minimize: *minimize}, stderr)
+	ro, err := rf.options()
+	if err != nil {
+		return err
+	}
+	opt, err := cf.options(f)
+	if err != nil {
+		return err
+	}
+	t, _, err := loadMachine("inspect", files[0], ro, opt, stderr)
 	if err != nil {
 		return err
 	}

@@ -1,110 +1,54 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
-	"github.com/fsmforge/fsmforge/chart/drawio"
-	"github.com/fsmforge/fsmforge/chart/graphml"
-	"github.com/fsmforge/fsmforge/chart/scxml"
-	"github.com/fsmforge/fsmforge/chart/visio"
+	_ "github.com/fsmforge/fsmforge/chart/formats" // every drawing format
 	"github.com/fsmforge/fsmforge/compile"
 	"github.com/fsmforge/fsmforge/table"
 )
 
-// importers read a drawing into a chart, by the file's extension (lower
-// case, with its dot).
-var importers = map[string]func(path string, o readOpts) (*chart.Chart, error){
-	".vdx":      readVisio,
-	".vsdx":     readVisio,
-	".vsx":      readVisio,
-	".vssx":     readVisio,
-	".drawio":   readDrawio,
-	".dio":      readDrawio,
-	".xml":      readXML,
-	".svg":      readDrawio, // .drawio.svg
-	".png":      readDrawio, // .drawio.png
-	".scxml":    readSCXML,
-	".graphml":  readGraphML,
-	".graphmlz": readGraphML,
-	".json":     readChartJSON,
+// readFlags are the flags of every command that reads a drawing: the
+// stencil, the leniency and the limits of chart.ReadOptions.
+type readFlags struct {
+	stencil                               *string
+	lenient                               *bool
+	maxSize                               *int64
+	maxDepth, maxElements, maxTransitions *int
 }
 
-// readOpts says how to read a drawing.
-type readOpts struct {
-	Stencil *chart.Stencil // nil: a plain state diagram
-	// Lenient reads what a chart cannot express (SCXML's executable
-	// content and data models) as warnings, for drawing and converting
-	// real files; a compile wants it strict.
-	Lenient bool
+// addReadFlags adds the reading flags to f.
+func addReadFlags(f *flags) *readFlags {
+	return &readFlags{
+		stencil:        f.String("stencil", "", "the stencil `FILE` (JSON) the drawing was made with"),
+		lenient:        f.Bool("lenient", false, "read what fsmforge cannot hold yet (SCXML's executable content, a guard beside an event...) as warnings, and leave it out"),
+		maxSize:        f.Int64("max-size", 0, "read files of up to `BYTES` bytes, and their compressed content up to as much (default 256 MiB)"),
+		maxDepth:       f.Int("max-depth", 0, "let states, groups and cells nest `N` deep (default 100)"),
+		maxElements:    f.Int("max-elements", 0, "read up to `N` shapes, states and transitions (default 1048576)"),
+		maxTransitions: f.Int("max-transitions", 0, "let flattening nested states make up to `N` transitions (default 1048576)"),
+	}
 }
 
-func readVisio(path string, o readOpts) (*chart.Chart, error) {
-	return visio.ReadFile(path, visio.Options{File: path, Stencil: o.Stencil})
-}
-
-func readDrawio(path string, o readOpts) (*chart.Chart, error) {
-	return drawio.ReadFile(path, drawio.Options{File: path, Stencil: o.Stencil})
-}
-
-func readSCXML(path string, o readOpts) (*chart.Chart, error) {
-	return scxml.ReadFile(path, scxml.Options{File: path, Stencil: o.Stencil, Lenient: o.Lenient})
-}
-
-func readGraphML(path string, o readOpts) (*chart.Chart, error) {
-	return graphml.ReadFile(path, graphml.Options{File: path, Stencil: o.Stencil})
-}
-
-// readXML reads a .xml file, which draw.io, SCXML tools and Visio all
-// write: by the root element it starts with.
-func readXML(path string, o readOpts) (*chart.Chart, error) {
-	data, err := os.ReadFile(path)
+// options returns the chart.ReadOptions the flags say, the stencil loaded.
+func (r *readFlags) options() (chart.ReadOptions, error) {
+	if *r.maxSize < 0 || *r.maxDepth < 0 || *r.maxElements < 0 || *r.maxTransitions < 0 {
+		return chart.ReadOptions{}, &usageError{msg: "the -max- flags cannot be negative"}
+	}
+	st, err := loadStencil(*r.stencil)
 	if err != nil {
-		return nil, err
+		return chart.ReadOptions{}, err
 	}
-	head := string(data[:min(len(data), 4096)])
-	switch {
-	case strings.Contains(head, "<scxml"):
-		return readSCXML(path, o)
-	case strings.Contains(head, "<VisioDocument"):
-		return readVisio(path, o)
-	case strings.Contains(head, "<graphml"):
-		return readGraphML(path, o)
-	}
-	return readDrawio(path, o) // draw.io, which also reads UTF-16 files
-}
-
-// readChartJSON reads a chart written by "fsmforge convert ... OUT.json",
-// with the stencil it carries (st, when given, must be the same).
-func readChartJSON(path string, o readOpts) (*chart.Chart, error) {
-	c, err := chart.LoadJSON(path)
-	if err != nil {
-		return nil, err
-	}
-	if o.Stencil != nil && c.Stencil == nil {
-		c.Stencil = o.Stencil
-	}
-	return c, nil
-}
-
-// drawingKinds lists the extensions importers read, for messages.
-func drawingKinds() string {
-	var exts []string
-	for ext := range importers {
-		if ext == ".png" || ext == ".svg" {
-			ext = ".drawio" + ext // the only ones read
-		}
-		exts = append(exts, ext)
-	}
-	slices.Sort(exts)
-	return strings.Join(exts, ", ")
+	return chart.ReadOptions{Stencil: st, Lenient: *r.lenient, MaxSize: *r.maxSize, MaxDepth: *r.maxDepth,
+		MaxElements: *r.maxElements, MaxTransitions: *r.maxTransitions}, nil
 }
 
 // loadStencil loads the stencil at path, or returns nil for "".
@@ -115,15 +59,11 @@ func loadStencil(path string) (*chart.Stencil, error) {
 	return chart.LoadStencil(path)
 }
 
-// readChart reads the drawing at path with the stencil (nil: a plain
-// diagram). The chart carries the importer's diagnostics; it is nil only
-// when the file could not be read at all, and err then says why.
-func readChart(path string, o readOpts) (*chart.Chart, error) {
-	read, ok := importers[strings.ToLower(filepath.Ext(path))]
-	if !ok {
-		return nil, fmt.Errorf("%s: not a drawing fsmforge reads (it reads %s)", path, drawingKinds())
-	}
-	c, err := read(path, o)
+// readChart reads the drawing at path, whatever its format. The chart
+// carries the importer's diagnostics; it is nil only when the file could
+// not be read at all, and err then says why.
+func readChart(path string, opt chart.ReadOptions) (*chart.Chart, error) {
+	c, err := chart.ReadFile(path, opt)
 	if c == nil {
 		if err == nil {
 			err = fmt.Errorf("%s: nothing read", path)
@@ -135,27 +75,43 @@ func readChart(path string, o readOpts) (*chart.Chart, error) {
 
 // compileFile reads and compiles the drawing at path. It prints every
 // diagnostic (warnings included) to stderr, and returns an error when the
-// file could not be read or the chart has errors.
-func compileFile(path string, st *chart.Stencil, opt compile.Options, stderr io.Writer) (*compile.Result, error) {
-	c, err := readChart(path, readOpts{Stencil: st})
+// file could not be read or the chart has errors. cmd names the command,
+// for hints.
+func compileFile(cmd, path string, ro chart.ReadOptions, opt compile.Options, stderr io.Writer) (*compile.Result, error) {
+	c, err := readChart(path, ro)
 	if err != nil {
 		var ds chart.Diagnostics
 		if errors.As(err, &ds) {
 			printDiagnostics(stderr, ds)
-			return nil, fmt.Errorf("%s: not read", path)
+			suggestLenient(stderr, cmd, path, ds, ro.Lenient)
+			return nil, fmt.Errorf("%s: not read: %s", path, counts(ds))
 		}
 		return nil, err
 	}
 	if opt.Stencil == nil {
-		opt.Stencil = st
+		opt.Stencil = ro.Stencil
 	}
+	opt.Lenient = ro.Lenient
 	res, err := compile.Compile(c, opt)
 	printDiagnostics(stderr, res.Diagnostics)
-	suggestStencil(stderr, path, st)
+	suggestStencil(stderr, path, ro.Stencil)
+	suggestLenient(stderr, cmd, path, res.Diagnostics, ro.Lenient)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s", path, plural(len(res.Diagnostics.Errors()), "error"))
+		return nil, fmt.Errorf("%s: %s", path, counts(res.Diagnostics))
 	}
 	return res, nil
+}
+
+// counts renders how many errors, warnings and notes a list holds: "2
+// errors, 1 warning, 0 notes".
+func counts(ds chart.Diagnostics) string {
+	var n [3]int
+	for _, d := range ds {
+		if int(d.Severity) < len(n) {
+			n[d.Severity]++
+		}
+	}
+	return plural(n[chart.Error], "error") + ", " + plural(n[chart.Warning], "warning") + ", " + plural(n[chart.Note], "note")
 }
 
 // suggestStencil, when a drawing was read without a stencil and a stencil
@@ -172,6 +128,21 @@ func suggestStencil(w io.Writer, path string, st *chart.Stencil) {
 	}
 	fmt.Fprintf(w, "%s: read as a plain state diagram, without a stencil; if it was drawn with %s, give -stencil %s\n",
 		path, strings.Join(found, " or "), found[0])
+}
+
+// suggestLenient, when errors of a strict reading would be warnings of a
+// lenient one (their hints say -lenient), prints the command line that
+// reads the file leniently.
+func suggestLenient(w io.Writer, cmd, path string, ds chart.Diagnostics, lenient bool) {
+	if lenient {
+		return
+	}
+	for _, d := range ds {
+		if d.Severity == chart.Error && strings.Contains(d.Hint, "-lenient") {
+			fmt.Fprintf(w, "%s: to leave out what fsmforge cannot hold yet, with a warning for each, run: fsmforge %s -lenient ... %s\n", path, cmd, path)
+			return
+		}
+	}
 }
 
 // printDiagnostics prints each diagnostic on a line, as
@@ -191,67 +162,134 @@ func printDiagnostics(w io.Writer, ds chart.Diagnostics) {
 // tableMagic starts every binary table file.
 var tableMagic = []byte("FSMT")
 
-// isTableFile reports whether data is a table, binary or JSON, rather
-// than a drawing.
-func isTableFile(data []byte) bool {
-	if bytes.HasPrefix(data, tableMagic) {
+// isTableFile reports whether a file that starts with head is a table,
+// binary or JSON, rather than a drawing.
+func isTableFile(head []byte) bool {
+	if bytes.HasPrefix(head, tableMagic) {
 		return true
 	}
-	data = bytes.TrimLeft(data, " \t\r\n")
-	return bytes.HasPrefix(data, []byte("{")) && bytes.Contains(data[:min(len(data), 200)], []byte(`"fsmforge table"`))
+	head = bytes.TrimLeft(head, " \t\r\n")
+	return bytes.HasPrefix(head, []byte("{")) && bytes.Contains(head[:min(len(head), 200)], []byte(`"fsmforge table"`))
+}
+
+// isStencilFile reports whether a file that starts with head is a stencil
+// file: a JSON object whose first keys include "masters" or "tests" and
+// not "states".
+func isStencilFile(head []byte) bool {
+	dec := json.NewDecoder(bytes.NewReader(head))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return false
+	}
+	for dec.More() {
+		key, err := dec.Token()
+		if err != nil {
+			return false
+		}
+		switch key {
+		case "masters", "tests", "actions", "properties":
+			return true
+		case "states", "transitions":
+			return false
+		}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return false
+		}
+	}
+	return false
+}
+
+// readHead returns the first bytes of the file at path.
+func readHead(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	head := make([]byte, chart.SniffLen)
+	n, err := io.ReadFull(f, head)
+	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
+		return nil, err
+	}
+	return head[:n], nil
 }
 
 // loadMachine returns the table at path: a compiled table (binary or
-// JSON), or a drawing compiled on the fly with the stencil at stencilPath.
-func loadMachine(path, stencilPath string, opt compile.Options, stderr io.Writer) (*table.Table, *compile.Result, error) {
+// JSON), or a drawing compiled on the fly with the reading options.
+func loadMachine(cmd, path string, ro chart.ReadOptions, opt compile.Options, stderr io.Writer) (*table.Table, *compile.Result, error) {
+	head, err := readHead(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !isTableFile(head) && isStencilFile(head) {
+		return nil, nil, fmt.Errorf("%s is a stencil file, not a drawing or a table: give it as -stencil %s, with the drawing made with it", path, path)
+	}
+	if !isTableFile(head) {
+		res, err := compileFile(cmd, path, ro, opt, stderr)
+		if err != nil {
+			return nil, nil, err
+		}
+		return res.Table, res, nil
+	}
+	if ro.Stencil != nil {
+		return nil, nil, fmt.Errorf("%s: a compiled table needs no -stencil", path)
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, nil, err
 	}
-	if isTableFile(data) {
-		if stencilPath != "" {
-			return nil, nil, fmt.Errorf("%s: a compiled table needs no -stencil", path)
-		}
-		t := new(table.Table)
-		if bytes.HasPrefix(data, tableMagic) {
-			err = t.UnmarshalBinary(data)
-		} else {
-			err = t.UnmarshalJSON(data)
-		}
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", path, err)
-		}
-		return t, nil, nil
+	t := new(table.Table)
+	if bytes.HasPrefix(data, tableMagic) {
+		err = t.UnmarshalBinary(data)
+	} else {
+		err = t.UnmarshalJSON(data)
 	}
-	st, err := loadStencil(stencilPath)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
-	res, err := compileFile(path, st, opt, stderr)
-	if err != nil {
-		return nil, nil, err
-	}
-	return res.Table, res, nil
+	return t, nil, nil
 }
 
-// writeFile writes data to path ("-": stdout) through a temporary file
-// renamed into place, so that a failed write leaves the old file whole. A
-// file that already holds data is left untouched.
+// writeFile writes data to path ("-": stdout); see writeOutput.
 func writeFile(path string, data []byte, stdout io.Writer) error {
+	return writeOutput(path, stdout, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+// writeOutput writes what produce writes to path ("-": stdout), through a
+// temporary file beside it renamed into place, so that a failed write
+// leaves the old file whole. A file that already holds the same bytes is
+// left untouched (go:generate leaves it alone). Output is streamed: it is
+// never held whole in memory.
+func writeOutput(path string, stdout io.Writer, produce func(io.Writer) error) error {
 	if path == "-" {
-		_, err := stdout.Write(data)
-		return err
+		bw := bufio.NewWriter(stdout)
+		if err := produce(bw); err != nil {
+			return err
+		}
+		return bw.Flush()
 	}
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
-		return nil
+	dir := filepath.Dir(path)
+	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {
+		return fmt.Errorf("cannot write %s: folder %s does not exist", path, dir)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
 	if err != nil {
-		return err
+		return fmt.Errorf("cannot write %s: %v", path, err)
 	}
-	_, err = tmp.Write(data)
+	bw := bufio.NewWriter(tmp)
+	err = produce(bw)
+	if err == nil {
+		err = bw.Flush()
+	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
+	}
+	if err == nil && sameContent(tmp.Name(), path) {
+		os.Remove(tmp.Name())
+		return nil
 	}
 	if err == nil {
 		err = os.Chmod(tmp.Name(), 0o644)
@@ -261,6 +299,37 @@ func writeFile(path string, data []byte, stdout io.Writer) error {
 	}
 	if err != nil {
 		os.Remove(tmp.Name())
+		return fmt.Errorf("cannot write %s: %v", path, err)
 	}
-	return err
+	return nil
+}
+
+// sameContent reports whether the files at a and b hold the same bytes.
+func sameContent(a, b string) bool {
+	fa, err := os.Open(a)
+	if err != nil {
+		return false
+	}
+	defer fa.Close()
+	fb, err := os.Open(b)
+	if err != nil {
+		return false
+	}
+	defer fb.Close()
+	sa, errA := fa.Stat()
+	sb, errB := fb.Stat()
+	if errA != nil || errB != nil || sa.Size() != sb.Size() || !sb.Mode().IsRegular() {
+		return false
+	}
+	ba, bb := make([]byte, 64<<10), make([]byte, 64<<10)
+	for {
+		na, errA := io.ReadFull(fa, ba)
+		nb, errB := io.ReadFull(fb, bb)
+		if na != nb || !bytes.Equal(ba[:na], bb[:nb]) {
+			return false
+		}
+		if errA != nil || errB != nil {
+			return errA == errB
+		}
+	}
 }

@@ -15,8 +15,13 @@
 //
 // A drawing is a Visio .vdx, .vsdx or .vssx, a draw.io .drawio, .dio,
 // .drawio.svg or .drawio.png, an SCXML .scxml, a yEd .graphml or .graphmlz,
-// a .xml of any of these, or a chart file .json written by convert. The
-// file commands take their flags before or after the files.
+// a .xml of any of these, or a chart file .json written by convert; its
+// format is told from its content (chart.ReadFile). The file commands take
+// their flags before or after the files. The commands that read drawings
+// (check, compile, run, inspect, gen, graph, convert) share -stencil,
+// -lenient (leave out what fsmforge cannot hold yet, with a warning, rather
+// than refuse it) and the limits -max-size, -max-depth, -max-elements and
+// -max-transitions.
 //
 // Run "fsmforge COMMAND -h" for a command's flags. A usage error exits with
 // status 2, any other failure with status 1.

@@ -9,7 +9,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fsmforge/fsmforge/compile"
 	"github.com/fsmforge/fsmforge/table"
 )
 
@@ -23,12 +22,13 @@ arrive; a tick it does not list has none. One line per tick:
   14: health=low             # a test with a value
 
 Ticks count from 1 and increase from line to line. At each tick, each
-message is received (the agent updates at once, as the seed's receive()
-does), then the agent updates with the listed tests holding.
+message is received (the agent updates at once, as receive() does in the
+article "Visual Finite State Machine AI Systems"), then the agent updates
+with the listed tests holding.
 `
 
 func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
-	f := newFlags("run", `Usage: fsmforge run [-stencil FILE] [-ticks N] -events EVENTS FILE
+	f := newFlags("run", `Usage: fsmforge run [-stencil FILE] [-lenient] [-ticks N] -events EVENTS FILE
 
 Runs one agent of a state machine against a scripted host, and prints each
 transition it takes and the entry actions it performs. FILE is a compiled
@@ -37,7 +37,8 @@ table (binary or JSON) or a drawing, compiled first.
 `+eventsHelp+`
 Flags:
 `)
-	stencil := f.String("stencil", "", "the stencil `FILE` (JSON), when FILE is a drawing")
+	rf := addReadFlags(f)
+	cf := addCompileFlags(f)
 	eventsPath := f.String("events", "", "the events `FILE` (- for stdin)")
 	ticks := f.Int("ticks", 0, "run `N` ticks (default: up to the last tick of the events, or until the agent is done)")
 	files, err := f.parseFiles(args, stdout, 1, 1)
@@ -50,7 +51,15 @@ Flags:
 	if *ticks < 0 {
 		return &usageError{msg: fmt.Sprintf("run: -ticks %d: cannot be negative", *ticks), help: f.help()}
 	}
-	t, _, err := loadMachine(files[0], *stencil, compile.Options{}, stderr)
+	ro, err := rf.options()
+	if err != nil {
+		return err
+	}
+	opt, err := cf.options(f)
+	if err != nil {
+		return err
+	}
+	t, _, err := loadMachine("run", files[0], ro, opt, stderr)
 	if err != nil {
 		return err
 	}
@@ -86,6 +95,7 @@ type tickEvents struct {
 func readEvents(r io.Reader, name string, t *table.Table) ([]tickEvents, error) {
 	var out []tickEvents
 	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxEventsLine)
 	line := 0
 	last := 0
 	for sc.Scan() {
@@ -124,11 +134,16 @@ func readEvents(r io.Reader, name string, t *table.Table) ([]tickEvents, error) 
 		}
 		out = append(out, ev)
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return nil, fmt.Errorf("%s:%d: line longer than %d bytes: an events line lists a tick's tests and messages", name, line+1, maxEventsLine)
+	} else if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return out, nil
 }
+
+// maxEventsLine is the longest line of an events file.
+const maxEventsLine = 1 << 20
 
 // lookupTest finds the test a word of an events file names: "name" or
 // "name=value". A name alone stands for its test with no value, or for its
@@ -205,6 +220,7 @@ func runScript(w io.Writer, t *table.Table, script []tickEvents, n int) error {
 			ev = script[next]
 			next++
 		}
+		idle := len(ev.tests) == 0 && len(ev.messages) == 0
 		for _, id := range ev.tests {
 			h.holds[id] = true
 		}
@@ -215,13 +231,25 @@ func runScript(w io.Writer, t *table.Table, script []tickEvents, n int) error {
 				break
 			}
 		}
+		moved := false
 		if !a.Done() {
 			r, err := a.Update(h)
+			moved = r.Moved() || err != nil
 			report(tick, "", r, err)
 		}
 		if a.Done() {
 			fmt.Fprintf(w, "tick %d: done: the game removes the entity\n", tick)
 			break
+		}
+		if idle && !moved {
+			// With no test holding, an update that takes no transition
+			// leaves the agent as it was: so would every update until the
+			// next tick the events list. Skip to it.
+			if next < len(script) {
+				tick = script[next].tick - 1
+			} else {
+				break
+			}
 		}
 	}
 	if !a.Done() {
