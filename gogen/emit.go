@@ -420,7 +420,7 @@ func (p *printer) data() {
 		}
 		p.f("type %s struct {\nTest %s\nTo %s // a state, %s\nPush bool // push the state left\n}\n\n", m.id("Transition"), tt, st, to)
 	}
-	p.c("The %s as data, in the layout of fsmforge's table.Table (the seed's state table). %s does not read it: its switch is the same table as code. It is here for tools, tests and debugging views; changing it changes nothing else.", m.tname(), m.id("Machine"))
+	p.c("The %s as data, in the layout of fsmforge's table.Table (the state table of the article \"Visual Finite State Machine AI Systems\"). %s does not read it: its switch is the same table as code. It is here for tools, tests and debugging views; changing it changes nothing else.", m.tname(), m.id("Machine"))
 	p.f("var (\n")
 	if len(m.any) > 0 {
 		p.ci("%s holds, for each state, the tests of its transitions in the order they are tried, after %s; %s says where each goes.", m.id("Transitions"), m.id("AnyTransitions"), m.id("Dest"))
@@ -590,7 +590,7 @@ func (p *printer) machine() {
 	if m.stack {
 		fields += "the stack, "
 	}
-	p.c("%s runs %s for one entity: the seed's AIObject as Go code. It is plain data (%sa status byte), a value the game keeps in the entity or in a slice. Make one with %s, or with %s from %s; the zero %s is not started and its updates return %s.\n\n%s is not safe for concurrent use; different machines are independent.",
+	p.c("%s runs %s for one entity: the article's AIObject as Go code. It is plain data (%sa status byte), a value the game keeps in the entity or in a slice. Make one with %s, or with %s from %s; the zero %s is not started and its updates return %s.\n\n%s is not safe for concurrent use; different machines are independent.",
 		mt, m.tname(), fields, m.newMachine(), m.restoreMachine(), an(m.id("Snapshot")), mt, m.errName("NotStarted"), strings.ToUpper(an(mt)[:1])+an(mt)[1:])
 	p.f("type %s struct {\n", mt)
 	p.f("state %s\n", m.id("State"))
@@ -610,7 +610,7 @@ func (p *printer) machine() {
 	p.f("%s // went to the final state\n", m.status("Done"))
 	p.f(")\n\n")
 	initial := m.states[m.t.Initial()]
-	p.c("%s returns %s in the initial state, %s, having performed its entry actions through h, as the seed's AIObject constructor enters its first state. It allocates nothing: the machine is a value.", m.newMachine(), an(mt), q(initial.name))
+	p.c("%s returns %s in the initial state, %s, having performed its entry actions through h, as the article's AIObject constructor enters its first state. It allocates nothing: the machine is a value.", m.newMachine(), an(mt), q(initial.name))
 	p.f("func %s(h %s) %s {\n", m.newMachine(), m.hostParam, mt)
 	p.f("m := %s{status: %s}\n", mt, m.status("Ready"))
 	p.f("m.%s(h)\n", initial.enter)
@@ -683,7 +683,7 @@ func (p *printer) update() {
 	if m.chains() {
 		fmt.Fprintf(&doc, "The table chains: Update goes on from the new state until no test holds, taking at most %s transitions. ", m.id("ChainLimit"))
 	} else {
-		doc.WriteString("That is all: one transition per update, as the seed's AIObject does. ")
+		doc.WriteString("That is all: one transition per update, as the article's AIObject does. ")
 	}
 	doc.WriteString("A transition to the final state makes the machine done.")
 	if len(m.msgs) > 0 {
@@ -928,7 +928,7 @@ func (p *printer) messageMethods() {
 	p.f("func (m *%s) Post(msg %s) {\n", mt, msg)
 	p.f("if msg >= %s {\npanic(%s + msg.String() + %s)\n}\n", m.id("NumMessages"), lit(m.opt.Package+": Post("), lit("): not a message of "+m.tname()))
 	p.f("if m.status != 0 && m.status&%s == 0 {\nm.flags |= 1 << msg\n}\n}\n\n", m.status("Done"))
-	p.c("Receive posts message msg and updates at once, as the seed's receive() does: it is Post then Update. Called from inside the machine's own update, it only posts (the message waits for the next update) and returns %s.", m.errName("Reentrant"))
+	p.c("Receive posts message msg and updates at once, as the article's receive() does: it is Post then Update. Called from inside the machine's own update, it only posts (the message waits for the next update) and returns %s.", m.errName("Reentrant"))
 	p.f("func (m *%s) Receive(h %s, msg %s) (%s, error) {\n", mt, m.hostParam, msg, m.id("Result"))
 	p.f("m.Post(msg)\nreturn m.Update(h)\n}\n\n")
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/fsmforge/fsmforge/table"
 )
 
-// ExampleGenerate generates the seed's Goomba for a game whose entity type
+// ExampleGenerate generates the article's Goomba for a game whose entity type
 // *Goomba is the host, and prints the file's first line, the host
 // interface the game implements, and the machine's functions.
 func ExampleGenerate() {

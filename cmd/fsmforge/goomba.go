@@ -13,7 +13,8 @@ import (
 func runGoomba(ctx context.Context, args []string, stdout io.Writer) error {
 	f := newFlags("goomba", `Usage: fsmforge demo goomba [flags]
 
-The seed's Goomba, drawn in Visio (examples/goomba/goomba.vdx, with the
+The Goomba of the article "Visual Finite State Machine AI Systems",
+drawn in Visio (examples/goomba/goomba.vdx, with the
 stencil goomba.stencil.json), in a one-dimensional level: each goomba walks
 between its two triggers ('|'), '<' or '>', until the player 'P' stomps
 one ('x'), which is removed when its death animation is done. Prints the

@@ -1,5 +1,5 @@
-// Package goomba is the seed's worked example of the designer pipeline
-// ("Visual Finite State Machine AI Systems", 2004): the Goomba patroller,
+// Package goomba is the worked example of the designer pipeline of
+// "Visual Finite State Machine AI Systems" (Gamasutra, 2004): the Goomba patroller,
 // drawn in Visio by a designer, run in a tiny one-dimensional level.
 //
 // The designer's drawing, goomba.vdx, was made with the shapes of the

@@ -13,7 +13,7 @@ import (
 
 // The Goomba is also drawn in Visio 2013's .vsdx, in draw.io and in SCXML
 // (Qt Creator): each compiles to the same table, byte for byte, as the
-// seed's .vdx.
+// article's .vdx.
 func TestEveryFormatCompilesToTheSameTable(t *testing.T) {
 	st, err := chart.LoadStencil("goomba.stencil.json")
 	if err != nil {

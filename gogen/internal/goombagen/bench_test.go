@@ -65,7 +65,7 @@ func benchSwitch(b *testing.B, n int) {
 			g := &gs[i]
 			g.step()
 			if hitAt(frame, i) {
-				g.updateSwitch(true) // the seed's receive(): set the flag, update
+				g.updateSwitch(true) // the article's receive(): set the flag, update
 			}
 			if g.updateSwitch(false) {
 				spawn(g, i)

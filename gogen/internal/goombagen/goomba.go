@@ -1,4 +1,4 @@
-// Package goombagen is the seed's Goomba as generated Go code: goomba_fsm.go
+// Package goombagen is the designer-pipeline article's Goomba as generated Go code: goomba_fsm.go
 // is what gogen writes for the Goomba table (fixtures.Goomba) with
 // Options.Host "*Goomba", and Goomba, here, is the game entity that hosts
 // it. Its tests run the generated machine against table.Agent, and its

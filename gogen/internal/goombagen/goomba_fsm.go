@@ -250,9 +250,9 @@ type Action struct {
 }
 
 // The table "goomba" as data, in the layout of fsmforge's table.Table (the
-// seed's state table). Machine does not read it: its switch is the same table
-// as code. It is here for tools, tests and debugging views; changing it
-// changes nothing else.
+// state table of the article "Visual Finite State Machine AI Systems").
+// Machine does not read it: its switch is the same table as code. It is here
+// for tools, tests and debugging views; changing it changes nothing else.
 var (
 	// Transitions holds, for each state, the tests of its transitions in the
 	// order they are tried; Dest says where each goes.
@@ -313,11 +313,11 @@ func (r Result) Moved() bool { return r.Steps > 0 }
 // state, or the machine was already there. The game should remove the entity.
 func (r Result) Final() bool { return r.To == Final }
 
-// Machine runs table "goomba" for one entity: the seed's AIObject as Go code.
-// It is plain data (the current state, the posted messages, a status byte), a
-// value the game keeps in the entity or in a slice. Make one with NewMachine,
-// or with RestoreMachine from a Snapshot; the zero Machine is not started and
-// its updates return ErrNotStarted.
+// Machine runs table "goomba" for one entity: the article's AIObject as Go
+// code. It is plain data (the current state, the posted messages, a status
+// byte), a value the game keeps in the entity or in a slice. Make one with
+// NewMachine, or with RestoreMachine from a Snapshot; the zero Machine is not
+// started and its updates return ErrNotStarted.
 //
 // A Machine is not safe for concurrent use; different machines are
 // independent.
@@ -335,8 +335,9 @@ const (
 )
 
 // NewMachine returns a Machine in the initial state, "walkLeft", having
-// performed its entry actions through h, as the seed's AIObject constructor
-// enters its first state. It allocates nothing: the machine is a value.
+// performed its entry actions through h, as the article's AIObject
+// constructor enters its first state. It allocates nothing: the machine is a
+// value.
 func NewMachine(h *Goomba) Machine {
 	m := Machine{status: machineReady}
 	m.enterWalkLeft(h)
@@ -347,8 +348,8 @@ func NewMachine(h *Goomba) Machine {
 // whose test holds: a polled test holds if the host's method says so, a
 // message if it was posted since the last update. Taking it moves to the
 // destination and performs the new state's entry actions through h. That is
-// all: one transition per update, as the seed's AIObject does. A transition
-// to the final state makes the machine done.
+// all: one transition per update, as the article's AIObject does. A
+// transition to the final state makes the machine done.
 //
 // A message is consumed by the transition that tests it, and every message
 // the update saw is cleared when it returns: a message the current state does
@@ -455,7 +456,7 @@ func (m *Machine) Post(msg Message) {
 	}
 }
 
-// Receive posts message msg and updates at once, as the seed's receive()
+// Receive posts message msg and updates at once, as the article's receive()
 // does: it is Post then Update. Called from inside the machine's own update,
 // it only posts (the message waits for the next update) and returns
 // ErrReentrant.

@@ -348,9 +348,9 @@ type Transition struct {
 }
 
 // The table "guard" as data, in the layout of fsmforge's table.Table (the
-// seed's state table). Machine does not read it: its switch is the same table
-// as code. It is here for tools, tests and debugging views; changing it
-// changes nothing else.
+// state table of the article "Visual Finite State Machine AI Systems").
+// Machine does not read it: its switch is the same table as code. It is here
+// for tools, tests and debugging views; changing it changes nothing else.
 var (
 	// Transitions holds, for each state, the tests of its transitions in the
 	// order they are tried, after AnyTransitions; Dest says where each goes.
@@ -444,11 +444,11 @@ func (r Result) Moved() bool { return r.Steps > 0 }
 // state, or the machine was already there. The game should remove the entity.
 func (r Result) Final() bool { return r.To == Final }
 
-// Machine runs table "guard" for one entity: the seed's AIObject as Go code.
-// It is plain data (the current state, the posted messages, the stack, a
-// status byte), a value the game keeps in the entity or in a slice. Make one
-// with NewMachine, or with RestoreMachine from a Snapshot; the zero Machine
-// is not started and its updates return ErrNotStarted.
+// Machine runs table "guard" for one entity: the article's AIObject as Go
+// code. It is plain data (the current state, the posted messages, the stack,
+// a status byte), a value the game keeps in the entity or in a slice. Make
+// one with NewMachine, or with RestoreMachine from a Snapshot; the zero
+// Machine is not started and its updates return ErrNotStarted.
 //
 // A Machine is not safe for concurrent use; different machines are
 // independent.
@@ -468,8 +468,9 @@ const (
 )
 
 // NewMachine returns a Machine in the initial state, "patrol", having
-// performed its entry actions through h, as the seed's AIObject constructor
-// enters its first state. It allocates nothing: the machine is a value.
+// performed its entry actions through h, as the article's AIObject
+// constructor enters its first state. It allocates nothing: the machine is a
+// value.
 func NewMachine(h *Bot) Machine {
 	m := Machine{status: machineReady}
 	m.enterPatrol(h)
@@ -482,8 +483,8 @@ func NewMachine(h *Bot) Machine {
 // was posted since the last update. Taking it pushes the state left if the
 // transition says so, moves to the destination (or pops the stack for a
 // return) and performs the new state's entry actions through h. That is all:
-// one transition per update, as the seed's AIObject does. A transition to the
-// final state makes the machine done.
+// one transition per update, as the article's AIObject does. A transition to
+// the final state makes the machine done.
 //
 // A message is consumed by the transition that tests it, and every message
 // the update saw is cleared when it returns: a message the current state does
@@ -760,7 +761,7 @@ func (m *Machine) Post(msg Message) {
 	}
 }
 
-// Receive posts message msg and updates at once, as the seed's receive()
+// Receive posts message msg and updates at once, as the article's receive()
 // does: it is Post then Update. Called from inside the machine's own update,
 // it only posts (the message waits for the next update) and returns
 // ErrReentrant.

@@ -307,9 +307,10 @@ type OddTransition struct {
 }
 
 // The table "odd one" as data, in the layout of fsmforge's table.Table (the
-// seed's state table). OddMachine does not read it: its switch is the same
-// table as code. It is here for tools, tests and debugging views; changing it
-// changes nothing else.
+// state table of the article "Visual Finite State Machine AI Systems").
+// OddMachine does not read it: its switch is the same table as code. It is
+// here for tools, tests and debugging views; changing it changes nothing
+// else.
 var (
 	// OddTransitions holds, for each state, the tests of its transitions in
 	// the order they are tried, after OddAnyTransitions; OddDest says where
@@ -410,11 +411,11 @@ func (r OddResult) Moved() bool { return r.Steps > 0 }
 // state, or the machine was already there. The game should remove the entity.
 func (r OddResult) Final() bool { return r.To == OddFinal }
 
-// OddMachine runs table "odd one" for one entity: the seed's AIObject as Go
-// code. It is plain data (the current state, the posted messages, the stack,
-// a status byte), a value the game keeps in the entity or in a slice. Make
-// one with NewOddMachine, or with RestoreOddMachine from an OddSnapshot; the
-// zero OddMachine is not started and its updates return ErrOddNotStarted.
+// OddMachine runs table "odd one" for one entity: the article's AIObject as
+// Go code. It is plain data (the current state, the posted messages, the
+// stack, a status byte), a value the game keeps in the entity or in a slice.
+// Make one with NewOddMachine, or with RestoreOddMachine from an OddSnapshot;
+// the zero OddMachine is not started and its updates return ErrOddNotStarted.
 //
 // An OddMachine is not safe for concurrent use; different machines are
 // independent.
@@ -434,8 +435,9 @@ const (
 )
 
 // NewOddMachine returns an OddMachine in the initial state, "idle", having
-// performed its entry actions through h, as the seed's AIObject constructor
-// enters its first state. It allocates nothing: the machine is a value.
+// performed its entry actions through h, as the article's AIObject
+// constructor enters its first state. It allocates nothing: the machine is a
+// value.
 func NewOddMachine(h OddHost) OddMachine {
 	m := OddMachine{status: oddMachineReady}
 	m.enterIdle(h)
@@ -777,7 +779,7 @@ func (m *OddMachine) Post(msg OddMessage) {
 	}
 }
 
-// Receive posts message msg and updates at once, as the seed's receive()
+// Receive posts message msg and updates at once, as the article's receive()
 // does: it is Post then Update. Called from inside the machine's own update,
 // it only posts (the message waits for the next update) and returns
 // ErrOddReentrant.
