@@ -90,7 +90,7 @@ type geometry struct {
 
 // decoder holds the state of one decode call.
 type decoder struct {
-	opt    Options
+	opt    limits
 	doc    *document
 	budget int64 // bytes that compressed content may still inflate to
 	labels int64 // bytes that labels with placeholders may still grow to
@@ -107,7 +107,7 @@ type decoder struct {
 }
 
 // decode reads a draw.io file into a document.
-func decode(r io.Reader, opt Options) (*document, error) {
+func decode(r io.Reader, opt limits) (*document, error) {
 	src, err := readAll(r, opt)
 	if err != nil {
 		return nil, err
@@ -235,7 +235,7 @@ func (p *parser) syntaxError() error {
 	sentinel, msg := ErrMalformed, "malformed XML: "+clipText(e.Msg)
 	hint := "the file is damaged or was not written by draw.io; open it in an XML editor at this line"
 	if e.Deep {
-		sentinel, msg, hint = ErrTooDeep, e.Msg, "raise Options.MaxDepth if the diagram really nests this deep"
+		sentinel, msg, hint = ErrTooDeep, e.Msg, chart.LimitHint("MaxDepth")
 	}
 	l, c := source.LineCol(p.sc.Src(), e.Offset)
 	if p.inFile {
@@ -337,7 +337,7 @@ func (p *parser) count(pg *page, line, col int) bool {
 	}
 	p.err = chart.Diagnostics{{Pos: at, Err: ErrTooLarge,
 		Message: fmt.Sprintf("drawio: the diagram has more than %d cells and pages", p.d.opt.MaxCells),
-		Hint:    "raise Options.MaxCells if the diagram really is this large"}}
+		Hint:    chart.LimitHint("MaxElements")}}
 	return false
 }
 
@@ -529,7 +529,7 @@ func (p *parser) countProps(pg *page, line, col int) bool {
 	}
 	p.err = chart.Diagnostics{{Pos: p.cellPos(pg, line, col, ""), Err: ErrTooLarge,
 		Message: fmt.Sprintf("drawio: the diagram has more than %d properties (attributes of the object and UserObject elements around its cells)", p.d.opt.MaxProperties),
-		Hint:    "raise Options.MaxProperties if the diagram really has this many"}}
+		Hint:    chart.LimitHint("MaxElements")}}
 	return false
 }
 
@@ -565,7 +565,7 @@ func (p *parser) expand(pg *page, c *cell) bool {
 	if !ok {
 		p.err = chart.Diagnostics{{Pos: p.cellPos(pg, c.line, c.col, c.id), Err: ErrTooLarge,
 			Message: fmt.Sprintf("drawio: the placeholders of the label expand to more than %s (with those of the other labels of the file)", source.SizeString(p.d.opt.MaxSize)),
-			Hint:    `with placeholders="1", draw.io shows %name% in a label as the value of the shape's property name; raise Options.MaxSize if the labels really are this large`}}
+			Hint:    `with placeholders="1", draw.io shows %name% in a label as the value of the shape's property name; ` + chart.LimitHint("MaxSize")}}
 		return false
 	}
 	p.d.labels -= int64(len(v))
@@ -743,7 +743,7 @@ func (d *decoder) inflateText(newReader func() io.Reader, where string, at chart
 			if lr.N <= 0 {
 				return 0, chart.Diagnostics{{Pos: at, Err: ErrTooLarge,
 					Message: fmt.Sprintf("drawio: %s inflates to more than %s (with the other compressed content of the file)", where, source.SizeString(d.opt.MaxSize)),
-					Hint:    "raise Options.MaxSize if the diagram really is this large"}}
+					Hint:    chart.LimitHint("MaxSize")}}
 			}
 			if err == io.EOF {
 				break
@@ -864,7 +864,7 @@ func (u *urlDecoder) write(chunk []byte) bool {
 func (d *decoder) tooLarge(where string, at chart.Pos) error {
 	return chart.Diagnostics{{Pos: at, Err: ErrTooLarge,
 		Message: fmt.Sprintf("drawio: %s inflates to more than %s (with the other compressed content of the file)", where, source.SizeString(d.opt.MaxSize)),
-		Hint:    "raise Options.MaxSize if the diagram really is this large"}}
+		Hint:    chart.LimitHint("MaxSize")}}
 }
 
 // uriDecode undoes encodeURIComponent: %XX escapes become bytes. It
@@ -961,7 +961,7 @@ func (d *decoder) png(src string) (string, error) {
 			if !d.latin1(&text, rest) {
 				return "", chart.Diagnostics{{Pos: at, Err: ErrTooLarge,
 					Message: fmt.Sprintf("drawio: %s is more than %s in UTF-8 (with the compressed content of the file)", where, source.SizeString(d.opt.MaxSize)),
-					Hint:    "raise Options.MaxSize if the diagram really is this large"}}
+					Hint:    chart.LimitHint("MaxSize")}}
 			}
 		case "zTXt": // Latin-1, compressed
 			if rest == "" || rest[0] != 0 {

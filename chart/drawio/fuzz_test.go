@@ -80,7 +80,7 @@ const minimizeTime = "2s"
 
 // fuzzOptions are the options of FuzzRead.
 func fuzzOptions(st *chart.Stencil) drawio.Options {
-	return drawio.Options{File: "fuzz.drawio", Stencil: st, MaxDepth: 20, MaxSize: 1 << 20, MaxCells: 2000, MaxProperties: 2000}
+	return drawio.Options{File: "fuzz.drawio", Stencil: st, MaxDepth: 20, MaxSize: 1 << 20, MaxElements: 2000}
 }
 
 // hostileSeeds are small versions of the hostile inputs of TestHostile,

@@ -143,16 +143,16 @@ var hostiles = []hostile{
 		},
 	},
 	{
-		// 60,000 (11M) empty cells, over Options.MaxCells.
+		// 60,000 (11M) empty cells, over Options.MaxElements.
 		name: "too many cells", ext: ".drawio",
 		gen: func(big bool) []byte {
 			return cells(size(big, 60_000, 11_000_000), func(int) string { return `<mxCell/>` })
 		},
-		opt: drawio.Options{MaxCells: 50_000},
+		opt: drawio.Options{MaxElements: 50_000},
 		err: drawio.ErrTooLarge, msg: "drawio: the diagram has more than 50000 cells and pages",
 	},
 	{
-		// 20,000 (900,000) vertices without an ID, under Options.MaxCells:
+		// 20,000 (900,000) vertices without an ID, under Options.MaxElements:
 		// an error each, all alike.
 		name: "many cells without an ID", ext: ".drawio",
 		gen: func(big bool) []byte {
@@ -161,12 +161,12 @@ var hostiles = []hostile{
 		msg: "drawio: cell without an ID; ignored (and 19990 more like it)",
 	},
 	{
-		// 60,000 (20M) empty pages, over Options.MaxCells.
+		// 60,000 (20M) empty pages, over Options.MaxElements.
 		name: "too many pages", ext: ".drawio",
 		gen: func(big bool) []byte {
 			return []byte("<mxfile>" + strings.Repeat("<diagram/>", size(big, 60_000, 20_000_000)) + "</mxfile>")
 		},
-		opt: drawio.Options{MaxCells: 50_000},
+		opt: drawio.Options{MaxElements: 50_000},
 		err: drawio.ErrTooLarge, msg: "drawio: the diagram has more than 50000 cells and pages",
 	},
 	{
@@ -194,7 +194,7 @@ var hostiles = []hostile{
 	},
 	{
 		// 10,000 (1M) shapes of 20 properties: 200,000 (20M) properties,
-		// over Options.MaxProperties.
+		// over Options.MaxElements.
 		name: "too many properties", ext: ".drawio",
 		gen: func(big bool) []byte {
 			var props strings.Builder
@@ -205,7 +205,7 @@ var hostiles = []hostile{
 				return `<object id="o` + strconv.Itoa(i) + `"` + props.String() + `><mxCell vertex="1" parent="1"/></object>`
 			})
 		},
-		opt: drawio.Options{MaxProperties: 100_000},
+		opt: drawio.Options{MaxElements: 100_000},
 		err: drawio.ErrTooLarge, msg: "drawio: the diagram has more than 100000 properties",
 	},
 	{
@@ -363,8 +363,8 @@ func TestHostile(t *testing.T) {
 			// by the file and by what its limits let it produce: a few
 			// times the text, and a KB a cell.
 			limit := 16*uint64(len(data)) + 6*uint64(opt.MaxSize)
-			if h.opt.MaxCells > 0 {
-				limit += 1 << 10 * uint64(h.opt.MaxCells)
+			if h.opt.MaxElements > 0 {
+				limit += 1 << 10 * uint64(h.opt.MaxElements)
 			}
 			if alloc > limit {
 				t.Errorf("Read allocated %d MB, more than %d MB", alloc>>20, limit>>20)
@@ -485,10 +485,10 @@ func TestLimits(t *testing.T) {
 	}{
 		{"placeholders at MaxSize", []byte(label), drawio.Options{MaxSize: 100_000}, ""},
 		{"placeholders over MaxSize", []byte(label), drawio.Options{MaxSize: 99_999}, "the placeholders of the label expand to more than 99999 bytes"},
-		{"cells at MaxCells", []byte(door), drawio.Options{MaxCells: 9}, ""},
-		{"cells over MaxCells", []byte(door), drawio.Options{MaxCells: 8}, "the diagram has more than 8 cells and pages"},
-		{"properties at MaxProperties", []byte(shapes), drawio.Options{MaxProperties: 16}, ""},
-		{"properties over MaxProperties", []byte(shapes), drawio.Options{MaxProperties: 15}, "the diagram has more than 15 properties"},
+		{"cells at MaxCells", []byte(door), drawio.Options{MaxElements: 9}, ""},
+		{"cells over MaxCells", []byte(door), drawio.Options{MaxElements: 8}, "the diagram has more than 8 cells and pages"},
+		{"properties at MaxProperties", []byte(shapes), drawio.Options{MaxElements: 16}, ""},
+		{"properties over MaxProperties", []byte(shapes), drawio.Options{MaxElements: 15}, "the diagram has more than 15 properties"},
 		{"Latin-1 at MaxSize", png, drawio.Options{MaxSize: int64(len(latin1) + 1)}, ""},
 		{"Latin-1 over MaxSize", png, drawio.Options{MaxSize: int64(len(latin1))}, "inflates to more than"},
 	} {
@@ -504,7 +504,7 @@ func TestLimits(t *testing.T) {
 				t.Fatalf("Read = %v, %v; want nil and an error wrapping ErrTooLarge with %q", c != nil, err, tt.msg)
 			}
 			var l chart.Diagnostics
-			if !errors.As(err, &l) || len(l) != 1 || !strings.Contains(l[0].Hint, "raise Options.Max") {
+			if !errors.As(err, &l) || len(l) != 1 || !strings.Contains(l[0].Hint, "the limit is ReadOptions.Max") {
 				t.Errorf("error %#v is not one diagnostic naming the option to raise", err)
 			}
 		})

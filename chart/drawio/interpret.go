@@ -14,7 +14,8 @@ import (
 // The attributes fsmforge reads from the Edit Data of a cell (its object or
 // UserObject wrapper), besides the stencil's properties.
 const (
-	// AttrRole names the stencil master a shape stands for: one of the
+	// AttrRole names the stencil master a shape stands for (the default
+	// of ReadOptions.RoleKey, which names another attribute): one of the
 	// names of Stencil.Masters ("State", "Initial State", "Transition",
 	// "Message Handler" for the Goomba), matched with Stencil.Role.
 	AttrRole = "fsmforge"
@@ -99,7 +100,7 @@ type node struct {
 // interp holds the state of one interpretation.
 type interp struct {
 	doc   *document
-	opt   Options
+	opt   limits
 	st    *chart.Stencil // nil for a plain diagram
 	props chart.Properties
 	c     *chart.Chart
@@ -130,7 +131,7 @@ type attrUse struct {
 }
 
 // interpret reads a chart from a document.
-func interpret(doc *document, opt Options) (*chart.Chart, error) {
+func interpret(doc *document, opt limits) (*chart.Chart, error) {
 	in := &interp{
 		doc: doc,
 		opt: opt,
@@ -260,7 +261,7 @@ func (in *interp) run() {
 		in.report(statesmith.CheckStarts(in.c), chart.Pos{}, "")
 	}
 	importer.RankOrders(in.c, in.keys, "drawio")
-	chart.Flatten(in.c, 0)
+	chart.Flatten(in.c, in.opt.MaxTransitions)
 }
 
 // report adds the problems package internal/statesmith found as
@@ -445,7 +446,7 @@ func (in *interp) page(pg *page, prefix string) {
 			continue
 		}
 		in.ids[prefix+n.c.id] = true
-		_, hasRole := n.c.get(AttrRole)
+		_, hasRole := n.c.get(in.opt.RoleKey)
 		switch {
 		case n.class == clState:
 			in.state(pg, n, prefix)
@@ -475,9 +476,9 @@ func (in *interp) page(pg *page, prefix string) {
 			what = "shape without text (a group, a line, an image, an empty box) is"
 		}
 		if strict {
-			what = "shapes without an " + AttrRole + " attribute are"
+			what = "shapes without an " + in.opt.RoleKey + " attribute are"
 			if ignored == 1 {
-				what = "shape without an " + AttrRole + " attribute is"
+				what = "shape without an " + in.opt.RoleKey + " attribute is"
 			}
 		}
 		in.diag(chart.Note, in.pos(pg, nil, "", ""), "", "%d %s not part of the chart", ignored, what)
@@ -538,7 +539,7 @@ func (in *interp) nesting(pg *page, nodes []node, prefix string) bool {
 			if depth[k]-1 > in.opt.MaxDepth {
 				in.deep = chart.Diagnostics{{Pos: in.pos(pg, nodes[k].c, prefix, ""), Err: ErrTooDeep,
 					Message: fmt.Sprintf("drawio: cells nest more than %d deep", in.opt.MaxDepth),
-					Hint:    "raise Options.MaxDepth if the diagram really nests this deep"}}
+					Hint:    chart.LimitHint("MaxDepth")}}
 				return false
 			}
 		}
@@ -782,7 +783,7 @@ func (in *interp) noteAttr(role chart.Role, name string, missing bool, at chart.
 
 func (in *interp) unknownAttrs(n *node, known []string, at chart.Pos) {
 	for _, a := range n.c.attrs {
-		if !slices.Contains(known, a.name) && !slices.Contains(drawioAttrs, a.name) {
+		if !slices.Contains(known, a.name) && !slices.Contains(drawioAttrs, a.name) && a.name != in.opt.RoleKey {
 			in.noteAttr(n.role, a.name, false, at)
 		}
 	}

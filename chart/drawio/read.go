@@ -12,70 +12,40 @@ import (
 	"github.com/fsmforge/fsmforge/internal/source"
 )
 
-// Options tunes reading a drawing. The zero value reads a plain state
-// diagram with the default limits.
-type Options struct {
-	// File names the drawing in positions and messages. ReadFile sets it
-	// to the path when it is empty.
-	File string
+// Options tunes reading a drawing: it is [chart.ReadOptions], the options
+// every importer shares. The zero value reads a plain state diagram with
+// the default limits, which a draw.io file uses so:
+//
+//   - MaxSize bounds the file, and what its content produces: its
+//     compressed content (compressed pages, an SVG's content, a PNG's text
+//     chunk, turned into UTF-8) may inflate to MaxSize bytes, all of it
+//     together, and the labels whose placeholders are replaced
+//     (placeholders="1") may grow by MaxSize bytes, all labels together.
+//   - MaxElements bounds the cells, all pages together, where a page, and
+//     an element that wraps a cell or should, count as one too; and,
+//     counted apart, the attributes of the elements that wrap cells
+//     (object, UserObject: the cells' Edit Data, their ID and label
+//     included).
+//   - MaxDepth bounds how deeply cells nest (a state in a container in a
+//     container...); XML elements may nest MaxDepth+32 deep.
+//   - MaxTransitions bounds the transitions of the flattened chart
+//     ([chart.Flatten]).
+//   - RoleKey names the Edit Data attribute that says which master of the
+//     stencil a shape stands for ([AttrRole] by default).
+type Options = chart.ReadOptions
 
-	// Stencil is the stencil the drawing was made with: states, initial
-	// states, transitions and message handlers are then recognised by the
-	// fsmforge attribute of their Edit Data and read from their
-	// properties. Nil (the default) reads a plain state diagram.
-	Stencil *chart.Stencil
-
-	// MaxSize is the largest file read, in bytes. It also bounds what the
-	// file's content produces: its compressed content (compressed pages,
-	// an SVG's content, a PNG's text chunk, turned into UTF-8) may inflate
-	// to MaxSize bytes, all of it together, and the labels whose
-	// placeholders are replaced (placeholders="1") may grow to MaxSize
-	// bytes, all labels together. 0 means DefaultMaxSize.
-	MaxSize int64
-
-	// MaxCells is the most cells a file may hold, all pages together,
-	// where a page, and an element that wraps a cell or should, count as
-	// one too; 0 means DefaultMaxCells.
-	MaxCells int
-
-	// MaxProperties is the most attributes the elements that wrap cells
-	// (object, UserObject: the cells' Edit Data, their ID and label
-	// included) may have, all together; 0 means DefaultMaxProperties.
-	MaxProperties int
-
-	// MaxDepth is how deeply cells may nest (a state in a container in a
-	// container...); 0 means DefaultMaxDepth. XML elements may nest
-	// MaxDepth+32 deep.
-	MaxDepth int
+// limits are a reading's options with their defaults, and the limits
+// drawio derives from them.
+type limits struct {
+	Options
+	MaxCells, MaxProperties int
 }
-
-// Defaults of Options.
-const (
-	DefaultMaxSize       = 256 << 20 // 256 MiB
-	DefaultMaxDepth      = 100
-	DefaultMaxCells      = 1_000_000
-	DefaultMaxProperties = 4_000_000
-)
 
 // withDefaults fills in the defaults; it panics on negative limits, which
 // are programming errors.
-func (o Options) withDefaults() Options {
-	if o.MaxSize < 0 || o.MaxDepth < 0 || o.MaxCells < 0 || o.MaxProperties < 0 {
-		panic("drawio: the limits of Options must not be negative (0 means the default)")
-	}
-	if o.MaxSize == 0 {
-		o.MaxSize = DefaultMaxSize
-	}
-	if o.MaxDepth == 0 {
-		o.MaxDepth = DefaultMaxDepth
-	}
-	if o.MaxCells == 0 {
-		o.MaxCells = DefaultMaxCells
-	}
-	if o.MaxProperties == 0 {
-		o.MaxProperties = DefaultMaxProperties
-	}
-	return o
+func withDefaults(o Options) limits {
+	o = o.WithDefaults()
+	return limits{Options: o, MaxCells: o.MaxElements, MaxProperties: o.MaxElements}
 }
 
 // Errors that stop reading a drawing, for [errors.Is]. The error returned is
@@ -85,7 +55,7 @@ var (
 	// ErrTooLarge: the file is larger than Options.MaxSize, its
 	// compressed content inflates to more than that, or its labels'
 	// placeholders expand to more than that; or it holds more than
-	// Options.MaxCells cells or Options.MaxProperties properties.
+	// Options.MaxElements cells, or more properties than that.
 	ErrTooLarge = errors.New("drawio: file too large")
 	// ErrNotDrawio: the file is not a draw.io diagram: empty, binary, a
 	// PNG or an SVG without a diagram, a shape library, or XML of another
@@ -115,12 +85,12 @@ var (
 // Options is negative, a programming error); it reads the whole file
 // into memory. See the package documentation for what it costs.
 func Read(r io.Reader, opt Options) (*chart.Chart, error) {
-	opt = opt.withDefaults()
-	doc, err := decode(r, opt)
+	lim := withDefaults(opt)
+	doc, err := decode(r, lim)
 	if err != nil {
 		return nil, tidyError(err)
 	}
-	c, err := interpret(doc, opt)
+	c, err := interpret(doc, lim)
 	if c == nil {
 		return nil, tidyError(err)
 	}
@@ -164,11 +134,11 @@ func chartName(file string) string {
 }
 
 // readAll reads r, refusing more than opt.MaxSize bytes.
-func readAll(r io.Reader, opt Options) (string, error) {
+func readAll(r io.Reader, opt limits) (string, error) {
 	src, err := source.ReadAll(r, opt.MaxSize)
 	if errors.Is(err, source.ErrTooLarge) {
 		return "", source.Fatal(opt.File, 0, 0, ErrTooLarge, "drawio: the file is larger than "+source.SizeString(opt.MaxSize),
-			"raise Options.MaxSize if the diagram really is this large")
+			chart.LimitHint("MaxSize"))
 	}
 	if err != nil {
 		return "", source.Fatal(opt.File, 0, 0, err, "drawio: cannot read the diagram: "+err.Error(), "")

@@ -17,7 +17,7 @@ import (
 // roleOf returns the part a cell plays: the role its fsmforge attribute
 // names, unless it was drawn with another stencil.
 func (in *interp) roleOf(c *cell) chart.Role {
-	v, ok := c.get(AttrRole)
+	v, ok := c.get(in.opt.RoleKey)
 	if !ok {
 		return chart.RoleNone
 	}
@@ -50,14 +50,14 @@ func (in *interp) stencilEdge(pg *page, n *node, prefix string) {
 	case chart.RoleTransition, chart.RoleNone:
 	default:
 		in.diag(chart.Warning, in.pos(pg, n.c, prefix, chart.NormalizeSpace(n.text)), "",
-			"edge %s has the role of master %q, which is not the transition master; ignored", n.c.id, strings.TrimSpace(roleName(n.c)))
+			"edge %s has the role of master %q, which is not the transition master; ignored", n.c.id, strings.TrimSpace(in.roleName(n.c)))
 		n.role = chart.RoleNone
 		n.class = clNone
 	}
 }
 
-func roleName(c *cell) string {
-	v, _ := c.get(AttrRole)
+func (in *interp) roleName(c *cell) string {
+	v, _ := c.get(in.opt.RoleKey)
 	return v
 }
 
@@ -71,7 +71,7 @@ func (in *interp) unroledEdge(pg *page, n *node, prefix string) bool {
 	in.diag(chart.Warning, in.pos(pg, n.c, prefix, chart.NormalizeSpace(edgeLabel(n))),
 		fmt.Sprintf("draw transitions with the %q shape of stencil %q's library (or copy an existing transition), then set its Test", in.st.Masters.Transition, in.st.Name),
 		"the edge from %s to %s is not a transition of stencil %q (it has no %s=%q); ignored",
-		describe(n.src), describe(n.dst), in.st.Name, AttrRole, in.st.Masters.Transition)
+		describe(n.src), describe(n.dst), in.st.Name, in.opt.RoleKey, in.st.Masters.Transition)
 	return true
 }
 
@@ -174,7 +174,7 @@ func (in *interp) checkRoles(pages []*page) bool {
 				continue
 			}
 			content++
-			v, ok := c.get(AttrRole)
+			v, ok := c.get(in.opt.RoleKey)
 			if !ok {
 				continue
 			}
@@ -198,7 +198,7 @@ func (in *interp) checkRoles(pages []*page) bool {
 		for _, r := range roleOrder {
 			used = append(used, strconv.Quote(r))
 		}
-		what := "no shape has an " + AttrRole + " attribute"
+		what := "no shape has an " + in.opt.RoleKey + " attribute"
 		switch {
 		case len(otherOrder) > 0:
 			var names []string
@@ -207,7 +207,7 @@ func (in *interp) checkRoles(pages []*page) bool {
 			}
 			what = "its shapes come from stencil " + strings.Join(names, ", ")
 		case len(used) > 0:
-			what = "its shapes' " + AttrRole + " attributes name " + strings.Join(used, ", ")
+			what = "its shapes' " + in.opt.RoleKey + " attributes name " + strings.Join(used, ", ")
 		}
 		in.diag(chart.Error, chart.Pos{File: in.strs.Clone(in.doc.file)},
 			"read it with the stencil it was made with, or without a stencil, as a plain state diagram",

@@ -77,10 +77,7 @@ func TestBadInput(t *testing.T) {
 		{"text after root", []byte("<graphml/>junk"), graphml.Options{}, graphml.ErrMalformed, "text outside the root element"},
 		{"no root", []byte(`<?xml version="1.0"?><!-- nothing -->`), graphml.Options{}, graphml.ErrNotGraphML, "no root element"},
 		{"too large", []byte(small), graphml.Options{MaxSize: 100}, graphml.ErrTooLarge, "the file is larger than 100 bytes"},
-		{"too many nodes", []byte(small), graphml.Options{MaxNodes: 2}, graphml.ErrTooLarge, "more than 2 nodes and edges"},
-		{"flattening", []byte(doc(group("g", "G", nil, node("a", "A"), node("b", "B"), node("c", "C")),
-			edge("e1", "g", "g", "x"), edge("e2", "g", "g", "y"), edge("e3", "g", "g", "z"), edge("e4", "g", "g", "w"), edge("e5", "g", "g", "v"))),
-			graphml.Options{MaxNodes: 9}, graphml.ErrTooLarge, "flattening the compound states would make more than 18 transitions"},
+		{"too many nodes", []byte(small), graphml.Options{MaxElements: 2}, graphml.ErrTooLarge, "more than 2 nodes and edges"},
 		{"deep XML", []byte("<graphml>" + strings.Repeat("<a>", 1e6)), graphml.Options{}, graphml.ErrTooDeep, "XML elements nest more than 232 deep"},
 		{"deep groups", []byte(nest(6)), graphml.Options{MaxDepth: 5}, graphml.ErrTooDeep, "group nodes nest more than 5 deep"},
 	} {
@@ -154,4 +151,15 @@ func TestNegativeOptions(t *testing.T) {
 		}
 	}()
 	graphml.Read(strings.NewReader("<graphml/>"), graphml.Options{MaxDepth: -1})
+}
+
+// TestFlatteningLimit reads a group whose transitions, copied into each
+// of its states, would make more than Options.MaxTransitions.
+func TestFlatteningLimit(t *testing.T) {
+	data := doc(group("g", "G", nil, node("a", "A"), node("b", "B"), node("c", "C")),
+		edge("e1", "g", "g", "x"), edge("e2", "g", "g", "y"), edge("e3", "g", "g", "z"), edge("e4", "g", "g", "w"), edge("e5", "g", "g", "v"))
+	_, err := graphml.Read(strings.NewReader(data), graphml.Options{File: "test.graphml", MaxTransitions: 10})
+	if !errors.Is(err, chart.ErrLimit) {
+		t.Errorf("Read error = %v, want chart.ErrLimit", err)
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"github.com/fsmforge/fsmforge/chart"
 	"io"
 	"strconv"
 	"strings"
@@ -80,8 +81,8 @@ func decode(r io.Reader, opt Options) (*document, error) {
 		data:     data,
 		lines:    source.NewLines(data),
 		maxDepth: 2*opt.MaxDepth + 32,
-		maxNodes: opt.MaxNodes,
-		maxElems: 16*opt.MaxNodes + 1024,
+		maxNodes: opt.MaxElements,
+		maxElems: 16*opt.MaxElements + 1024,
 	}
 	if err := p.parse(); err != nil {
 		return nil, err
@@ -94,7 +95,7 @@ func readAll(r io.Reader, opt Options) (string, error) {
 	data, err := source.ReadAll(r, opt.MaxSize)
 	if errors.Is(err, source.ErrTooLarge) {
 		return "", source.Fatal(opt.File, 0, 0, ErrTooLarge, "graphml: the file is larger than "+source.SizeString(opt.MaxSize),
-			"Raise Options.MaxSize if the drawing really is this large.")
+			sentence(chart.LimitHint("MaxSize")))
 	}
 	if err != nil {
 		return "", source.Fatal(opt.File, 0, 0, err, "graphml: cannot read the drawing: "+err.Error(), "")
@@ -120,7 +121,7 @@ func sniff(data string, opt Options) (string, error) {
 		if int64(b.Len()) > opt.MaxSize {
 			return "", source.Fatal(file, 0, 0, ErrTooLarge,
 				"graphml: the file uncompresses to more than "+source.SizeString(opt.MaxSize),
-				"Raise Options.MaxSize if the drawing really is this large.")
+				sentence(chart.LimitHint("MaxSize")))
 		}
 		if err != nil {
 			return notGraphML("the gzip-compressed file is damaged: "+err.Error(), "")
@@ -256,7 +257,7 @@ func (p *parser) parse() error {
 			depth++
 			if depth > p.maxDepth {
 				return p.fail(off, ErrTooDeep, fmt.Sprintf("graphml: XML elements nest more than %d deep", p.maxDepth),
-					"Groups may nest Options.MaxDepth deep; raise it if the drawing really nests this deep.")
+					sentence(chart.LimitHint("MaxDepth")))
 			}
 			if p.root != nil && len(stack) == 0 {
 				return p.fail(off, ErrMalformed, fmt.Sprintf("graphml: malformed XML: a second root element, <%s>, after </graphml>", t.Name.Local), "")
@@ -277,13 +278,13 @@ func (p *parser) parse() error {
 			p.elems++
 			if p.elems > p.maxElems {
 				return p.fail(off, ErrTooLarge, fmt.Sprintf("graphml: the file holds more than %d elements that describe nodes and edges", p.maxElems),
-					"Raise Options.MaxNodes if the drawing really is this large.")
+					sentence(chart.LimitHint("MaxElements")))
 			}
 			if t.Name.Local == "node" || t.Name.Local == "edge" || t.Name.Local == "hyperedge" {
 				p.nodes++
 				if p.nodes > p.maxNodes {
 					return p.fail(off, ErrTooLarge, fmt.Sprintf("graphml: the file holds more than %d nodes and edges", p.maxNodes),
-						"Raise Options.MaxNodes if the drawing really is this large.")
+						sentence(chart.LimitHint("MaxElements")))
 				}
 			}
 			e := p.newElem(t, off)

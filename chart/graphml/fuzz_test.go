@@ -40,7 +40,7 @@ func FuzzRead(f *testing.F) {
 	st := charttest.Stencil(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, stencil := range []*chart.Stencil{nil, st} {
-			c, err := graphml.Read(bytes.NewReader(data), graphml.Options{File: "fuzz.graphml", Stencil: stencil, MaxDepth: 20, MaxNodes: 1000})
+			c, err := graphml.Read(bytes.NewReader(data), graphml.Options{File: "fuzz.graphml", Stencil: stencil, MaxDepth: 20, MaxElements: 1000})
 			charttest.CheckChart(t, c, err)
 		}
 	})

@@ -172,7 +172,7 @@ func (in *interp) readGraph(g *elem, parent *node, depth int) {
 	if depth > in.opt.MaxDepth {
 		if in.fatal == nil {
 			in.fatal = source.Fatal(in.file, g.line, g.col, ErrTooDeep, fmt.Sprintf("graphml: group nodes nest more than %d deep", in.opt.MaxDepth),
-				"Raise Options.MaxDepth if the drawing really nests this deep.")
+				sentence(chart.LimitHint("MaxDepth")))
 		}
 		return
 	}
@@ -1073,44 +1073,10 @@ func (in *interp) layout() {
 	}
 }
 
-// flatten flattens the compound states (chart.Flatten), after checking
-// that the copies it makes stay within the limits.
+// flatten flattens the compound states ([chart.Flatten]), which counts
+// what it would copy against Options.MaxTransitions before it copies.
 func (in *interp) flatten() {
-	index := make(map[string]int, len(in.c.States))
-	for i := range in.c.States {
-		index[in.c.States[i].ID] = i
-	}
-	// Flattening copies each compound's transitions to each of its
-	// leaves: bound what that makes.
-	own := make(map[string]int)
-	for _, t := range in.c.Transitions {
-		if !t.AnyState {
-			own[t.From]++
-		}
-	}
-	compound := make(map[string]bool)
-	for i := range in.c.States {
-		compound[in.c.States[i].Parent] = true
-	}
-	total := len(in.c.Transitions)
-	for i := range in.c.States {
-		s := &in.c.States[i]
-		if s.Parent == "" || compound[s.ID] {
-			continue
-		}
-		depth := 0
-		for j, ok := index[s.Parent]; ok && depth <= in.opt.MaxDepth; j, ok = index[in.c.States[j].Parent] {
-			depth++
-			total += own[in.c.States[j].ID]
-			if total > 2*in.opt.MaxNodes {
-				in.fatal = source.Fatal(in.file, 0, 0, ErrTooLarge,
-					fmt.Sprintf("graphml: flattening the compound states would make more than %d transitions", 2*in.opt.MaxNodes),
-					"Each transition of a group applies in each state inside it; raise Options.MaxNodes if the drawing really is this large.")
-				return
-			}
-		}
-	}
-	chart.Flatten(in.c, 2*in.opt.MaxNodes)
+	chart.Flatten(in.c, in.opt.MaxTransitions)
 }
 
 func plural(n int, word string) string {

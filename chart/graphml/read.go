@@ -9,70 +9,20 @@ import (
 	"github.com/fsmforge/fsmforge/internal/source"
 )
 
-// Options tunes reading a drawing. The zero value reads a plain state
-// diagram with the default limits.
-type Options struct {
-	// File names the drawing in positions and messages, and names the
-	// chart when the drawing does not ($STATEMACHINE). ReadFile sets it to
-	// the path when it is empty.
-	File string
+// Options tunes reading a drawing: it is [chart.ReadOptions], the options
+// every importer shares. The zero value reads a plain state diagram with
+// the default limits, which a GraphML file uses so: MaxSize bounds the
+// file (for a compressed file, once uncompressed); MaxElements the nodes
+// and edges, together; MaxDepth how deeply group nodes nest (XML elements
+// may nest 2×MaxDepth+32 deep: a group level is two, the node and its
+// graph); MaxTransitions the transitions of the flattened chart
+// ([chart.Flatten]). RoleKey is the name (attr.name) of the custom
+// property whose value names the stencil master a node or an edge stands
+// for ([chart.DefaultRoleKey] by default); it is used only with a Stencil.
+type Options = chart.ReadOptions
 
-	// Stencil is the stencil the drawing was made with: nodes and edges
-	// then play the part their role property names, and carry the
-	// stencil's properties as yEd custom properties (see the package
-	// documentation). Nil (the default) reads a plain state diagram: nodes
-	// are states named by their label, edges are transitions labelled
-	// "event [guard] / action".
-	Stencil *chart.Stencil
-
-	// RoleKey is the name (attr.name) of the custom property whose value
-	// names the stencil master a node or an edge stands for; "" means
-	// DefaultRoleKey. Used only with a Stencil.
-	RoleKey string
-
-	// MaxSize is the largest file read, in bytes (for a compressed file,
-	// once uncompressed); 0 means DefaultMaxSize.
-	MaxSize int64
-
-	// MaxDepth is how deeply group nodes may nest; 0 means
-	// DefaultMaxDepth. XML elements may nest 2×MaxDepth+32 deep (a group
-	// level is two: the node and its graph).
-	MaxDepth int
-
-	// MaxNodes is the largest number of nodes and edges (together) read;
-	// 0 means DefaultMaxNodes. Flattening the compound states may make at
-	// most twice as many transitions.
-	MaxNodes int
-}
-
-// Defaults of Options.
-const (
-	DefaultMaxSize  = 256 << 20 // 256 MiB
-	DefaultMaxDepth = 100
-	DefaultMaxNodes = 1 << 20
-	DefaultRoleKey  = "fsmforge"
-)
-
-// withDefaults fills in the defaults; it panics on negative limits, which
-// are programming errors.
-func (o Options) withDefaults() Options {
-	if o.MaxSize < 0 || o.MaxDepth < 0 || o.MaxNodes < 0 {
-		panic("graphml: Options.MaxSize, MaxDepth and MaxNodes must not be negative (0 means the default)")
-	}
-	if o.MaxSize == 0 {
-		o.MaxSize = DefaultMaxSize
-	}
-	if o.MaxDepth == 0 {
-		o.MaxDepth = DefaultMaxDepth
-	}
-	if o.MaxNodes == 0 {
-		o.MaxNodes = DefaultMaxNodes
-	}
-	if o.RoleKey == "" {
-		o.RoleKey = DefaultRoleKey
-	}
-	return o
-}
+// DefaultRoleKey is the default of Options.RoleKey.
+const DefaultRoleKey = chart.DefaultRoleKey
 
 // Errors that stop reading a drawing, for [errors.Is]. The error returned is
 // a [chart.Diagnostics] whose single diagnostic wraps one of them and says
@@ -106,7 +56,7 @@ var (
 // Read panics if a limit of opt is negative. It holds no global state:
 // calls may run concurrently.
 func Read(r io.Reader, opt Options) (*chart.Chart, error) {
-	opt = opt.withDefaults()
+	opt = opt.WithDefaults()
 	doc, err := decode(r, opt)
 	if err != nil {
 		return nil, err

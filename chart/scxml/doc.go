@@ -250,8 +250,11 @@
 // that is empty, binary, compressed, not XML, or XML whose root is not
 // <scxml> (naming what it looks like: a draw.io diagram, a Visio drawing,
 // GraphML...); malformed XML or invalid UTF-8, with the line and column;
-// elements nested deeper than Options.MaxDepth (100 by default); more
-// elements than Options.MaxElements (250,000 by default). It reads
+// elements nested deeper than Options.MaxDepth+32 (132 by default); more
+// elements than Options.MaxElements (250,000 by default); nested states
+// whose flattening would make more than Options.MaxTransitions
+// transitions ([chart.ErrLimit]). Options is [chart.ReadOptions], with
+// SCXML's own defaults for MaxSize and MaxElements. It reads
 // UTF-8 with or without a byte-order mark, UTF-16 with one, and ISO 8859-1
 // when the XML declaration says so; columns count bytes of the UTF-8 text.
 // A root <scxml> without SCXML's namespace is read, with a warning.

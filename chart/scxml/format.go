@@ -16,15 +16,12 @@ var Format = chart.Format{
 		return source.RootElement(head) == "scxml"
 	},
 	Read: func(r io.Reader, opt chart.ReadOptions) (*chart.Chart, error) {
-		return Read(r, options(opt))
+		return Read(r, opt)
 	},
 	ReadFile: func(path string, opt chart.ReadOptions) (*chart.Chart, error) {
-		return ReadFile(path, options(opt))
+		return ReadFile(path, opt)
 	},
 }
 
 func init() { chart.RegisterFormat(Format) }
 
-func options(o chart.ReadOptions) Options {
-	return Options{File: o.File, Stencil: o.Stencil, Lenient: o.Lenient, MaxSize: o.MaxSize, MaxDepth: o.MaxDepth, MaxElements: o.MaxElements}
-}

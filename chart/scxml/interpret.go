@@ -90,7 +90,7 @@ func interpret(doc *document, opt Options) (*chart.Chart, error) {
 		in.states()
 		in.transitions()
 		in.descriptors()
-		chart.Flatten(in.c, 0)
+		chart.Flatten(in.c, in.opt.MaxTransitions)
 		in.markInitial()
 		in.sortEntries()
 	}

@@ -11,66 +11,44 @@ import (
 	"github.com/fsmforge/fsmforge/internal/source"
 )
 
-// Options tunes reading an SCXML file. The zero value reads a plain state
-// machine, strictly, with the default limits.
-type Options struct {
-	// File names the file in positions and messages, and the chart (its
-	// base name without the extension). ReadFile sets it to the path when
-	// it is empty.
-	File string
+// Options tunes reading an SCXML file: it is [chart.ReadOptions], the
+// options every importer shares. The zero value reads a plain state
+// machine, strictly, with the default limits, which an SCXML file uses so:
+//
+//   - Lenient makes executable content other than fsmforge's entry actions
+//     (<send>, <assign>, <script>...), data models and the event
+//     descriptors a chart would narrow warnings instead of errors: they
+//     are left out, and the states and transitions of a file written for
+//     an SCXML interpreter can still be read, drawn and compiled. Parallel
+//     states and history are errors either way.
+//   - MaxSize bounds the file: 0 means DefaultMaxSize, 16 MiB, smaller
+//     than other formats' since each element kept costs about 1 KB.
+//   - MaxElements bounds the elements the reader keeps: states,
+//     transitions, entry actions, editor info, and the elements of
+//     executable content (whose contents are skipped); 0 means
+//     DefaultMaxElements, 250,000 (about 250 MB).
+//   - MaxDepth bounds how deeply states nest: XML elements may nest
+//     MaxDepth+32 deep (a state's content is a few levels deeper).
+//   - MaxTransitions bounds the transitions of the flattened chart
+//     ([chart.Flatten]).
+type Options = chart.ReadOptions
 
-	// Stencil is the stencil the chart was made with: transitions' tests
-	// and states' entry actions are then checked against it. Nil (the
-	// default) reads a plain state machine: a transition's test is its
-	// event, or its condition when it has no event.
-	Stencil *chart.Stencil
-
-	// Lenient makes executable content other than fsmforge's entry actions
-	// (<send>, <assign>, <script>...) and data models warnings instead of
-	// errors: they are left out, and the states and transitions of a file
-	// written for an SCXML interpreter can still be read, drawn and
-	// compiled. False by default. Parallel states and history are errors
-	// either way.
-	Lenient bool
-
-	// MaxSize is the largest file read, in bytes; 0 means DefaultMaxSize.
-	MaxSize int64
-
-	// MaxDepth is how deeply XML elements may nest; 0 means
-	// DefaultMaxDepth.
-	MaxDepth int
-
-	// MaxElements is how many elements the reader keeps: states,
-	// transitions, entry actions, editor info, and the elements of
-	// executable content (whose contents are skipped); 0 means
-	// DefaultMaxElements. It bounds the memory a file of many small
-	// elements takes, about 1 KB each.
-	MaxElements int
-}
-
-// Defaults of Options.
+// Defaults of Options for SCXML, where they differ from package chart's.
 const (
 	DefaultMaxSize     = 16 << 20 // 16 MiB
-	DefaultMaxDepth    = 100
 	DefaultMaxElements = 250_000
 )
 
-// withDefaults fills in the defaults; it panics on negative limits, which
-// are programming errors.
-func (o Options) withDefaults() Options {
-	if o.MaxSize < 0 || o.MaxDepth < 0 || o.MaxElements < 0 {
-		panic("scxml: Options.MaxSize, MaxDepth and MaxElements must not be negative (0 means the default)")
-	}
+// withDefaults fills in the defaults, SCXML's first; it panics on
+// negative limits, which are programming errors.
+func withDefaults(o Options) Options {
 	if o.MaxSize == 0 {
 		o.MaxSize = DefaultMaxSize
-	}
-	if o.MaxDepth == 0 {
-		o.MaxDepth = DefaultMaxDepth
 	}
 	if o.MaxElements == 0 {
 		o.MaxElements = DefaultMaxElements
 	}
-	return o
+	return o.WithDefaults()
 }
 
 // Errors for [errors.Is]. The first four stop reading a file: the error
@@ -87,7 +65,7 @@ var (
 	// ErrMalformed: the file is not well-formed XML, not valid UTF-8, or
 	// in an encoding the reader does not know.
 	ErrMalformed = errors.New("scxml: malformed XML")
-	// ErrTooDeep: elements nest deeper than Options.MaxDepth.
+	// ErrTooDeep: elements nest deeper than Options.MaxDepth+32.
 	ErrTooDeep = errors.New("scxml: nested too deep")
 	// ErrUnsupported: the file uses SCXML the chart model cannot express
 	// (parallel states, history, executable content, data models), an
@@ -108,7 +86,7 @@ var (
 // Read never panics, is safe to call concurrently, and holds the whole
 // file in memory while it reads it.
 func Read(r io.Reader, opt Options) (*chart.Chart, error) {
-	opt = opt.withDefaults()
+	opt = withDefaults(opt)
 	src, err := readAll(r, opt)
 	if err != nil {
 		return nil, err
@@ -142,7 +120,7 @@ func readAll(r io.Reader, opt Options) (string, error) {
 	src, err := source.ReadAll(r, opt.MaxSize)
 	if errors.Is(err, source.ErrTooLarge) {
 		return "", source.Fatal(opt.File, 0, 0, ErrTooLarge, "scxml: the file is larger than "+source.SizeString(opt.MaxSize),
-			"raise Options.MaxSize if the state machine really is this large")
+			chart.LimitHint("MaxSize"))
 	}
 	if err != nil {
 		return "", source.Fatal(opt.File, 0, 0, err, "scxml: cannot read the file: "+err.Error(), "")

@@ -499,10 +499,10 @@ func TestBadInput(t *testing.T) {
 		{"UTF-16 declared, not UTF-16", `<?xml version="1.0" encoding="UTF-16"?><scxml/>`, scxml.Options{}, scxml.ErrMalformed, "no UTF-16 byte-order mark"},
 		{"odd UTF-16", "\xFF\xFE<\x00s", scxml.Options{}, scxml.ErrNotSCXML, "starts like UTF-16"},
 		{"too large", doc("", ""), scxml.Options{MaxSize: 100}, scxml.ErrTooLarge, "the file is larger than 100 bytes"},
-		{"too deep", deep, scxml.Options{}, scxml.ErrTooDeep, "scxml: elements nest more than 100 deep"},
+		{"too deep", deep, scxml.Options{}, scxml.ErrTooDeep, "scxml: elements nest more than 132 deep"},
 		{"too many elements", doc("", strings.Repeat(`<state><onentry><send/></onentry></state>`, 10)), scxml.Options{MaxElements: 29}, scxml.ErrTooLarge,
 			"test.scxml:3:377: scxml: the file has more than 29 elements"},
-		{"too deep in skipped content", deepExec, scxml.Options{MaxDepth: 50}, scxml.ErrTooDeep, "scxml: elements nest more than 50 deep"},
+		{"too deep in skipped content", deepExec, scxml.Options{MaxDepth: 50}, scxml.ErrTooDeep, "scxml: elements nest more than 82 deep"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c, err := read(t, tt.src, tt.opt)

@@ -4,6 +4,7 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
+	"github.com/fsmforge/fsmforge/chart"
 	"io"
 	"strconv"
 	"strings"
@@ -120,7 +121,7 @@ func parse(src string, opt Options) (*document, error) {
 		d:           xml.NewDecoder(strings.NewReader(src)),
 		doc:         &document{file: opt.File, prefixes: map[string]string{}},
 		lines:       source.NewLines(src),
-		maxDepth:    opt.MaxDepth,
+		maxDepth:    opt.MaxDepth + 32,
 		left:        opt.MaxElements,
 		maxElements: opt.MaxElements,
 	}
@@ -151,7 +152,7 @@ func (p *parser) run() error {
 			}
 			if p.left--; p.left < 0 {
 				return source.Fatal(p.doc.file, line, col, ErrTooLarge, fmt.Sprintf("scxml: the file has more than %d elements", p.maxElements),
-					"raise Options.MaxElements if the state machine really is this large")
+					chart.LimitHint("MaxElements"))
 			}
 			p.declare(t.Attr)
 			if p.doc.root == nil {
@@ -265,7 +266,7 @@ func (p *parser) rootElement(t xml.StartElement, line, col int) error {
 
 func (p *parser) tooDeep(line, col int) error {
 	return source.Fatal(p.doc.file, line, col, ErrTooDeep, fmt.Sprintf("scxml: elements nest more than %d deep", p.maxDepth),
-		"raise Options.MaxDepth if the state machine really nests this deeply")
+		chart.LimitHint("MaxDepth"))
 }
 
 // syntaxError turns an error of encoding/xml into a diagnostic at the

@@ -90,6 +90,8 @@ type interp struct {
 	valIdx map[string]int32
 	stream bool // shapes are the parser's, reused after collect: copy what is kept
 
+	maxTransitions int // Options.MaxTransitions, for Flatten
+
 	sheets []*sheet // the pages that are not background pages, in order
 	path   []*Shape // collect: the groups around the shape being read
 
@@ -113,7 +115,7 @@ type use struct {
 }
 
 func newInterp(opt Options) *interp {
-	in := &interp{st: opt.Stencil, texts: &owner{seed: maphash.MakeSeed()}}
+	in := &interp{st: opt.Stencil, maxTransitions: opt.MaxTransitions, texts: &owner{seed: maphash.MakeSeed()}}
 	if in.st != nil {
 		in.props = in.st.PropertyNames()
 		in.roles = make(map[*Master]chart.Role)
@@ -156,7 +158,7 @@ func (in *interp) finish() (*chart.Chart, error) {
 	if in.st != nil {
 		in.initialAncestors()
 	}
-	chart.Flatten(in.c, 0)
+	chart.Flatten(in.c, in.maxTransitions)
 	if in.c.States == nil {
 		in.c.States = []chart.State{}
 	}

@@ -10,79 +10,28 @@ import (
 	"github.com/fsmforge/fsmforge/internal/source"
 )
 
-// Options tunes reading a drawing. The zero value reads a plain state
-// diagram with the default limits.
-type Options struct {
-	// File names the drawing in positions and messages. ReadFile sets it
-	// to the path when it is empty.
-	File string
-
-	// Stencil is the stencil the drawing was made with: states, initial
-	// states and transitions are then recognised by their masters and read
-	// from their custom properties. Nil (the default) reads a plain state
-	// diagram: 2-D shapes are states named by their text, connectors are
-	// transitions labelled "event [guard] / action".
-	Stencil *chart.Stencil
-
-	// MaxSize is the largest file read, in bytes; 0 means DefaultMaxSize.
-	MaxSize int64
-
-	// MaxDepth is how deeply groups may nest; 0 means DefaultMaxDepth.
-	// XML elements may nest 2×MaxDepth+32 deep (a group level is two).
-	MaxDepth int
-
-	// The limits of a Visio package (.vsdx), a zip archive of XML parts,
-	// against archives made to exhaust the reader's memory or time:
-	// MaxParts is how many files the archive may hold, and how many pages,
-	// masters or relationships a part may list (0 means DefaultMaxParts);
-	// MaxPartSize the largest part read, uncompressed (0 means
-	// DefaultMaxPartSize); MaxUnpacked the largest total of the parts
-	// read, uncompressed, a part read twice counted twice (0 means
-	// DefaultMaxUnpacked); MaxRatio the highest ratio of a part's
-	// uncompressed size to its compressed size, for parts over 1 MiB, and
-	// of that total to the file's size, beyond 1 MiB (0 means
-	// DefaultMaxRatio).
-	MaxParts    int
-	MaxPartSize int64
-	MaxUnpacked int64
-	MaxRatio    int
-}
-
-// Defaults of Options. Visio's own parts compress 4 to 8 times.
-const (
-	DefaultMaxSize     = 256 << 20 // 256 MiB
-	DefaultMaxDepth    = 100
-	DefaultMaxParts    = 10000
-	DefaultMaxPartSize = 256 << 20 // 256 MiB, as a .vdx file
-	DefaultMaxUnpacked = 1 << 30   // 1 GiB
-	DefaultMaxRatio    = 100
-)
+// Options tunes reading a drawing: it is [chart.ReadOptions], the options
+// every importer shares. The zero value reads a plain state diagram with
+// the default limits, which a Visio drawing uses so:
+//
+//   - MaxSize bounds the file; MaxDepth how deeply groups nest (XML
+//     elements may nest 2×MaxDepth+32 deep: a group level is two);
+//     MaxTransitions the transitions of the flattened chart
+//     ([chart.Flatten]).
+//   - The limits of a Visio package (.vsdx), a zip archive of XML parts,
+//     against archives made to exhaust the reader's memory or time:
+//     MaxParts is how many files the archive may hold, and how many pages,
+//     masters or relationships a part may list; MaxPartSize the largest
+//     part read, uncompressed; MaxUnpacked the largest total of the parts
+//     read, uncompressed, a part read twice counted twice; MaxRatio the
+//     highest ratio of a part's uncompressed size to its compressed size,
+//     for parts over 1 MiB, and of that total to the file's size, beyond
+//     1 MiB. Visio's own parts compress 4 to 8 times.
+type Options = chart.ReadOptions
 
 // withDefaults fills in the defaults; it panics on negative limits, which
 // are programming errors.
-func (o Options) withDefaults() Options {
-	if o.MaxSize < 0 || o.MaxDepth < 0 || o.MaxParts < 0 || o.MaxPartSize < 0 || o.MaxUnpacked < 0 || o.MaxRatio < 0 {
-		panic("visio: the limits of Options (MaxSize, MaxDepth, MaxParts, MaxPartSize, MaxUnpacked, MaxRatio) must not be negative (0 means the default)")
-	}
-	def := func(v *int64, d int64) {
-		if *v == 0 {
-			*v = d
-		}
-	}
-	def(&o.MaxSize, DefaultMaxSize)
-	def(&o.MaxPartSize, DefaultMaxPartSize)
-	def(&o.MaxUnpacked, DefaultMaxUnpacked)
-	if o.MaxDepth == 0 {
-		o.MaxDepth = DefaultMaxDepth
-	}
-	if o.MaxParts == 0 {
-		o.MaxParts = DefaultMaxParts
-	}
-	if o.MaxRatio == 0 {
-		o.MaxRatio = DefaultMaxRatio
-	}
-	return o
-}
+func withDefaults(o Options) Options { return o.WithDefaults() }
 
 // Errors that stop reading a drawing, for [errors.Is]. The error returned is
 // a [chart.Diagnostics] whose single diagnostic wraps one of them and says
@@ -141,7 +90,7 @@ func Read(r io.Reader, opt Options) (*chart.Chart, error) {
 		}
 		return readVDX(r, opt)
 	}
-	o := opt.withDefaults()
+	o := withDefaults(opt)
 	src, err := readAll(r, o)
 	if err != nil {
 		return nil, err

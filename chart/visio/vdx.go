@@ -37,7 +37,7 @@ const namespaceV14 = "http://schemas.microsoft.com/office/visio/2010/extension"
 // [ErrTooDeep]; the Document is then nil. Problems that do not stop the
 // reading are in Document.Diagnostics.
 func DecodeVDX(r io.Reader, opt Options) (*Document, error) {
-	opt = opt.withDefaults()
+	opt = withDefaults(opt)
 	src, err := readAll(r, opt)
 	if err != nil {
 		return nil, err

@@ -120,7 +120,7 @@ func readVSDX(r io.ReaderAt, size int64, opt Options) (*chart.Chart, error) {
 // decodeVSDX is DecodeVSDX; with in, the pages' shapes and Connect rows
 // go to it instead of the Document.
 func decodeVSDX(r io.ReaderAt, size int64, opt Options, in *interp) (*Document, error) {
-	opt = opt.withDefaults()
+	opt = withDefaults(opt)
 	k := &pkg{opt: opt, doc: &Document{File: opt.File, Namespace: NamespaceVSDX}, in: in,
 		maxAll: max(ratioFloor, mulSat(max(size, 0), int64(opt.MaxRatio)))}
 	if in != nil {
