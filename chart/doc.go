@@ -5,10 +5,33 @@
 // Importers (package chart/visio, and the packages beside it for other
 // editors) read a drawing into a [Chart]; package compile checks a Chart and
 // lowers it into a state table; the code generator and the command-line
-// tool consume both. This package holds data, and only the few helpers
-// every importer needs: [NormalizeSpace] and [ParseLabel] for shape texts
-// and UML labels, and [Flatten] for nested states. It parses no drawing and
-// checks no chart.
+// tool consume both. This package holds data, the options every importer
+// shares, the registry of their formats, and the few helpers every
+// importer needs: [NormalizeSpace] and [ParseLabel] for shape texts and
+// UML labels, and [Flatten] for nested states. It parses no drawing but
+// its own JSON file form, and checks no chart.
+//
+// # Reading any drawing
+//
+// Each importer registers its format ([Format], [RegisterFormat]) when it
+// is imported, as image/png does for image.Decode; package chart/formats
+// imports them all. [ReadFile] and [Read] then read a drawing of any
+// registered format, told from the file's first bytes (the extension is
+// only a hint), and refuse a file no format reads with an error listing
+// those the program reads:
+//
+//	import _ "github.com/fsmforge/fsmforge/chart/formats"
+//	...
+//	c, err := chart.ReadFile("goomba.drawio", chart.ReadOptions{Stencil: st})
+//
+// [ReadOptions] are the options of every importer (each importer's Options
+// is this type): the stencil, whether to read leniently (what a chart
+// cannot hold yet left out with a warning rather than refused with an
+// error), the custom property naming a shape's master, and the limits
+// that keep a game or a build server alive whatever file it is given
+// (MaxSize, MaxDepth, MaxElements, MaxTransitions, and a zip archive's),
+// each counted where the bytes or elements are produced, each error
+// naming the limit and how to raise it ([LimitHint]).
 //
 // # The model
 //
@@ -23,9 +46,18 @@
 // "message handler" shape), ranks Order among the transitions leaving that
 // state, tests Test with an optional Value, and goes to its [Target]: a
 // state, the final state (ToFinal: a transition whose end is glued to no
-// state), or the state on top of the stack (ToReturn), which a transition
-// with Push set saved. Transitions of plain UML diagrams keep their label
-// and its parts: "event [guard] / action".
+// state, which importers warn about unless the drawing says it is meant:
+// the stencil's Final property), or the state on top of the stack
+// (ToReturn), which a transition with Push set saved. Transitions of plain
+// UML diagrams keep their label and its parts: "event [guard] / action".
+// Transitions leaving one state are tried by Order: importers rank those
+// the designer numbered first, then the others in document order, then an
+// else, as StateSmith does, and warn when a state mixes them.
+//
+// A chart also says how its machine runs when the drawing does (a
+// property of the drawing as a whole, which each importer's documentation
+// names): Chain and ChainLimit, which package compile honours as it
+// honours its own options.
 //
 // # Nested states and layout
 //
@@ -98,10 +130,12 @@
 //   - properties (optional): the names of the Shape Data rows that carry a
 //     state's name ("name", default "Name"), a transition's test ("test",
 //     default "Test"), its value ("value", default "Value"), its rank among
-//     the transitions leaving its state ("order", default "Order") and its
+//     the transitions leaving its state ("order", default "Order"), its
 //     stack operation ("stack", default "Stack", one of none, push,
-//     return). Rows are matched by universal name, then local name, then
-//     label.
+//     return) and whether its loose end is meant to end the machine
+//     ("final", default "Final": true keeps importers from warning that
+//     the arrow's end came loose; a master need not have it). Rows are
+//     matched by universal name, then local name, then label.
 //   - tests (at least one): name; message: true for a message; values: the
 //     values the transition's value row may take (any, when absent).
 //   - actions: the entry-action properties of the state masters, in the

@@ -38,21 +38,24 @@
 // stencil's library ([WriteLibrary]; "fsmforge stencil -format drawio").
 // Each shape carries in its Edit Data:
 //
-//   - fsmforge ([AttrRole]): the master it stands for, one of the names of
-//     the stencil's masters ("State", "Initial State", "Transition",
-//     "Message Handler" for the Goomba), matched by [chart.Stencil.Role];
+//   - fsmforge ([AttrRole], or the attribute Options.RoleKey names): the
+//     master it stands for, one of the names of the stencil's masters
+//     ("State", "Initial State", "Transition", "Message Handler" for the
+//     Goomba), matched by [chart.Stencil.Role];
 //   - fsmforgeStencil and fsmforgeVersion ([AttrStencil], [AttrVersion]):
 //     the stencil it comes from;
 //   - the properties of its role, named as the stencil names them: a
 //     state's Name (when empty, the label names the state) and entry
-//     actions (XMovement, Animation), a transition's Test, Value, Order
-//     and Stack.
+//     actions (XMovement, Animation), a transition's Test, Value, Order,
+//     Stack and Final.
 //
 // The rules are chart/visio's. A state's action values must be in the
 // stencil's drop-lists; a transition's test must be one of the stencil's
 // tests, its value one the test takes; Order is a whole number (empty or
 // 0: document order); Stack is none, push or return (a returning
-// transition's end is loose). A transition starts at a state, or at a
+// transition's end is loose); Final, 1 on a transition whose end is glued
+// to nothing on purpose (the machine ends there), keeps it from being
+// warned about, and is an error on a transition glued at its end. A transition starts at a state, or at a
 // message-handler shape: it then applies in any state. A drawing none of
 // whose shapes names a master of the stencil was made with another
 // stencil (an error); shapes of another stencil, or naming an unknown
@@ -67,29 +70,69 @@
 // A plain state diagram is read as people draw them in draw.io. A
 // vertex is a state named by its text; when its text has several lines,
 // the lines from the first (after the first) that holds a '/' are UML
-// behaviours ("entry / start()", StateSmith's "enter / ..."), left out
-// with a note. Pseudo-states are told by their style: shape=startState, a
-// black ellipse without text, or StateSmith's "$initial_state" is a start;
-// shape=endState, or a double ellipse without text, an end;
-// a rhombus or StateSmith's "$choice" a choice; any other ellipse without
-// text (a junction, an entry or exit point) a choice too. A history state
-// (an ellipse labelled H or H*) and parallel regions (a dashed line across
-// a state) are errors. Text shapes, notes, frames (umlFrame), images,
-// lines and boxes without outline or fill are not states unless an edge
-// ends on them; groups, containers without text and StateSmith's
-// $STATEMACHINE shape are frames whose members are read as if drawn
+// behaviours ("entry / start()"), left out with a warning: fsmforge runs
+// no code from a drawing. Pseudo-states are told by their style:
+// shape=startState or a black ellipse without text is a start;
+// shape=endState, or a double ellipse without text, an end; a rhombus a
+// choice; any other ellipse without text (a junction) a choice too. A
+// history state (an ellipse labelled H or H*) and parallel regions (a
+// dashed line across a state) are errors: "not supported yet". Text
+// shapes, notes, frames (umlFrame), images, lines and boxes without
+// outline or fill are not states unless an edge ends on them; groups and
+// containers without text are frames whose members are read as if drawn
 // outside them.
 //
 // An edge's label is its own text followed by its label cells' (edgeLabel
 // children), read as "event [guard] / action"; a label that starts with a
-// number and a dot ("2. INCREASE [count >= 3]", as StateSmith writes)
-// gives the transition's order. An edge without arrowheads is a line, not
-// a transition. An edge whose target is nothing enters the final state;
-// one whose source is nothing is an error, and one attached to nothing at
-// all is left out with a note. Where a label cannot say everything,
-// [Write] adds attributes a plain reading also honours: [AttrInitial] on
-// a state, [AttrOrder], [AttrTest], [AttrEvent], [AttrGuard] and
-// [AttrAction] on an edge.
+// number and a dot ("2. INCREASE [count >= 3]") gives the transition's
+// order. The transitions leaving a state are tried by their order, those
+// without one after those with one, in document order (a warning says so
+// when a state mixes them), and a UML "[else]" last. An edge without
+// arrowheads is a line, not a transition. An edge whose end is glued to
+// nothing enters the final state, with a warning (the designer may have
+// forgotten to glue it) unless it carries [AttrFinal] = 1; one whose
+// source is nothing is an error, and one attached to nothing at all is
+// left out with a note. Where a label cannot say everything, [Write] adds
+// attributes a plain reading also honours: [AttrInitial] on a state,
+// [AttrOrder], [AttrTest], [AttrEvent], [AttrGuard], [AttrAction] and
+// [AttrFinal] on an edge. The diagram's own Edit Data (Edit Data with
+// nothing selected) may say how the machine runs: [AttrChain] and
+// [AttrChainLimit], the chart's Chain and ChainLimit.
+//
+// # StateSmith's drawings
+//
+// A diagram one of whose vertices is labelled with a keyword of StateSmith
+// (a code generator whose users draw in draw.io: "$initial_state",
+// "$choice", "$NOTES", "$STATEMACHINE: Name", "entry : 1"...) is read as
+// StateSmith reads it (package internal/statesmith holds its grammar):
+//
+//   - A vertex's first line names it; the lines below are its behaviours
+//     ("enter / light_on();", "EV / count++;"), text cells without fill,
+//     outline or shape inside it included: a warning says they are not
+//     run. A behaviour that handles an event a state around it has a
+//     transition on is an error: StateSmith stops the event in the inner
+//     state, and a flat chart would take the outer transition.
+//   - An edge's label holds one behaviour per line, "order. trigger
+//     [guard] / action via entry|exit point": each line, and each trigger
+//     of a list "(EV1, EV2)", is a transition to the edge's target. "do"
+//     is the machine's update (no event); else and [else] are tried after
+//     the others; decimal orders ("1.5.") are ranked; events whose case
+//     differs are one event, with a warning.
+//   - Read faithfully: $initial_state; $choice; entry and exit points
+//     ("entry : L", "exit : L"), choices inside their state, which the
+//     transitions "via entry L" into the state and "via exit L" out of it
+//     go through; $PARENT_ALIAS, the state it is drawn in; $NOTES vertices
+//     and note shapes, with what is drawn in them, and pages whose name
+//     starts with $notes, left out with a note; $CONFIG and $RenderConfig
+//     (settings of StateSmith's generator), left out with a note;
+//     $STATEMACHINE, a frame that names the chart, the vertices outside it
+//     left out with a note. A vertex labelled H is a state named H.
+//   - Refused, with an error naming the shape: history ($H, $HC) and
+//     orthogonal regions ($ORTHO), "not supported yet"; a TriggerMap
+//     setting (it renames events); a trigger on a pseudo-state's
+//     transition or with "via exit"; enter, entry or exit on an edge; a
+//     start inside a state with several transitions or a trigger or guard
+//     on its one transition; a label StateSmith's grammar refuses.
 //
 // # Nested states
 //

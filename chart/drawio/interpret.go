@@ -590,11 +590,14 @@ func (in *interp) plainVertex(pg *page, n *node, prefix string) {
 		n.kind = chart.ChoiceState
 	case strings.HasPrefix(n.text, "$STATEMACHINE"):
 		n.class = clFrame
+	case ellipse && visible == "H" && in.ss:
+		// StateSmith reads "H" as a state named H (its history is $H).
+		in.diag(chart.Warning, in.pos(pg, c, prefix, visible), "rename the state if it is one, or label the shape $H for StateSmith's history",
+			"shape %s is labelled \"H\": StateSmith reads it as a state of that name, as does this reader; in a UML drawing it would be a history pseudo-state", c.id)
 	case ellipse && (visible == "H" || visible == "H*"):
-		in.diag(chart.Error, in.pos(pg, c, prefix, visible), "draw the state the machine returns to explicitly",
-			"history pseudo-states are not supported")
-		n.class = clNone
-		n.text = ""
+		in.diag(chart.Error, in.pos(pg, c, prefix, visible), "draw the transition to the state the machine should return to; history comes with nested states in a later fsmforge",
+			"shape %s: history pseudo-states are not supported yet; the transitions to and from it are left out", c.id)
+		n.class = clBad
 	case ellipse && visible == "":
 		fill, _ := styleGet(c.style, "fillColor")
 		switch {
@@ -614,7 +617,7 @@ func (in *interp) plainVertex(pg *page, n *node, prefix string) {
 	}
 	if shape == "line" && n.class == clNone && n.parent != nil && styleIs(c.style, "dashed", "1") {
 		in.diag(chart.Error, in.pos(pg, c, prefix, ""), "draw the regions as separate machines",
-			"a dashed line inside %s divides it into parallel regions, which are not supported", describe(n.parent))
+			"a dashed line inside %s divides it into parallel regions, which are not supported yet", describe(n.parent))
 	}
 }
 
@@ -860,7 +863,7 @@ func (in *interp) transition(pg *page, n *node, prefix string, sev chart.Severit
 	if !strict && isArrowless(c.style) {
 		if n.src != nil && n.src == n.dst && n.src.class == clState && styleIs(c.style, "dashed", "1") {
 			in.diag(chart.Error, at, "draw the regions as separate machines",
-				"a dashed line across %s divides it into parallel regions, which are not supported", describe(n.src))
+				"a dashed line across %s divides it into parallel regions, which are not supported yet", describe(n.src))
 			return
 		}
 		in.diag(chart.Note, at, "", "line without an arrowhead: not a transition; ignored")

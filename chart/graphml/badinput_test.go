@@ -163,3 +163,15 @@ func TestFlatteningLimit(t *testing.T) {
 		t.Errorf("Read error = %v, want chart.ErrLimit", err)
 	}
 }
+
+// TestChain reads how the machine runs from the graph's own properties.
+func TestChain(t *testing.T) {
+	data := strings.Replace(doc(node("a", "A")), `<graph edgedefault="directed" id="G">`,
+		`<key attr.name="fsmforgeChain" attr.type="boolean" for="graph" id="ch"/>`+
+			`<key attr.name="fsmforgeChainLimit" attr.type="int" for="graph" id="cl"><default>4</default></key>`+
+			`<graph edgedefault="directed" id="G"><data key="ch">true</data>`, 1)
+	c, err := graphml.Read(strings.NewReader(data), graphml.Options{File: "test.graphml"})
+	if c == nil || !c.Chain || c.ChainLimit != 4 {
+		t.Errorf("Read = %+v, %v; want a chart that chains, at most 4", c, err)
+	}
+}

@@ -140,10 +140,11 @@
 //     enter to leave that way. A point drawn in no state, a "via" to a
 //     point the state does not have, and a point drawn twice are errors;
 //     an exit point no transition goes through is a warning.
-//   - History ("$H", "$HC", and "H" or "H*" as in Kingly) and orthogonal
+//   - History ("$H", "$HC", and "H*" as in Kingly) and orthogonal
 //     regions ("$ORTHO") cannot be expressed in a chart yet: each is an
 //     error naming the node, and it, what it holds and its edges are left
-//     out.
+//     out. A node labelled "H" is a state named H, as StateSmith reads it
+//     (its history is "$H"), with a warning.
 //   - A node without a label is nothing to StateSmith: an error when an
 //     edge touches it or it holds nodes, else left out (one note counts
 //     them).
@@ -207,6 +208,14 @@
 //     file does not declare is a warning, and a custom property the
 //     stencil does not know a note. yEd's properties have no drop-lists,
 //     so there are no versions to compare.
+//
+// # How the machine runs
+//
+// Custom properties of the graph itself (yEd's Edit > Properties Manager,
+// for "Graph"; the top-level <graph>'s <data>, or its keys' defaults) say
+// how the machine runs: [PropChain] ("fsmforgeChain", true or false) and
+// [PropChainLimit] ("fsmforgeChainLimit", a whole number) are the chart's
+// Chain and ChainLimit. A value that is neither is a warning.
 //
 // # Layout
 //

@@ -25,4 +25,3 @@ var Format = chart.Format{
 }
 
 func init() { chart.RegisterFormat(Format) }
-

@@ -58,6 +58,7 @@ func interpret(doc *document, opt Options) (*chart.Chart, error) {
 	in.readKeys(doc.root)
 	for _, g := range doc.root.kids {
 		if g.local == "graph" {
+			in.chain(g)
 			in.readGraph(g, nil, 0)
 		}
 	}
@@ -1098,4 +1099,49 @@ func isAre(n int) string {
 func shownName(label string) string {
 	first, _ := firstLine(label)
 	return chart.NormalizeSpace(first)
+}
+
+// Custom properties of the graph itself (yEd's Edit > Graph Properties,
+// with keys for "graph") that say how the machine runs: the chart's Chain
+// and ChainLimit.
+const (
+	PropChain      = "fsmforgeChain"      // true or false
+	PropChainLimit = "fsmforgeChainLimit" // a whole number, 0 for the number of states
+)
+
+// chain reads PropChain and PropChainLimit of a top-level graph: its own
+// values, or else their keys' defaults.
+func (in *interp) chain(g *elem) {
+	vals, _ := in.values(g, "graph")
+	get := func(name string) (string, chart.Pos, bool) {
+		for _, v := range vals {
+			if v.k.name == name {
+				return strings.TrimSpace(v.text), chart.Pos{File: in.file, Line: v.line, Col: v.col}, true
+			}
+		}
+		for _, k := range in.keyList {
+			if k.name == name && k.hasDef && (k.domain == "graph" || k.domain == "all") {
+				return strings.TrimSpace(k.def), chart.Pos{File: in.file, Line: k.line, Col: k.col}, true
+			}
+		}
+		return "", chart.Pos{}, false
+	}
+	if v, at, ok := get(PropChain); ok {
+		switch strings.ToLower(v) {
+		case "true", "1", "yes":
+			in.c.Chain = true
+		case "false", "0", "no", "":
+		default:
+			in.diag(chart.Warning, at, "Write true or false.", "%s %q is not true or false; ignored", PropChain, importer.Shorten(v, 20))
+		}
+	}
+	if v, at, ok := get(PropChainLimit); ok && v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > 65535 {
+			in.diag(chart.Warning, at, "Write a whole number from 1 to 65535, or nothing for the number of states.",
+				"%s %q is not a whole number from 0 to 65535; ignored", PropChainLimit, importer.Shorten(v, 20))
+		} else {
+			in.c.ChainLimit = n
+		}
+	}
 }

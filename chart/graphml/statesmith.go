@@ -115,8 +115,15 @@ func (in *interp) classifyStateSmith(i int, n *node) {
 		in.pseudoState(n, v, members, bad)
 	case statesmith.State:
 		switch {
-		case isHistory(n):
+		case isHistory(n) && !statesmith.IsStateName(v.Name):
+			// "H*" is no StateSmith name: it can only be UML's deep history.
 			bad(historyHint, "history node %s %q: history states are not supported yet; its edges are left out", n.id, shownName(n.label))
+		case isHistory(n):
+			// StateSmith reads "H" as a state named H (its history is $H).
+			n.what, n.kind, n.name = isState, chart.NormalState, v.Name
+			in.diag(chart.Warning, at, "Rename the state if it is one, or label the node $H for StateSmith's history.",
+				"node %s is labelled %q: StateSmith reads it as a state of that name, as does this reader; in UML and Kingly drawings it would be a history pseudo-state", n.id, v.Name)
+			in.behaviour(n, v.Behaviour)
 		case v.Name == "" && (n.in > 0 || n.out > 0 || members > 0):
 			bad("Give the node a label: a state's name, or $initial_state for the start.",
 				"node %s has no label: StateSmith reads it, what it holds and its edges as nothing", n.id)

@@ -80,7 +80,18 @@
 // event, or the condition when it has no event; its label is "event
 // [cond]" unless ff:label says otherwise (its action is then the label's,
 // "event [guard] / action"). ff:event gives an event that the event
-// attribute cannot hold (one with spaces).
+// attribute cannot hold (one with spaces), or that SCXML would match more
+// widely than the chart does (below). The chart is named by the name
+// attribute of <scxml>, or else after the file.
+//
+// SCXML matches an event against a transition's descriptors by prefix,
+// token by token: event="DIGIT" is also taken on DIGIT.0, "Btn.*" on every
+// Btn event, "*" on every event. A chart takes a transition on the one
+// event it names. So a wildcard descriptor, and a descriptor that is a
+// prefix of another event of the chart (DIGIT beside DIGIT.0, as in Qt's
+// calculator), are errors wrapping [ErrUnsupported], warnings when read
+// leniently; a transition that gives its event with ff:event is taken
+// exactly, and Write marks such events so.
 //
 // # What a chart cannot express
 //
@@ -119,6 +130,9 @@
 //
 //   - ff:stencil, ff:stencilVersion: the stencil's name and version.
 //   - ff:initial="none": the chart has no initial state.
+//   - ff:chain="true", ff:chainLimit: how the machine runs, the chart's
+//     Chain and ChainLimit (a value neither true nor false, or not a
+//     whole number, is a warning).
 //
 // On <state> and <final>:
 //

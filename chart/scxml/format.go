@@ -24,4 +24,3 @@ var Format = chart.Format{
 }
 
 func init() { chart.RegisterFormat(Format) }
-

@@ -26,4 +26,3 @@ var Format = chart.Format{
 }
 
 func init() { chart.RegisterFormat(Format) }
-
