@@ -17,7 +17,10 @@
 //     with a result that does not depend on their number.
 //   - [github.com/fsmforge/fsmforge/chart]: the designer's chart (states,
 //     entry actions, ordered tested transitions, positions) and the
-//     programmers' stencil, and a JSON file form for charts.
+//     programmers' stencil, a JSON file form for charts, the options every
+//     importer shares (ReadOptions) and ReadFile, which reads a drawing of
+//     any registered format, told from its content;
+//     [github.com/fsmforge/fsmforge/chart/formats] registers them all.
 //   - One package per editor, each reading its drawings into a chart:
 //     [github.com/fsmforge/fsmforge/chart/visio] (Visio .vdx and .vsdx;
 //     writes .vsx stencils), [github.com/fsmforge/fsmforge/chart/drawio]
