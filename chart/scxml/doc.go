@@ -35,7 +35,11 @@
 //     completion transition (Test ""; see package compile); with a
 //     stencil, it is an error. One without a target (an internal
 //     transition, taken for its actions) is left out with a warning,
-//     unless it is a return (ff:stack="return").
+//     unless it is a return (ff:stack="return"); since SCXML selects it as
+//     any other, and it then stops its event, a transition on the same
+//     event of a state around its own, or a later one of its own state,
+//     would be taken by the chart and not by SCXML: an error, unless read
+//     leniently.
 //   - <onentry> holds the state's entry actions, as
 //     <ff:action property="XMovement" value="left"/>.
 //   - <qt:editorinfo geometry="..."/>, Qt Creator's layout, gives

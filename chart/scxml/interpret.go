@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/internal/statesmith"
 )
 
 // interp holds the state of one reading of a document into a chart.
@@ -23,10 +24,12 @@ type interp struct {
 	unnamed map[string]int   // elements without id so far, by name
 	trans   []tnode          // transition elements, in document order
 
-	rootInitial *srec        // the state the root's initial attribute names
-	extra       []*srec      // states with ff:initial="true"
-	noInitial   bool         // ff:initial="none" on the root
-	exact       map[int]bool // transitions whose event ff:event names exactly
+	rootInitial *srec                // the state the root's initial attribute names
+	extra       []*srec              // states with ff:initial="true"
+	noInitial   bool                 // ff:initial="none" on the root
+	exact       map[int]bool         // transitions whose event ff:event names exactly
+	handlers    []statesmith.Handler // transitions without a target, which stop their event
+	handlerAt   []int                // for each, how many transitions the chart had before it
 }
 
 // srec is an element that is, or stands in, a state: <state>, <parallel>,
@@ -89,6 +92,7 @@ func interpret(doc *document, opt Options) (*chart.Chart, error) {
 		in.initials()
 		in.states()
 		in.transitions()
+		in.stopped()
 		in.descriptors()
 		chart.Flatten(in.c, in.opt.MaxTransitions)
 		in.markInitial()

@@ -286,6 +286,26 @@ func TestReadUnsupported(t *testing.T) {
 			},
 		},
 		{
+			name: "transitions without a target",
+			src: doc(``, `<state id="p" initial="a">
+		<transition event="go" target="b"/>
+		<state id="a">
+			<transition event="go"><log expr="1"/></transition>
+			<transition event="tick"/>
+			<transition event="tick" target="b"/>
+		</state>
+	</state>
+	<state id="b"/>`),
+			strict: []string{
+				`warning: scxml: transition without a target`,
+				`scxml: state "a" handles go itself ("go"), which stops the transition on go of state "p"`,
+				`scxml: <log> in <transition> of state "a"`,
+				`warning: scxml: transition without a target`,
+				`scxml: the transition without a target on "tick" of state "a" comes first`,
+			},
+			lenient: []string{`warning: scxml: transition without a target`, `warning: scxml: <log>`, `warning: scxml: transition without a target`},
+		},
+		{
 			name: "event descriptors",
 			src: doc(``, `<state id="a">
 		<transition event="DIGIT" target="b"/>

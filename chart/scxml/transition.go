@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/internal/statesmith"
 )
 
 // transitions adds the chart's transitions, in document order.
@@ -100,6 +101,7 @@ func (in *interp) transition(tn tnode, k int) {
 	case len(targets) == 0:
 		bad(chart.Warning, "give it a target, or ff:stack=\"return\" to go to the state on top of the stack",
 			"transition without a target (an internal transition, for its actions only): a chart has none; left out")
+		in.targetless(t, n, r)
 		return
 	case ret:
 		bad(chart.Error, "remove the target: a returning transition goes to the state on top of the stack",
@@ -303,4 +305,50 @@ func widened(c *chart.Chart) map[string]bool {
 		}
 	}
 	return out
+}
+
+// targetless records a transition without a target of state r, which a
+// chart cannot hold but which SCXML selects like any other: it stops its
+// event there, so that a transition on the same event of a state around
+// r, or a later one of r itself, is not taken while it is enabled. The
+// transitions it stops are reported once all are read (stopped).
+func (in *interp) targetless(t chart.Transition, n *node, r *srec) {
+	if r.any || in.opt.Lenient {
+		return
+	}
+	event, _ := n.attr("", "event")
+	cond, _ := n.attr("", "cond")
+	text := strings.TrimSpace(event)
+	if c := chart.NormalizeSpace(cond); c != "" {
+		text += " [" + c + "]"
+	}
+	events := strings.Fields(event)
+	if len(events) == 0 {
+		events = []string{""}
+	}
+	for _, e := range events {
+		in.handlers = append(in.handlers, statesmith.Handler{State: r.id, Event: e, Guard: chart.NormalizeSpace(cond), Text: text, Pos: t.Pos})
+		in.handlerAt = append(in.handlerAt, len(in.c.Transitions))
+	}
+}
+
+// stopped reports the transitions that a transition without a target
+// stops (see targetless): those of the states around its state, and the
+// later ones of its own state, on its event. Each is an error: the chart,
+// which leaves the targetless transition out, would take them.
+func (in *interp) stopped() {
+	for _, p := range statesmith.CheckHandlers(in.c, in.handlers) {
+		in.diag(p.Severity, p.Pos, ErrUnsupported, p.Hint+", or read the file leniently", "%s", p.Message)
+	}
+	for k, h := range in.handlers {
+		for i := in.handlerAt[k]; i < len(in.c.Transitions); i++ {
+			t := &in.c.Transitions[i]
+			if t.From != h.State || t.AnyState || t.Event != h.Event {
+				continue
+			}
+			in.diag(chart.Error, h.Pos, ErrUnsupported, "move the transition without a target after the others, or remove it; or read the file leniently",
+				"the transition without a target on %q of state %q comes first, so SCXML takes it and not the later transition %s on the same event; a chart, which has no transition without a target, would take that one", h.Event, h.State, t.ID)
+			break
+		}
+	}
 }
