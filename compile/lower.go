@@ -926,8 +926,12 @@ func (x *lowering) dedupe() {
 		for _, tr := range list {
 			if seen[tr.test] == mark {
 				t := &c.Transitions[tr.src]
+				where := "the any-state transitions: "
+				if mark >= 2 {
+					where = "state " + strconv.Quote(truncate(x.states[mark-2].name, 40)) + ": "
+				}
 				x.diag(x.strict(chart.Warning), t.Pos, ErrSameTest, "tests are tried in order, so only the first can be taken: remove one, or give it another test",
-					"a transition on %q already leaves the same state before this one, which is never taken%s", x.tests[tr.test].label(), x.dropped())
+					"%sa transition on %q already leaves the same state before this one, which is never taken%s", where, x.tests[tr.test].label(), x.dropped())
 				continue
 			}
 			seen[tr.test] = mark
