@@ -2,7 +2,6 @@ package drawio_test
 
 import (
 	"bytes"
-	"flag"
 	"net/url"
 	"os"
 	"strconv"
@@ -60,23 +59,11 @@ func FuzzRead(f *testing.F) {
 }
 
 // TestMain bounds the time the fuzzer spends minimizing each input that
-// reaches new code to minimizeTime, unless -fuzzminimizetime is given.
-// With its default, 60s, the mutations of the diagrams of testdata, a few
-// KB each, kept both workers minimizing for most of a run, the fuzzer
-// reporting no executions for tens of seconds at a time: the minimizer
-// tries removing every range of an input's bytes, 8 million reads of a 4
-// KB input at about a millisecond each.
+// reaches new code (see charttest.ShortMinimize).
 func TestMain(m *testing.M) {
-	flag.Parse()
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.fuzzminimizetime" })
-	if !set {
-		flag.Set("test.fuzzminimizetime", minimizeTime)
-	}
+	charttest.ShortMinimize()
 	os.Exit(m.Run())
 }
-
-const minimizeTime = "2s"
 
 // fuzzOptions are the options of FuzzRead.
 func fuzzOptions(st *chart.Stencil) drawio.Options {

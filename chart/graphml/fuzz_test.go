@@ -2,6 +2,7 @@ package graphml_test
 
 import (
 	"bytes"
+	"os"
 	"testing"
 
 	"github.com/fsmforge/fsmforge/chart"
@@ -44,4 +45,11 @@ func FuzzRead(f *testing.F) {
 			charttest.CheckChart(t, c, err)
 		}
 	})
+}
+
+// TestMain bounds the time the fuzzer spends minimizing each input that
+// reaches new code (see charttest.ShortMinimize).
+func TestMain(m *testing.M) {
+	charttest.ShortMinimize()
+	os.Exit(m.Run())
 }

@@ -3,6 +3,7 @@ package scxml_test
 import (
 	"bytes"
 	"math/rand/v2"
+	"os"
 	"testing"
 
 	"github.com/fsmforge/fsmforge/chart"
@@ -62,4 +63,11 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestMain bounds the time the fuzzer spends minimizing each input that
+// reaches new code (see charttest.ShortMinimize).
+func TestMain(m *testing.M) {
+	charttest.ShortMinimize()
+	os.Exit(m.Run())
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"flag"
 	"math"
 	"os"
 	"path/filepath"
@@ -185,7 +186,30 @@ func AddFiles(f *testing.F, patterns ...string) {
 			if err != nil {
 				f.Fatal(err)
 			}
+			if len(data) > MaxSeed {
+				continue // the package's tests read it; as a seed it would stall the fuzzer
+			}
 			f.Add(data)
 		}
+	}
+}
+
+// MaxSeed is the largest file AddFiles adds to a corpus: the fuzzer
+// minimizes each new input it finds by removing ranges of its bytes, which
+// costs the square of its size in reads, and the mutations of a larger
+// seed keep it minimizing for most of a run.
+const MaxSeed = 16 << 10
+
+// ShortMinimize bounds the time the fuzzer spends minimizing an input to
+// two seconds, unless -fuzzminimizetime is given: with its default, a
+// minute, the mutations of drawings of a few KB kept both workers of a
+// two-core machine minimizing for most of a run. Call it from TestMain,
+// before m.Run.
+func ShortMinimize() {
+	flag.Parse()
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == "test.fuzzminimizetime" })
+	if !set {
+		flag.Set("test.fuzzminimizetime", "2s")
 	}
 }
