@@ -218,6 +218,7 @@ func nilChart() chart.Diagnostics {
 // all returns the chart's diagnostics followed by the compiler's, in a new
 // slice.
 func (x *lowering) all() chart.Diagnostics {
+	x.summarize()
 	out := make(chart.Diagnostics, 0, len(x.c.Diagnostics)+len(x.diags))
 	out = append(out, x.c.Diagnostics...)
 	return append(out, x.diags...)
@@ -235,11 +236,11 @@ func (x *lowering) build(r *Result, opt Options) {
 			if len(ms) < 2 {
 				continue
 			}
-			m := Merge{Kept: x.states[keep[k]].name, State: table.StateID(k), Pos: x.states[keep[k]].pos}
+			m := Merge{Kept: x.states[keep[k]].name, State: table.StateID(k), Pos: x.pos(keep[k])}
 			for _, s := range ms {
 				if s != keep[k] {
 					m.Merged = append(m.Merged, x.states[s].name)
-					m.MergedPos = append(m.MergedPos, x.states[s].pos)
+					m.MergedPos = append(m.MergedPos, x.pos(s))
 				}
 			}
 			r.Merged = append(r.Merged, m)
@@ -302,7 +303,7 @@ func (x *lowering) build(r *Result, opt Options) {
 	}
 	r.Pos = make([]chart.Pos, len(keep))
 	for k, q := range keep {
-		r.Pos[k] = x.states[q].pos
+		r.Pos[k] = x.pos(q)
 	}
 }
 

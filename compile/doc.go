@@ -20,7 +20,11 @@
 // and one severity): one more, of the same kind, at the chart's file,
 // follows the first 10 and counts the others ("and 99,989 more states
 // sharing an ID with another"), so that a chart of 100,000 states that
-// share an ID gives 11 diagnostics, not 99,999. The chart's own
+// share an ID gives 11 diagnostics, not 99,999. A message quotes at most
+// 64 bytes of a name of the drawing or the stencil, as the importers'
+// messages do, and a message or a hint lists at most 20 names (the
+// initial states, the stencil's tests, a drop-list), so that a name of a
+// megabyte cannot make messages of a megabyte. The chart's own
 // diagnostics are passed on as they are.
 //
 // # Checks
@@ -40,7 +44,7 @@
 //     already reported an error for (same file, page and shape) is not
 //     reported again;
 //   - no initial state ([ErrNoInitial]), or more than one, listed with
-//     their positions ([ErrTwoInitials]);
+//     their positions, the first 20 ([ErrTwoInitials]);
 //   - two states with one name ([ErrDuplicateName]), a state without a
 //     name or with one a table cannot hold ([ErrName]: over
 //     [table.MaxName] bytes, or not UTF-8);
@@ -154,8 +158,9 @@
 //
 // # Costs
 //
-// Check and Compile cost time and memory linear in the chart, plus the
-// destination table (tests × states cells, at most [table.MaxCells]);
+// Check and Compile cost time and memory linear in the chart, however
+// many of its states or transitions share a name, a test or an ID, plus
+// the destination table (tests × states cells, at most [table.MaxCells]);
 // minimisation adds O(m log n) for n states and m transitions, by
 // Hopcroft's algorithm. Importing and compiling a generated drawing of
 // 10,000 states and 40,000 transitions (59 MB) takes about 0.34 s on one

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/internal/source"
 	"github.com/fsmforge/fsmforge/table"
 )
 
@@ -24,6 +25,10 @@ type lowering struct {
 	diags chart.Diagnostics
 
 	repeats map[repeatKey]*repeated // diagnostics by kind, to list only the first few of each
+	hints   map[[2]int]string       // hints that list names, built once (see hint)
+
+	stTests  map[string]int     // the stencil's test names → index, once asked (see stencilTest)
+	stValues map[testValue]bool // the stencil tests' values, once asked (see stencilValue)
 
 	flagged map[chart.Pos]bool // elements the importer reported errors for: File, Page and Shape only
 
@@ -72,9 +77,8 @@ type ltest struct {
 }
 
 type lstate struct {
-	src     int // index in c.States
+	src     int // index in c.States, where its position is (see lowering.pos)
 	name    string
-	pos     chart.Pos
 	actions []table.Action
 	trans   []ltrans // in the order they are tried
 }
@@ -115,6 +119,9 @@ func (x *lowering) strict(sev chart.Severity) chart.Severity {
 	return chart.Error
 }
 
+// pos is where lowered state q was drawn.
+func (x *lowering) pos(q int) chart.Pos { return x.c.States[x.states[q].src].Pos }
+
 // chartPos is the position of the chart as a whole.
 func (x *lowering) chartPos() chart.Pos { return chart.Pos{File: x.c.File} }
 
@@ -124,17 +131,23 @@ func (x *lowering) isFlagged(p chart.Pos) bool {
 	return p.Shape != "" && x.flagged[chart.Pos{File: p.File, Page: p.Page, Shape: p.Shape}]
 }
 
+// short shortens a name of the drawing or the stencil for a message, as
+// the importers do (see source.Shorten): a name of a megabyte, quoted
+// whole, would make every message about it a megabyte long. It costs
+// O(1).
+func short(s string) string { return source.Shorten(s, source.MaxQuoted) }
+
 // where names an element for a message: its shape, page and line, or its
 // ID when it has no position.
 func where(p chart.Pos, id string) string {
 	var b strings.Builder
 	if p.Shape != "" {
-		b.WriteString("shape " + p.Shape)
+		b.WriteString("shape " + short(p.Shape))
 		if p.Page != "" {
-			b.WriteString(" on page " + strconv.Quote(p.Page))
+			b.WriteString(" on page " + strconv.Quote(short(p.Page)))
 		}
 	} else {
-		b.WriteString("ID " + strconv.Quote(id))
+		b.WriteString("ID " + strconv.Quote(short(id)))
 	}
 	if p.Line > 0 {
 		fmt.Fprintf(&b, ", line %d", p.Line)
@@ -240,22 +253,22 @@ func (x *lowering) checkStencil(opt Options) bool {
 	switch {
 	case have == nil:
 		x.errorf(at, ErrWrongStencil, "read the drawing with the stencil file (-stencil), or compile it without one as a plain diagram",
-			"the chart was read without a stencil, as a plain diagram, but stencil %q is expected", want.Name)
+			"the chart was read without a stencil, as a plain diagram, but stencil %q is expected", short(want.Name))
 		x.st = nil
 	case have.Name != want.Name:
-		x.errorf(at, ErrWrongStencil, fmt.Sprintf("redraw it with the masters of stencil %q, or compile it with the stencil it was made with", want.Name),
-			"the drawing was made with stencil %q, not %q", have.Name, want.Name)
+		x.errorf(at, ErrWrongStencil, fmt.Sprintf("redraw it with the masters of stencil %q, or compile it with the stencil it was made with", short(want.Name)),
+			"the drawing was made with stencil %q, not %q", short(have.Name), short(want.Name))
 		x.st = nil
 	case have.Version != want.Version:
 		x.errorf(at, ErrWrongStencil, "update the drawing's masters from the stencil, or use the stencil file of the drawing's version",
-			"the drawing was made with version %s of stencil %q, but version %s is expected", versionOf(have), want.Name, versionOf(want))
+			"the drawing was made with version %s of stencil %q, but version %s is expected", versionOf(have), short(want.Name), versionOf(want))
 		x.st = nil
 	default:
 		x.st = want
 		if !sameVocabulary(have, want) {
 			x.warnf(at, ErrWrongStencil, "two files claim to be the same stencil: give the changed one a new version",
 				"the chart was read with a copy of stencil %q (version %s) whose tests or actions differ from the expected one; checking against the expected one",
-				want.Name, versionOf(want))
+				short(want.Name), versionOf(want))
 		}
 	}
 	return x.st != nil
@@ -275,11 +288,12 @@ func (x *lowering) lowerStates() {
 	c := x.c
 	x.idx = make(map[string]int, len(c.States))
 	x.low = make([]int, len(c.States))
+	x.states = make([]lstate, 0, len(c.States))
 	for i := range c.States {
 		s := &c.States[i]
 		if j, dup := x.idx[s.ID]; dup {
 			x.errorf(s.Pos, ErrDuplicateID, "give every state its own ID",
-				"state ID %q is also the ID of %s; this state is left out", s.ID, where(c.States[j].Pos, c.States[j].ID))
+				"state ID %q is also the ID of %s; this state is left out", short(s.ID), where(c.States[j].Pos, c.States[j].ID))
 			x.low[i] = lowNone
 			continue
 		}
@@ -295,10 +309,10 @@ func (x *lowering) lowerStates() {
 			x.choices++
 		case chart.NormalState:
 		default:
-			x.errorf(s.Pos, ErrTransition, "", "state %q has an unknown kind %d", s.Name, s.Kind)
+			x.errorf(s.Pos, ErrTransition, "", "state %q has an unknown kind %d", short(s.Name), s.Kind)
 		}
 		x.low[i] = len(x.states)
-		x.states = append(x.states, lstate{src: i, pos: s.Pos})
+		x.states = append(x.states, lstate{src: i})
 	}
 	if x.choices > 0 && x.plain && !x.chain {
 		x.choiceNote()
@@ -324,6 +338,7 @@ func (x *lowering) choiceNote() {
 func (x *lowering) nameStates() {
 	c := x.c
 	taken := make(map[string]int, len(x.states)) // name → lowered state
+	next := make(map[suffixKey]int)
 	var later []int
 	for q := range x.states {
 		s := &c.States[x.states[q].src]
@@ -332,17 +347,17 @@ func (x *lowering) nameStates() {
 			later = append(later, q)
 			continue
 		case !utf8.ValidString(s.Name):
-			x.errorf(s.Pos, ErrName, "", "state name %q is not valid UTF-8", s.Name)
+			x.errorf(s.Pos, ErrName, "", "state name %q is not valid UTF-8", short(s.Name))
 		case len(s.Name) > table.MaxName:
 			x.diag(x.strict(chart.Warning), s.Pos, ErrName, "shorten the name",
-				"state name %q... is %d bytes long, more than a table holds (%d); it is cut", truncate(s.Name, 40), len(s.Name), table.MaxName)
+				"state name %q is %d bytes long, more than a table holds (%d); it is cut", short(s.Name), len(s.Name), table.MaxName)
 		}
 		name := cleanName(s.Name)
 		if p, dup := taken[name]; dup {
 			if !x.plain {
 				first := &c.States[x.states[p].src]
 				x.errorf(s.Pos, ErrDuplicateName, "give each state its own name: the table, traces and generated code know states by name",
-					"state name %q is also the name of %s", s.Name, where(first.Pos, first.ID))
+					"state name %q is also the name of %s", short(s.Name), where(first.Pos, first.ID))
 			}
 			later = append(later, q)
 			continue
@@ -362,14 +377,7 @@ func (x *lowering) nameStates() {
 				base = "state"
 			}
 		}
-		name := base
-		for n := 2; ; n++ {
-			if _, dup := taken[name]; !dup {
-				break
-			}
-			suffix := "#" + strconv.Itoa(n)
-			name = truncate(base, table.MaxName-len(suffix)) + suffix
-		}
+		name := suffixed(base, taken, next)
 		taken[name] = q
 		x.states[q].name = name
 		if !x.plain {
@@ -377,14 +385,56 @@ func (x *lowering) nameStates() {
 		}
 		if s.Name == "" {
 			if s.Kind == chart.NormalState {
-				x.warnf(s.Pos, ErrName, "type the state's name in its shape", "state without a name; it is called %q in the table", name)
+				x.warnf(s.Pos, ErrName, "type the state's name in its shape", "state without a name; it is called %q in the table", short(name))
 			}
 			continue
 		}
 		first := &c.States[x.states[taken[base]].src]
 		x.warnf(s.Pos, ErrDuplicateName, "names are only labels in a plain diagram; rename the states to tell them apart in traces and generated code",
-			"state name %q is also the name of %s; this state is called %q in the table", s.Name, where(first.Pos, first.ID), name)
+			"state name %q is also the name of %s; this state is called %q in the table", short(s.Name), where(first.Pos, first.ID), short(name))
 	}
+}
+
+// suffixKey is a prefix of the names suffixed gives, and the number of
+// digits of their suffix: base#2 to base#9, base#10 to base#99 (with base
+// cut to fit table.MaxName)...
+type suffixKey struct {
+	prefix string
+	digits int
+}
+
+// suffixed returns the first of base, base#2, base#3... (base cut so that
+// the name fits in table.MaxName bytes) that is not taken. next holds,
+// for each prefix and number of digits, the suffix the last search
+// stopped after: the names before it were taken, and names are never
+// given back, so the search goes on from there. Naming k states alike
+// costs O(k) then, not O(k²), with the names a search from #2 gives.
+func suffixed(base string, taken map[string]int, next map[suffixKey]int) string {
+	if _, dup := taken[base]; !dup {
+		return base
+	}
+	for digits, lo := 1, 2; ; digits, lo = digits+1, pow10(digits) {
+		hi := pow10(digits) - 1
+		k := suffixKey{truncate(base, table.MaxName-1-digits), digits}
+		n := max(next[k], lo)
+		for ; n <= hi; n++ {
+			name := k.prefix + "#" + strconv.Itoa(n)
+			if _, dup := taken[name]; !dup {
+				next[k] = n + 1
+				return name
+			}
+		}
+		next[k] = n
+	}
+}
+
+// pow10 returns 10 to the power d.
+func pow10(d int) int {
+	p := 1
+	for range d {
+		p *= 10
+	}
+	return p
 }
 
 // cleanName makes a name one a table can hold: UTF-8, at most
@@ -411,14 +461,13 @@ func (x *lowering) lowerProps() {
 		}
 	}
 	open := x.st == nil // properties and values are added as they are used
-	var seen []int      // properties set by the state, by index
+	var setBy []int     // property → lowered state + 1 that last set it
 	for q := range x.states {
 		s := &c.States[x.states[q].src]
 		if len(s.Entry) == 0 {
 			continue
 		}
 		flagged := x.isFlagged(s.Pos)
-		seen = seen[:0]
 		acts := make([]table.Action, 0, len(s.Entry))
 		for _, a := range s.Entry {
 			at := a.Pos
@@ -433,12 +482,12 @@ func (x *lowering) lowerProps() {
 				propIdx[a.Property] = p
 				x.props = append(x.props, lprop{name: a.Property})
 			case open:
-				x.errorf(at, ErrName, "", "state %q: action property %q is empty, too long or not UTF-8", s.Name, a.Property)
+				x.errorf(at, ErrName, "", "state %q: action property %q is empty, too long or not UTF-8", short(s.Name), short(a.Property))
 				continue
 			default:
 				if !flagged && !x.isFlagged(at) {
-					x.errorf(at, ErrUnknownAction, "the action properties of stencil "+strconv.Quote(x.st.Name)+" are "+x.actionNames(),
-						"state %q: action property %q is not in stencil %q", s.Name, a.Property, x.st.Name)
+					x.errorf(at, ErrUnknownAction, x.actionHint(),
+						"state %q: action property %q is not in stencil %q", short(s.Name), short(a.Property), short(x.st.Name))
 				}
 				continue
 			}
@@ -450,20 +499,23 @@ func (x *lowering) lowerProps() {
 				valIdx[pv{a.Property, a.Value}] = v
 				x.props[p].values = append(x.props[p].values, a.Value)
 			case open:
-				x.errorf(at, ErrName, "", "state %q: %s value %q is empty, too long or not UTF-8", s.Name, a.Property, a.Value)
+				x.errorf(at, ErrName, "", "state %q: %s value %q is empty, too long or not UTF-8", short(s.Name), short(a.Property), short(a.Value))
 				continue
 			default:
 				if !flagged && !x.isFlagged(at) {
-					x.errorf(at, ErrUnknownValue, "pick one of "+strings.Join(x.props[p].values, ", "),
-						"state %q: %s value %q is not in the drop-list of stencil %q", s.Name, a.Property, a.Value, x.st.Name)
+					x.errorf(at, ErrUnknownValue, x.valueHint(p),
+						"state %q: %s value %q is not in the drop-list of stencil %q", short(s.Name), short(a.Property), short(a.Value), short(x.st.Name))
 				}
 				continue
 			}
-			if slices.Contains(seen, p) {
-				x.errorf(at, ErrUnknownAction, "a state sets each property once: remove one", "state %q sets %s twice", s.Name, a.Property)
+			for len(setBy) < len(x.props) {
+				setBy = append(setBy, 0)
+			}
+			if setBy[p] == q+1 {
+				x.errorf(at, ErrUnknownAction, "a state sets each property once: remove one", "state %q sets %s twice", short(s.Name), short(a.Property))
 				continue
 			}
-			seen = append(seen, p)
+			setBy[p] = q + 1
 			acts = append(acts, table.Action{Property: table.ActionID(p), Value: table.ValueID(v)})
 		}
 		x.states[q].actions = acts
@@ -473,23 +525,113 @@ func (x *lowering) lowerProps() {
 	}
 }
 
-func (x *lowering) actionNames() string {
-	names := make([]string, len(x.st.Actions))
-	for i, a := range x.st.Actions {
-		names[i] = a.Name
+// maxListed is how many names a message or a hint lists (the stencil's
+// tests, a drop-list's values, initial states); the others are counted.
+const maxListed = 20
+
+// listNames lists names for a message or a hint, each shortened, at most
+// maxListed of them: "a, b, c", or "a, b, ..., t, and 80 more".
+func listNames[T any](list []T, name func(T) string) string {
+	var b strings.Builder
+	for i, e := range list[:min(len(list), maxListed)] {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString(short(name(e)))
 	}
-	if len(names) == 0 {
-		return "none"
+	if more := len(list) - maxListed; more > 0 {
+		b.WriteString(", and " + commas(more) + " more")
 	}
-	return strings.Join(names, ", ")
+	return b.String()
 }
 
-func (x *lowering) testNames() string {
-	names := make([]string, len(x.st.Tests))
-	for i, t := range x.st.Tests {
-		names[i] = t.Name
+func self(s string) string { return s }
+
+// Hints that list names, by kind and index, each built once: a chart may
+// have a million transitions with the same unknown test, and a stencil
+// thousands of tests.
+const (
+	hintTests        = iota // the stencil's tests
+	hintActions             // the stencil's action properties
+	hintTestValues          // the values of stencil test i
+	hintActionValues        // the values of lowered property i
+)
+
+// hint returns the hint of kind and index i, built by build the first
+// time.
+func (x *lowering) hint(kind, i int, build func() string) string {
+	k := [2]int{kind, i}
+	h, ok := x.hints[k]
+	if !ok {
+		if x.hints == nil {
+			x.hints = make(map[[2]int]string)
+		}
+		h = build()
+		x.hints[k] = h
 	}
-	return strings.Join(names, ", ")
+	return h
+}
+
+// testHint is the hint of a transition whose test is missing or not in
+// the stencil.
+func (x *lowering) testHint() string {
+	return x.hint(hintTests, 0, func() string {
+		return "pick one of " + listNames(x.st.Tests, func(t chart.Test) string { return t.Name }) + " in the transition's Test property"
+	})
+}
+
+// actionHint is the hint of an entry action whose property is not in
+// the stencil.
+func (x *lowering) actionHint() string {
+	return x.hint(hintActions, 0, func() string {
+		list := "none"
+		if len(x.st.Actions) > 0 {
+			list = listNames(x.st.Actions, func(p chart.Property) string { return p.Name })
+		}
+		return "the action properties of stencil " + strconv.Quote(short(x.st.Name)) + " are " + list
+	})
+}
+
+// valueHint is the hint of an entry action whose value is not in the
+// drop-list of lowered property p.
+func (x *lowering) valueHint(p int) string {
+	return x.hint(hintActionValues, p, func() string { return "pick one of " + listNames(x.props[p].values, self) })
+}
+
+// stencilTest returns the index of the stencil's test called name (the
+// first, as chart.Stencil.Test), or -1, in O(1): a lookup per transition
+// in the stencil's list would cost transitions × tests.
+func (x *lowering) stencilTest(name string) int {
+	if x.stTests == nil {
+		x.stTests = make(map[string]int, len(x.st.Tests))
+		for i := len(x.st.Tests) - 1; i >= 0; i-- {
+			x.stTests[x.st.Tests[i].Name] = i
+		}
+	}
+	if i, ok := x.stTests[name]; ok {
+		return i
+	}
+	return -1
+}
+
+// stencilValue reports whether stencil test i lists value in its
+// drop-list, in O(1).
+func (x *lowering) stencilValue(i int, value string) bool {
+	if x.stValues == nil {
+		x.stValues = make(map[testValue]bool)
+		for i, t := range x.st.Tests {
+			for _, v := range t.Values {
+				x.stValues[testValue{i, v}] = true
+			}
+		}
+	}
+	return x.stValues[testValue{i, value}]
+}
+
+// testValue is a value of the drop-list of stencil test i.
+type testValue struct {
+	test  int
+	value string
 }
 
 // groupTransitions groups the transitions leaving each state, in the order
@@ -506,13 +648,13 @@ func (x *lowering) groupTransitions() {
 		case t.AnyState:
 			src[i] = n
 		case t.From == "":
-			x.errorf(t.Pos, ErrMissingState, "glue the start of the transition to a state", "transition %q leaves no state", t.ID)
+			x.errorf(t.Pos, ErrMissingState, "glue the start of the transition to a state", "transition %q leaves no state", short(t.ID))
 			src[i] = -1
 			continue
 		default:
 			j, ok := x.idx[t.From]
 			if !ok {
-				x.errorf(t.Pos, ErrMissingState, "", "transition %q leaves state %q, which the chart does not have", t.ID, t.From)
+				x.errorf(t.Pos, ErrMissingState, "", "transition %q leaves state %q, which the chart does not have", short(t.ID), short(t.From))
 				src[i] = -1
 				continue
 			}
@@ -570,7 +712,7 @@ func (x *lowering) lowerInitial() {
 		if !x.plain {
 			hint = "draw the state the machine starts in with the initial-state master"
 			if x.st != nil && x.st.Masters.Initial != "" {
-				hint = fmt.Sprintf("draw the state the machine starts in with the %q master", x.st.Masters.Initial)
+				hint = fmt.Sprintf("draw the state the machine starts in with the %q master", short(x.st.Masters.Initial))
 			}
 		}
 		if len(x.states) > 0 {
@@ -584,12 +726,15 @@ func (x *lowering) lowerInitial() {
 			if s.Name == "" {
 				return "a " + s.Kind.String() + " pseudo-state"
 			}
-			return strconv.Quote(s.Name)
+			return strconv.Quote(short(s.Name))
 		}
 		var others []string
-		for _, o := range cands[1:] {
+		for _, o := range cands[1:min(len(cands), 1+maxListed)] {
 			s := &c.States[o.state]
 			others = append(others, desc(s)+" at "+where(s.Pos, s.ID))
+		}
+		if more := len(cands) - 1 - len(others); more > 0 {
+			others = append(others, "and "+commas(more)+" more")
 		}
 		first := &c.States[cands[0].state]
 		what := "initial states"
@@ -622,12 +767,12 @@ func (x *lowering) startTarget(i int) int {
 	}
 	t := &c.Transitions[out[0]]
 	if t.Label != "" || t.Test != "" {
-		x.warnf(t.Pos, ErrIgnored, "remove the label", "the label %q of the start pseudo-state's transition is ignored: the machine starts in its target", cmp.Or(t.Label, t.Test))
+		x.warnf(t.Pos, ErrIgnored, "remove the label", "the label %q of the start pseudo-state's transition is ignored: the machine starts in its target", short(cmp.Or(t.Label, t.Test)))
 	}
 	if t.Target.Kind == chart.ToState {
 		j, ok := x.idx[t.Target.State]
 		if !ok {
-			x.errorf(t.Pos, ErrMissingState, "", "transition %q goes to state %q, which the chart does not have", t.ID, t.Target.State)
+			x.errorf(t.Pos, ErrMissingState, "", "transition %q goes to state %q, which the chart does not have", short(t.ID), short(t.Target.State))
 			return -1
 		}
 		if x.low[j] >= 0 {
@@ -706,7 +851,7 @@ func (x *lowering) lowerTransition(i int, from chart.StateKind, use func(testKey
 		j, found := x.idx[t.Target.State]
 		switch {
 		case !found:
-			x.errorf(t.Pos, ErrMissingState, "", "transition %q goes to state %q, which the chart does not have", t.ID, t.Target.State)
+			x.errorf(t.Pos, ErrMissingState, "", "transition %q goes to state %q, which the chart does not have", short(t.ID), short(t.Target.State))
 			ok = false
 		case x.low[j] == lowStart:
 			x.warnf(t.Pos, ErrTransition, "a start node only starts the machine: glue the arrow's end to a state", "the transition enters the start pseudo-state; it is ignored")
@@ -721,7 +866,7 @@ func (x *lowering) lowerTransition(i int, from chart.StateKind, use func(testKey
 	case chart.ToReturn:
 		tr.to = toReturn
 	default:
-		x.errorf(t.Pos, ErrTransition, "", "transition %q has an unknown target kind %d", t.ID, t.Target.Kind)
+		x.errorf(t.Pos, ErrTransition, "", "transition %q has an unknown target kind %d", short(t.ID), t.Target.Kind)
 		ok = false
 	}
 	if t.Push && ok && tr.to < 0 {
@@ -737,10 +882,10 @@ func (x *lowering) lowerTransition(i int, from chart.StateKind, use func(testKey
 		if from == chart.ChoiceState {
 			if t.Event != "" && t.Guard != "" {
 				if !x.lenient {
-					x.errorf(t.Pos, ErrGuard, "a choice's branch is a condition: write it as [condition] (or compile with -lenient to test "+strconv.Quote(t.Test)+" alone)",
-						"branch %q of a choice: event %q and guard [%s] cannot both be kept: a branch tests one thing", t.Label, t.Event, t.Guard)
+					x.errorf(t.Pos, ErrGuard, "a choice's branch is a condition: write it as [condition] (or compile with -lenient to test "+strconv.Quote(short(t.Test))+" alone)",
+						"branch %q of a choice: event %q and guard [%s] cannot both be kept: a branch tests one thing", short(t.Label), short(t.Event), short(t.Guard))
 				} else {
-					x.warnf(t.Pos, ErrIgnored, "a choice's branch is a condition: write it as [condition]", "branch %q of a choice: guard [%s] is ignored; the branch tests %q", t.Label, t.Guard, t.Test)
+					x.warnf(t.Pos, ErrIgnored, "a choice's branch is a condition: write it as [condition]", "branch %q of a choice: guard [%s] is ignored; the branch tests %q", short(t.Label), short(t.Guard), short(t.Test))
 				}
 			}
 		} else {
@@ -748,16 +893,16 @@ func (x *lowering) lowerTransition(i int, from chart.StateKind, use func(testKey
 			if tr.evt && t.Guard != "" {
 				if !x.lenient {
 					x.errorf(t.Pos, ErrGuard, "move the condition to a choice after the event (or compile with -lenient to take the transition on the event alone)",
-						"transition %q: guard [%s] cannot be kept beside event %q: a table transition tests one thing, so it would be taken on the event alone", t.Label, t.Guard, t.Event)
+						"transition %q: guard [%s] cannot be kept beside event %q: a table transition tests one thing, so it would be taken on the event alone", short(t.Label), short(t.Guard), short(t.Event))
 				} else {
 					x.warnf(t.Pos, ErrIgnored, "a table transition has one test: move the condition to a choice after the event",
-						"transition %q: guard [%s] is ignored; the transition is taken on event %q alone", t.Label, t.Guard, t.Event)
+						"transition %q: guard [%s] is ignored; the transition is taken on event %q alone", short(t.Label), short(t.Guard), short(t.Event))
 				}
 			}
 		}
 		if t.Action != "" {
 			x.warnf(t.Pos, ErrIgnored, "a table has entry actions only: give the target state the action",
-				"transition %q: action %q is ignored", t.Label, t.Action)
+				"transition %q: action %q is ignored", short(t.Label), short(t.Action))
 		}
 		if k.name == "" {
 			k.name = Completion
@@ -768,24 +913,25 @@ func (x *lowering) lowerTransition(i int, from chart.StateKind, use func(testKey
 			x.completion++
 		}
 		if len(k.name) > table.MaxName {
-			x.warnf(t.Pos, ErrName, "shorten the label", "test %q... is %d bytes long, more than a table holds (%d); it is cut", truncate(k.name, 40), len(k.name), table.MaxName)
+			x.warnf(t.Pos, ErrName, "shorten the label", "test %q is %d bytes long, more than a table holds (%d); it is cut", short(k.name), len(k.name), table.MaxName)
 			k.name = truncate(k.name, table.MaxName)
 		}
 	} else if x.st != nil {
-		switch st, found := x.st.Test(k.name); {
+		switch i := x.stencilTest(k.name); {
 		case k.name == "":
 			if !flagged {
-				x.errorf(t.Pos, ErrNoTest, "pick one of "+x.testNames()+" in the transition's Test property", "transition without a test")
+				x.errorf(t.Pos, ErrNoTest, x.testHint(), "transition without a test")
 			}
 			ok = false
-		case !found:
+		case i < 0:
 			if !flagged {
-				x.errorf(t.Pos, ErrUnknownTest, "pick one of "+x.testNames()+" in the transition's Test property", "test %q is not in stencil %q", k.name, x.st.Name)
+				x.errorf(t.Pos, ErrUnknownTest, x.testHint(), "test %q is not in stencil %q", short(k.name), short(x.st.Name))
 			}
 			ok = false
-		case k.value != "" && len(st.Values) > 0 && !slices.Contains(st.Values, k.value):
+		case k.value != "" && len(x.st.Tests[i].Values) > 0 && !x.stencilValue(i, k.value):
 			if !flagged {
-				x.errorf(t.Pos, ErrUnknownValue, "pick one of "+strings.Join(st.Values, ", "), "test %q does not take value %q", k.name, k.value)
+				x.errorf(t.Pos, ErrUnknownValue, x.hint(hintTestValues, i, func() string { return "pick one of " + listNames(x.st.Tests[i].Values, self) }),
+					"test %q does not take value %q", short(k.name), short(k.value))
 			}
 			ok = false
 		}
@@ -793,7 +939,7 @@ func (x *lowering) lowerTransition(i int, from chart.StateKind, use func(testKey
 		ok = false // a wrong stencil: reported once
 	}
 	if ok && (!validName(k.name) || !utf8.ValidString(k.value) || len(k.value) > table.MaxName) {
-		x.errorf(t.Pos, ErrName, "", "test %q with value %q: names are 1 to %d bytes of UTF-8, values up to %d", k.name, k.value, table.MaxName, table.MaxName)
+		x.errorf(t.Pos, ErrName, "", "test %q with value %q: names are 1 to %d bytes of UTF-8, values up to %d", short(k.name), short(k.value), table.MaxName, table.MaxName)
 		ok = false
 	}
 	if !ok {
@@ -824,10 +970,18 @@ func (x *lowering) orderTests(temp []ltest) {
 		for i, st := range x.st.Tests {
 			order = append(order, i) // the valueless test: temp index i
 			vals := byName[st.Name]
-			if len(st.Values) > 0 {
-				slices.SortStableFunc(vals, func(a, b int) int {
-					return cmp.Compare(slices.Index(st.Values, temp[a].value), slices.Index(st.Values, temp[b].value))
-				})
+			if len(st.Values) > 0 && len(vals) > 1 {
+				rank := make(map[string]int, len(st.Values)) // value → its first index
+				for r := len(st.Values) - 1; r >= 0; r-- {
+					rank[st.Values[r]] = r
+				}
+				at := func(v string) int {
+					if r, ok := rank[v]; ok {
+						return r
+					}
+					return -1
+				}
+				slices.SortStableFunc(vals, func(a, b int) int { return cmp.Compare(at(temp[a].value), at(temp[b].value)) })
 			}
 			order = append(order, vals...)
 			temp[i].message = st.Message
@@ -877,7 +1031,8 @@ func (x *lowering) kinds(temp []ltest) {
 		}
 	})
 	messages := 0
-	var over []string
+	over := 0              // tests over table.MaxMessages
+	var overNames []string // the first few, quoted
 	var overPos chart.Pos
 	overflow := make(map[int]bool)
 	for i := range temp {
@@ -885,10 +1040,13 @@ func (x *lowering) kinds(temp []ltest) {
 			continue
 		}
 		if messages == table.MaxMessages {
-			if over == nil {
+			if over == 0 {
 				overPos = temp[i].pos
 			}
-			over = append(over, strconv.Quote(temp[i].name))
+			if len(overNames) < 5 {
+				overNames = append(overNames, strconv.Quote(short(temp[i].name)))
+			}
+			over++
 			overflow[i] = true
 			temp[i].polled = true
 			continue
@@ -896,13 +1054,13 @@ func (x *lowering) kinds(temp []ltest) {
 		temp[i].message = true
 		messages++
 	}
-	if over != nil {
-		list := over
-		if len(list) > 5 {
-			list = append(list[:5:5], "...")
+	if over > 0 {
+		list := overNames
+		if over > len(list) {
+			list = append(list, "...")
 		}
 		x.warnf(overPos, ErrLimit, "use fewer events, or turn some into [conditions]",
-			"the chart has more than %d events; a table holds at most %d message tests, so the last %d (%s) are polled tests", table.MaxMessages, table.MaxMessages, len(over), strings.Join(list, ", "))
+			"the chart has more than %d events; a table holds at most %d message tests, so the last %d (%s) are polled tests", table.MaxMessages, table.MaxMessages, over, strings.Join(list, ", "))
 	}
 	warned := make(map[int]bool)
 	each(func(tr *ltrans) {
@@ -910,7 +1068,7 @@ func (x *lowering) kinds(temp []ltest) {
 			warned[tr.test] = true
 			t := &c.Transitions[tr.src]
 			x.notef(t.Pos, ErrLowered, "rename the event or the condition if they are not the same thing",
-				"event %q is also tested as a condition (a [guard], a choice's branch or a completion): it is a polled test, not a message", t.Event)
+				"event %q is also tested as a condition (a [guard], a choice's branch or a completion): it is a polled test, not a message", short(t.Event))
 		}
 	})
 }
@@ -931,7 +1089,7 @@ func (x *lowering) dedupe() {
 					where = "state " + strconv.Quote(truncate(x.states[mark-2].name, 40)) + ": "
 				}
 				x.diag(x.strict(chart.Warning), t.Pos, ErrSameTest, "tests are tried in order, so only the first can be taken: remove one, or give it another test",
-					"%sa transition on %q already leaves the same state before this one, which is never taken%s", where, x.tests[tr.test].label(), x.dropped())
+					"%sa transition on %q already leaves the same state before this one, which is never taken%s", where, short(x.tests[tr.test].label()), x.dropped())
 				continue
 			}
 			seen[tr.test] = mark
@@ -949,7 +1107,7 @@ func (x *lowering) dedupe() {
 			if a := anyAt[tr.test]; a > 0 && x.any[a-1].to != q {
 				t, at := &c.Transitions[tr.src], &c.Transitions[x.any[a-1].src]
 				x.warnf(t.Pos, ErrShadowed, "any-state transitions are tried first: remove this one, or use another test",
-					"the transition on %q is never taken: the any-state transition on it (%s) is tried first", x.tests[tr.test].label(), where(at.Pos, at.ID))
+					"the transition on %q is never taken: the any-state transition on it (%s) is tried first", short(x.tests[tr.test].label()), where(at.Pos, at.ID))
 			}
 		}
 	}
@@ -1038,8 +1196,8 @@ func (x *lowering) checkGraph() {
 	for q := range x.states {
 		s := &x.states[q]
 		if len(s.trans) == 0 && len(x.any)-anyDest[q] == 0 {
-			x.warnf(s.pos, ErrNoWayOut, "add a transition out of it (one whose end is glued to no state enters the final state), unless the machine is meant to stay there",
-				"state %q has no way out: no transition leaves it, so the machine stays there for ever", x.label(q))
+			x.warnf(x.pos(q), ErrNoWayOut, "add a transition out of it (one whose end is glued to no state enters the final state), unless the machine is meant to stay there",
+				"state %q has no way out: no transition leaves it, so the machine stays there for ever", short(x.label(q)))
 		}
 	}
 	if x.initial < 0 {
@@ -1066,9 +1224,8 @@ func (x *lowering) checkGraph() {
 	}
 	for q := range x.states {
 		if !seen[q] {
-			s := &x.states[q]
-			x.warnf(s.pos, ErrUnreachable, "draw a transition into it, or delete it",
-				"state %q is unreachable: no path leads to it from the initial state %q", x.label(q), x.label(x.initial))
+			x.warnf(x.pos(q), ErrUnreachable, "draw a transition into it, or delete it",
+				"state %q is unreachable: no path leads to it from the initial state %q", short(x.label(q)), short(x.label(x.initial)))
 		}
 	}
 }

@@ -49,8 +49,9 @@ var morePhrases = map[error][2]string{
 
 // listed reports whether the compiler lists the next diagnostic of
 // severity sev wrapping err: the first maxRepeated of a kind are; the
-// others are counted in one diagnostic added after them. Every
-// diagnostic of the compiler goes through it.
+// others are counted in one diagnostic added after them, whose message
+// summarize writes once they are all counted. Every diagnostic of the
+// compiler goes through it.
 func (x *lowering) listed(sev chart.Severity, err error) bool {
 	k := repeatKey{err, sev}
 	if x.repeats == nil {
@@ -65,25 +66,36 @@ func (x *lowering) listed(sev chart.Severity, err error) bool {
 	if r.n <= maxRepeated {
 		return true
 	}
-	more := r.n - maxRepeated
-	if more == 1 {
+	if r.n == maxRepeated+1 {
 		r.summary = len(x.diags)
 		x.diags = append(x.diags, chart.Diagnostic{Pos: x.chartPos(), Severity: sev, Err: err,
 			Hint: fmt.Sprintf("the first %d are listed: fix them, and check again for the others", maxRepeated)})
 	}
-	p, ok := morePhrases[err]
-	if !ok {
-		p = [2]string{"diagnostic", "of this kind"}
-		if err != nil {
-			p[1] += " (" + strings.TrimPrefix(err.Error(), "compile: ") + ")"
-		}
-	}
-	noun := p[0]
-	if more > 1 {
-		noun += "s"
-	}
-	x.diags[r.summary].Message = strings.TrimSuffix("compile: and "+commas(more)+" more "+noun+" "+p[1], " ")
 	return false
+}
+
+// summarize writes the message of each diagnostic that counts those of
+// its kind left out: "and 99,989 more states sharing an ID with another".
+// (Each kind writes its own diagnostic: the map's order does not matter.)
+func (x *lowering) summarize() {
+	for k, r := range x.repeats {
+		more := r.n - maxRepeated
+		if more < 1 {
+			continue
+		}
+		p, ok := morePhrases[k.err]
+		if !ok {
+			p = [2]string{"diagnostic", "of this kind"}
+			if k.err != nil {
+				p[1] += " (" + strings.TrimPrefix(k.err.Error(), "compile: ") + ")"
+			}
+		}
+		noun := p[0]
+		if more > 1 {
+			noun += "s"
+		}
+		x.diags[r.summary].Message = strings.TrimSuffix("compile: and "+commas(more)+" more "+noun+" "+p[1], " ")
+	}
 }
 
 // commas renders n with thousands separated: "99,989".

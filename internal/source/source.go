@@ -120,7 +120,8 @@ func (e Encoding) UTF16() bool { return e == UTF16BOM || e == UTF16Bare }
 // and, when bare is true, UTF-16 without one whose first character is
 // '<'. It returns ok false (and enc the UTF-16 it looked like) when src
 // starts like UTF-16 but is not: an odd number of bytes. Invalid UTF-8 is
-// returned as it is; invalid UTF-16 becomes U+FFFD.
+// returned as it is; invalid UTF-16 becomes U+FFFD. UTF-16 costs the
+// UTF-8 text returned, allocated once, and two passes over src.
 func DecodeText(src string, bare bool) (text string, enc Encoding, ok bool) {
 	switch {
 	case strings.HasPrefix(src, "\xEF\xBB\xBF"):
@@ -135,27 +136,69 @@ func DecodeText(src string, bare bool) (text string, enc Encoding, ok bool) {
 	return src, NoBOM, true
 }
 
-// fromUTF16 decodes UTF-16 text without its byte-order mark.
+// fromUTF16 decodes UTF-16 text without its byte-order mark straight
+// into UTF-8, as utf16.Decode and a conversion to string do (an unpaired
+// surrogate becomes U+FFFD), in one string of the exact size: a first
+// pass counts its bytes. It costs the text it returns and nothing more.
 func fromUTF16(s string, bigEndian bool) (string, bool) {
 	if len(s)%2 != 0 {
 		return "", false
 	}
-	u := make([]uint16, len(s)/2)
-	for i := range u {
-		a, b := uint16(s[2*i]), uint16(s[2*i+1])
-		if bigEndian {
-			u[i] = a<<8 | b
-		} else {
-			u[i] = b<<8 | a
+	lo, hi := 0, 1 // the low and high bytes of a unit
+	if bigEndian {
+		lo, hi = 1, 0
+	}
+	unit := func(i int) rune { return rune(s[i+hi])<<8 | rune(s[i+lo]) }
+	size := 0
+	for i := 0; i < len(s); i += 2 {
+		r := unit(i)
+		switch {
+		case r < 0x80:
+			size++
+		case r < 0x800:
+			size += 2
+		case isPair(s, i, unit):
+			size += 4
+			i += 2
+		default: // other characters of 3 bytes, and U+FFFD for an unpaired surrogate
+			size += 3
 		}
 	}
-	return string(utf16.Decode(u)), true
+	var b strings.Builder
+	b.Grow(size)
+	for i := 0; i < len(s); i += 2 {
+		r := unit(i)
+		switch {
+		case r < 0x80:
+			b.WriteByte(byte(r))
+		case isPair(s, i, unit):
+			b.WriteRune(utf16.DecodeRune(r, unit(i+2)))
+			i += 2
+		case utf16.IsSurrogate(r):
+			b.WriteRune(utf8.RuneError)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String(), true
 }
 
-// FromLatin1 decodes ISO 8859-1 text into UTF-8.
+// isPair reports whether the unit at i of s is a high surrogate followed
+// by a low one.
+func isPair(s string, i int, unit func(int) rune) bool {
+	r := unit(i)
+	return r >= 0xD800 && r < 0xDC00 && i+2 < len(s) && unit(i+2) >= 0xDC00 && unit(i+2) < 0xE000
+}
+
+// FromLatin1 decodes ISO 8859-1 text into UTF-8, in one string of the
+// exact size (a byte from 0x80 takes two).
 func FromLatin1(s string) string {
+	size := len(s)
+	for i := 0; i < len(s); i++ {
+		size += int(s[i] >> 7)
+	}
 	var b strings.Builder
-	b.Grow(len(s) + len(s)/8)
+	b.Grow(size)
 	for i := 0; i < len(s); i++ {
 		b.WriteRune(rune(s[i]))
 	}

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"testing/iotest"
+	"unicode/utf16"
 
 	"github.com/fsmforge/fsmforge/chart"
 )
@@ -241,4 +243,80 @@ func TestLines(t *testing.T) {
 	if l, c := zero.Pos(5); l != 1 || c != 1 {
 		t.Errorf("Lines{}.Pos(5) = %d:%d, want 1:1", l, c)
 	}
+}
+
+// decodeUTF16 is how DecodeText decoded UTF-16 before it wrote UTF-8
+// straight: through a []uint16 and a []rune, 4.5 times the text.
+func decodeUTF16(s string, bigEndian bool) string {
+	u := make([]uint16, len(s)/2)
+	for i := range u {
+		a, b := uint16(s[2*i]), uint16(s[2*i+1])
+		if bigEndian {
+			u[i] = a<<8 | b
+		} else {
+			u[i] = b<<8 | a
+		}
+	}
+	return string(utf16.Decode(u))
+}
+
+// TestFromUTF16 checks that fromUTF16 decodes as utf16.Decode does, on
+// random text: ASCII, two- and three-byte characters, surrogate pairs,
+// and surrogates unpaired, reversed, at the start and at the end.
+func TestFromUTF16(t *testing.T) {
+	units := []uint16{'<', 'a', 0, 0x7F, 0x80, 0x7FF, 0x800, 0xD7FF, 0xE000, 0xFFFD, 0xFFFE, 0xFFFF,
+		0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0xD83D, 0xDE00}
+	r := rand.New(rand.NewPCG(1, 2))
+	for i := range 2000 {
+		n := r.IntN(40)
+		if i%100 == 0 {
+			n = 1 << 16
+		}
+		b := make([]byte, 0, 2*n)
+		for range n {
+			u := units[r.IntN(len(units))]
+			if r.IntN(4) == 0 {
+				u = uint16(r.Uint32())
+			}
+			b = append(b, byte(u), byte(u>>8))
+		}
+		for _, big := range []bool{false, true} {
+			s := string(b)
+			got, ok := fromUTF16(s, big)
+			if want := decodeUTF16(s, big); !ok || got != want {
+				t.Fatalf("fromUTF16(%q, big endian %v) = %q, %v; want %q", s, big, got, ok, want)
+			}
+		}
+	}
+	if got, ok := fromUTF16("<\x00a", false); ok || got != "" {
+		t.Errorf(`fromUTF16 of an odd length = %q, %v; want "", false`, got, ok)
+	}
+}
+
+// BenchmarkDecodeText decodes 10 MiB of UTF-16 (markup, and some text of
+// two and three bytes), beside the old way through []uint16 and []rune,
+// the baseline.
+func BenchmarkDecodeText(b *testing.B) {
+	line := "\t\t<Cell N='PinX' V='4.25' U='IN'/><Text>walk left — \u00e9t\u00e9 \U0001F600</Text>\r\n"
+	var u []byte
+	for _, r := range strings.Repeat(line, (10<<20)/(2*len(line))) {
+		for _, c := range utf16.AppendRune(nil, r) {
+			u = append(u, byte(c), byte(c>>8))
+		}
+	}
+	src := "\xFF\xFE" + string(u)
+	b.Run("size=10MiB", func(b *testing.B) {
+		b.SetBytes(int64(len(src)))
+		b.ReportAllocs()
+		for b.Loop() {
+			DecodeText(src, false)
+		}
+	})
+	b.Run("size=10MiB/baseline", func(b *testing.B) {
+		b.SetBytes(int64(len(src)))
+		b.ReportAllocs()
+		for b.Loop() {
+			decodeUTF16(src[2:], false)
+		}
+	})
 }

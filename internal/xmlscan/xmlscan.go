@@ -19,6 +19,11 @@
 // U+FFFD). Invalid UTF-8 is its callers' to refuse: it is not checked.
 // Messages quote at most [source.MaxQuoted] bytes of a name.
 //
+// Besides the document (or a window of it), a scanner holds the open
+// elements with their namespace bindings, and the current start tag's
+// attributes, at most [Scanner.MaxAttrs] of them. A start tag costs time
+// in proportion to its length, however many bindings are in scope.
+//
 // # Sections
 //
 //   - Tokens: [Scanner.Next] moves to the next token, of a [Kind]; the
@@ -36,6 +41,7 @@
 package xmlscan
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strconv"
@@ -74,7 +80,10 @@ type openElem struct {
 	line, col int
 }
 
-type nsBinding struct{ prefix, uri string }
+type nsBinding struct {
+	prefix, uri string
+	hides       int // index in Scanner.ns of the binding of prefix this one hides, or -1
+}
 
 // SyntaxError is malformed XML at a byte offset of the document, or for a
 // scanner of [NewReader], its reader's error.
@@ -83,6 +92,8 @@ type SyntaxError struct {
 	Msg    string
 	Deep   bool  // elements nested deeper than the scanner's limit
 	Read   error // the reader's error, when reading the document failed
+
+	TooManyAttrs bool // a start tag has more attributes than the scanner's MaxAttrs
 
 	final bool // reading more of the document cannot change the error
 }
@@ -104,6 +115,14 @@ type Scanner struct {
 	// supported: Visio writes UTF-8"); "" leaves that part out.
 	Editor string
 
+	// MaxAttrs is the most attributes a start tag may have, namespace
+	// declarations included; 0 means DefaultMaxAttrs. The scanner holds
+	// a start tag's attributes (48 bytes each) until the next start tag:
+	// a tag of tens of millions of them would exhaust the memory. A tag
+	// with more stops the scanner with a [SyntaxError] at the tag, whose
+	// TooManyAttrs is set.
+	MaxAttrs int
+
 	src      string // the document, or the window of it a reader's scanner holds
 	off      int    // where the next token starts, in src
 	maxDepth int
@@ -119,7 +138,8 @@ type Scanner struct {
 	selfClosing   bool   // the start tag was <x/>: its end comes next
 
 	stack    []openElem
-	ns       []nsBinding
+	ns       []nsBinding    // the namespace bindings in scope, the innermost last
+	nsTop    map[string]int // prefix → index in ns of its binding in scope (see bind)
 	rootDone bool
 	err      *SyntaxError
 
@@ -156,6 +176,10 @@ func (p *linePos) advance(seg string, off int) {
 	}
 	p.off = off
 }
+
+// DefaultMaxAttrs is the default of [Scanner.MaxAttrs]: 1,048,576
+// attributes, 48 MiB of [Attr], far more than any drawing's element has.
+const DefaultMaxAttrs = 1 << 20
 
 // New returns a scanner of the document src whose elements may nest
 // maxDepth deep.
@@ -400,7 +424,8 @@ func (s *Scanner) nextStream() bool {
 		// The token may go on after the window, or its error be the
 		// window's end: read more, and scan it again.
 		s.err = nil
-		s.off, s.ns, s.selfClosing = off, s.ns[:nns], selfClosing
+		s.off, s.selfClosing = off, selfClosing
+		s.unbind(nns)
 		s.fill(off)
 	}
 	return false
@@ -496,6 +521,12 @@ func (s *Scanner) startTag(start int) bool {
 		if j == i {
 			return s.fail(j, "expected space, '>' or '/>' in <%s>, found %s", short(qname), quoteChar(s.src[j:]))
 		}
+		if max := cmp.Or(s.MaxAttrs, DefaultMaxAttrs); len(s.attrs)+nns >= max {
+			// Final: reading more of the document cannot change it.
+			s.fail(start, "<%s> has more than %d attributes", short(qname), max)
+			s.err.TooManyAttrs, s.err.final = true, true
+			return false
+		}
 		aname, k, ok := s.name(j)
 		if !ok {
 			return s.fail(j, "invalid attribute name in <%s>: %s", short(qname), quoteChar(s.src[j:]))
@@ -523,10 +554,10 @@ func (s *Scanner) startTag(start int) bool {
 		prefix, local := splitName(aname)
 		switch {
 		case prefix == "" && local == "xmlns":
-			s.ns = append(s.ns, nsBinding{"", s.keep(Unescape(raw))})
+			s.bind("", s.keep(Unescape(raw)))
 			nns++
 		case prefix == "xmlns":
-			s.ns = append(s.ns, nsBinding{s.keep(local), s.keep(Unescape(raw))})
+			s.bind(s.keep(local), s.keep(Unescape(raw)))
 			nns++
 		default:
 			s.attrs = append(s.attrs, Attr{prefix, local, raw})
@@ -578,7 +609,7 @@ func (s *Scanner) endTag(start int) bool {
 
 func (s *Scanner) pop() {
 	n := len(s.stack) - 1
-	s.ns = s.ns[:len(s.ns)-s.stack[n].nns]
+	s.unbind(len(s.ns) - s.stack[n].nns)
 	s.stack = s.stack[:n]
 	if n == 0 {
 		s.rootDone = true
@@ -588,14 +619,49 @@ func (s *Scanner) pop() {
 // xmlNamespace is bound to the prefix xml by definition.
 const xmlNamespace = "http://www.w3.org/XML/1998/namespace"
 
+// bind adds the binding of prefix to uri, which hides any other of
+// prefix until unbind takes it off.
+func (s *Scanner) bind(prefix, uri string) {
+	if s.nsTop == nil {
+		s.nsTop = make(map[string]int)
+	}
+	hides, ok := s.nsTop[prefix]
+	if !ok {
+		hides = -1
+	}
+	s.nsTop[prefix] = len(s.ns)
+	s.ns = append(s.ns, nsBinding{prefix, uri, hides})
+}
+
+// unbind takes off the bindings after the first n.
+func (s *Scanner) unbind(n int) {
+	for i := len(s.ns) - 1; i >= n; i-- {
+		if b := s.ns[i]; b.hides < 0 {
+			delete(s.nsTop, b.prefix)
+		} else {
+			s.nsTop[b.prefix] = b.hides
+		}
+	}
+	s.ns = s.ns[:n]
+}
+
+// nsLinear is how many bindings lookupNS looks through rather than ask
+// Scanner.nsTop: a document binds a few prefixes, but one made to be
+// slow may bind millions, which every start tag would look through.
+const nsLinear = 8
+
 func (s *Scanner) lookupNS(prefix string) string {
 	if prefix == "xml" {
 		return xmlNamespace
 	}
-	for i := len(s.ns) - 1; i >= 0; i-- {
-		if s.ns[i].prefix == prefix {
-			return s.ns[i].uri
+	if len(s.ns) <= nsLinear {
+		for i := len(s.ns) - 1; i >= 0; i-- {
+			if s.ns[i].prefix == prefix {
+				return s.ns[i].uri
+			}
 		}
+	} else if i, ok := s.nsTop[prefix]; ok {
+		return s.ns[i].uri
 	}
 	if prefix != "" {
 		// An undeclared prefix: not well-formed for namespaces, but

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+	"time"
 	"unicode/utf8"
 
 	"github.com/fsmforge/fsmforge/internal/source"
@@ -224,7 +225,7 @@ func trace(sc *Scanner) []string {
 	}
 	if err := sc.Err(); err != nil {
 		l, c := sc.LineCol(err.Offset)
-		out = append(out, fmt.Sprintf("error %d:%d@%d %q deep %v", l, c, err.Offset, err.Msg, err.Deep))
+		out = append(out, fmt.Sprintf("error %d:%d@%d %q deep %v many %v", l, c, err.Offset, err.Msg, err.Deep, err.TooManyAttrs))
 	}
 	return out
 }
@@ -510,4 +511,168 @@ func BenchmarkIllegalAt(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestMaxAttrs checks that a start tag of more than MaxAttrs attributes,
+// namespace declarations included, stops the scanner at the tag, with a
+// message that names the element, shortened, and the limit; and that a
+// scanner of NewReader stops there too, whatever its window.
+func TestMaxAttrs(t *testing.T) {
+	long := strings.Repeat("n", 1<<20)
+	for _, tt := range []struct {
+		max  int
+		src  string
+		err  string // "" for none
+		line int    // of the error
+	}{
+		{3, "<a x='1' y='2' z='3'/>", "", 0},
+		{3, "<a xmlns='u' xmlns:p='v' p:z='3'><p:b/></a>", "", 0},
+		{3, "<r>\n <a w='0' x='1' y='2' z='3'/></r>", "<a> has more than 3 attributes", 2},
+		{3, "<a xmlns='u' xmlns:p='v' x='1' y='2'/>", "<a> has more than 3 attributes", 1},
+		{3, "<a x='1' y='2' z='3' q", "<a> has more than 3 attributes", 1},
+		{3, "<a x='1' y='2' z='3' 'q'/>", "<a> has more than 3 attributes", 1},
+		{3, "<a x='1' y='2' z='3'q='4'/>", "expected space", 1},
+		{3, "<" + long + " w='0' x='1' y='2' z='3'/>", "<" + long[:source.MaxQuoted] + "...> has more than 3 attributes", 1},
+		{0, "<a" + strings.Repeat(" a=''", DefaultMaxAttrs) + "/>", "", 0},
+		{0, "<a" + strings.Repeat(" a=''", DefaultMaxAttrs+1) + "/>", fmt.Sprintf("<a> has more than %d attributes", DefaultMaxAttrs), 1},
+	} {
+		scanners := []*Scanner{New(tt.src, 10)}
+		windows := []int{1, 7, 64, 1 << 20}
+		if len(tt.src) > 1<<20 {
+			windows = []int{64 << 10} // the window grows to the tag
+		}
+		for _, window := range windows {
+			scanners = append(scanners, NewReader(iotest.HalfReader(strings.NewReader(tt.src)), 10, window))
+		}
+		for k, sc := range scanners {
+			sc.MaxAttrs = tt.max
+			for sc.Next() {
+			}
+			err := sc.Err()
+			switch {
+			case tt.err == "" && err != nil:
+				t.Errorf("scanner %d: scan(%.40q..., MaxAttrs %d) = %q, want no error", k, tt.src, tt.max, err.Msg)
+			case tt.err == "":
+			case err == nil || !strings.HasPrefix(err.Msg, tt.err):
+				t.Errorf("scanner %d: scan(%.40q..., MaxAttrs %d) = %.200v, want %q", k, tt.src, tt.max, err, tt.err)
+			case strings.Contains(tt.err, "attributes"):
+				// At the start tag: its line, its '<'.
+				if l, _ := sc.LineCol(err.Offset); !err.TooManyAttrs || l != tt.line || tt.src[err.Offset] != '<' {
+					t.Errorf("scanner %d: scan(%.40q...) = error at line %d, offset %d, TooManyAttrs %v; want at the tag, line %d, TooManyAttrs true", k, tt.src, l, err.Offset, err.TooManyAttrs, tt.line)
+				}
+			}
+		}
+	}
+}
+
+// TestReaderMaxAttrs checks that scanners of NewReader stop where a
+// scanner of the whole document does, for a small MaxAttrs.
+func TestReaderMaxAttrs(t *testing.T) {
+	for i, src := range streamDocs() {
+		sc := New(src, 100)
+		sc.MaxAttrs = 2
+		want := trace(sc)
+		for _, window := range []int{1, 3, 8, 64} {
+			sc := NewReader(iotest.HalfReader(strings.NewReader(src)), 100, window)
+			sc.MaxAttrs = 2
+			if got := trace(sc); !slices.Equal(got, want) {
+				t.Errorf("doc %d (%.40q), window %d:\ngot  %q\nwant %q", i, src, window, got, want)
+			}
+		}
+	}
+}
+
+// TestManyNamespaces checks that the namespaces of elements are resolved
+// as the innermost binding of their prefix says, however many bindings
+// are in scope, against a scan of a stack of maps, on random documents;
+// and that a scanner of NewReader resolves them alike.
+func TestManyNamespaces(t *testing.T) {
+	prefixes := []string{"", "a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"}
+	for seed := range uint64(50) {
+		r := rand.New(rand.NewPCG(seed, 2))
+		var b strings.Builder
+		var want []string
+		scopes := []map[string]string{{}}
+		resolve := func(p string) string {
+			for i := len(scopes) - 1; i >= 0; i-- {
+				if u, ok := scopes[i][p]; ok {
+					return u
+				}
+			}
+			if p != "" {
+				return "undeclared:" + p
+			}
+			return ""
+		}
+		var open []string
+		for n := 0; n < 300 && (n == 0 || len(open) > 0); n++ {
+			if len(open) > 0 && r.IntN(3) == 0 {
+				b.WriteString("</" + open[len(open)-1] + ">")
+				open, scopes = open[:len(open)-1], scopes[:len(scopes)-1]
+				continue
+			}
+			scope := map[string]string{}
+			var decl strings.Builder
+			for range r.IntN(1 + 4*r.IntN(4)) { // up to 12 bindings
+				p, u := prefixes[r.IntN(len(prefixes))], fmt.Sprintf("u%d", r.IntN(1000))
+				if _, dup := scope[p]; dup {
+					continue
+				}
+				scope[p] = u
+				if p == "" {
+					decl.WriteString(" xmlns='" + u + "'")
+				} else {
+					decl.WriteString(" xmlns:" + p + "='" + u + "'")
+				}
+			}
+			p := prefixes[r.IntN(len(prefixes))]
+			name := "x"
+			if p != "" {
+				name = p + ":x"
+			}
+			scopes = append(scopes, scope)
+			want = append(want, resolve(p))
+			b.WriteString("<" + name + decl.String() + ">")
+			open = append(open, name)
+		}
+		for len(open) > 0 {
+			b.WriteString("</" + open[len(open)-1] + ">")
+			open = open[:len(open)-1]
+		}
+		src := b.String()
+		for _, sc := range []*Scanner{New(src, 1000), NewReader(iotest.HalfReader(strings.NewReader(src)), 1000, 16)} {
+			var got []string
+			for sc.Next() {
+				if sc.Kind() == StartTag {
+					got = append(got, sc.Space())
+				}
+			}
+			if sc.Err() != nil || !slices.Equal(got, want) {
+				t.Fatalf("seed %d: scan(%.80q...) = %v, spaces\n%q\nwant\n%q", seed, src, sc.Err(), got, want)
+			}
+		}
+	}
+}
+
+// TestManyNamespacesTime checks that a start tag costs O(1) however many
+// namespace bindings are in scope: 400,000 bindings (each start tag
+// looked through them) and as many elements took minutes.
+func TestManyNamespacesTime(t *testing.T) {
+	const n = 400_000
+	var b strings.Builder
+	b.WriteString("<r")
+	for i := range n {
+		fmt.Fprintf(&b, " xmlns:p%d='u'", i)
+	}
+	b.WriteString(">" + strings.Repeat("<a/><p7:a q:x='1'/>", n) + "</r>")
+	start := time.Now()
+	sc := New(b.String(), 10)
+	for sc.Next() {
+		if sc.Kind() == StartTag && sc.Local() == "a" && sc.Prefix() == "p7" && (sc.Space() != "u" || sc.AttrNS("u", "x") != "") {
+			t.Fatalf("<p7:a> in %q, want u", sc.Space())
+		}
+	}
+	if d := time.Since(start); sc.Err() != nil || d > 30*time.Second {
+		t.Errorf("scan = %v, in %v; want no error, in well under a second", sc.Err(), d)
+	}
 }
