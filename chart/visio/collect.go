@@ -3,6 +3,7 @@ package visio
 import (
 	"fmt"
 	"iter"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,7 +27,8 @@ type sheet struct {
 	nodes  chunks[node]
 	states chunks[stateDraft]
 	acts   chunks[actDraft]
-	trans  chunks[transDraft]
+	trans  chunks[transDraft] // with a stencil; ends holds the same transitions
+	ends   chunks[lineEnds]   // of the transitions (1-D shapes of a plain diagram)
 
 	byNum []ref          // by shape ID, for small numbers
 	byStr map[string]ref // the other shape IDs
@@ -51,6 +53,13 @@ type sheet struct {
 	orders  map[*node]int              // an order too large for transDraft
 	inState map[*node]*node            // the first container holding a node that is a state
 	bigActs map[int32]chart.Action     // actions actDraft cannot hold, by index in acts
+	extra   map[*node]string           // plain: the text of a state besides its name, shortened
+
+	// The states' boxes, for telling which state a connector's free end
+	// lies on (see sheet.on), made when first needed; budget is how many
+	// more boxes may be tried.
+	boxes  []stateBox
+	budget int
 }
 
 // node is a shape of a page: what the interpretation keeps of it and
@@ -97,13 +106,14 @@ const (
 	fBegin                        // a Connect row glues the connector's start
 	fEnd                          // and its end
 	fBigOrder                     // the order is in sheet.orders
+	fFinal                        // a transition marked final (Final, or fsmforgeFinal)
 )
 
 // stateDraft is what a shape that may be a state says of it: with a
 // stencil, its entry actions are acts[first:first+n].
 type stateDraft struct {
 	name     string
-	box      *chart.Box
+	box      *chart.Box // in inches until the state is built (see box, pixelBox)
 	first, n int32
 	kind     chart.StateKind
 	initial  bool // plain: the machine starts here (see kindOf)
@@ -126,6 +136,11 @@ type transDraft struct {
 	test, value, order int32 // value: an index in interp.vals, plus 1
 	push, ret          bool
 }
+
+// lineEnds is where a connector's start and end are on its page, in
+// inches from the page's bottom-left corner, Y upwards: start x, y, end x,
+// y; NaN where the drawing does not say.
+type lineEnds [4]float32
 
 // value returns the index plus 1 of a transition's value in in.vals.
 func (in *interp) value(v string) int32 {
@@ -247,7 +262,15 @@ func (sh *sheet) displayName(n *node) string {
 	return sh.label(n)
 }
 
+// describe names a node's shape for a message: a state by its name
+// ("state 12 "walkLeft""), another shape by its text or its Visio name
+// ("shape 31 (Sheet.31)").
 func (sh *sheet) describe(n *node) string {
+	if n.flags&fState != 0 && n.draft >= 0 {
+		if name := sh.states.at(n.draft).name; name != "" {
+			return fmt.Sprintf("state %s %s", short(sh.shapeID(n)), quote(name))
+		}
+	}
 	if name := chart.NormalizeSpace(cutText(n.text)); name != "" {
 		return fmt.Sprintf("shape %s %s", short(sh.shapeID(n)), quote(name))
 	}
@@ -426,9 +449,12 @@ func (in *interp) collectShape(sh *sheet, s *Shape, parent ref) {
 			in.stencilState(sh, n, s)
 		case chart.RoleTransition:
 			in.stencilTransition(sh, n, s)
+			*sh.ends.add() = ends(s, in.path)
 		}
 	} else if n.flags&(fOneD|fGuide|fPart|fSkip) == 0 {
 		in.plainState(sh, n, s)
+	} else if in.isTransition(n) {
+		in.plainTransition(sh, n, s)
 	}
 
 	in.path = append(in.path, s)
@@ -549,7 +575,7 @@ func (in *interp) stencilState(sh *sheet, n *node, s *Shape) {
 		name = chart.NormalizeSpace(stateText(s))
 	}
 	name = in.text(name)
-	d := stateDraft{name: name, box: box(s, in.path, sh.pg), first: int32(sh.acts.n)}
+	d := stateDraft{name: name, box: box(s, in.path), first: int32(sh.acts.n)}
 	for i, a := range in.st.Actions {
 		p, ok := findProp(s, a.Name)
 		if !ok {
@@ -609,7 +635,14 @@ func (in *interp) entry(sh *sheet, n *node, d *stateDraft) []chart.Action {
 func (in *interp) plainState(sh *sheet, n *node, s *Shape) {
 	n.draft = int32(sh.states.n)
 	kind, initial := kindOf(s)
-	*sh.states.add() = stateDraft{name: in.text(chart.NormalizeSpace(stateText(s))), box: box(s, in.path, sh.pg), kind: kind, initial: initial}
+	name, extra := plainText(s)
+	*sh.states.add() = stateDraft{name: in.text(name), box: box(s, in.path), kind: kind, initial: initial}
+	if extra != "" {
+		if sh.extra == nil {
+			sh.extra = make(map[*node]string)
+		}
+		sh.extra[n] = strings.Clone(extra) // shortened: small
+	}
 	if what, lacks := unsupported(s); what != "" {
 		if sh.unsup == nil {
 			sh.unsup = make(map[*node]chart.Diagnostic)
@@ -617,6 +650,68 @@ func (in *interp) plainState(sh *sheet, n *node, s *Shape) {
 		sh.unsup[n] = diag(chart.Error, in.at(sh, n, displayName(s)), "draw the machine without it",
 			"%s is not supported (charts have no %s); the shape is left out", what, lacks)
 	}
+}
+
+// plainTransition reads what a 1-D shape of a plain diagram says of the
+// transition it may be: where its ends are, and whether its Shape Data
+// row PropFinal marks it final.
+func (in *interp) plainTransition(sh *sheet, n *node, s *Shape) {
+	n.draft = int32(sh.ends.n)
+	*sh.ends.add() = ends(s, in.path)
+	if p, ok := findProp(s, PropFinal); ok {
+		in.final(sh, n, &p, PropFinal, "")
+	}
+}
+
+// final reads the row p, named name, that marks the transition n final: 1,
+// true or yes mark it (fFinal); 0, false, no or nothing do not; other
+// values are a warning, and do not.
+func (in *interp) final(sh *sheet, n *node, p *Prop, name, shapeName string) {
+	switch strings.ToLower(strings.TrimSpace(p.Value)) {
+	case "1", "true", "yes":
+		n.flags |= fFinal
+	case "", "0", "false", "no":
+	default:
+		if shapeName == "" {
+			shapeName = chart.NormalizeSpace(n.text)
+		}
+		const format = "%s %s is not 1 or 0 (true or false); ignored"
+		sh.finding(n, finding{diag(chart.Warning, in.propPos(p, sh, n, shapeName), "write 1 (true) if the machine ends where the connector's end is free, else 0 (false)",
+			format, name, quote(strings.TrimSpace(p.Value))), format})
+	}
+}
+
+// finding records a problem of the transition n's properties, reported
+// when the transition is read.
+func (sh *sheet) finding(n *node, f finding) {
+	if sh.tdiags == nil {
+		sh.tdiags = make(map[*node][]finding)
+	}
+	sh.tdiags[n] = append(sh.tdiags[n], f)
+}
+
+// ends returns where the connector s, drawn inside groups (the nearest
+// last), starts and ends on its page (see lineEnds).
+func ends(s *Shape, groups []*Shape) lineEnds {
+	nan := float32(math.NaN())
+	e := lineEnds{nan, nan, nan, nan}
+	var ox, oy float64
+	for i := len(groups) - 1; i >= 0; i-- {
+		ax, ay, ok := groups[i].XForm.origin()
+		if !ok {
+			return e
+		}
+		ox, oy = ox+ax, oy+ay
+	}
+	x := &s.XForm
+	point := func(cx, cy XFormCells, vx, vy float64, at []float32) {
+		if x.Set&(cx|cy) == cx|cy && math.Abs(ox+vx) < 1e30 && math.Abs(oy+vy) < 1e30 { // a place on a page
+			at[0], at[1] = float32(ox+vx), float32(oy+vy)
+		}
+	}
+	point(XBeginX, XBeginY, x.BeginX, x.BeginY, e[0:2])
+	point(XEndX, XEndY, x.EndX, x.EndY, e[2:4])
+	return e
 }
 
 // propPos is where a property's value was set: its row when the shape sets
@@ -707,11 +802,11 @@ func (in *interp) stencilTransition(sh *sheet, n *node, s *Shape) {
 			bad(&sp, "pick one of none, push, return", "stack operation %s is not one of none, push, return", quote(v))
 		}
 	}
-	if diags != nil {
-		if sh.tdiags == nil {
-			sh.tdiags = make(map[*node][]finding)
-		}
-		sh.tdiags[n] = diags
+	for _, f := range diags {
+		sh.finding(n, f)
+	}
+	if fp, ok := findProp(s, names.Final); ok {
+		in.final(sh, n, &fp, names.Final, name)
 	}
 	n.draft = int32(sh.trans.n)
 	*sh.trans.add() = d

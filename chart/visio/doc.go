@@ -19,12 +19,13 @@
 //
 //   - [DecodeVDX] parses a .vdx file, [DecodeVSDX] a .vsdx package, into
 //     a [Document], a model of the drawing that knows nothing of state
-//     machines: masters, pages (their size included), shapes (group
-//     members included) with their ID, names, master, text, custom
-//     properties (Shape Data rows: label, value, format and the drop-list
-//     it holds), the cells that place them ([XForm]), whether they are
-//     1-D, the containers they belong to, the page's Connects (which end
-//     of which connector is glued to which shape), and positions.
+//     machines: the document's custom properties, masters, pages (their
+//     size and their own Shape Data included), shapes (group members
+//     included) with their ID, names, master, text, custom properties
+//     (Shape Data rows: label, value, format and the drop-list it holds),
+//     the cells that place them ([XForm]), whether they are 1-D, the
+//     containers they belong to, the page's Connects (which end of which
+//     connector is glued to which shape), and positions.
 //     [Document.Resolve] links each shape to the master it inherits from,
 //     and fills in the cells it does not set; [Shape.Prop] then merges
 //     their custom properties cell by cell.
@@ -32,9 +33,9 @@
 //     without.
 //
 // [Read] and [ReadFile] do both, and tell the formats apart by content: a
-// zip is a package, anything else is read as a .vdx. (Of a package, they
-// hand each shape of a page to the interpretation as it is parsed, and
-// keep no Document of the pages: see Costs.)
+// zip is a package, anything else is read as a .vdx. (They hand each
+// shape of a page to the interpretation as it is parsed, and keep no
+// Document of the pages: see Costs.)
 //
 // # Visio packages
 //
@@ -50,7 +51,8 @@
 // keeps its characters and drops its formatting marks (cp, pp, tp) and
 // fields' formulas (fld keeps its shown value); in both formats, CR LF, CR,
 // and Visio's line breaks U+2028 and U+2029 become '\n'. The document's
-// title comes from docProps/core.xml.
+// title comes from docProps/core.xml, its custom properties from
+// docProps/custom.xml.
 //
 // # With a stencil
 //
@@ -62,12 +64,17 @@
 // drop-lists. A shape of the transition master is a transition: its start
 // must be glued to a state (or to a message-handler shape: the transition
 // then applies in any state); its Test property names one of the stencil's
-// tests; Value, Order and Stack are optional. The importer checks the
+// tests; Value, Order, Stack and Final are optional (see Glue for Final:
+// 1 or true when the transition's free end ends the machine on purpose; a
+// master without the row is not warned about). The importer checks the
 // drawing's masters against the stencil: a drawing that uses none of the
 // stencil's masters was made with another stencil (an error); a master the
 // stencil does not know is reported and its shapes ignored; a master whose
-// drop-list differs from the stencil's was made with another version of the
-// stencil (a warning).
+// drop-list differs from the stencil's, or that has a Shape Data row the
+// stencil does not list (its values left out), was made with another
+// version of the stencil (a warning). Shapes drawn without a master are
+// not part of the chart (a note counts them: titles, comments); a
+// connector drawn without one, glued to shapes, is a warning.
 //
 // # Without a stencil
 //
@@ -78,7 +85,11 @@
 // its own, as the states of Visio's UML stencil do); 1-D shapes are
 // transitions, whose text is a UML label, "event [guard] / action", split
 // into its parts. A container no connector is glued to is a frame, not a
-// state.
+// state. What a state's shape says besides its name is left out with a
+// warning: the lines of its text from the first after the first that
+// holds a '/' (UML's "entry / action" below the name), and the texts of
+// the other members of its master's picture (the behaviour compartment of
+// the UML stencil's "State with internal behavior").
 // Start, end and choice pseudo-states are recognised by the words of their
 // master's name: "start" or "initial", "end" or "final", "decision" or
 // "choice" (Lucidchart's UMLStartBlock, Visio's Initial state, a flowchart's
@@ -112,26 +123,68 @@
 // A connector's ends are read from the page's Connects rows (FromSheet: the
 // connector; FromCell: BeginX for its start, EndX for its end; ToSheet: the
 // shape). An end glued to a member of a master's group is glued to the
-// group. A transition whose end is glued to nothing enters the final state
-// (the article: "any transition that ends with no state is considered to
-// have entered a final state").
+// group. Only glued ends connect, as in Visio, which moves only glued ends
+// with their shapes.
+//
+// A transition whose end is glued to nothing enters the final state (the
+// article: "any transition that ends with no state is considered to have
+// entered a final state"): the machine ends there. Since a connector's end
+// also comes loose by mistake, a warning says so, unless the drawing
+// marks the end as meant: with a stencil, the transition's Final property
+// ([chart.Properties]; "Final" by default) is 1 or true (the masters
+// [WriteStencil] writes have the row, false); in a plain diagram, its
+// Shape Data row [PropFinal] ("fsmforgeFinal", as chart/drawio names it)
+// is 1 or true; or the connector's end is glued to an end shape (a UML
+// final state), which makes it a transition into that end pseudo-state.
+// A returning transition (Stack = return) ends loose by design, and is
+// not warned about. A transition marked final whose end is glued to a
+// state other than an end shape, or that returns, is an error.
+//
+// A free end that lies on a state (within 1/16 inch of its box) was
+// probably meant to be glued to it: the messages say so. A connector of a
+// plain diagram glued to no shape at all is not a transition: if its
+// start lies on a state, it was drawn as one, and it is an error; else it
+// is left out, with a warning when it has a text, with a note when it has
+// none (a bare line). A connector whose start is glued to no state
+// is left out: an error with a stencil, or when its start lies on a
+// state; else a warning.
+//
+// # Chaining
+//
+// The chart's Chain and ChainLimit ([chart.Chart]) come from the
+// document's custom properties (in Visio: File > Info > Properties >
+// Advanced > Custom; a .vdx's <DocumentProperties><CustomProps>, a
+// package's docProps/custom.xml): [PropChain] ("fsmforgeChain": 1, true
+// or yes; 0, false or no) and [PropChainLimit] ("fsmforgeChainLimit": a
+// whole number from 0 to 65535, 0 for the number of states); names are
+// matched regardless of case. When the document has neither, they come
+// from the Shape Data rows of the first page (not a background page) that
+// has either: the page's own Shape Data, in its page sheet. A value that
+// cannot be read is a warning, and left out.
 //
 // # Writing stencils
 //
 // [WriteStencil] writes the Visio stencil (.vsx) a stencil file describes:
 // one master per part, named as the stencil names them, whose Shape Data
-// rows hold its drop-lists of tests and action values. Drawings made with
-// it read back with the stencil without a warning.
+// rows hold its drop-lists of tests and action values, and the
+// transition's Final row. Drawings made with it read back with the
+// stencil without a warning.
 //
 // # Diagnostics
 //
 // Problems are [chart.Diagnostic] values with the file, page, shape and
-// line:column where they are. A drawing made with a stencil is a build
-// asset and is read strictly: a transition whose start is glued to nothing,
-// a Connect row that names a shape the page does not have, an unknown test
+// line:column where they are. A drawing is read with the meaning Visio
+// gives it, or refused with an error that names the shape; what the
+// reader leaves out or reads otherwise is at least a warning that names
+// it, but for what is only decoration, a note: a background page, the
+// shapes drawn without a master in a drawing made with a stencil, a
+// connector without text glued to nothing. A drawing made with a stencil is a
+// build asset and is read strictly: a transition whose start is glued to
+// nothing, an end glued to a shape the page does not have, an unknown test
 // or drop-list value are errors. A plain diagram is read leniently: what
-// cannot be a transition is a warning and left out, connectors glued to no
-// shape at all a note. Nothing the importer leaves out goes unreported.
+// cannot be a transition is a warning and left out, but for what was
+// drawn as one and cannot be read as drawn (see Glue), and the states
+// charts cannot hold, which are errors.
 //
 // # Bad input
 //
@@ -144,7 +197,13 @@
 // UTF-8 (with the line and column, and for a package the part:
 // "car.vsdx!visio/pages/page1.xml:2:182"; invalid UTF-8 with its byte and
 // offset too); groups nested deeper than Options.MaxDepth (100 by
-// default). It reads UTF-8, with or without a byte-order mark, and UTF-16
+// default); more elements than Options.MaxElements (1,048,576 by default,
+// [ErrTooLarge]), counted as they are read: the shapes of the pages and
+// masters, group members included, their Shape Data rows and the page
+// sheets', the Connect rows, pages, masters, the shapes the Relationships
+// cells name, the document's custom properties and a package's content
+// types, all together. (A file of 8 MB holds a million empty <Shape/>
+// elements.) It reads UTF-8, with or without a byte-order mark, and UTF-16
 // with one. A drawing without pages (a stencil, .vsx or .vssx) is an error
 // of Interpret.
 //
@@ -193,27 +252,32 @@
 // well-formed but allocates only for what it keeps (encoding/xml would
 // allocate for every element of the drawing, mostly geometry and
 // formatting). It looks for the characters XML does not allow in one more
-// pass over the text, at about 2 GB/s. A .vdx is read into memory whole, and its Document's
-// strings share memory with the file's text. A package's parts are each
-// unpacked as they are parsed, 64 KiB of text at a time (a UTF-16 part
-// whole), and the parser copies out the strings the Document keeps: neither
-// the file nor the parts' text stay in memory. A Chart shares memory with
-// neither.
+// pass over the text, at about 2 GB/s. A .vdx is read into memory whole,
+// and the strings the reader keeps of it share memory with the file's
+// text. A package's parts are each unpacked as they are parsed, 64 KiB of
+// text at a time (a UTF-16 part whole), and the parser copies out the
+// strings it keeps: neither the file nor the parts' text stay in memory.
+// A Chart shares memory with neither.
 //
 // The interpretation reads each shape of a page once, into a record of
 // what it needs of it (64 bytes; for a state, its name, box and entry
 // actions, 40 bytes and 16 an action; for a transition, its test, value,
-// order and stack operation, 16 bytes), and builds the chart from the
-// records once it has the whole page: the glue comes after the shapes.
-// [Read] of a package builds no Document of the pages: the parser hands
-// each top-level shape, once read with its members and resolved, to the
-// interpretation, then reuses its memory for the next, and each Connect
-// row as it comes. [Interpret], and Read of a .vdx, read the records from
-// the Document (Read then drops each page's shapes).
+// order and stack operation, 16 bytes, and where its ends are, 16), and
+// builds the chart from the records once it has the whole page: the glue
+// comes after the shapes. [Read] builds no Document of the pages, of
+// either format: the parser hands each top-level shape, once read with
+// its members and resolved, to the interpretation, then reuses its memory
+// for the next, and each Connect row as it comes; a Document keeps the
+// masters, which come before the pages. [Interpret] reads the records
+// from a Document. So Read holds, besides the file's text (of a .vdx), 64
+// bytes and up for each shape, and Options.MaxElements bounds the shapes:
+// a .vdx of 32 MB holding 4 million empty <Shape/> elements is refused at
+// the 1,048,577th, with 131 MB of heap at the peak (3.9 times the file;
+// read whole, past the limit, it would take about 400 MB).
 //
 // Measured with
 //
-//	go test -run xxx -bench 'ReadVSDX|Read$' -benchmem -count 5 ./chart/visio
+//	go test -run xxx -bench 'ReadVSDX|Read$' -benchmem -count 3 ./chart/visio
 //
 // (on a shared 2-core AMD EPYC, the range of the medians of several runs
 // of 3 or 5; alloc/file is the bytes allocated per byte of the file,
@@ -221,13 +285,13 @@
 // collected, per byte of the file):
 //
 //   - A .vdx of 10,000 states and 40,000 transitions, 59 MB
-//     (BenchmarkRead): 0.34 to 0.37 s on one core, 160 to 175 MB/s, a
-//     quarter of what encoding/xml takes only to tokenize it; alloc/file
-//     2.0, peak/file 2.0 (the file's text held is one of them).
+//     (BenchmarkRead): 0.22 s on one core, 265 to 275 MB/s, a quarter of
+//     what encoding/xml takes only to tokenize it; alloc/file 1.4,
+//     peak/file 1.4 (the file's text held is one of them).
 //   - A .vsdx of 12,000 states and 48,000 transitions, 5 MB, whose parts
 //     unpack to 78 MB (16 times; Visio's own parts compress 4 to 8 times)
-//     (BenchmarkReadVSDX): 0.47 to 0.52 s, 9.4 to 10.6 MB/s of file or 150
-//     to 165 MB/s of XML; alloc/file 21, peak/file 5.1 (25 MB).
+//     (BenchmarkReadVSDX): 0.44 to 0.52 s, 9.4 to 11.3 MB/s of file or 150
+//     to 180 MB/s of XML; alloc/file 21, peak/file 5.5 (28 MB).
 //
 // Of a package's 21 bytes allocated per byte of the file, 16 are its XML,
 // each byte copied once into the scanner's windows (a string's memory

@@ -33,6 +33,11 @@ type Document struct {
 	Masters []*Master // the document stencil, in file order
 	Pages   []*Page   // in file order, background pages included
 
+	// CustomProps lists the document's custom properties (in Visio, File
+	// > Info > Properties > Advanced > Custom): a .vdx's
+	// <DocumentProperties><CustomProps>, a package's docProps/custom.xml.
+	CustomProps []CustomProp
+
 	// Diagnostics lists what the parser and Resolve ignored or found odd:
 	// of each kind, the first 100, then how many more there are.
 	Diagnostics chart.Diagnostics
@@ -79,7 +84,17 @@ type Page struct {
 	// Width and Height are the page's size in inches (its page sheet's
 	// PageWidth and PageHeight), or 0 when the file does not say.
 	Width, Height float64
-	Pos           Pos // of the <Page> element
+	// Props lists the Shape Data rows of the page itself: its page
+	// sheet's Property section (the page's ShapeSheet).
+	Props []Prop
+	Pos   Pos // of the <Page> element
+}
+
+// CustomProp is a custom property of the document: its name and its value
+// as the file writes it ("1", "true", "42").
+type CustomProp struct {
+	Name, Value string
+	Pos         Pos // of its element
 }
 
 // Label returns the page's local name, as the designer sees it, or its

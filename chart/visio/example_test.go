@@ -165,7 +165,10 @@ func ExampleReadFile_vsdx() {
 
 // A UML state machine drawn with Visio's UML stencil: the composite state
 // "Distance Dependant States" holds four states, so its transition applies
-// in each of them; but it has no initial state, and a transition enters it.
+// in each of them. But the drawing cannot be read as drawn: three
+// connectors between those states lie on them without being glued to
+// them, so that Visio does not connect them; and the composite state has
+// no initial state, while a transition enters it.
 func ExampleReadFile_uml() {
 	c, err := visio.ReadFile("testdata/hossam_obstacle_car_uml_statemachine.vsdx", visio.Options{File: "car.vsdx"})
 	for _, s := range c.States[1:] {
@@ -174,7 +177,9 @@ func ExampleReadFile_uml() {
 	for _, t := range c.Transitions[12:] {
 		fmt.Printf("%s: %s -> %s\n", t.ID, t.From, t.Target)
 	}
-	fmt.Println(err)
+	for _, d := range err.(chart.Diagnostics) {
+		fmt.Println(d.Message)
+	}
 	// Output:
 	// start "Start"
 	// normal "Inital state"
@@ -189,7 +194,10 @@ func ExampleReadFile_uml() {
 	// 238@252: 252 -> 203
 	// 238@257: 257 -> 203
 	// 238@260: 260 -> 203
-	// car.vsdx!visio/pages/page1.xml:2:182: page "Page-1", shape 235 "Distance Dependant States": chart: compound state "Distance Dependant States" has no initial state, so no transition can enter it
+	// visio: the connector is glued to no shape, though its start lies on state 247 "Dist > 70 cm" and its end on state 260 "Dist < 20": it is not a transition until its ends are glued
+	// visio: the connector is glued to no shape, though its start lies on state 260 "Dist < 20" and its end on state 247 "Dist > 70 cm": it is not a transition until its ends are glued
+	// visio: the connector is glued to no shape, though its start lies on state 257 "20 < Dist < 30" and its end on state 252 "30 < Dist < 70": it is not a transition until its ends are glued
+	// chart: compound state "Distance Dependant States" has no initial state, so no transition can enter it
 }
 
 // The model of a .vsdx: masters and pages found through the package's
@@ -261,6 +269,6 @@ func ExampleWriteStencil() {
 	// Output:
 	// Initial State: Name XMovement[existing;right;left;death] Animation[existing;moveRight;moveLeft;death]
 	// State: Name XMovement[existing;right;left;death] Animation[existing;moveRight;moveLeft;death]
-	// Transition: Test[hitTriggerLeft;animationDone;hitTriggerRight;hitByPlayer] Value Order Stack[none;push;return]
+	// Transition: Test[hitTriggerLeft;animationDone;hitTriggerRight;hitByPlayer] Value Order Stack[none;push;return] Final
 	// Message Handler:
 }

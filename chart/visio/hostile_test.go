@@ -58,7 +58,7 @@ func hostileFiles(t testing.TB, big bool) []hostileFile {
 		longNames.WriteString("<" + long + ">")
 	}
 	good := goombaParts()
-	twice := vdxgen.Goomba(nil)
+	twice := goomba(nil)
 	for range 200 {
 		twice.Pages[0].Shapes = append(twice.Pages[0].Shapes, vdxgen.Shape{ID: long[:min(len(long), 64<<10*scale)], Master: "3"})
 	}
@@ -75,6 +75,8 @@ func hostileFiles(t testing.TB, big bool) []hostileFile {
 		{"invalid UTF-8 at the end", atEnd("<Page Name='caf\xE9'/>"), false, visio.ErrMalformed, "invalid UTF-8 (byte 0xE9 at byte offset"},
 		{"long names", []byte(longNames.String()), false, visio.ErrMalformed, "nnn...> (line 3:"},
 		{"long IDs used twice", twice.Bytes(), true, nil, "more of this kind are not listed"},
+		{"shapes past MaxElements", []byte(doc + "<Pages><Page ID='0'><Shapes>" + strings.Repeat("<Shape/>", 1<<20+1) + "</Shapes></Page></Pages></VisioDocument>"),
+			false, visio.ErrTooLarge, "the drawing has more than 1048576 elements"},
 		{"binary", noise, false, visio.ErrNotVisio, "this is a binary file"},
 		{"NUL after text", append([]byte(doc+"<Pages>\x00"), noise...), false, visio.ErrNotVisio, "a NUL byte at byte offset 98"},
 	}
@@ -167,4 +169,73 @@ func lastLines(out []byte, n int) string {
 		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// TestMaxElements reads drawings of more elements than Options.MaxElements
+// allows, of each kind the reader keeps: each is refused with an error
+// wrapping ErrTooLarge at the first element over the limit, whose hint
+// names the option; a drawing of as many elements as the limit is read.
+func TestMaxElements(t *testing.T) {
+	const doc = "<?xml version='1.0'?>\n<VisioDocument xmlns='http://schemas.microsoft.com/visio/2003/core'>"
+	page := func(s string) []byte {
+		return []byte(doc + "<Pages><Page ID='0' NameU='Page-1'>\n" + s + "\n</Page></Pages></VisioDocument>\n")
+	}
+	many := func(n int, f func(i int) string) string {
+		var b strings.Builder
+		for i := range n {
+			b.WriteString(f(i + 1))
+		}
+		return b.String()
+	}
+	id := func(i int) string { return fmt.Sprint(i) }
+	vsdx := vsdxgen.Bytes(goomba(nil), vsdxgen.Options{})
+	parts := unzipParts(t, vsdx)
+	for _, tt := range []struct {
+		name string
+		data []byte
+		max  int
+		want string // the error's start; "" for none
+	}{
+		// The Goomba: 4 masters and their 4 shapes and 11 rows, a page,
+		// its 8 shapes, 15 rows and 9 Connect rows.
+		{"vdx at the limit", goomba(nil).Bytes(), 52, ""},
+		{"vdx over the limit", goomba(nil).Bytes(), 51, "x:43:1: visio: the drawing has more than 51 elements"},
+		// And the package's 12 content types.
+		{"vsdx at the limit", vsdx, 64, ""},
+		{"vsdx over the limit", vsdx, 63, "x!visio/pages/page1.xml:2:5865: visio: the drawing has more than 63 elements"},
+		{"vsdx content types", vsdxgen.Zip(editPart(parts, "[Content_Types].xml", "</Types>", many(100, func(i int) string {
+			return "<Override PartName='/x" + id(i) + ".xml' ContentType='application/xml'/>"
+		})+"</Types>")), 90, "x![Content_Types].xml:2:"},
+		{"shapes", page("<Shapes>" + many(30, func(i int) string { return "<Shape ID='" + id(i) + "'/>" }) + "</Shapes>"), 20, "x:3:"},
+		{"empty shapes", page("<Shapes>" + strings.Repeat("<Shape/>", 30) + "</Shapes>"), 20, "x:3:161:"},
+		{"rows", page("<Shapes><Shape ID='1'>" + strings.Repeat("<Prop><Value>1</Value></Prop>", 30) + "</Shape></Shapes>"), 20, "x:3:"},
+		{"page rows", page("<PageSheet>" + strings.Repeat("<Prop><Value>1</Value></Prop>", 30) + "</PageSheet>"), 20, "x:3:"},
+		{"connects", page("<Shapes><Shape ID='1'/></Shapes><Connects>" + strings.Repeat("<Connect FromSheet='1' FromCell='BeginX' ToSheet='1'/>", 30) + "</Connects>"), 20, "x:3:"},
+		{"relationships", page("<Shapes><Shape ID='1'><v14:Layout xmlns:v14='http://schemas.microsoft.com/office/visio/2010/extension'><v14:Relationships F='SUM(DEPENDSON(1," +
+			many(30, func(i int) string { return "Sheet." + id(i) + "!SheetRef()," }) + "Sheet.0!SheetRef()))'/></v14:Layout></Shape></Shapes>"), 20, "x:3:"},
+		{"custom properties", []byte(doc + "<DocumentProperties><CustomProps>" + strings.Repeat("<CustomProp Name='a'>1</CustomProp>", 30) +
+			"</CustomProps></DocumentProperties><Pages/></VisioDocument>"), 20, "x:2:"},
+		{"pages", []byte(doc + "<Pages>" + many(30, func(i int) string { return "<Page ID='" + id(i) + "'/>" }) + "</Pages></VisioDocument>"), 20, "x:2:"},
+		{"masters", []byte(doc + "<Masters>" + many(30, func(i int) string { return "<Master ID='" + id(i) + "'/>" }) + "</Masters></VisioDocument>"), 20, "x:2:"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := visio.Read(bytes.NewReader(tt.data), visio.Options{File: "x", MaxElements: tt.max})
+			if tt.want == "" {
+				if err != nil || c == nil {
+					t.Fatalf("Read = %v", err)
+				}
+				return
+			}
+			var l chart.Diagnostics
+			if c != nil || !errors.Is(err, visio.ErrTooLarge) || !errors.As(err, &l) || len(l) != 1 {
+				t.Fatalf("Read = %v, want an error wrapping ErrTooLarge", err)
+			}
+			if got := l[0].Error(); !strings.HasPrefix(got, tt.want) || !strings.Contains(got, fmt.Sprintf("more than %d elements", tt.max)) {
+				t.Errorf("Read error = %q, want it to start with %q", got, tt.want)
+			}
+			if l[0].Hint != chart.LimitHint("MaxElements") {
+				t.Errorf("Hint = %q", l[0].Hint)
+			}
+		})
+	}
 }

@@ -6,11 +6,38 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/internal/importer"
 	"github.com/fsmforge/fsmforge/internal/source"
+)
+
+// The names of the custom properties and Shape Data rows the reader reads
+// besides a stencil's, as chart/drawio names its attributes.
+const (
+	// PropChain ("1", "true" or "yes"; "0", "false" or "no") and
+	// PropChainLimit (a whole number from 0 to 65535), custom properties
+	// of the document, or else Shape Data rows of a page's sheet: the
+	// chart's Chain and ChainLimit, how its machine runs.
+	PropChain      = "fsmforgeChain"
+	PropChainLimit = "fsmforgeChainLimit"
+	// PropFinal, "1" or "0" ("true" or "false"), a Shape Data row of a
+	// connector of a plain diagram whose end is glued to no shape: the
+	// machine ends there on purpose, so no warning says that the
+	// connector's end may have come loose. With a stencil, its Final
+	// property ([chart.Properties]) says so.
+	PropFinal = "fsmforgeFinal"
+)
+
+// Hints of the diagnostics about glue.
+const (
+	hintReglue   = "drag the connector's end onto the shape until the shape is outlined, so that it is glued"
+	hintGlueBoth = "drag each end of the connector onto its state until the state is outlined, so that it is glued: " +
+		"Visio moves only glued ends with their shapes, and fsmforge reads only glued ends"
+	hintText = "fsmforge runs no code from a drawing: UML behaviours (entry / ..., do / ..., exit / ...) are code for a code generator; " +
+		"a state's entry actions come from a stencil's properties, and the game does the rest"
 )
 
 // Interpret reads a chart from a drawing: with Options.Stencil, as a
@@ -26,13 +53,6 @@ import (
 // a [chart.Diagnostics] of those that are errors. The chart's strings do not
 // share memory with the file.
 func Interpret(doc *Document, opt Options) (*chart.Chart, error) {
-	return interpret(doc, opt, false)
-}
-
-// interpret is Interpret; consume says that the caller drops doc after
-// it (Read does), so that the shapes and Connects of each page are dropped
-// as soon as they are read, leaving their memory to the chart.
-func interpret(doc *Document, opt Options, consume bool) (*chart.Chart, error) {
 	doc.Resolve()
 	in := newInterp(opt)
 	in.doc = doc
@@ -47,9 +67,6 @@ func interpret(doc *Document, opt Options, consume bool) (*chart.Chart, error) {
 		sh.shapesRead = true
 		for i := range pg.Connects {
 			in.connect(sh, &pg.Connects[i])
-		}
-		if consume {
-			pg.Shapes, pg.Connects = nil, nil
 		}
 	}
 	return in.finish()
@@ -153,6 +170,7 @@ func (in *interp) finish() (*chart.Chart, error) {
 		in.c.Diagnostics = append(in.c.Diagnostics, d)
 	}
 	in.run()
+	in.chain()
 	in.rep.flush(&in.c.Diagnostics)
 	in.sheets = nil
 	if in.st != nil {
@@ -193,6 +211,98 @@ func (in *interp) run() {
 		sheets = sheets[1:]
 	}
 	importer.RankOrders(in.c, nil, "visio")
+}
+
+// chain reads the chart's Chain and ChainLimit from the document's custom
+// properties PropChain and PropChainLimit, or else from the Shape Data
+// rows of the first page (not a background page) whose sheet has either.
+// A value that cannot be read is a warning, and left out.
+func (in *interp) chain() {
+	doc := in.doc
+	chain, limit, ok := in.customChain(doc.CustomProps)
+	for _, pg := range doc.Pages {
+		if ok || pg.Background {
+			break
+		}
+		chain, limit, ok = in.pageChain(pg)
+	}
+	if !ok {
+		return
+	}
+	if chain.set {
+		switch v := strings.ToLower(strings.TrimSpace(chain.value)); v {
+		case "1", "true", "yes":
+			in.c.Chain = true
+		case "0", "false", "no", "":
+		default:
+			in.diag(chart.Warning, chain.at, "write 1 (true) or 0 (false)", "%s %s is not 1 or 0 (true or false); ignored", PropChain, quote(chain.value))
+		}
+	}
+	if l := strings.TrimSpace(limit.value); limit.set && l != "" {
+		n, err := strconv.Atoi(l)
+		if f, ferr := strconv.ParseFloat(l, 64); err != nil && ferr == nil && f == math.Trunc(f) && f >= 0 && f <= 65535 {
+			n, err = int(f), nil // a number property: "12.0"
+		}
+		if err != nil || n < 0 || n > 65535 {
+			in.diag(chart.Warning, limit.at, "write a whole number from 1 to 65535, or 0 (or nothing) for the number of states",
+				"%s %s is not a whole number from 0 to 65535; ignored", PropChainLimit, quote(limit.value))
+		} else {
+			in.c.ChainLimit = n
+		}
+	}
+}
+
+// setting is a value of the drawing's chaining, and where it is set.
+type setting struct {
+	value string
+	at    chart.Pos
+	set   bool
+}
+
+// customChain finds PropChain and PropChainLimit among the document's
+// custom properties (the first of each name, told apart regardless of
+// case, as Visio does).
+func (in *interp) customChain(props []CustomProp) (chain, limit setting, ok bool) {
+	for i := range props {
+		p := &props[i]
+		var s *setting
+		switch {
+		case strings.EqualFold(p.Name, PropChain):
+			s = &chain
+		case strings.EqualFold(p.Name, PropChainLimit):
+			s = &limit
+		default:
+			continue
+		}
+		if !s.set {
+			*s = setting{p.Value, in.pos(p.Pos, nil, "", ""), true}
+		}
+	}
+	return chain, limit, chain.set || limit.set
+}
+
+// pageChain finds PropChain and PropChainLimit among the Shape Data rows
+// of the sheet of page pg, by row name, local name or label.
+func (in *interp) pageChain(pg *Page) (chain, limit setting, ok bool) {
+	for i := range pg.Props {
+		p := &pg.Props[i]
+		if p.Deleted {
+			continue
+		}
+		var s *setting
+		switch {
+		case strings.EqualFold(p.Row, PropChain), strings.EqualFold(p.Name, PropChain), strings.EqualFold(p.Label, PropChain):
+			s = &chain
+		case strings.EqualFold(p.Row, PropChainLimit), strings.EqualFold(p.Name, PropChainLimit), strings.EqualFold(p.Label, PropChainLimit):
+			s = &limit
+		default:
+			continue
+		}
+		if !s.set {
+			*s = setting{p.Value, in.pos(p.Pos, pg, "", ""), true}
+		}
+	}
+	return chain, limit, chain.set || limit.set
 }
 
 // initialAncestors marks Initial the compound states around a state of
@@ -402,14 +512,67 @@ func stateText(s *Shape) string {
 	return ""
 }
 
-// box returns where a shape is drawn on its page pg, in pixels from the
-// top left corner, or nil when the drawing does not say; groups holds the
-// groups around it, the nearest last. A member's cells are relative to its
-// group. Rotation is ignored.
-func box(s *Shape, groups []*Shape, pg *Page) *chart.Box {
-	if pg.Height <= 0 {
-		return nil
+// plainText returns the name of a state of a plain diagram and, shortened
+// for a message, the text written in it besides its name: the text that
+// names it (see stateText) up to its first line after the first that
+// holds a '/' (UML's "entry / action" below the name), and the rest of
+// it and the other texts of its master's picture (a UML state's
+// behaviour compartment) as the other text.
+func plainText(s *Shape) (name, extra string) {
+	name, rest := splitBehaviour(stateText(s))
+	var b strings.Builder
+	add := func(t string) {
+		if t = strings.TrimSpace(t); t != "" && b.Len() < 4*source.MaxQuoted {
+			if b.Len() > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(source.Shorten(t, 4*source.MaxQuoted))
+		}
 	}
+	add(rest)
+	named := strings.TrimSpace(s.Text) != ""
+	var walk func(*Shape)
+	walk = func(g *Shape) { // in stateText's order: the first text names the state
+		for _, m := range g.Shapes {
+			if !isPart(m) {
+				continue
+			}
+			if strings.TrimSpace(m.Text) != "" {
+				if named {
+					add(m.Text)
+				}
+				named = true
+			}
+			walk(m)
+		}
+	}
+	walk(s)
+	if b.Len() == 0 {
+		return name, ""
+	}
+	return name, importer.Shorten(chart.NormalizeSpace(b.String()), 60)
+}
+
+// splitBehaviour splits a state's text into its name and the behaviours
+// written under it (UML's "entry / action"): the lines from the first
+// line after the first that holds a '/'. (chart/drawio splits its states'
+// texts so.)
+func splitBehaviour(text string) (name, behaviour string) {
+	lines := strings.Split(text, "\n")
+	for i := 1; i < len(lines); i++ {
+		if strings.Contains(lines[i], "/") {
+			return chart.NormalizeSpace(strings.Join(lines[:i], " ")), strings.TrimSpace(strings.Join(lines[i:], "\n"))
+		}
+	}
+	return chart.NormalizeSpace(text), ""
+}
+
+// box returns where a shape is drawn on its page, in inches from the
+// page's bottom-left corner (X rightwards, Y upwards; X and Y the box's
+// bottom-left corner), or nil when the drawing does not say; groups holds
+// the groups around it, the nearest last. A member's cells are relative
+// to its group. Rotation is ignored. See pixelBox.
+func box(s *Shape, groups []*Shape) *chart.Box {
 	x, y, ok := s.XForm.origin()
 	if !ok {
 		return nil
@@ -428,10 +591,23 @@ func box(s *Shape, groups []*Shape, pg *Page) *chart.Box {
 	if h < 0 {
 		y, h = y+h, -h
 	}
-	b := &chart.Box{X: pixels(x), Y: pixels(pg.Height - y - h), W: pixels(w), H: pixels(h)}
+	return &chart.Box{X: x, Y: y, W: w, H: h}
+}
+
+// pixelBox turns b, a box of the function box, into a state's Box on a
+// page height inches high, in place: pixels from the page's top-left
+// corner. It returns nil when the page's height is not known (the pages
+// of a drawing are complete when their states are built, whatever the
+// order of their elements) or the box is too large to be a place on a
+// page.
+func pixelBox(b *chart.Box, height float64) *chart.Box {
+	if b == nil || height <= 0 {
+		return nil
+	}
+	*b = chart.Box{X: pixels(b.X), Y: pixels(height - b.Y - b.H), W: pixels(b.W), H: pixels(b.H)}
 	for _, v := range [...]float64{b.X, b.Y, b.W, b.H} {
 		if math.IsInf(v, 0) || math.IsNaN(v) {
-			return nil // cells too large to be a place on a page
+			return nil
 		}
 	}
 	return b
@@ -444,6 +620,7 @@ func pixels(inches float64) float64 {
 
 func (in *interp) state(sh *sheet, n *node, parent *node) {
 	d := sh.states.at(n.draft)
+	d.box = pixelBox(d.box, sh.pg.Height) // on() reads it so
 	st := chart.State{ID: n.id, Name: d.name, Box: d.box}
 	if parent != nil {
 		st.Parent = parent.id
@@ -455,6 +632,9 @@ func (in *interp) state(sh *sheet, n *node, parent *node) {
 		st.Entry = in.entry(sh, n, d)
 	}
 	st.Pos = in.at(sh, n, st.Name)
+	if extra := sh.extra[n]; extra != "" {
+		in.diag(chart.Warning, st.Pos, hintText, "state %s: the text written in it besides its name is left out: %s", quote(st.Name), quote(extra))
+	}
 	in.c.States = append(in.c.States, st)
 }
 
@@ -466,21 +646,26 @@ func (in *interp) transition(sh *sheet, n *node, sev chart.Severity) {
 	if strict {
 		what, ignored = "transition", ""
 	}
-	const reglue = "drag the connector's end onto the shape until the shape is outlined, so that it is glued"
 	switch beginStale, endStale := sh.staleEnds(n); {
 	case beginStale != "" || endStale != "":
 		end, id := "start", beginStale
 		if id == "" {
 			end, id = "end", endStale
 		}
-		in.diag(sev, at, "the file is inconsistent; "+reglue,
+		in.diag(sev, at, "the file is inconsistent; "+hintReglue,
 			"the %s of the %s is glued to shape %s, which is not on the page%s", end, what, short(id), ignored)
 		return
 	case n.begin == 0 && n.end == 0 && !strict:
-		in.diag(chart.Note, at, "", "connector glued to no shape; ignored")
+		in.unglued(sh, n, at, label)
 		return
 	case n.begin == 0:
-		in.diag(sev, at, reglue, "the start of the %s is glued to no state%s", what, ignored)
+		if on := sh.startOn(n); on != nil {
+			// Not a transition as Visio connects it, but drawn as one.
+			in.diag(chart.Error, at, hintReglue, "the start of the %s is glued to no state, though it lies on %s: it is not a transition until it is glued",
+				what, sh.describe(on))
+		} else {
+			in.diag(sev, at, hintReglue, "the start of the %s is glued to no state%s", what, ignored)
+		}
 		return
 	}
 	t := chart.Transition{ID: n.id, Label: in.text(label), Pos: at}
@@ -494,9 +679,10 @@ func (in *interp) transition(sh *sheet, n *node, sev chart.Severity) {
 		in.diag(sev, at, "", "the start of the %s is glued to %s, which is not a state%s", what, sh.describe(from), ignored)
 		return
 	}
+	var to *node
 	if n.end == 0 {
 		t.Target.Kind = chart.ToFinal
-	} else if to := whole(sh, sh.node(n.end)); to.flags&fState != 0 {
+	} else if to = whole(sh, sh.node(n.end)); to.flags&fState != 0 {
 		t.Target = chart.Target{Kind: chart.ToState, State: to.id}
 	} else {
 		hint := ""
@@ -506,13 +692,14 @@ func (in *interp) transition(sh *sheet, n *node, sev chart.Severity) {
 		in.diag(sev, at, hint, "the end of the %s is glued to %s, which is not a state%s", what, sh.describe(to), ignored)
 		return
 	}
+	valid := true
+	for _, f := range sh.tdiags[n] {
+		in.rep.add(&in.c.Diagnostics, f.d, f.kind)
+		valid = valid && f.d.Severity != chart.Error
+	}
+	returns := false
 	if strict {
 		d := sh.trans.at(n.draft)
-		diags := sh.tdiags[n]
-		for _, f := range diags {
-			in.rep.add(&in.c.Diagnostics, f.d, f.kind)
-		}
-		valid := diags == nil
 		if valid { // its test is the stencil's
 			t.Test = in.strs.Clone(in.st.Tests[d.test-1].Name)
 		}
@@ -526,16 +713,13 @@ func (in *interp) transition(sh *sheet, n *node, sev chart.Severity) {
 		if n.flags&fBigOrder != 0 {
 			t.Order = sh.orders[n]
 		}
-		if d.ret {
+		if returns = d.ret; returns {
 			if t.Target.Kind == chart.ToState {
 				in.diag(chart.Error, sh.ret[n], "unglue the end of the connector: a returning transition goes to the state on top of the stack",
 					"a returning transition is glued at its end to state %s", short(t.Target.State))
 				valid = false
 			}
 			t.Target = chart.Target{Kind: chart.ToReturn}
-		}
-		if !valid {
-			return
 		}
 	} else {
 		t.Event, t.Guard, t.Action = chart.ParseLabel(label)
@@ -545,7 +729,141 @@ func (in *interp) transition(sh *sheet, n *node, sev chart.Severity) {
 			t.Test = t.Guard
 		}
 	}
+	if !valid || !in.checkFinal(sh, n, to, &t, returns) {
+		return
+	}
 	in.c.Transitions = append(in.c.Transitions, t)
+}
+
+// checkFinal checks a transition's final mark (PropFinal in a plain
+// diagram, the stencil's Final property in a drawing made with one)
+// against its end, to (nil when the end is glued to nothing). A
+// transition whose end is glued to no state ends the machine (the
+// article: "any transition that ends with no state is considered to have
+// entered a final state"); unless marked, a warning says so, for a
+// designer who forgot to glue the connector's end. A returning
+// transition, whose end is loose by design, is not warned about, nor one
+// that enters an end pseudo-state. A marked transition whose end is glued
+// to a state, or that returns, is an error, and checkFinal returns false.
+func (in *interp) checkFinal(sh *sheet, n, to *node, t *chart.Transition, returns bool) bool {
+	name := PropFinal
+	if in.st != nil {
+		name = in.props.Final
+	}
+	marked := n.flags&fFinal != 0
+	switch {
+	case marked && returns:
+		in.diag(chart.Error, t.Pos, "set "+name+" to 0 (false): a returning transition goes to the state on top of the stack",
+			"the transition returns (%s = %s) and is marked %s: it cannot do both", in.props.Stack, chart.StackReturn, name)
+		return false
+	case marked && to != nil && (in.st != nil || sh.states.at(to.draft).kind != chart.EndState):
+		in.diag(chart.Error, t.Pos, "unglue the end of the connector to end the machine there, or set "+name+" to 0 (false)",
+			"the connector is marked %s, but its end is glued to %s", name, sh.describe(to))
+		return false
+	case !marked && t.Target.Kind == chart.ToFinal:
+		hint := "glue its end to a state if you meant one; if the machine should end there, set its Shape Data row " + quote(name) + " to 1 (true)"
+		if in.st == nil {
+			hint += ", or end it on an end shape (a UML final state)"
+		}
+		lies := ""
+		if on := sh.endOn(n); on != nil {
+			lies = ", though its end lies on " + sh.describe(on)
+		}
+		in.diag(chart.Warning, t.Pos, hint,
+			"the end of the connector is glued to no state%s: taken as a transition to the final state, which ends the machine", lies)
+	}
+	return true
+}
+
+// unglued reports a connector of a plain diagram glued to no shape at
+// all. One whose start lies on a state was drawn as a transition but is
+// not one, as Visio connects shapes: an error. Others are left out: with
+// a warning when they have a text, with a note when they have none (a
+// line without a label is drawing, not a transition).
+func (in *interp) unglued(sh *sheet, n *node, at chart.Pos, label string) {
+	if on := sh.startOn(n); on != nil {
+		end := ""
+		if to := sh.endOn(n); to != nil {
+			end = " and its end on " + sh.describe(to)
+		}
+		in.diag(chart.Error, at, hintGlueBoth, "the connector is glued to no shape, though its start lies on %s%s: it is not a transition until its ends are glued",
+			sh.describe(on), end)
+		return
+	}
+	if label != "" {
+		in.diag(chart.Warning, at, "glue its start to the state it leaves and its end to the state it enters (or leave its end free to end the machine), or delete it",
+			"the connector is glued to no shape: not a transition; ignored")
+		return
+	}
+	in.diag(chart.Note, at, "", "connector glued to no shape; ignored")
+}
+
+// startOn and endOn return the state the free start or end of the
+// connector n lies on (see sheet.on), or nil.
+func (sh *sheet) startOn(n *node) *node {
+	if n.draft < 0 {
+		return nil
+	}
+	e := sh.ends.at(n.draft)
+	return sh.on(e[0], e[1])
+}
+
+func (sh *sheet) endOn(n *node) *node {
+	if n.draft < 0 {
+		return nil
+	}
+	e := sh.ends.at(n.draft)
+	return sh.on(e[2], e[3])
+}
+
+// stateBox is a state of a page and where it is drawn.
+type stateBox struct {
+	n *node
+	b chart.Box
+}
+
+// onTolerance is how far outside a state's box, in pixels (1/16 inch), a
+// connector's free end is taken as lying on it.
+const onTolerance = 6
+
+// on returns the state whose box holds the point (x, y), in inches on the
+// page (see lineEnds), or lies within onTolerance of it: the smallest such box, for
+// states drawn inside others. It returns nil when none does, when the
+// point is not known, and when the page's budget of boxes is spent (a
+// drawing of a million free connectors over a million states is not
+// tried a million million times).
+func (sh *sheet) on(x, y float32) *node {
+	if x != x || y != y || sh.pg.Height <= 0 { // NaN: unknown
+		return nil
+	}
+	if sh.boxes == nil {
+		sh.boxes = []stateBox{}
+		for n := range sh.nodes.all() {
+			if n.flags&fState != 0 && n.draft >= 0 {
+				if b := sh.states.at(n.draft).box; b != nil {
+					sh.boxes = append(sh.boxes, stateBox{n, *b})
+				}
+			}
+		}
+		sh.budget = 1 << 24
+	}
+	if sh.budget < len(sh.boxes) {
+		return nil
+	}
+	sh.budget -= len(sh.boxes)
+	var best *stateBox
+	px, py := pixels(float64(x)), pixels(sh.pg.Height-float64(y))
+	for i := range sh.boxes {
+		b := &sh.boxes[i].b
+		if px >= b.X-onTolerance && px <= b.X+b.W+onTolerance && py >= b.Y-onTolerance && py <= b.Y+b.H+onTolerance &&
+			(best == nil || b.W*b.H < best.b.W*best.b.H) {
+			best = &sh.boxes[i]
+		}
+	}
+	if best == nil {
+		return nil
+	}
+	return best.n
 }
 
 // displayName names a shape for people: by its text, or its Visio name.
@@ -657,7 +975,7 @@ func (in *interp) checkMaster(m *Master, r chart.Role) {
 			list(&p, a.Name, a.Values)
 		}
 	case chart.RoleTransition:
-		known = []string{names.Test, names.Value, names.Order, names.Stack}
+		known = []string{names.Test, names.Value, names.Order, names.Stack, names.Final} // all but Test optional
 		p, ok := findProp(base, names.Test)
 		if !ok {
 			in.diag(chart.Warning, at(nil), update, "master %s has no property %q: its transitions have no test", quote(m.Label()), names.Test)
@@ -670,7 +988,8 @@ func (in *interp) checkMaster(m *Master, r chart.Role) {
 	for i := range base.Props {
 		p := &base.Props[i]
 		if !slices.Contains(known, p.Row) && !slices.Contains(known, p.Name) && !slices.Contains(known, p.Label) {
-			in.diag(chart.Note, at(p), "", "master %s: property %s is not in stencil %q; ignored", quote(m.Label()), quote(p.Row), st.Name)
+			in.diag(chart.Warning, at(p), update, "master %s: property %s is not in stencil %q (version %s): the values its shapes give it are left out",
+				quote(m.Label()), quote(p.Row), st.Name, importer.Version(st))
 		}
 	}
 }

@@ -16,8 +16,12 @@ import (
 //
 //   - MaxSize bounds the file; MaxDepth how deeply groups nest (XML
 //     elements may nest 2×MaxDepth+32 deep: a group level is two);
-//     MaxTransitions the transitions of the flattened chart
-//     ([chart.Flatten]).
+//     MaxElements the elements the reader keeps, all together: shapes
+//     (of pages and masters, group members included), Shape Data rows
+//     (of shapes and page sheets), Connect rows, pages, masters, the
+//     shapes Relationships cells name, custom properties and a package's
+//     content types; MaxTransitions the transitions of the flattened
+//     chart ([chart.Flatten]).
 //   - The limits of a Visio package (.vsdx), a zip archive of XML parts,
 //     against archives made to exhaust the reader's memory or time:
 //     MaxParts is how many files the archive may hold, and how many pages,
@@ -37,8 +41,9 @@ func withDefaults(o Options) Options { return o.WithDefaults() }
 // a [chart.Diagnostics] whose single diagnostic wraps one of them and says
 // where and why.
 var (
-	// ErrTooLarge: the file is larger than Options.MaxSize, or a package
-	// exceeds MaxParts, MaxPartSize or MaxUnpacked.
+	// ErrTooLarge: the file is larger than Options.MaxSize, it holds more
+	// elements than MaxElements, or a package exceeds MaxParts,
+	// MaxPartSize or MaxUnpacked.
 	ErrTooLarge = errors.New("visio: file too large")
 	// ErrNotVisio: the file is not a Visio drawing: empty, binary, a
 	// binary Visio file (.vsd), XML of another kind, a zip that is not an
@@ -65,10 +70,12 @@ var (
 
 // Read reads a Visio drawing from r and interprets it as a chart: a Visio
 // package (.vsdx, told by its content: a zip) as [DecodeVSDX] then
-// [Interpret] would, but handing each shape of a page to the
-// interpretation as it is parsed (see the package documentation, Costs),
-// any other file as a Visio XML drawing (.vdx) with [DecodeVDX], then
-// [Interpret].
+// [Interpret] would, any other file as a Visio XML drawing (.vdx) as
+// [DecodeVDX] then Interpret would; but it hands each shape of a page to
+// the interpretation as it is parsed, and keeps no Document of the pages
+// (see the package documentation, Costs). (So it reads the shapes of a
+// .vdx whose masters follow its pages, where Visio never writes them,
+// without their masters, and says so in a warning.)
 // A *bytes.Reader or *strings.Reader not yet read from is used in place; any
 // other reader is read into memory first (no more than Options.MaxSize
 // bytes).
@@ -99,15 +106,6 @@ func Read(r io.Reader, opt Options) (*chart.Chart, error) {
 		return readVSDX(strings.NewReader(src), int64(len(src)), opt)
 	}
 	return readVDX(strings.NewReader(src), opt)
-}
-
-// readVDX reads a .vdx from r and interprets it.
-func readVDX(r io.Reader, opt Options) (*chart.Chart, error) {
-	doc, err := DecodeVDX(r, opt)
-	if err != nil {
-		return nil, err
-	}
-	return interpret(doc, opt, true)
 }
 
 // ReadFile reads the drawing at path, a .vsdx or a .vdx; see [Read]. A

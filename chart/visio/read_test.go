@@ -77,7 +77,9 @@ func TestGoomba(t *testing.T) {
 }
 
 // TestGoombaPlain reads goomba.vdx without its stencil: the same states,
-// named by their text, and the same transitions, labelled by theirs.
+// named by their text, and the same transitions, labelled by theirs. The
+// death transition's Final property is the stencil's: read without it, its
+// free end is warned about.
 func TestGoombaPlain(t *testing.T) {
 	c, err := visio.ReadFile("../../examples/goomba/goomba.vdx", visio.Options{})
 	if err != nil {
@@ -92,10 +94,30 @@ func TestGoombaPlain(t *testing.T) {
 	}
 	want := []string{"1 walkLeft", "2 walkRight", "3 death",
 		"1 -hitTriggerLeft-> 2", "2 -hitTriggerRight-> 1", "1 -hitByPlayer-> 3", "2 -hitByPlayer-> 3", "3 -animationDone-> (final)"}
-	if !slices.Equal(got, want) || len(c.Diagnostics) != 0 {
-		t.Errorf("plain reading = %q, %v\nwant %q", got, c.Diagnostics, want)
+	if !slices.Equal(got, want) {
+		t.Errorf("plain reading = %q\nwant %q", got, want)
 	}
+	checkDiags(t, c.Diagnostics, []diag{{chart.Warning, `shape 8 "animationDone": warning: visio: the end of the connector is glued to no state: taken as a transition to the final state, which ends the machine`}})
 }
+
+// goomba is vdxgen.Goomba with the death transition (shape 8), whose end
+// is free, marked Final, as examples/goomba/goomba.vdx marks it: the
+// Transition master has a Final row, false, and shape 8 sets it true.
+func goomba(extra []vdxgen.Shape, glue ...[]vdxgen.Connect) *vdxgen.Drawing {
+	d := vdxgen.Goomba(extra, glue...)
+	for i := range d.Masters {
+		if m := &d.Masters[i]; m.ID == vdxgen.MasterTransition {
+			m.Shape.Props = append(m.Shape.Props, vdxgen.Prop{Row: "Final", Label: "Final", Value: "0", Type: 3})
+		}
+	}
+	if s := &d.Pages[0].Shapes[7]; s.ID == "8" {
+		s.Props = append(s.Props, final("1"))
+	}
+	return d
+}
+
+// final is a transition's Final row set to v.
+func final(v string) vdxgen.Prop { return vdxgen.Prop{Row: "Final", Value: v, Inherit: true} }
 
 // diag is an expected diagnostic: its severity and text in its rendering.
 type diag struct {
@@ -149,19 +171,19 @@ func TestStencilDrawings(t *testing.T) {
 		want  []string // summary of the transitions, if not nil
 		diags []diag
 	}{
-		{"goomba", vdxgen.Goomba(nil), base, nil},
+		{"goomba", goomba(nil), base, nil},
 		{"any state, push and return",
-			vdxgen.Goomba([]vdxgen.Shape{
+			goomba([]vdxgen.Shape{
 				handler,
 				vdxgen.Shape{ID: "10", Name: "State.10", Master: "3", Text: "stunned", Props: []vdxgen.Prop{{Row: "Name", Value: "stunned", Inherit: true}}},
 				vdxgen.Transition("11", "hitByPlayer", vdxgen.Prop{Row: "Stack", Value: "push", Inherit: true}),
 				vdxgen.Transition("12", "animationDone", vdxgen.Prop{Row: "Stack", Value: "return", Inherit: true}, vdxgen.Prop{Row: "Order", Value: "3", Inherit: true}),
 			}, vdxgen.Glue("11", "9", "10"), vdxgen.Glue("12", "10", "")),
 			append(slices.Clone(base), "* -hitByPlayer+-> 10 #1", "10 -animationDone-> (return) #3"), nil},
-		{"order", vdxgen.Goomba([]vdxgen.Shape{vdxgen.Transition("9", "animationDone", vdxgen.Prop{Row: "Order", Value: "7", Inherit: true})}, vdxgen.Glue("9", "3", "1")),
+		{"order", goomba([]vdxgen.Shape{vdxgen.Transition("9", "animationDone", vdxgen.Prop{Row: "Order", Value: "7", Inherit: true})}, vdxgen.Glue("9", "3", "1")),
 			append(replaced(base, "3 -animationDone-> (final) #1", "3 -animationDone-> (final) #8"), "3 -animationDone-> 1 #7"),
 			[]diag{{chart.Warning, `visio: state "death": 1 of 2 transitions have an order and 1 has none; those without one are tried after those with one, in document order: 1. "animationDone" (order 7), 2. "animationDone" (no order)`}}},
-		{"test value", vdxgen.Goomba([]vdxgen.Shape{vdxgen.Transition("9", "hitTriggerLeft", vdxgen.Prop{Row: "Value", Value: "2", Inherit: true})}, vdxgen.Glue("9", "3", "1")),
+		{"test value", goomba([]vdxgen.Shape{vdxgen.Transition("9", "hitTriggerLeft", vdxgen.Prop{Row: "Value", Value: "2", Inherit: true})}, vdxgen.Glue("9", "3", "1")),
 			append(slices.Clone(base), "3 -hitTriggerLeft-> 1 #2"), nil},
 		{"copied master and twice glued", func() *vdxgen.Drawing {
 			d := vdxgen.Goomba([]vdxgen.Shape{vdxgen.State("9", "6", "hiding", "existing", "existing")}, vdxgen.Glue("8", "3", "9"))
@@ -171,38 +193,38 @@ func TestStencilDrawings(t *testing.T) {
 			return d
 		}(), append(slices.Clone(base[:4]), "3 -animationDone-> 9 #1"),
 			[]diag{{chart.Warning, `shape 8 "animationDone": warning: visio: a second Connect row glues the start of the connector; the first is kept`}}},
-		{"unknown value", vdxgen.Goomba([]vdxgen.Shape{vdxgen.State("9", "3", "jumping", "jump", "moveLeft")}),
+		{"unknown value", goomba([]vdxgen.Shape{vdxgen.State("9", "3", "jumping", "jump", "moveLeft")}),
 			base, []diag{{chart.Error, `shape 9 "jumping": visio: state "jumping": XMovement value "jump" is not in the drop-list of stencil "goomba"`}}},
-		{"unknown test", vdxgen.Goomba([]vdxgen.Shape{vdxgen.Transition("9", "jump")}, vdxgen.Glue("9", "3", "1")),
+		{"unknown test", goomba([]vdxgen.Shape{vdxgen.Transition("9", "jump")}, vdxgen.Glue("9", "3", "1")),
 			base, []diag{{chart.Error, `shape 9 "jump": visio: test "jump" is not in stencil "goomba"`}}},
-		{"no test", vdxgen.Goomba([]vdxgen.Shape{vdxgen.Transition("9", "")}, vdxgen.Glue("9", "3", "1")),
+		{"no test", goomba([]vdxgen.Shape{vdxgen.Transition("9", "")}, vdxgen.Glue("9", "3", "1")),
 			base, []diag{{chart.Error, `visio: transition without a test`}}},
-		{"dangling start", vdxgen.Goomba([]vdxgen.Shape{vdxgen.Transition("9", "hitByPlayer")}, vdxgen.Glue("9", "", "1")),
+		{"dangling start", goomba([]vdxgen.Shape{vdxgen.Transition("9", "hitByPlayer")}, vdxgen.Glue("9", "", "1")),
 			base, []diag{{chart.Error, `shape 9 "hitByPlayer": visio: the start of the transition is glued to no state`}}},
-		{"stale glue", vdxgen.Goomba([]vdxgen.Shape{vdxgen.Transition("9", "hitByPlayer")}, vdxgen.Glue("9", "1", "99")),
+		{"stale glue", goomba([]vdxgen.Shape{vdxgen.Transition("9", "hitByPlayer")}, vdxgen.Glue("9", "1", "99")),
 			base, []diag{{chart.Error, `the end of the transition is glued to shape 99, which is not on the page`}}},
-		{"stale connector", vdxgen.Goomba(nil, vdxgen.Glue("98", "1", "2")),
+		{"stale connector", goomba(nil, vdxgen.Glue("98", "1", "2")),
 			base, []diag{{chart.Warning, `t.vdx:44:1: page "Page-1": warning: visio: a Connect row glues shape 98, which is not on the page; ignored`},
 				{chart.Warning, `t.vdx:45:1: page "Page-1": warning: visio: a Connect row glues shape 98, which is not on the page; ignored`}}},
-		{"glued to a transition", vdxgen.Goomba([]vdxgen.Shape{vdxgen.Transition("9", "hitByPlayer")}, vdxgen.Glue("9", "4", "1")),
+		{"glued to a transition", goomba([]vdxgen.Shape{vdxgen.Transition("9", "hitByPlayer")}, vdxgen.Glue("9", "4", "1")),
 			base, []diag{{chart.Error, `the start of the transition is glued to shape 4 "hitTriggerLeft", which is not a state`}}},
-		{"ends at a handler", vdxgen.Goomba([]vdxgen.Shape{handler, vdxgen.Transition("10", "hitByPlayer")}, vdxgen.Glue("10", "1", "9")),
+		{"ends at a handler", goomba([]vdxgen.Shape{handler, vdxgen.Transition("10", "hitByPlayer")}, vdxgen.Glue("10", "1", "9")),
 			base, []diag{{chart.Error, `the end of the transition is glued to shape 9 "on hit", which is not a state`}}},
-		{"returning end glued", vdxgen.Goomba([]vdxgen.Shape{vdxgen.Transition("9", "animationDone", vdxgen.Prop{Row: "Stack", Value: "return", Inherit: true})}, vdxgen.Glue("9", "3", "1")),
+		{"returning end glued", goomba([]vdxgen.Shape{vdxgen.Transition("9", "animationDone", vdxgen.Prop{Row: "Stack", Value: "return", Inherit: true})}, vdxgen.Glue("9", "3", "1")),
 			base, []diag{{chart.Error, `a returning transition is glued at its end to state 1`}}},
-		{"bad order and stack", vdxgen.Goomba([]vdxgen.Shape{vdxgen.Transition("9", "animationDone", vdxgen.Prop{Row: "Order", Value: "first", Inherit: true}, vdxgen.Prop{Row: "Stack", Value: "pop", Inherit: true})}, vdxgen.Glue("9", "3", "1")),
+		{"bad order and stack", goomba([]vdxgen.Shape{vdxgen.Transition("9", "animationDone", vdxgen.Prop{Row: "Order", Value: "first", Inherit: true}, vdxgen.Prop{Row: "Stack", Value: "pop", Inherit: true})}, vdxgen.Glue("9", "3", "1")),
 			base, []diag{{chart.Error, `order "first" is not a whole number`}, {chart.Error, `stack operation "pop" is not one of none, push, return`}}},
 		{"unknown master", func() *vdxgen.Drawing {
-			d := vdxgen.Goomba([]vdxgen.Shape{{ID: "9", Name: "Process", Master: "6", Text: "Make"}, {ID: "10", Name: "Process.10", Master: "6"}})
+			d := goomba([]vdxgen.Shape{{ID: "9", Name: "Process", Master: "6", Text: "Make"}, {ID: "10", Name: "Process.10", Master: "6"}})
 			d.Masters = append(d.Masters, vdxgen.Master{ID: "6", Name: "Process", Shape: vdxgen.Shape{ID: "5"}})
 			return d
 		}(), base, []diag{{chart.Warning, `shape 9 "Make": warning: visio: master "Process" is not in stencil "goomba": its 2 shapes are ignored`}}},
-		{"missing master", vdxgen.Goomba([]vdxgen.Shape{{ID: "9", Master: "77", Text: "lost"}}),
+		{"missing master", goomba([]vdxgen.Shape{{ID: "9", Master: "77", Text: "lost"}}),
 			base, []diag{{chart.Warning, `shape 9 "lost": warning: visio: shape refers to master 77, which the drawing does not have; it inherits nothing`}}},
-		{"unmastered shapes", vdxgen.Goomba([]vdxgen.Shape{{ID: "9", Text: "a note"}, {ID: "10", OneD: true, Text: "go"}}, vdxgen.Glue("10", "1", "2")),
+		{"unmastered shapes", goomba([]vdxgen.Shape{{ID: "9", Text: "a note"}, {ID: "10", OneD: true, Text: "go"}}, vdxgen.Glue("10", "1", "2")),
 			base, []diag{{chart.Warning, `shape 10 "go": warning: visio: connector drawn without a master of stencil "goomba": not a transition; ignored`}, {chart.Note, `page "Page-1": note: visio: 1 shapes drawn without a master are not part of the chart`}}},
 		{"another version", func() *vdxgen.Drawing {
-			d := vdxgen.Goomba(nil)
+			d := goomba(nil)
 			d.Masters[1].Shape.Props[1].Format = "existing;right;left" // State: no death
 			d.Masters[2].Shape.Props = append(d.Masters[2].Shape.Props, vdxgen.Prop{Row: "Speed", Label: "Speed"})
 			d.Masters[0].Shape.Props = d.Masters[0].Shape.Props[:2] // Initial State: no Animation
@@ -210,10 +232,10 @@ func TestStencilDrawings(t *testing.T) {
 		}(), nil, []diag{
 			{chart.Warning, `visio: master "Initial State" has no property "Animation", which stencil "goomba" (version 1) lists`},
 			{chart.Warning, `visio: master "State": the drop-list of "XMovement" is existing;right;left but stencil "goomba" (version 1) lists existing;right;left;death: the drawing was made with another version of the stencil`},
-			{chart.Note, `visio: master "Transition": property "Speed" is not in stencil "goomba"; ignored`},
+			{chart.Warning, `visio: master "Transition": property "Speed" is not in stencil "goomba" (version 1): the values its shapes give it are left out`},
 		}},
 		{"not a drop-list", func() *vdxgen.Drawing {
-			d := vdxgen.Goomba(nil)
+			d := goomba(nil)
 			d.Masters[2].Shape.Props[0].Type = 0
 			return d
 		}(), base, []diag{{chart.Warning, `master "Transition": property "Test" is not a drop-list; stencil "goomba" (version 1) lists hitTriggerLeft;animationDone;hitTriggerRight;hitByPlayer`}}},
@@ -222,14 +244,47 @@ func TestStencilDrawings(t *testing.T) {
 			Pages:   []vdxgen.Page{{ID: "0", Name: "Page-1", Shapes: []vdxgen.Shape{{ID: "1", Master: "0", Text: "Make"}, {ID: "2", Master: "1"}}}},
 		}, []string{}, []diag{{chart.Error, `visio: the drawing was not made with stencil "goomba": its shapes use masters "Process", "Dynamic connector", none of which is the stencil's "State" or "Transition"`}}},
 		{"two pages and a background", func() *vdxgen.Drawing {
-			d := vdxgen.Goomba(nil)
+			d := goomba(nil)
 			d.Pages = append(d.Pages,
 				vdxgen.Page{ID: "7", Name: "Background", Background: true, Shapes: []vdxgen.Shape{vdxgen.State("1", "3", "ghost", "existing", "existing")}},
-				vdxgen.Page{ID: "4", Name: "Page-2", Shapes: []vdxgen.Shape{vdxgen.State("1", "3", "resting", "existing", "existing"), vdxgen.Transition("2", "animationDone")}, Connects: vdxgen.Glue("2", "1", "")})
+				vdxgen.Page{ID: "4", Name: "Page-2", Shapes: []vdxgen.Shape{vdxgen.State("1", "3", "resting", "existing", "existing"), vdxgen.Transition("2", "animationDone", final("1"))}, Connects: vdxgen.Glue("2", "1", "")})
 			return d
 		}(), append(slices.Clone(base), "4/1 -animationDone-> (final) #1"), []diag{{chart.Note, `page "Background": note: visio: background page: its shapes are not part of the chart`}}},
+		{"free end", vdxgen.Goomba(nil), base, // and no Final row in the master: it is optional
+			[]diag{{chart.Warning, `t.vdx:32:1: page "Page-1", shape 8 "animationDone": warning: visio: the end of the connector is glued to no state: taken as a transition to the final state, which ends the machine`}}},
+		{"final set on the shape only", func() *vdxgen.Drawing {
+			d := vdxgen.Goomba(nil)
+			d.Pages[0].Shapes[7].Props = append(d.Pages[0].Shapes[7].Props, final("true"))
+			return d
+		}(), base, nil},
+		{"final not set", goomba([]vdxgen.Shape{vdxgen.Transition("9", "animationDone", final("0"))}, vdxgen.Glue("9", "2", "")),
+			append(slices.Clone(base), "2 -animationDone-> (final) #3"),
+			[]diag{{chart.Warning, `shape 9 "animationDone": warning: visio: the end of the connector is glued to no state: taken as a transition to the final state`}}},
+		{"final and glued", goomba([]vdxgen.Shape{vdxgen.Transition("9", "animationDone", final("1"))}, vdxgen.Glue("9", "2", "1")),
+			base, []diag{{chart.Error, `shape 9 "animationDone": visio: the connector is marked Final, but its end is glued to state 1 "walkLeft"`}}},
+		{"final and returns", goomba([]vdxgen.Shape{vdxgen.Transition("9", "animationDone", final("yes"), vdxgen.Prop{Row: "Stack", Value: "return", Inherit: true})}, vdxgen.Glue("9", "2", "")),
+			base, []diag{{chart.Error, `shape 9 "animationDone": visio: the transition returns (Stack = return) and is marked Final: it cannot do both`}}},
+		{"final not a boolean", goomba([]vdxgen.Shape{vdxgen.Transition("9", "animationDone", final("maybe"))}, vdxgen.Glue("9", "2", "")),
+			append(slices.Clone(base), "2 -animationDone-> (final) #3"),
+			[]diag{{chart.Warning, `shape 9 "animationDone": warning: visio: Final "maybe" is not 1 or 0 (true or false); ignored`},
+				{chart.Warning, `shape 9 "animationDone": warning: visio: the end of the connector is glued to no state: taken as a transition`}}},
+		{"free end on a state", func() *vdxgen.Drawing {
+			d := goomba([]vdxgen.Shape{vdxgen.Transition("9", "animationDone")}, vdxgen.Glue("9", "2", ""))
+			for i := range d.Pages[0].Shapes[:3] { // 1.5 by 0.75 inches, side by side
+				d.Pages[0].Shapes[i].XForm = &vdxgen.XForm{PinX: 1 + 2*float64(i), PinY: 5, Width: 1.5, Height: 0.75}
+			}
+			d.Pages[0].Shapes[8].XForm = &vdxgen.XForm{BeginX: 3.5, BeginY: 5, EndX: 4.25, EndY: 5.375} // on death's top edge
+			return d
+		}(), append(slices.Clone(base), "2 -animationDone-> (final) #3"),
+			[]diag{{chart.Warning, `shape 9 "animationDone": warning: visio: the end of the connector is glued to no state, though its end lies on state 3 "death": taken as a transition to the final state`}}},
+		{"free start on a state", func() *vdxgen.Drawing {
+			d := goomba([]vdxgen.Shape{vdxgen.Transition("9", "animationDone")}, vdxgen.Glue("9", "", "1"))
+			d.Pages[0].Shapes[2].XForm = &vdxgen.XForm{PinX: 5, PinY: 5, Width: 1.5, Height: 0.75}
+			d.Pages[0].Shapes[8].XForm = &vdxgen.XForm{BeginX: 5.7, BeginY: 5.2, EndX: 8, EndY: 8} // inside death
+			return d
+		}(), base, []diag{{chart.Error, `shape 9 "animationDone": visio: the start of the transition is glued to no state, though it lies on state 3 "death": it is not a transition until it is glued`}}},
 		{"state group", func() *vdxgen.Drawing {
-			d := vdxgen.Goomba([]vdxgen.Shape{
+			d := goomba([]vdxgen.Shape{
 				{ID: "9", Name: "State.9", Master: "6", Text: "grouped", Shapes: []vdxgen.Shape{{ID: "10", MasterShape: "6"}, {ID: "11", MasterShape: "7"}}},
 				vdxgen.Transition("12", "animationDone"),
 			}, vdxgen.Glue("12", "11", "10"))
@@ -261,7 +316,7 @@ func TestStencilValues(t *testing.T) {
 	st2 := *st
 	st2.Tests = slices.Clone(st.Tests)
 	st2.Tests[0].Values = []string{"1", "2"}
-	d := vdxgen.Goomba([]vdxgen.Shape{
+	d := goomba([]vdxgen.Shape{
 		vdxgen.Transition("9", "hitTriggerLeft", vdxgen.Prop{Row: "Value", Value: "2", Inherit: true}),
 		vdxgen.Transition("10", "hitTriggerLeft", vdxgen.Prop{Row: "Value", Value: "3", Inherit: true}),
 	}, vdxgen.Glue("9", "3", "1"), vdxgen.Glue("10", "3", "2"))
@@ -277,7 +332,7 @@ func TestStencilValues(t *testing.T) {
 // TestUnknownValuePosition checks that a bad drop-list value is reported
 // at its row, with the hint listing the drop-list.
 func TestUnknownValuePosition(t *testing.T) {
-	d := vdxgen.Goomba([]vdxgen.Shape{vdxgen.State("9", "3", "jumping", "jump", "moveLeft")})
+	d := goomba([]vdxgen.Shape{vdxgen.State("9", "3", "jumping", "jump", "moveLeft")})
 	src := d.Bytes()
 	c, err := visio.Read(bytes.NewReader(src), visio.Options{File: "t.vdx", Stencil: charttest.Stencil(t)})
 	var l chart.Diagnostics
@@ -323,7 +378,26 @@ func TestPlainDiagrams(t *testing.T) {
 			line("4", "[done]"), line("5", "timeout / reset"), line("6", "  finish  ")},
 			vdxgen.Glue("3", "1", "2"), vdxgen.Glue("4", "2", "1"), vdxgen.Glue("5", "2", ""), vdxgen.Glue("6", "2", "2")),
 			[]state{{"1", "Idle", chart.NormalState}, {"2", "Busy working", chart.NormalState}},
-			[]string{`1 -start(job) [ready && n > 0] / begin(); log("a/b")-> 2`, "2 - [done] / -> 1", "2 -timeout [] / reset-> (final)", "2 -finish [] / -> 2"}, nil},
+			[]string{`1 -start(job) [ready && n > 0] / begin(); log("a/b")-> 2`, "2 - [done] / -> 1", "2 -timeout [] / reset-> (final)", "2 -finish [] / -> 2"},
+			[]diag{{chart.Warning, `shape 5 "timeout / reset": warning: visio: the end of the connector is glued to no state: taken as a transition to the final state, which ends the machine`}}},
+		{"final marked", func() *vdxgen.Drawing {
+			end := line("4", "stop")
+			end.Props = []vdxgen.Prop{{Row: "fsmforgeFinal", Value: "1", Type: 3}}
+			glued := line("5", "halt")
+			glued.Props = []vdxgen.Prop{{Row: "fsmforgeFinal", Value: "TRUE", Type: 3}}
+			atEnd := line("7", "done")
+			atEnd.Props = []vdxgen.Prop{{Row: "fsmforgeFinal", Value: "1", Type: 3}}
+			odd := line("8", "quit")
+			odd.Props = []vdxgen.Prop{{Row: "fsmforgeFinal", Value: "sure", Type: 0}}
+			d := page([]vdxgen.Shape{box("1", "Idle"), box("2", "Busy"), line("3", "go"), end, glued, {ID: "6", Master: "0"}, atEnd, odd},
+				vdxgen.Glue("3", "1", "2"), vdxgen.Glue("4", "2", ""), vdxgen.Glue("5", "2", "1"), vdxgen.Glue("7", "1", "6"), vdxgen.Glue("8", "1", ""))
+			d.Masters = []vdxgen.Master{{ID: "0", Name: "Final state", Shape: vdxgen.Shape{ID: "5"}}}
+			return d
+		}(), []state{{"1", "Idle", chart.NormalState}, {"2", "Busy", chart.NormalState}, {"6", "", chart.EndState}},
+			[]string{"1 -go [] / -> 2", "2 -stop [] / -> (final)", "1 -done [] / -> 6", "1 -quit [] / -> (final)"},
+			[]diag{{chart.Error, `shape 5 "halt": visio: the connector is marked fsmforgeFinal, but its end is glued to state 1 "Idle"`},
+				{chart.Warning, `shape 8 "quit": warning: visio: fsmforgeFinal "sure" is not 1 or 0 (true or false); ignored`},
+				{chart.Warning, `shape 8 "quit": warning: visio: the end of the connector is glued to no state: taken as a transition to the final state`}}},
 		{"pseudo-states", func() *vdxgen.Drawing {
 			d := page([]vdxgen.Shape{
 				{ID: "1", Master: "0"}, {ID: "2", Master: "1", Text: "?"}, {ID: "3", Master: "2"}, {ID: "4", Master: "3", Text: "Start"},
@@ -342,13 +416,39 @@ func TestPlainDiagrams(t *testing.T) {
 		}, vdxgen.Glue("9", "2", "3"), vdxgen.Glue("10", "3", "5")),
 			[]state{{"2", "inner A", chart.NormalState}, {"3", "inner B", chart.NormalState}, {"5", "Frame", chart.NormalState}},
 			[]string{"2 -go [] / -> 3", "3 -back [] / -> 5"}, nil},
-		{"loose connectors", page([]vdxgen.Shape{box("1", "A"), line("2", "x"), line("3", "y"), line("4", "z"), line("5", "w")},
+		{"loose connectors", page([]vdxgen.Shape{box("1", "A"), line("2", "x"), line("3", "y"), line("4", "z"), line("5", "w"), line("6", "")},
 			vdxgen.Glue("2", "", ""), vdxgen.Glue("3", "", "1"), vdxgen.Glue("4", "2", "1"), vdxgen.Glue("5", "1", "99")),
 			[]state{{"1", "A", chart.NormalState}}, nil,
-			[]diag{{chart.Note, `shape 2 "x": note: visio: connector glued to no shape; ignored`},
+			[]diag{{chart.Warning, `shape 2 "x": warning: visio: the connector is glued to no shape: not a transition; ignored`},
+				{chart.Note, `shape 6: note: visio: connector glued to no shape; ignored`},
 				{chart.Warning, `shape 3 "y": warning: visio: the start of the connector is glued to no state; ignored`},
 				{chart.Warning, `shape 4 "z": warning: visio: the start of the connector is glued to shape 2 "x", which is not a state; ignored`},
 				{chart.Warning, `shape 5 "w": warning: visio: the end of the connector is glued to shape 99, which is not on the page; ignored`}}},
+		{"drawn but not glued", func() *vdxgen.Drawing {
+			at := func(s vdxgen.Shape, x *vdxgen.XForm) vdxgen.Shape { s.XForm = x; return s }
+			return page([]vdxgen.Shape{
+				at(box("1", "A"), &vdxgen.XForm{PinX: 2, PinY: 5, Width: 2, Height: 1}),
+				at(box("2", "B"), &vdxgen.XForm{PinX: 6, PinY: 5, Width: 2, Height: 1}),
+				at(box("3", "Big"), &vdxgen.XForm{PinX: 4, PinY: 2, Width: 6, Height: 2}),
+				at(line("4", "go"), &vdxgen.XForm{BeginX: 3, BeginY: 5, EndX: 5, EndY: 5}),      // from A's edge to B's
+				at(line("5", "back"), &vdxgen.XForm{BeginX: 6, BeginY: 4.45, EndX: 9, EndY: 9}), // from under B, within 1/16 inch
+				at(line("6", "off"), &vdxgen.XForm{BeginX: 7.5, BeginY: 8, EndX: 6, EndY: 5}),   // from nowhere to B
+			})
+		}(), []state{{"1", "A", chart.NormalState}, {"2", "B", chart.NormalState}, {"3", "Big", chart.NormalState}}, []string{},
+			[]diag{{chart.Error, `shape 4 "go": visio: the connector is glued to no shape, though its start lies on state 1 "A" and its end on state 2 "B": it is not a transition until its ends are glued`},
+				{chart.Error, `shape 5 "back": visio: the connector is glued to no shape, though its start lies on state 2 "B": it is not a transition until its ends are glued`},
+				{chart.Warning, `shape 6 "off": warning: visio: the connector is glued to no shape: not a transition; ignored`}}},
+		{"text besides the name", func() *vdxgen.Drawing {
+			uml := vdxgen.Shape{ID: "5", Shapes: []vdxgen.Shape{{ID: "6", Text: "name"}, {ID: "7", Text: "entry / x"}}}
+			d := page([]vdxgen.Shape{box("1", "Idle\nentry / start()\nexit / stop()"), box("2", "Wait for\nthe bus"),
+				{ID: "3", Master: "0", Shapes: []vdxgen.Shape{{ID: "4", MasterShape: "6", Text: "Busy"}, {ID: "5", MasterShape: "7", Text: "do / work()"}}},
+				line("6", "go")}, vdxgen.Glue("6", "1", "3"))
+			d.Masters = []vdxgen.Master{{ID: "0", Name: "State with internal behavior", Shape: uml}}
+			return d
+		}(), []state{{"1", "Idle", chart.NormalState}, {"2", "Wait for the bus", chart.NormalState}, {"3", "Busy", chart.NormalState}},
+			[]string{"1 -go [] / -> 3"},
+			[]diag{{chart.Warning, `shape 1 "Idle": warning: visio: state "Idle": the text written in it besides its name is left out: "entry / start() exit / stop()"`},
+				{chart.Warning, `shape 3 "Busy": warning: visio: state "Busy": the text written in it besides its name is left out: "do / work()"`}}},
 		{"duplicate IDs", page([]vdxgen.Shape{box("1", "A"), box("1", "B"), line("2", "")}, vdxgen.Glue("2", "1", "1")),
 			[]state{{"1", "A", chart.NormalState}}, []string{"1 - [] / -> 1"},
 			[]diag{{chart.Warning, `p.vdx:12:1: page "Page-1", shape 1 "B": warning: visio: shape ID 1 is used twice on the page; the second shape is ignored`}}},
@@ -485,7 +585,7 @@ func TestBadInput(t *testing.T) {
 // TestEncodings reads the same drawing with a byte-order mark, in UTF-16
 // both ways, and through an io.Reader of unknown size.
 func TestEncodings(t *testing.T) {
-	src := vdxgen.Goomba(nil).Bytes()
+	src := goomba(nil).Bytes()
 	src = bytes.Replace(src, []byte("encoding='utf-8'"), []byte("encoding='UTF-16'"), 1)
 	utf16 := func(bigEndian bool) []byte {
 		var b bytes.Buffer

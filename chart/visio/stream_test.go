@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -187,6 +188,14 @@ func TestVSDXMemory(t *testing.T) {
 	}
 }
 
+// must returns b, or panics on err.
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
 // unzipParts returns the parts of a package.
 func unzipParts(t testing.TB, data []byte) []vsdxgen.Part {
 	t.Helper()
@@ -211,15 +220,22 @@ func unzipParts(t testing.TB, data []byte) []vsdxgen.Part {
 }
 
 // checkAsDocument checks that c and err, what Read made of data with
-// options o, are what DecodeVSDX and Interpret make of it when data is a
-// package: Read hands a package's shapes to the interpretation as it
-// parses them, Interpret reads them from the Document.
+// options o, are what DecodeVSDX (or DecodeVDX) and Interpret make of it:
+// Read hands a drawing's shapes to the interpretation as it parses them,
+// Interpret reads them from the Document. (But for a .vdx whose masters
+// come after its pages, which Read reads without them, and says so.)
 func checkAsDocument(t *testing.T, data []byte, o visio.Options, c *chart.Chart, err error) {
 	t.Helper()
-	if !bytes.HasPrefix(data, []byte("PK\x03\x04")) && !bytes.HasPrefix(data, []byte("PK\x05\x06")) {
-		return // not a zip: not a package
+	var doc *visio.Document
+	var derr error
+	if bytes.HasPrefix(data, []byte("PK\x03\x04")) || bytes.HasPrefix(data, []byte("PK\x05\x06")) {
+		doc, derr = visio.DecodeVSDX(bytes.NewReader(data), int64(len(data)), o)
+	} else {
+		if c != nil && slices.ContainsFunc(c.Diagnostics, func(d chart.Diagnostic) bool { return strings.Contains(d.Message, "the masters come after the pages") }) {
+			return
+		}
+		doc, derr = visio.DecodeVDX(bytes.NewReader(data), o)
 	}
-	doc, derr := visio.DecodeVSDX(bytes.NewReader(data), int64(len(data)), o)
 	var want *chart.Chart
 	werr := derr
 	if doc != nil {
@@ -228,13 +244,13 @@ func checkAsDocument(t *testing.T, data []byte, o visio.Options, c *chart.Chart,
 	got, _ := json.Marshal(c)
 	wantJSON, _ := json.Marshal(want)
 	if string(got) != string(wantJSON) || fmt.Sprint(err) != fmt.Sprint(werr) {
-		t.Errorf("Read = %.2000s, %v\nInterpret(DecodeVSDX) = %.2000s, %v", got, err, wantJSON, werr)
+		t.Errorf("Read = %.2000s, %v\nInterpret(Decode) = %.2000s, %v", got, err, wantJSON, werr)
 	}
 }
 
-// TestReadAsDocument reads packages whose pages are laid out in unusual
-// ways with Read and with DecodeVSDX and Interpret: the charts are the
-// same (see checkAsDocument).
+// TestReadAsDocument reads drawings whose pages are laid out in unusual
+// ways with Read and with DecodeVSDX or DecodeVDX and Interpret: the
+// charts are the same (see checkAsDocument).
 func TestReadAsDocument(t *testing.T) {
 	st := charttest.Stencil(t)
 	good := goombaParts()
@@ -249,11 +265,11 @@ func TestReadAsDocument(t *testing.T) {
 		return s[:k] + x + s[k:]
 	}
 	edit := func(s string) []byte { return vsdxgen.Zip(withPart(good, page1, []byte(s))) }
-	pages := vdxgen.Goomba(nil)
+	pages := goomba(nil)
 	pages.Pages = append(pages.Pages,
 		vdxgen.Page{ID: "7", Name: "Background", Background: true, Shapes: []vdxgen.Shape{{ID: "1", Master: "42", Text: "ghost"}}},
 		vdxgen.Page{ID: "4", Name: "Page-2", Shapes: []vdxgen.Shape{vdxgen.State("1", "3", "resting", "existing", "existing"), vdxgen.Transition("2", "animationDone")}, Connects: vdxgen.Glue("2", "1", "")})
-	group := vdxgen.Goomba([]vdxgen.Shape{
+	group := goomba([]vdxgen.Shape{
 		{ID: "9", Name: "State.9", Master: "6", Text: "grouped", Shapes: []vdxgen.Shape{{ID: "10", MasterShape: "6"}, {ID: "11", MasterShape: "7"}}},
 		vdxgen.Transition("12", "animationDone"),
 	}, vdxgen.Glue("12", "11", "10"))
@@ -271,6 +287,23 @@ func TestReadAsDocument(t *testing.T) {
 		"unknown master":     edit(strings.Replace(text, "Master='2'", "Master='77'", 1)),
 		"pages":              vsdxgen.Bytes(pages, vsdxgen.Options{}),
 		"group":              vsdxgen.Bytes(group, vsdxgen.Options{}),
+		"vdx":                goomba(nil).Bytes(),
+		"vdx pages":          pages.Bytes(),
+		"vdx group":          group.Bytes(),
+		"vdx fixture":        must(os.ReadFile(lucid)),
+		"vdx page sheet last": func() []byte { // the page's size after its shapes: boxes all the same
+			src := string(goomba(nil).Bytes())
+			i, j := strings.LastIndex(src, "<PageSheet>"), strings.LastIndex(src, "</PageSheet>")+len("</PageSheet>")
+			k := strings.LastIndex(src, "</Page>")
+			return []byte(src[:i] + src[j:k] + src[i:j] + src[k:])
+		}(),
+		"vdx connects first": func() []byte {
+			src := string(goomba(nil).Bytes())
+			i, j := strings.Index(src, "<Connects>"), strings.Index(src, "</Connects>")+len("</Connects>")
+			k := strings.LastIndex(src, "<Shapes>")
+			return []byte(src[:k] + src[i:j] + src[k:i] + src[j:])
+		}(),
+		"vdx two shapes": []byte(strings.Replace(string(goomba(nil).Bytes()), "</Shapes>\n<Connects>", "</Shapes><Shapes><Shape ID='99' Master='2'/></Shapes>\n<Connects>", 1)),
 	} {
 		t.Run(name, func(t *testing.T) {
 			for _, o := range []visio.Options{{File: "w.vsdx"}, {File: "w.vsdx", Stencil: st}} {
@@ -279,10 +312,37 @@ func TestReadAsDocument(t *testing.T) {
 					t.Fatalf("Read: %v", err)
 				}
 				checkAsDocument(t, data, o, c, err)
-				if strings.HasPrefix(name, "connects") && len(c.Transitions) != 5 {
+				if strings.HasPrefix(name, "vdx page sheet") && c.States[0].Box == nil {
+					t.Errorf("state %s: no Box", c.States[0].ID)
+				}
+				if strings.Contains(name, "connects") && len(c.Transitions) != 5 {
 					t.Errorf("Read = %d transitions, want the page's 5", len(c.Transitions))
 				}
 			}
 		})
+	}
+}
+
+// TestMastersAfterPages reads a .vdx whose masters follow its pages, as
+// Visio never writes them: Read, which reads the pages' shapes as they
+// come, reads them without their masters and says so.
+func TestMastersAfterPages(t *testing.T) {
+	src := string(goomba(nil).Bytes())
+	i, j := strings.Index(src, "<Masters>"), strings.Index(src, "</Masters>")+len("</Masters>")
+	k := strings.Index(src, "</Pages>") + len("</Pages>")
+	data := []byte(src[:i] + src[j:k] + src[i:j] + src[k:])
+	c, err := visio.Read(bytes.NewReader(data), visio.Options{File: "late.vdx"})
+	if c == nil {
+		t.Fatalf("Read = %v", err)
+	}
+	if !slices.ContainsFunc(c.Diagnostics, func(d chart.Diagnostic) bool {
+		return d.Severity == chart.Warning && strings.HasPrefix(d.Error(), "late.vdx:") &&
+			strings.Contains(d.Message, "visio: the masters come after the pages, where Visio never writes them: the pages' shapes were read without their masters")
+	}) {
+		t.Errorf("Diagnostics = %v, want a warning that the masters come after the pages", c.Diagnostics)
+	}
+	doc, err := visio.DecodeVDX(bytes.NewReader(data), visio.Options{File: "late.vdx"})
+	if err != nil || len(doc.Masters) != 4 || len(doc.Diagnostics) != 0 {
+		t.Errorf("DecodeVDX = %d masters, %v, %v", len(doc.Masters), doc.Diagnostics, err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/internal/importer"
 	"github.com/fsmforge/fsmforge/internal/source"
 	"github.com/fsmforge/fsmforge/internal/xmlscan"
@@ -27,16 +28,35 @@ const NamespaceVSDX = "http://schemas.microsoft.com/office/visio/2012/main"
 const namespaceV14 = "http://schemas.microsoft.com/office/visio/2010/extension"
 
 // DecodeVDX reads a Visio XML drawing (.vdx, Visio 2002 to 2010) into a
-// [Document], without interpreting it. Only Options.File, MaxSize and
-// MaxDepth are used. It reads the whole file into memory (no more than
-// MaxSize bytes) and keeps it there while the Document lives; see the
-// package documentation for what a large drawing costs.
+// [Document], without interpreting it. Only Options.File, MaxSize,
+// MaxDepth and MaxElements are used. It reads the whole file into memory
+// (no more than MaxSize bytes) and keeps it there while the Document
+// lives; see the package documentation for what a large drawing costs.
 //
 // The error, when not nil, is a [chart.Diagnostics] holding one error with
 // its position, which wraps [ErrTooLarge], [ErrNotVisio], [ErrMalformed] or
 // [ErrTooDeep]; the Document is then nil. Problems that do not stop the
 // reading are in Document.Diagnostics.
 func DecodeVDX(r io.Reader, opt Options) (*Document, error) {
+	return decodeVDX(r, opt, nil)
+}
+
+// readVDX reads a .vdx from r and interprets it, as Read does: the shapes
+// and Connect rows of its pages go to the interpretation as they are
+// parsed, and the Document never holds them.
+func readVDX(r io.Reader, opt Options) (*chart.Chart, error) {
+	in := newInterp(opt)
+	if _, err := decodeVDX(r, opt, in); err != nil {
+		return nil, err
+	}
+	return in.finish()
+}
+
+// decodeVDX is DecodeVDX; with in, the pages' shapes and Connect rows go
+// to it instead of the Document (see pageStream). Their strings share
+// memory with the file's text, which stays in memory until the reading
+// ends: in copies only what the chart keeps.
+func decodeVDX(r io.Reader, opt Options, in *interp) (*Document, error) {
 	opt = withDefaults(opt)
 	src, err := readAll(r, opt)
 	if err != nil {
@@ -50,6 +70,11 @@ func DecodeVDX(r io.Reader, opt Options) (*Document, error) {
 		sc:       newScanner(src, opt.MaxDepth, wasUTF16),
 		doc:      &Document{File: opt.File},
 		maxDepth: opt.MaxDepth,
+		maxElems: opt.MaxElements,
+		in:       in,
+	}
+	if in != nil {
+		in.doc = p.doc
 	}
 	if err := p.parse(); err != nil {
 		return nil, err
@@ -145,6 +170,10 @@ type parser struct {
 	fatal    error       // a problem that stops the reading (not malformed XML)
 	oneD     int         // the 1-D shapes of the page, so far
 
+	// The elements kept so far (shapes, rows, Connect rows...), and the
+	// most that may be: Options.MaxElements.
+	elems, maxElems int
+
 	// Shapes and rows are allocated in blocks; the slices of a shape's
 	// members and rows are gathered on stacks and then copied to their
 	// exact size, so that a large drawing costs few allocations.
@@ -153,9 +182,31 @@ type parser struct {
 	shapeStack []*Shape
 	propStack  []Prop
 
-	// stream, while a page's part is read by Read, takes the page's
-	// shapes and Connect rows instead of the Document.
+	// stream, while a page is read by Read, takes the page's shapes and
+	// Connect rows instead of the Document; in is Read's interpretation,
+	// and pages its stream of a .vdx's pages (see parser.pagesStart).
 	stream *pageStream
+	in     *interp
+	pages  *pageStream
+}
+
+// count counts n more elements the Document or the interpretation keeps
+// against Options.MaxElements: shapes, Shape Data rows, Connect rows,
+// pages, masters, the shapes a Relationships cell names, custom properties
+// and content types. Past the limit, it stops the reading with an error
+// wrapping [ErrTooLarge] and returns false.
+func (p *parser) count(n int) bool {
+	p.elems += n
+	if p.elems <= p.maxElems {
+		return true
+	}
+	if p.fatal == nil {
+		l, c := p.sc.LineCol(p.sc.Offset())
+		p.fatal = source.Fatal(p.file(), l, c, ErrTooLarge,
+			fmt.Sprintf("visio: the drawing has more than %d elements (shapes, Shape Data rows, Connect rows, pages and masters, all together)", p.maxElems),
+			chart.LimitHint("MaxElements"))
+	}
+	return false
 }
 
 // pageStream hands the shapes and Connect rows of a page to an
@@ -265,13 +316,25 @@ func (p *parser) parse() error {
 		switch sc.Local() {
 		case "DocumentProperties":
 			for p.child(2) {
-				if p.visio() && sc.Local() == "Title" {
+				switch {
+				case !p.visio():
+					sc.Skip()
+				case sc.Local() == "Title":
 					p.doc.Title = strings.TrimSpace(sc.Text())
-				} else {
+				case sc.Local() == "CustomProps":
+					p.customProps(3)
+				default:
 					sc.Skip()
 				}
 			}
 		case "Masters":
+			if p.pages != nil {
+				p.doc.rep.add(&p.doc.Diagnostics, chart.Diagnostic{
+					Pos: chartPos(p.doc.File, p.pos(), nil, nil, ""), Severity: chart.Warning,
+					Message: "visio: the masters come after the pages, where Visio never writes them: the pages' shapes were read without their masters",
+					Hint:    "the file was written by another program; open it in Visio and save it again",
+				}, "masters late")
+			}
 			for p.child(2) {
 				if p.visio() && sc.Local() == "Master" {
 					p.master()
@@ -280,6 +343,7 @@ func (p *parser) parse() error {
 				}
 			}
 		case "Pages":
+			p.pagesStart()
 			for p.child(2) {
 				if p.visio() && sc.Local() == "Page" {
 					p.page()
@@ -327,8 +391,37 @@ func (p *parser) syntaxError() error {
 	return source.Fatal(p.file(), l, c, ErrMalformed, "visio: malformed XML: "+e.Msg, hint)
 }
 
+// pagesStart starts reading the pages of a .vdx: for Read, it makes the
+// stream that hands their shapes to the interpretation, resolved against
+// the masters read (Visio writes them before the pages).
+func (p *parser) pagesStart() {
+	if p.in == nil || p.pages != nil {
+		return
+	}
+	p.pages = &pageStream{in: p.in, masters: p.doc.masterIndex()}
+	p.doc.resolved = true
+}
+
+// customProps reads the <CustomProp> elements of a .vdx's <CustomProps>
+// at depth d.
+func (p *parser) customProps(d int) {
+	sc := p.sc
+	for p.child(d) {
+		if !p.visio() || sc.Local() != "CustomProp" || !p.count(1) {
+			sc.Skip()
+			continue
+		}
+		name, at := sc.Attr("Name"), p.pos()
+		p.doc.CustomProps = append(p.doc.CustomProps, CustomProp{Name: name, Value: sc.Text(), Pos: at})
+	}
+}
+
 func (p *parser) master() {
 	sc := p.sc
+	if !p.count(1) {
+		sc.Skip()
+		return
+	}
 	m := &Master{ID: sc.Attr("ID"), NameU: sc.Attr("NameU"), Name: sc.Attr("Name"), Pos: p.pos()}
 	d := sc.Depth()
 	for p.child(d) {
@@ -344,37 +437,34 @@ func (p *parser) master() {
 func (p *parser) page() {
 	sc := p.sc
 	p.oneD = 0
+	if !p.count(1) {
+		sc.Skip()
+		return
+	}
 	bg := sc.Attr("Background")
 	pg := &Page{
 		ID: sc.Attr("ID"), NameU: sc.Attr("NameU"), Name: sc.Attr("Name"),
 		Background: bg == "1" || strings.EqualFold(bg, "true"), BackPage: sc.Attr("BackPage"),
 		Pos: p.pos(),
 	}
+	ps := p.pages
+	if ps != nil {
+		ps.pg, ps.sh, ps.read = pg, nil, false
+		if !pg.Background {
+			ps.sh = p.in.beginPage(pg)
+		}
+		p.stream = ps
+	}
+	shapes := false // read: a second <Shapes> is not
 	d := sc.Depth()
 	for p.child(d) {
 		switch {
 		case !p.visio():
 			sc.Skip()
 		case sc.Local() == "PageSheet":
-			for p.child(d + 1) {
-				if !p.visio() || sc.Local() != "PageProps" {
-					sc.Skip()
-					continue
-				}
-				for p.child(d + 2) {
-					switch {
-					case !p.visio():
-						sc.Skip()
-					case sc.Local() == "PageWidth":
-						pg.Width = number(sc.Text())
-					case sc.Local() == "PageHeight":
-						pg.Height = number(sc.Text())
-					default:
-						sc.Skip()
-					}
-				}
-			}
-		case sc.Local() == "Shapes":
+			p.pageSheet(pg, d+1)
+		case sc.Local() == "Shapes" && !shapes:
+			shapes = true
 			pg.Shapes = p.shapes(0)
 		case sc.Local() == "Connects":
 			p.connects(pg, d+1)
@@ -382,7 +472,47 @@ func (p *parser) page() {
 			sc.Skip()
 		}
 	}
+	if ps != nil {
+		if ps.sh != nil {
+			p.in.endPage(ps.sh)
+		}
+		p.stream = nil
+	}
 	p.doc.Pages = append(p.doc.Pages, pg)
+}
+
+// pageSheet reads a .vdx page's <PageSheet> at depth d: the page's size
+// and its Shape Data rows.
+func (p *parser) pageSheet(pg *Page, d int) {
+	sc := p.sc
+	rows := len(p.propStack)
+	for p.child(d) {
+		switch {
+		case !p.visio():
+			sc.Skip()
+		case sc.Local() == "PageProps":
+			for p.child(d + 1) {
+				switch {
+				case !p.visio():
+					sc.Skip()
+				case sc.Local() == "PageWidth":
+					pg.Width = number(sc.Text())
+				case sc.Local() == "PageHeight":
+					pg.Height = number(sc.Text())
+				default:
+					sc.Skip()
+				}
+			}
+		case sc.Local() == "Prop":
+			if p.count(1) {
+				p.propStack = append(p.propStack, p.prop())
+			}
+		default:
+			sc.Skip()
+		}
+	}
+	pg.Props = append(pg.Props, p.propStack[rows:]...)
+	p.propStack = p.propStack[:rows]
 }
 
 // number reads a cell's value as a number of inches; 0 if it is not one.
@@ -397,7 +527,7 @@ func number(v string) float64 {
 func (p *parser) connects(pg *Page, d int) {
 	sc := p.sc
 	for p.child(d) {
-		if !p.visio() || sc.Local() != "Connect" {
+		if !p.visio() || sc.Local() != "Connect" || !p.count(1) {
 			sc.Skip()
 			continue
 		}
@@ -443,7 +573,7 @@ func (p *parser) shapes(group int) []*Shape {
 	base := len(p.shapeStack)
 	d := sc.Depth()
 	for p.child(d) {
-		if p.visio() && sc.Local() == "Shape" {
+		if p.visio() && sc.Local() == "Shape" && p.count(1) {
 			var s *Shape
 			if p.doc.Namespace == NamespaceVSDX {
 				s = p.shapeVSDX(group)
@@ -510,7 +640,9 @@ func (p *parser) shape(group int) *Shape {
 				}
 			}
 		case "Prop":
-			p.propStack = append(p.propStack, p.prop())
+			if p.count(1) {
+				p.propStack = append(p.propStack, p.prop())
+			}
 		case "Shapes":
 			s.Shapes = p.shapes(group + 1)
 		default:
@@ -533,6 +665,7 @@ func (p *parser) layout(s *Shape) {
 		if sc.Space() == namespaceV14 && sc.Local() == "Relationships" {
 			f := sc.Attr("F")
 			s.Members, s.Containers = dependsOn(f, "1"), dependsOn(f, "4")
+			p.count(len(s.Members) + len(s.Containers))
 		}
 		sc.Skip()
 	}

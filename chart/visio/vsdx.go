@@ -46,6 +46,7 @@ const (
 	relMaster         = "http://schemas.microsoft.com/visio/2010/relationships/master"
 	relOfficeDocument = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument"
 	relCore           = "http://schemas.openxmlformats.org/package/2006/relationships/metadata/core-properties"
+	relCustom         = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/custom-properties"
 )
 
 // Namespaces of the packaging parts.
@@ -55,6 +56,7 @@ const (
 	nsR             = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
 	nsCore          = "http://schemas.openxmlformats.org/package/2006/metadata/core-properties"
 	nsDC            = "http://purl.org/dc/elements/1.1/"
+	nsCustom        = "http://schemas.openxmlformats.org/officeDocument/2006/custom-properties"
 )
 
 // Content types of the parts of a Visio package.
@@ -80,18 +82,20 @@ var partWindow = 64 << 10
 //
 // It reads the parts the relationships lead to, and no other: the content
 // types, the package's and the document's relationships, the pages and
-// masters parts and each page and master they list, and the document's
-// title from docProps/core.xml. It unpacks each part as it parses it,
-// holding 64 KiB of its text at a time (a UTF-16 part whole), and copies
-// out what the Document keeps: the Document does not keep the parts in
-// memory, nor the file. Only Options.File and the limits are used:
-// MaxSize bounds size; MaxParts the files the archive holds, and the
-// pages, masters and relationships a part lists; MaxPartSize each part
-// read, uncompressed; MaxUnpacked all of them together, each read of a
-// part counted (two pages may share a part); MaxRatio the compression
-// ratio of each part over 1 MiB, and that of all the parts read to the
-// file's size; MaxDepth how deeply groups nest. Names in the archive are
-// only looked up, never used as paths.
+// masters parts and each page and master they list, the document's title
+// from docProps/core.xml and its custom properties from
+// docProps/custom.xml. It unpacks each part as it parses it, holding 64
+// KiB of its text at a time (a UTF-16 part whole), and copies out what the
+// Document keeps: the Document does not keep the parts in memory, nor the
+// file. Only Options.File and the limits are used: MaxSize bounds size;
+// MaxParts the files the archive holds, and the pages, masters and
+// relationships a part lists; MaxPartSize each part read, uncompressed;
+// MaxUnpacked all of them together, each read of a part counted (two
+// pages may share a part); MaxRatio the compression ratio of each part
+// over 1 MiB, and that of all the parts read to the file's size; MaxDepth
+// how deeply groups nest; MaxElements the shapes, rows and other elements
+// kept (see [Options]). Names in the archive are only looked up, never
+// used as paths.
 //
 // The error, when not nil, is a [chart.Diagnostics] holding one error with
 // its position ("drawing.vsdx!visio/pages/page1.xml:3:5" for a problem in
@@ -554,7 +558,7 @@ func (k *pkg) xml(name string, at Pos, local, space, what string) (*parser, erro
 	}
 	p := k.p
 	if p == nil {
-		p = &parser{doc: k.doc, maxDepth: k.opt.MaxDepth, own: &owner{seed: maphash.MakeSeed()}}
+		p = &parser{doc: k.doc, maxDepth: k.opt.MaxDepth, maxElems: k.opt.MaxElements, own: &owner{seed: maphash.MakeSeed()}}
 		k.p = p
 	}
 	p.part, p.pr, p.fatal = name, pr, nil
@@ -682,6 +686,11 @@ func (k *pkg) read() error {
 	if core, ok := find(rels, relCore); ok {
 		k.title(core)
 	}
+	if custom, ok := find(rels, relCustom); ok {
+		if err := k.customProps(custom); err != nil {
+			return err
+		}
+	}
 	drels, err := k.rels(name, true)
 	if err != nil {
 		return err
@@ -733,6 +742,9 @@ func (k *pkg) contentTypes() error {
 		if sc.Space() != nsContentTypes {
 			sc.Skip()
 			continue
+		}
+		if !p.count(1) {
+			break
 		}
 		switch sc.Local() {
 		case "Default":
@@ -862,6 +874,9 @@ func (k *pkg) masters(r rel) error {
 		if len(list) == k.opt.MaxParts {
 			return k.stop(p, k.tooManyListed(r.target, "masters"))
 		}
+		if !p.count(1) {
+			break
+		}
 		m := &Master{ID: p.own.str(sc.Attr("ID")), NameU: p.own.str(sc.Attr("NameU")), Name: p.own.str(sc.Attr("Name")), Pos: p.pos()}
 		var l listed
 		for p.child(2) {
@@ -940,6 +955,9 @@ func (k *pkg) pages(r rel) error {
 		if len(list) == k.opt.MaxParts {
 			return k.stop(p, k.tooManyListed(r.target, "pages"))
 		}
+		if !p.count(1) {
+			break
+		}
 		bg := sc.Attr("Background")
 		pg := &Page{
 			ID: p.own.str(sc.Attr("ID")), NameU: p.own.str(sc.Attr("NameU")), Name: p.own.str(sc.Attr("Name")),
@@ -955,17 +973,27 @@ func (k *pkg) pages(r rel) error {
 				l = listed{sc.AttrNS(nsR, "id"), p.pos()}
 				sc.Skip()
 			case sc.Local() == "PageSheet":
+				rows := len(p.propStack)
 				for p.child(3) {
-					if p.visio() && sc.Local() == "Cell" {
+					switch {
+					case !p.visio():
+						sc.Skip()
+					case sc.Local() == "Cell":
 						switch sc.Attr("N") {
 						case "PageWidth":
 							pg.Width = number(sc.Attr("V"))
 						case "PageHeight":
 							pg.Height = number(sc.Attr("V"))
 						}
+						sc.Skip()
+					case sc.Local() == "Section" && sc.Attr("N") == "Property":
+						p.propSection(4)
+					default:
+						sc.Skip()
 					}
-					sc.Skip()
 				}
+				pg.Props = append(pg.Props, p.propStack[rows:]...)
+				p.propStack = p.propStack[:rows]
 			default:
 				sc.Skip()
 			}
@@ -1061,6 +1089,39 @@ func (k *pkg) title(r rel) {
 	}
 }
 
+// customProps reads the document's custom properties from
+// docProps/custom.xml: each <property name='...'> and the text of the
+// value element it holds (<vt:lpwstr>, <vt:bool>, <vt:i4>...). A missing
+// part is a warning, and the properties are left out; a damaged one
+// stops the reading, as any part does.
+func (k *pkg) customProps(r rel) error {
+	if k.parts[strings.ToLower(r.target)] == nil {
+		k.doc.rep.add(&k.doc.Diagnostics, chart.Diagnostic{
+			Pos: chartPos(k.doc.File, r.pos, nil, nil, ""), Severity: chart.Warning,
+			Message: fmt.Sprintf("visio: the package has no part %s, where its relationships say the document's custom properties are; they are left out", short(r.target)),
+			Hint:    resave,
+		}, "no custom part")
+		return nil
+	}
+	p, err := k.xml(r.target, r.pos, "Properties", nsCustom, "the custom properties part")
+	if err != nil {
+		return err
+	}
+	sc := p.sc
+	for p.child(1) {
+		if sc.Space() != nsCustom || sc.Local() != "property" || !p.count(1) {
+			sc.Skip()
+			continue
+		}
+		cp := CustomProp{Name: p.own.str(sc.Attr("name")), Pos: p.pos()}
+		for p.child(2) {
+			cp.Value = p.own.str(sc.Text()) // the value element: one per property
+		}
+		k.doc.CustomProps = append(k.doc.CustomProps, cp)
+	}
+	return k.end(p)
+}
+
 // shapeVSDX reads a <Shape> of a .vsdx part: its cells, its Shape Data
 // section, its text and its members.
 func (p *parser) shapeVSDX(group int) *Shape {
@@ -1084,6 +1145,7 @@ func (p *parser) shapeVSDX(group int) *Shape {
 			case "Relationships":
 				f := sc.Attr("F")
 				s.Members, s.Containers = own.strs(dependsOn(f, "1")), own.strs(dependsOn(f, "4"))
+				p.count(len(s.Members) + len(s.Containers))
 			case "BeginX", "BeginY", "EndX", "EndY":
 				s.OneD = true
 				s.XForm.setCell(n, sc.Attr("V"))
@@ -1118,7 +1180,7 @@ func (p *parser) shapeVSDX(group int) *Shape {
 func (p *parser) propSection(d int) {
 	sc := p.sc
 	for p.child(d) {
-		if !p.visio() || sc.Local() != "Row" {
+		if !p.visio() || sc.Local() != "Row" || !p.count(1) {
 			sc.Skip()
 			continue
 		}

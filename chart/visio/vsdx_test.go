@@ -44,7 +44,7 @@ func TestVSDXFixtures(t *testing.T) {
 		states, transitions int
 		err                 string // the plain reading's error, if any
 	}{
-		"hossam_obstacle_car_uml_statemachine.vsdx": {10, 16, `chart: compound state "Distance Dependant States" has no initial state`},
+		"hossam_obstacle_car_uml_statemachine.vsdx": {10, 16, `visio: the connector is glued to no shape, though its start lies on state 247 "Dist > 70 cm"`},
 		"davehoward_test4_connectors.vsdx":          {10, 4, ""},
 		"davehoward_test6_shape_properties.vsdx":    {10, 0, ""},
 		"startleft_self_pointing_connectors.vsdx":   {2, 2, ""},
@@ -117,9 +117,11 @@ func decodeFile(t *testing.T, file string) *visio.Document {
 
 // TestObstacleCar reads the UML state machine of an obstacle-avoiding
 // car, drawn with Visio's UML stencil: a start state, states whose names
-// are in a member of their group, a composite state that holds four states
-// through its Relationships cell, 16 dynamic connectors of which 3 are
-// glued to nothing, and text with U+2028 line breaks.
+// are in a member of their group and whose behaviours ("entry / ...") in
+// another, a composite state that holds four states through its
+// Relationships cell, 16 dynamic connectors of which 3 are glued to
+// nothing (though drawn between states: errors), and text with U+2028
+// line breaks.
 func TestObstacleCar(t *testing.T) {
 	doc := decodeFile(t, obstacleCar)
 	if len(doc.Pages) != 1 || len(doc.Masters) != 19 || doc.Namespace != visio.NamespaceVSDX {
@@ -204,9 +206,17 @@ func TestObstacleCar(t *testing.T) {
 	}
 	const at = "hossam_obstacle_car_uml_statemachine.vsdx!visio/pages/page1.xml:"
 	checkDiags(t, c.Diagnostics, []diag{
-		{chart.Note, at + `75:16: page "Page-1", shape 266 "Distance < 20": note: visio: connector glued to no shape; ignored`},
-		{chart.Note, `shape 270 "Distance > 70": note: visio: connector glued to no shape; ignored`},
-		{chart.Note, `shape 274 "Distance > 30": note: visio: connector glued to no shape; ignored`},
+		{chart.Warning, at + `5:16: page "Page-1", shape 203 "Inital state": warning: visio: state "Inital state": the text written in it besides its name is left out: "entry / car speed 0 do / wait for keypad button 1 (start)"`},
+		{chart.Warning, `shape 215 "Direction Setting": warning: visio: state "Direction Setting": the text written in it besides its name is left out: "entry / Init`},
+		{chart.Warning, `shape 223 "Starting": warning: visio: state "Starting": the text written in it besides its name is left out: "entry/ wait 2 seconds exit / setup LCD`},
+		{chart.Warning, `shape 243 "Distance check": warning: visio: state "Distance check": the text`},
+		{chart.Warning, `shape 247 "Dist > 70 cm": warning: visio: state "Dist > 70 cm": the text`},
+		{chart.Warning, `shape 252 "30 < Dist < 70": warning: visio: state "30 < Dist < 70": the text`},
+		{chart.Warning, `shape 257 "20 < Dist < 30": warning: visio: state "20 < Dist < 30": the text`},
+		{chart.Warning, `shape 260 "Dist < 20": warning: visio: state "Dist < 20": the text`},
+		{chart.Error, at + `75:16: page "Page-1", shape 266 "Distance < 20": visio: the connector is glued to no shape, though its start lies on state 247 "Dist > 70 cm" and its end on state 260 "Dist < 20": it is not a transition until its ends are glued`},
+		{chart.Error, `shape 270 "Distance > 70": visio: the connector is glued to no shape, though its start lies on state 260 "Dist < 20" and its end on state 247 "Dist > 70 cm"`},
+		{chart.Error, `shape 274 "Distance > 30": visio: the connector is glued to no shape, though its start lies on state 257 "20 < Dist < 30" and its end on state 252 "30 < Dist < 70"`},
 		{chart.Error, at + `2:182: page "Page-1", shape 235 "Distance Dependant States": chart: compound state "Distance Dependant States" has no initial state, so no transition can enter it`},
 		{chart.Note, `chart: compound state "Distance Dependant States" flattened: its 1 transition applies in each of its 4 states`},
 	})
@@ -292,7 +302,7 @@ func TestVSSX(t *testing.T) {
 // without its stencil, through every entry point.
 func TestVSDXGenerated(t *testing.T) {
 	st := charttest.Stencil(t)
-	data := vsdxgen.Bytes(vdxgen.Goomba(nil), vsdxgen.Options{})
+	data := vsdxgen.Bytes(goomba(nil), vsdxgen.Options{})
 	base := []string{"1 -hitTriggerLeft-> 2 #1", "2 -hitTriggerRight-> 1 #1", "1 -hitByPlayer-> 3 #2", "2 -hitByPlayer-> 3 #2", "3 -animationDone-> (final) #1"}
 	dir := t.TempDir()
 	file := filepath.Join(dir, "g.vsdx")
@@ -326,10 +336,10 @@ func TestVSDXGenerated(t *testing.T) {
 	}
 
 	// Pages in the order of the pages part, a background page left out.
-	d := vdxgen.Goomba(nil)
+	d := goomba(nil)
 	d.Pages = append(d.Pages,
 		vdxgen.Page{ID: "7", Name: "Background", Background: true, Shapes: []vdxgen.Shape{vdxgen.State("1", "3", "ghost", "existing", "existing")}},
-		vdxgen.Page{ID: "4", Name: "Page-2", Shapes: []vdxgen.Shape{vdxgen.State("1", "3", "resting", "existing", "existing"), vdxgen.Transition("2", "animationDone")}, Connects: vdxgen.Glue("2", "1", "")})
+		vdxgen.Page{ID: "4", Name: "Page-2", Shapes: []vdxgen.Shape{vdxgen.State("1", "3", "resting", "existing", "existing"), vdxgen.Transition("2", "animationDone", final("1"))}, Connects: vdxgen.Glue("2", "1", "")})
 	c, err = visio.Read(bytes.NewReader(vsdxgen.Bytes(d, vsdxgen.Options{})), visio.Options{File: "p.vsdx", Stencil: st})
 	if err != nil || len(c.States) != 4 || c.States[3].ID != "4/1" || c.States[3].Pos.Page != "Page-2" {
 		t.Errorf("Read(three pages) = %v, %+v", err, c.States)
@@ -375,7 +385,7 @@ func TestNesting(t *testing.T) {
 	wantGroup := []string{"2 -go-> 3 #1", "4 -in-> 2 #1", "2 -out-> 4 #2", "3 -out-> 4 #1"}
 	// With the stencil: state 9 "alive" holds walkLeft (1, initial) and
 	// walkRight (2); death (3) is outside; alive -hitByPlayer-> death.
-	stencil := vdxgen.Goomba([]vdxgen.Shape{
+	stencil := goomba([]vdxgen.Shape{
 		vdxgen.State("9", vdxgen.MasterState, "alive", "existing", "existing"),
 		vdxgen.Transition("10", "hitByPlayer"),
 	}, vdxgen.Glue("10", "9", "3"))
@@ -545,7 +555,7 @@ func TestGoombaVSDX(t *testing.T) {
 
 // goombaParts returns the parts of the Goomba as a .vsdx.
 func goombaParts() []vsdxgen.Part {
-	return vsdxgen.Parts(vdxgen.Goomba(nil), vsdxgen.Options{})
+	return vsdxgen.Parts(goomba(nil), vsdxgen.Options{})
 }
 
 // page1 is the name of the Goomba's page among goombaParts.
@@ -721,10 +731,10 @@ func TestVSDXBadInput(t *testing.T) {
 		{"invalid UTF-8 offset", vsdxgen.Zip(editPart(good, page1, "<fld IX='0'>walkLeft</fld>", "caf\xE9")), visio.Options{}, visio.ErrMalformed,
 			"b.vsdx!visio/pages/page1.xml:2:750: visio: malformed XML: invalid UTF-8 (byte 0xE9 at byte offset 789 of the part)"},
 		{"long name", vsdxgen.Store(editPart(good, page1, "<Shapes>", "<Shapes><"+strings.Repeat("n", 1<<20)+">")), visio.Options{}, visio.ErrMalformed,
-			"b.vsdx!visio/pages/page1.xml:2:1053544: visio: malformed XML: <" + strings.Repeat("n", 64) + "...> (line 2:182) is closed by </Shapes>"},
+			"b.vsdx!visio/pages/page1.xml:2:1053596: visio: malformed XML: <" + strings.Repeat("n", 64) + "...> (line 2:182) is closed by </Shapes>"},
 		// A part read again and again: each read counts.
 		{"page listed 2000 times", vsdxgen.Zip(listedTimes(good, 2000, false)), visio.Options{}, visio.ErrUnsafe,
-			"b.vsdx!visio/pages/page1.xml: visio: the parts read would unpack to more than 1889300 bytes, over 100 times the file's size: a zip bomb, or a part read again and again; refused"},
+			"b.vsdx!visio/pages/page1.xml: visio: the parts read would unpack to more than 1892000 bytes, over 100 times the file's size: a zip bomb, or a part read again and again; refused"},
 		{"relationships to one part", vsdxgen.Zip(listedTimes(good, 2000, true)), visio.Options{}, visio.ErrUnsafe, "a part read again and again"},
 		{"listed, within MaxUnpacked", vsdxgen.Zip(listedTimes(good, 2000, false)), visio.Options{MaxUnpacked: 500000, MaxRatio: 1 << 20}, visio.ErrTooLarge,
 			"b.vsdx!visio/pages/page1.xml: visio: the parts read come to more than 500000 bytes uncompressed"},

@@ -22,7 +22,8 @@ import (
 // property (its Format the values joined by ';', the first value picked);
 // the transition, a 1-D connector whose rows are the test (a drop-list of
 // the stencil's tests), the value, the order (a number, 0 for document
-// order) and the stack operation (none, push or return); and the message
+// order), the stack operation (none, push or return) and whether its free
+// end ends the machine on purpose (final, a boolean, false); and the message
 // handler (if st has one), a 2-D box without rows. Rows take the names
 // of [chart.Stencil.PropertyNames] as labels; their Visio row names are the
 // same with characters other than ASCII letters, digits and '_' made '_'.
@@ -234,7 +235,8 @@ func (sw *stencilWriter) text(field, text string) {
 }
 
 // prop writes a Shape Data row: a string (Type 0), a list of values
-// (Type 1, the first picked) or a number (Type 2).
+// (Type 1, the first picked), a number (Type 2) or a boolean (Type 3,
+// false).
 func (sw *stencilWriter) prop(b *strings.Builder, id int, row, label string, typ int, values []string) {
 	value, format, unit, formula := "", "", "STR", ""
 	switch typ {
@@ -243,6 +245,8 @@ func (sw *stencilWriter) prop(b *strings.Builder, id int, row, label string, typ
 		formula = fmt.Sprintf(" F='INDEX(0,Prop.%s.Format)'", row)
 	case 2:
 		value, unit = "0", "NUM"
+	case 3:
+		value, unit, formula = "0", "BOOL", " F='FALSE'"
 	}
 	fmt.Fprintf(b, "          <Prop NameU='%s' Name='%s' ID='%d'><Value Unit='%s'%s>%s</Value><Prompt>%s</Prompt><Label>%s</Label><Format>%s</Format><SortKey>%d</SortKey><Type>%d</Type><Invisible>0</Invisible><Verify>0</Verify><LangID>1033</LangID><Calendar>0</Calendar></Prop>\n",
 		row, row, id, unit, formula, xmlEscape(value), xmlEscape(label), xmlEscape(label), xmlEscape(format), id, typ)
@@ -285,6 +289,7 @@ func (sw *stencilWriter) transitionMaster() {
 	sw.prop(&props, 2, seen.name(names.Value), names.Value, 0, nil)
 	sw.prop(&props, 3, seen.name(names.Order), names.Order, 2, nil)
 	sw.prop(&props, 4, seen.name(names.Stack), names.Stack, 1, []string{chart.StackNone, chart.StackPush, chart.StackReturn})
+	sw.prop(&props, 5, seen.name(names.Final), names.Final, 3, nil)
 	sw.masterStart(stencilTransitionID, st.Masters.Transition, "Glue the start to the state it leaves and the end to the state it enters; leave the end free for the final state.", "2", "1", "4")
 	b.WriteString("          <XForm><PinX F='GUARD((BeginX+EndX)/2)'>1</PinX><PinY F='GUARD((BeginY+EndY)/2)'>0.5</PinY><Width F='GUARD(SQRT((EndX-BeginX)^2+(EndY-BeginY)^2))'>1.5</Width><Height>0</Height><LocPinX F='GUARD(Width*0.5)'>0.75</LocPinX><LocPinY F='GUARD(Height*0.5)'>0</LocPinY><Angle F='GUARD(ATAN2(EndY-BeginY,EndX-BeginX))'>0</Angle><FlipX F='GUARD(FALSE)'>0</FlipX><FlipY F='GUARD(FALSE)'>0</FlipY><ResizeMode>0</ResizeMode></XForm>\n")
 	b.WriteString("          <XForm1D><BeginX>0.25</BeginX><BeginY>0.5</BeginY><EndX>1.75</EndX><EndY>0.5</EndY></XForm1D>\n")

@@ -119,7 +119,7 @@ func checkVocabulary(t *testing.T, doc *visio.Document, st *chart.Stencil) {
 	for _, tt := range st.Tests {
 		tests = append(tests, tt.Name)
 	}
-	transition := []string{fmt.Sprintf("%s:1[%s]=%s", names.Test, strings.Join(tests, ";"), tests[0]), names.Value + ":0", names.Order + ":2", names.Stack + ":1[none;push;return]=none"}
+	transition := []string{fmt.Sprintf("%s:1[%s]=%s", names.Test, strings.Join(tests, ";"), tests[0]), names.Value + ":0", names.Order + ":2", names.Stack + ":1[none;push;return]=none", names.Final + ":3"}
 	for _, m := range doc.Masters {
 		s := m.Shapes[0]
 		switch st.Role(m.NameU) {
@@ -214,10 +214,12 @@ func stencilDrawing(t *testing.T, vsx []byte, doc *visio.Document, st *chart.Ste
 	transition(a, b, tests[0].Name, [2]string{names.Order, "2"})
 	transition(b, a, tests[len(tests)-1].Name, [2]string{names.Value, value}, [2]string{names.Stack, "push"})
 	transition(b, "", tests[0].Name, [2]string{names.Stack, "return"})
+	transition(a, "", tests[len(tests)-1].Name, [2]string{names.Final, "1"}, [2]string{names.Order, "1"})
 	d.transitions = []string{
 		fmt.Sprintf("%s -%s-> %s #2", a, tests[0].Name, b),
 		fmt.Sprintf("%s -%s+-> %s #1", b, tests[len(tests)-1].Name, a),
 		fmt.Sprintf("%s -%s-> (return) #2", b, tests[0].Name),
+		fmt.Sprintf("%s -%s-> (final) #1", a, tests[len(tests)-1].Name),
 	}
 	if st.Masters.AnyState != "" {
 		id++

@@ -59,11 +59,12 @@ func TestFileCommands(t *testing.T) {
 		{name: "check", args: []string{"check", "-stencil", goombaStencil, goombaVDX}, stdout: []string{"goomba.vdx: 3 states, 5 transitions: 0 errors, 0 warnings"}, noStderr: true},
 		{name: "check, flags after the file", args: []string{"check", goombaVDX, "-stencil", goombaStencil}, stdout: []string{"0 errors"}, noStderr: true},
 		// Without the stencil the Goomba reads as a plain diagram (its
-		// "Initial State" shape a state the machine starts in); the stencil
-		// beside it is suggested.
+		// "Initial State" shape a state the machine starts in), whose loose
+		// arrow is not marked final (its Final row is the stencil's); the
+		// stencil beside it is suggested.
 		{name: "check without the stencil", args: []string{"check", goombaVDX},
-			stdout: []string{"goomba.vdx: 3 states, 5 transitions: 0 errors, 0 warnings"},
-			stderr: []string{"read as a plain state diagram", "give -stencil"}},
+			stdout: []string{"goomba.vdx: 3 states, 5 transitions: 0 errors, 1 warning, 0 notes"},
+			stderr: []string{"warning: visio: the end of the connector is glued to no state", "read as a plain state diagram", "give -stencil"}},
 		{name: "check, not Visio", args: []string{"check", notVisio}, code: 1, stderr: []string{"notes.vdx:1:22: visio: this is XML but not a Visio drawing"}},
 		{name: "check, unknown format", args: []string{"check", unknown}, code: 1, stderr: []string{"chart.txt: chart: not a drawing: its content is no drawing format this program reads", "hint: this program reads chart JSON (.json); draw.io (.drawio, .dio, .drawio.svg, .drawio.png, .xml); GraphML"}},
 		{name: "check, no file", args: []string{"check"}, code: 2, stderr: []string{"check: no file given"}},
