@@ -234,15 +234,21 @@ func (p *parser) syntaxError() error {
 	e := p.sc.Err()
 	sentinel, msg := ErrMalformed, "malformed XML: "+clipText(e.Msg)
 	hint := "the file is damaged or was not written by draw.io; open it in an XML editor at this line"
-	if e.Deep {
+	switch {
+	case e.Deep:
 		sentinel, msg, hint = ErrTooDeep, e.Msg, chart.LimitHint("MaxDepth")
+	case e.TooManyAttrs:
+		sentinel, msg, hint = ErrTooLarge, clipText(e.Msg), "no drawing has this many properties on one shape: the file is damaged, or made to exhaust its reader"
 	}
 	l, c := source.LineCol(p.sc.Src(), e.Offset)
 	if p.inFile {
 		return source.Fatal(p.d.opt.File, l, c, sentinel, "drawio: "+msg, hint)
 	}
+	if sentinel == ErrMalformed {
+		hint = "the file is damaged or was not written by draw.io; save the diagram again from draw.io"
+	}
 	return chart.Diagnostics{{Pos: p.at, Message: fmt.Sprintf("drawio: %s, line %d, column %d: %s", p.where, l, c, msg),
-		Hint: "the file is damaged or was not written by draw.io; save the diagram again from draw.io", Err: sentinel}}
+		Hint: hint, Err: sentinel}}
 }
 
 // notDrawio reports XML that is not a diagram.

@@ -381,8 +381,11 @@ func (p *parser) notVisio(msg, hint string) error {
 func (p *parser) syntaxError() error {
 	e := p.sc.Err()
 	l, c := p.sc.LineCol(e.Offset)
-	if e.Deep {
-		return source.Fatal(p.file(), l, c, ErrTooDeep, "visio: "+e.Msg, "")
+	switch {
+	case e.Deep:
+		return source.Fatal(p.file(), l, c, ErrTooDeep, "visio: "+e.Msg, chart.LimitHint("MaxDepth"))
+	case e.TooManyAttrs:
+		return source.Fatal(p.file(), l, c, ErrTooLarge, "visio: "+e.Msg, "no drawing has this many attributes on one element: the file is damaged, or made to exhaust its reader")
 	}
 	hint := "the file is damaged or was not written by Visio; open it in an XML editor at this line"
 	if p.part != "" {

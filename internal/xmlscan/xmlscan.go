@@ -301,7 +301,10 @@ func (s *Scanner) Next() bool {
 // tokens and errors are those of the window up to the window's end.
 func (s *Scanner) checkIllegal(ok bool) bool {
 	switch e := s.err; {
-	case e != nil && e.Read == nil && e.Offset >= s.illegal,
+	// An error of a window that does not end the document may be the
+	// window's end (nextStream reads more and scans again): it is not
+	// past the character until the document's own error says so.
+	case e != nil && e.Read == nil && e.Offset >= s.illegal && (s.r == nil || s.eof || e.final || e.Deep),
 		e == nil && s.base+s.off > s.illegal:
 		s.err = nil
 		s.fail(s.illegal-s.base, "%s", illegalMsg(s.src[s.illegal-s.base:]))
