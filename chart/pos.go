@@ -3,7 +3,6 @@ package chart
 import (
 	"strconv"
 	"strings"
-	"unicode/utf8"
 )
 
 // Pos is where an element of a chart comes from: the file, the page and
@@ -29,8 +28,8 @@ const maxShapeName = 40
 //	goomba.stencil.json:3:5
 //	page "Page-1", shape 12
 //
-// A name longer than 40 characters is cut with "...". The zero Pos renders
-// as "".
+// A shape name longer than 40 characters is cut with "...", a page name
+// or a shape ID longer than 100. The zero Pos renders as "".
 func (p Pos) String() string {
 	var b strings.Builder
 	b.WriteString(p.File)
@@ -52,14 +51,14 @@ func (p Pos) String() string {
 	}
 	if p.Page != "" {
 		b.WriteString("page ")
-		b.WriteString(strconv.Quote(p.Page))
+		b.WriteString(strconv.Quote(shorten(p.Page, maxPageName)))
 		if p.Shape != "" || p.ShapeName != "" {
 			b.WriteString(", ")
 		}
 	}
 	if p.Shape != "" {
 		b.WriteString("shape ")
-		b.WriteString(p.Shape)
+		b.WriteString(shorten(p.Shape, maxShapeID))
 		if p.ShapeName != "" {
 			b.WriteByte(' ')
 		}
@@ -73,15 +72,26 @@ func (p Pos) String() string {
 // IsZero reports whether p says nothing at all.
 func (p Pos) IsZero() bool { return p == Pos{} }
 
-// shorten cuts s to n runes, marking the cut with "...".
+// The longest page names and shape IDs String quotes whole, in runes.
+const (
+	maxPageName = 100
+	maxShapeID  = 100
+)
+
+// shorten cuts s to n runes, marking the cut with "...". It reads at most
+// n runes of s.
 func shorten(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
+	if len(s) <= n {
+		return s // n runes take at least n bytes
 	}
 	i := 0
+	cut := -1
 	for k := range s {
 		if i == n-3 {
-			return s[:k] + "..."
+			cut = k
+		}
+		if i == n {
+			return s[:cut] + "..."
 		}
 		i++
 	}

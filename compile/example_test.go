@@ -88,7 +88,7 @@ func ExampleCheck() {
 	// guard.vdx: shape 3: compile: test "seePlayer" is not in stencil "goomba"
 	// 	hint: pick one of hitTriggerLeft, animationDone, hitTriggerRight, hitByPlayer in the transition's Test property
 	// guard.vdx: shape 1: warning: compile: state "idle" has no way out: no transition leaves it, so the machine stays there for ever
-	// 	hint: add a transition out of it (one whose end is glued to no state enters the final state), unless the machine is meant to stay there
+	// 	hint: add a transition out of it (one to the final state ends the machine), unless the machine is meant to stay there
 	// guard.vdx: shape 2: warning: compile: state "alert" is unreachable: no path leads to it from the initial state "idle"
 	// 	hint: draw a transition into it, or delete it
 }

@@ -1196,7 +1196,7 @@ func (x *lowering) checkGraph() {
 	for q := range x.states {
 		s := &x.states[q]
 		if len(s.trans) == 0 && len(x.any)-anyDest[q] == 0 {
-			x.warnf(x.pos(q), ErrNoWayOut, "add a transition out of it (one whose end is glued to no state enters the final state), unless the machine is meant to stay there",
+			x.warnf(x.pos(q), ErrNoWayOut, "add a transition out of it (one to the final state ends the machine), unless the machine is meant to stay there",
 				"state %q has no way out: no transition leaves it, so the machine stays there for ever", short(x.label(q)))
 		}
 	}

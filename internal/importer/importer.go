@@ -163,9 +163,18 @@ func TerminatorKind(text string) chart.StateKind {
 // Shorten returns s, or its first n-3 characters and "..." when it has
 // more than n; n must be at least 3.
 func Shorten(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
+	if len(s) <= n {
+		return s // n runes take at least n bytes
 	}
-	return string(r[:n-3]) + "..."
+	i, cut := 0, -1
+	for k := range s {
+		if i == n-3 {
+			cut = k
+		}
+		if i == n {
+			return s[:cut] + "..."
+		}
+		i++
+	}
+	return s
 }
