@@ -172,7 +172,7 @@ func (d *decoder) sniff(src string) (string, bool, error) {
 		return notDrawio("this is an image or a PDF, not a draw.io diagram", "export the diagram from draw.io as .drawio, .drawio.svg or .drawio.png (with a copy of the diagram)")
 	}
 	if what := source.NotXML(text, nil); what != "" {
-		return notDrawio(fmt.Sprintf("this is %s, not a draw.io diagram (it starts with %s)", what, source.QuoteStart(text)), "")
+		return notDrawio(fmt.Sprintf("this is %s, not a draw.io diagram (it starts with %s%s)", what, source.QuoteStart(text), source.BinaryWhere(text)), "")
 	}
 	if off := source.InvalidUTF8(text); off >= 0 {
 		l, c := source.LineCol(text, off)

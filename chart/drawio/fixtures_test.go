@@ -194,8 +194,8 @@ func TestSmartLock(t *testing.T) {
 	for _, want := range []string{
 		`page "Monitoring": note: drawio: page "Monitoring" is a sub-diagram linked from shape CVMuBMA0sMH7xyALMZ2U-1 "Monitoring, Locked" on page "Smart Lock": its shapes are not part of the chart`,
 		`shape _zQdXd1eFr0759UnzaPl-42 "IOT Smart Lock - UML State Diagram": note: drawio: frame _zQdXd1eFr0759UnzaPl-42 "IOT Smart Lock - UML State Diagram" is not a state; ignored`,
-		`shape _zQdXd1eFr0759UnzaPl-23 "invalid key /ignore": note: drawio: edge attached to no shape; ignored`,
-		`shape _zQdXd1eFr0759UnzaPl-29: note: drawio: line without an arrowhead: not a transition; ignored`,
+		`shape _zQdXd1eFr0759UnzaPl-23 "invalid key /ignore": warning: drawio: edge "invalid key /ignore" attached to no shape: not a transition; ignored`,
+		`shape _zQdXd1eFr0759UnzaPl-29: warning: drawio: line without an arrowhead between shape dkxcmgxp9GDG2H__4WZW-2 "Reconnecting, Locked" and shape -KjRy6q1H4NhqvM-Cx5Z-29 (ellipse): not a transition; ignored`,
 		`note: chart: compound state "Reconnecting, Locked" flattened`,
 	} {
 		if !slices.ContainsFunc(diags, func(d string) bool { return strings.Contains(d, want) }) {

@@ -866,7 +866,12 @@ func (in *interp) transition(pg *page, n *node, prefix string, sev chart.Severit
 				"a dashed line across %s divides it into parallel regions, which are not supported yet", describe(n.src))
 			return
 		}
-		in.diag(chart.Note, at, "", "line without an arrowhead: not a transition; ignored")
+		if n.src != nil && n.dst != nil && n.src.class == clState && n.dst.class == clState {
+			in.diag(chart.Warning, at, "give the line an arrowhead at its end if it is a transition",
+				"line without an arrowhead between %s and %s: not a transition; ignored", describe(n.src), describe(n.dst))
+		} else {
+			in.diag(chart.Note, at, "", "line without an arrowhead: not a transition; ignored")
+		}
 		return
 	}
 	const reattach = "drag the end of the edge onto the shape until the shape is outlined, so that it is connected"
@@ -874,6 +879,9 @@ func (in *interp) transition(pg *page, n *node, prefix string, sev chart.Severit
 	case n.stale != "":
 		in.diag(sev, at, "the file is inconsistent; "+reattach,
 			"the %s of the %s is attached to cell %q, which is not on the page%s", n.staleEnd, what, n.stale, ignored)
+		return
+	case n.src == nil && n.dst == nil && !strict && strings.TrimSpace(label) != "":
+		in.diag(chart.Warning, at, reattach, "edge %q attached to no shape: not a transition; ignored", importer.Shorten(chart.NormalizeSpace(label), 40))
 		return
 	case n.src == nil && n.dst == nil && !strict:
 		in.diag(chart.Note, at, "", "edge attached to no shape; ignored")

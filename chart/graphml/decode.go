@@ -143,7 +143,7 @@ func sniff(data string, opt Options) (string, error) {
 		return notGraphML("this is a zip archive, not a GraphML file", "In yEd, save the diagram as GraphML (.graphml).")
 	}
 	if what := source.NotXML(text, nil); what != "" {
-		return notGraphML(fmt.Sprintf("this is %s, not a GraphML file (it starts with %s)", what, source.QuoteStart(text)), "")
+		return notGraphML(fmt.Sprintf("this is %s, not a GraphML file (it starts with %s%s)", what, source.QuoteStart(text), source.BinaryWhere(text)), "")
 	}
 	// A declared single-byte encoding is converted here, so that offsets
 	// into the text are offsets into what the XML parser reads.

@@ -68,7 +68,7 @@ func sniff(src, file string) (string, error) {
 		return notSCXML("this is a gzip-compressed file, not an SCXML document", "uncompress it first")
 	}
 	if what := source.NotXML(text, unicode.IsSpace); what != "" {
-		return notSCXML(fmt.Sprintf("this is %s, not an SCXML document (it starts with %s)", what, source.QuoteStart(text)), "")
+		return notSCXML(fmt.Sprintf("this is %s, not an SCXML document (it starts with %s%s)", what, source.QuoteStart(text), source.BinaryWhere(text)), "")
 	}
 	switch declared := strings.ToLower(declaredEncoding(text)); declared {
 	case "", "utf-8", "utf8", "us-ascii", "ascii":

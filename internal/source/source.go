@@ -295,6 +295,17 @@ func Binary(text string) (off int, what string) {
 	return -1, ""
 }
 
+// BinaryWhere says where [Binary] finds what makes text a binary file,
+// for the end of a message: "; a NUL byte at byte offset 12", or "" when
+// it finds nothing (text that is not XML but not binary either).
+func BinaryWhere(text string) string {
+	off, what := Binary(text)
+	if off < 0 {
+		return ""
+	}
+	return "; " + what + " at byte offset " + strconv.Itoa(off)
+}
+
 func xmlSpace(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' }
 
 // IsZip reports whether a file that starts with head is a zip archive (an
