@@ -42,7 +42,7 @@ type page struct {
 // messages: its name (shortened to maxName runes), or "Page-N".
 func (p *page) label() string {
 	if p.name != "" {
-		return shorten(p.name, maxName)
+		return importer.Shorten(p.name, maxName)
 	}
 	return "Page-" + strconv.Itoa(p.index+1)
 }
@@ -300,7 +300,7 @@ func (p *parser) file() error {
 		if p.where != "" {
 			where = p.where + " is XML"
 		}
-		return p.notDrawio(fmt.Sprintf("%s but not a draw.io diagram: its root element is <%s>, not <mxfile> or <mxGraphModel>", where, shorten(xmlscan.QName(sc.Prefix(), sc.Local()), maxWord)),
+		return p.notDrawio(fmt.Sprintf("%s but not a draw.io diagram: its root element is <%s>, not <mxfile> or <mxGraphModel>", where, importer.Shorten(xmlscan.QName(sc.Prefix(), sc.Local()), maxWord)),
 			"a draw.io file starts with <mxfile>; save the diagram again from draw.io")
 	}
 	if p.err != nil {
@@ -425,7 +425,7 @@ func (p *parser) diagram() {
 		p.err = inner.syntaxError()
 		return
 	case inner.sc.Local() != "mxGraphModel":
-		p.err = p.d.malformed(at, fmt.Sprintf("%s holds <%s>, not <mxGraphModel>", where, shorten(xmlscan.QName(inner.sc.Prefix(), inner.sc.Local()), maxWord)), "")
+		p.err = p.d.malformed(at, fmt.Sprintf("%s holds <%s>, not <mxGraphModel>", where, importer.Shorten(xmlscan.QName(inner.sc.Prefix(), inner.sc.Local()), maxWord)), "")
 		return
 	}
 	inner.model(pg)
@@ -553,7 +553,7 @@ func (p *parser) noCell(pg *page, c *cell) {
 	}
 	d.noCellNote = len(d.doc.diags)
 	d.doc.diags = append(d.doc.diags, chart.Diagnostic{Pos: p.cellPos(pg, c.line, c.col, c.id), Severity: chart.Note,
-		Message: fmt.Sprintf("drawio: <%s> holds no mxCell; ignored", shorten(c.wrapper, maxWord))})
+		Message: fmt.Sprintf("drawio: <%s> holds no mxCell; ignored", importer.Shorten(c.wrapper, maxWord))})
 }
 
 // expand replaces the placeholders of the label of a wrapped cell that
@@ -658,7 +658,7 @@ func (p *parser) number(g *geometry, name string) float64 {
 	v, err := strconv.ParseFloat(strings.TrimSpace(s), 64)
 	if err != nil || v != v || v > 1e15 || v < -1e15 {
 		if g.badNumber == "" {
-			g.badNumber = name + "=" + strconv.Quote(shorten(s, maxWord))
+			g.badNumber = name + "=" + strconv.Quote(importer.Shorten(s, maxWord))
 		}
 		return 0
 	}

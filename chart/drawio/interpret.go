@@ -680,19 +680,6 @@ func box(n *node) *chart.Box {
 	return b
 }
 
-// splitBehaviour splits a state's text into its name and the behaviours
-// written under it (UML's "entry / action", StateSmith's "enter / ..."):
-// the lines from the first line after the first that holds a '/'.
-func splitBehaviour(text string) (name, behaviour string) {
-	lines := strings.Split(text, "\n")
-	for i := 1; i < len(lines); i++ {
-		if strings.Contains(lines[i], "/") {
-			return chart.NormalizeSpace(strings.Join(lines[:i], " ")), strings.TrimSpace(strings.Join(lines[i:], "\n"))
-		}
-	}
-	return chart.NormalizeSpace(text), ""
-}
-
 func (in *interp) state(pg *page, n *node, prefix string) {
 	c := n.c
 	n.id = in.strs.Clone(prefix + c.id)
@@ -705,7 +692,7 @@ func (in *interp) state(pg *page, n *node, prefix string) {
 		if nl, _ := styleGet(c.style, "noLabel"); nl == "1" {
 			text = "" // not shown: StateSmith's "$initial_state"
 		}
-		name, behaviour := splitBehaviour(text)
+		name, behaviour := importer.SplitBehaviour(text)
 		if in.ss {
 			name, behaviour = stateSmithName(n)
 		}

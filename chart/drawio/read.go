@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/internal/importer"
 	"github.com/fsmforge/fsmforge/internal/source"
 )
 
@@ -207,9 +208,9 @@ func tidy(ds chart.Diagnostics) chart.Diagnostics {
 // their messages, and match with those of the diagnostics (the IDs and
 // names themselves are kept whole in State and Transition).
 func tidyPos(p *chart.Pos) {
-	p.Page = shorten(p.Page, maxName)
-	p.Shape = shorten(p.Shape, maxName)
-	p.ShapeName = shorten(p.ShapeName, maxName)
+	p.Page = importer.Shorten(p.Page, maxName)
+	p.Shape = importer.Shorten(p.Shape, maxName)
+	p.ShapeName = importer.Shorten(p.ShapeName, maxName)
 }
 
 // tidyError tidies the diagnostics of an error that stops a reading.
@@ -250,7 +251,7 @@ func clipText(s string) string {
 		}
 		s = b.String()
 	}
-	return shorten(s, maxMessage)
+	return importer.Shorten(s, maxMessage)
 }
 
 // shortenWord shortens a word of a message to maxWord runes, keeping the
@@ -260,26 +261,7 @@ func shortenWord(w string) string {
 		return w
 	}
 	if last := w[len(w)-1]; strings.IndexByte(`>"')]`, last) >= 0 {
-		return shorten(w[:len(w)-1], maxWord-1) + string(last)
+		return importer.Shorten(w[:len(w)-1], maxWord-1) + string(last)
 	}
-	return shorten(w, maxWord)
-}
-
-// shorten returns s, or its first n-3 runes and "..." when it has more
-// than n (as importer.Shorten, without converting the whole of s).
-func shorten(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	runes, cut := 0, 0
-	for i := range s {
-		if runes == n-3 {
-			cut = i
-		}
-		if runes == n {
-			return s[:cut] + "..."
-		}
-		runes++
-	}
-	return s
+	return importer.Shorten(w, maxWord)
 }

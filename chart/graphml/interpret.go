@@ -505,24 +505,10 @@ func small(n *node) bool {
 	return b != nil && b.W <= 50 && b.H <= 50
 }
 
-// splitBehaviour splits a state's label into its name and the behaviour
-// written under it (UML's "entry / action"): the lines from the first line
-// after the first that holds a '/'. The name's lines are joined, as Kingly
-// reads a name written on several lines.
-func splitBehaviour(label string) (name, behaviour string) {
-	lines := strings.Split(strings.NewReplacer("\r\n", "\n", "\r", "\n", "\u2028", "\n").Replace(strings.TrimSpace(label)), "\n")
-	for i := 1; i < len(lines); i++ {
-		if strings.Contains(lines[i], "/") {
-			return chart.NormalizeSpace(strings.Join(lines[:i], " ")), strings.TrimSpace(strings.Join(lines[i:], "\n"))
-		}
-	}
-	return chart.NormalizeSpace(label), ""
-}
-
 // plainKind recognises the pseudo-states of a plain diagram, names the
 // node and returns the behaviour written in a state.
 func plainKind(n *node, first, lower string) (chart.StateKind, string, string) {
-	name, behaviour := splitBehaviour(n.label)
+	name, behaviour := importer.SplitBehaviour(n.label)
 	switch {
 	case lower == "[*]":
 		if n.out > 0 {

@@ -519,7 +519,7 @@ func stateText(s *Shape) string {
 // it and the other texts of its master's picture (a UML state's
 // behaviour compartment) as the other text.
 func plainText(s *Shape) (name, extra string) {
-	name, rest := splitBehaviour(stateText(s))
+	name, rest := importer.SplitBehaviour(stateText(s))
 	var b strings.Builder
 	add := func(t string) {
 		if t = strings.TrimSpace(t); t != "" && b.Len() < 4*source.MaxQuoted {
@@ -551,20 +551,6 @@ func plainText(s *Shape) (name, extra string) {
 		return name, ""
 	}
 	return name, importer.Shorten(chart.NormalizeSpace(b.String()), 60)
-}
-
-// splitBehaviour splits a state's text into its name and the behaviours
-// written under it (UML's "entry / action"): the lines from the first
-// line after the first that holds a '/'. (chart/drawio splits its states'
-// texts so.)
-func splitBehaviour(text string) (name, behaviour string) {
-	lines := strings.Split(text, "\n")
-	for i := 1; i < len(lines); i++ {
-		if strings.Contains(lines[i], "/") {
-			return chart.NormalizeSpace(strings.Join(lines[:i], " ")), strings.TrimSpace(strings.Join(lines[i:], "\n"))
-		}
-	}
-	return chart.NormalizeSpace(text), ""
 }
 
 // box returns where a shape is drawn on its page, in inches from the

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/compile"
 	"github.com/fsmforge/fsmforge/table"
 )
@@ -44,11 +45,7 @@ Flags:
 	default:
 		return &usageError{msg: fmt.Sprintf("compile: -format %q: want binary or json", *format), help: f.help()}
 	}
-	ro, err := rf.options()
-	if err != nil {
-		return err
-	}
-	opt, err := cf.options(f)
+	ro, opt, err := options(f, rf, cf)
 	if err != nil {
 		return err
 	}
@@ -114,4 +111,15 @@ func (c *compileFlags) options(f *flags) (compile.Options, error) {
 		return compile.Options{}, &usageError{msg: fmt.Sprintf("%s: -stack-limit %d: want 0 to %d", f.Name(), *c.stackLimit, table.MaxStack), help: f.help()}
 	}
 	return compile.Options{Minimize: *c.minimize, Chain: *c.chain, ChainLimit: *c.chainLimit, StackLimit: *c.stackLimit, Name: *c.name}, nil
+}
+
+// options returns the reading and compiling options a command's flags
+// say, the stencil loaded.
+func options(f *flags, rf *readFlags, cf *compileFlags) (chart.ReadOptions, compile.Options, error) {
+	ro, err := rf.options()
+	if err != nil {
+		return ro, compile.Options{}, err
+	}
+	opt, err := cf.options(f)
+	return ro, opt, err
 }

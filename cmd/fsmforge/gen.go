@@ -52,11 +52,7 @@ Flags:
 	if *pkg == "" {
 		return &usageError{msg: "gen: no package name: give -pkg NAME", help: f.help()}
 	}
-	ro, err := rf.options()
-	if err != nil {
-		return err
-	}
-	opt, err := cf.options(f)
+	ro, opt, err := options(f, rf, cf)
 	if err != nil {
 		return err
 	}

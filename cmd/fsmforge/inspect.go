@@ -25,11 +25,7 @@ Flags:
 	if err != nil {
 		return err
 	}
-	ro, err := rf.options()
-	if err != nil {
-		return err
-	}
-	opt, err := cf.options(f)
+	ro, opt, err := options(f, rf, cf)
 	if err != nil {
 		return err
 	}

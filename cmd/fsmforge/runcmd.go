@@ -51,11 +51,7 @@ Flags:
 	if *ticks < 0 {
 		return &usageError{msg: fmt.Sprintf("run: -ticks %d: cannot be negative", *ticks), help: f.help()}
 	}
-	ro, err := rf.options()
-	if err != nil {
-		return err
-	}
-	opt, err := cf.options(f)
+	ro, opt, err := options(f, rf, cf)
 	if err != nil {
 		return err
 	}

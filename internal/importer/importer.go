@@ -11,7 +11,7 @@
 //   - Strings: [Strings] clones a chart's strings out of the file once.
 //   - Transitions: [RankOrders], [Unordered], [Else].
 //   - Stencils: [TestNames], [Version].
-//   - Text: [Words], [TerminatorKind], [Shorten].
+//   - Text: [Words], [TerminatorKind], [Shorten], [SplitBehaviour].
 package importer
 
 import (
@@ -178,3 +178,20 @@ func Shorten(s string, n int) string {
 	}
 	return s
 }
+
+// SplitBehaviour splits a state's text into its name and the behaviour
+// written under it (UML's "entry / action", StateSmith's "enter / ..."):
+// the lines from the first line after the first that holds a '/'. Line
+// breaks are "\n", "\r\n", "\r" or U+2028; the name's lines are joined
+// into one, its white space normalised; the behaviour is trimmed.
+func SplitBehaviour(text string) (name, behaviour string) {
+	lines := strings.Split(lineBreaks.Replace(strings.TrimSpace(text)), "\n")
+	for i := 1; i < len(lines); i++ {
+		if strings.Contains(lines[i], "/") {
+			return chart.NormalizeSpace(strings.Join(lines[:i], " ")), strings.TrimSpace(strings.Join(lines[i:], "\n"))
+		}
+	}
+	return chart.NormalizeSpace(text), ""
+}
+
+var lineBreaks = strings.NewReplacer("\r\n", "\n", "\r", "\n", "\u2028", "\n")
