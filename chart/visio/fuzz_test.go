@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"compress/flate"
 	"hash/crc32"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -285,4 +286,12 @@ func hostileSeeds() [][]byte {
 		[]byte(doc + "<Pages>caf\xE9</Pages></VisioDocument>"),
 		[]byte("\xFF\xFE<\x00a"),
 	}
+}
+
+// TestMain bounds the time the fuzzer spends minimizing each input that
+// reaches new code (see charttest.ShortMinimize): FuzzVSDXPart once ran
+// out of its time while a worker minimized.
+func TestMain(m *testing.M) {
+	charttest.ShortMinimize()
+	os.Exit(m.Run())
 }
