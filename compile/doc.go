@@ -163,9 +163,9 @@
 // the destination table (tests × states cells, at most [table.MaxCells]);
 // minimisation adds O(m log n) for n states and m transitions, by
 // Hopcroft's algorithm. Importing and compiling a generated drawing of
-// 10,000 states and 40,000 transitions (59 MB) takes about 0.34 s on one
-// core and allocates 2.8 bytes per byte of file; the compile is 23 ms and
-// 0.38 bytes per byte of file of it, the rest is the import
-// (BenchmarkImportCompile). Neither changes the chart; both are safe to
+// 10,000 states and 40,000 transitions (59 MB) takes about 0.24 s on a
+// 2-core machine and allocates 1.7 bytes per byte of file; the compile is
+// 16 ms and 0.29 bytes per byte of file of it, the rest is the import
+// (BenchmarkImportCompile, medians of 5). Neither changes the chart; both are safe to
 // call concurrently.
 package compile
