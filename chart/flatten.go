@@ -75,16 +75,16 @@ func Flatten(c *Chart, maxTransitions int) {
 
 type flattener struct {
 	c        *Chart
-	max      int            // the most transitions, and entry actions copied
-	index    map[string]int // state ID -> index in c.States (the last, for a repeated ID)
-	children [][]int        // per state, its children's indices, in order
-	parent   []int          // per state, its parent's index, or -1
-	order    []int          // the states, each after its parent
-	initial  []int          // per compound, its initial child, or -1
-	consumed []bool         // per state, a start pseudo-state inside a compound
-	entry    []int          // per compound, its entry leaf, or -1 (unknown), -2 (not computed)
-	leaves   []int          // per state, the leaves inside it (itself, for a leaf)
-	own      map[string][]int
+	max      int              // the most transitions, and entry actions copied
+	index    map[string]int   // state ID -> index in c.States (the last, for a repeated ID)
+	children [][]int          // per state, its children's indices, in order
+	parent   []int            // per state, its parent's index, or -1
+	order    []int            // the states, each after its parent
+	initial  []int            // per compound, its initial child, or -1
+	consumed []bool           // per state, a start pseudo-state inside a compound
+	entry    []int            // per compound, its entry leaf, or -1 (unknown), -2 (not computed)
+	leaves   []int            // per state, the leaves inside it (itself, for a leaf)
+	own      map[string][]int // state ID -> indices of the transitions leaving it (any-state ones aside)
 }
 
 func (f *flattener) errorf(at Pos, hint, format string, args ...any) {
@@ -103,7 +103,7 @@ func (f *flattener) run() {
 	}
 	f.linkParents()
 	f.findInitials()
-	f.own = make(map[string][]int, n) // state ID -> indices of its transitions
+	f.own = make(map[string][]int, n)
 	for t := range c.Transitions {
 		if tr := &c.Transitions[t]; !tr.AnyState {
 			f.own[tr.From] = append(f.own[tr.From], t)
@@ -119,10 +119,11 @@ func (f *flattener) run() {
 		}
 	}
 	f.reportEntries()
-	if !f.withinLimit() {
+	total, ok := f.withinLimit()
+	if !ok {
 		return
 	}
-	f.copyTransitions()
+	f.copyTransitions(total)
 	f.setInitials()
 	f.copyEntries()
 	f.noteCompounds()
@@ -314,12 +315,14 @@ func (f *flattener) ownCount(i int) int { return len(f.own[f.c.States[i].ID]) }
 func (f *flattener) kept(t int) bool {
 	tr := &f.c.Transitions[t]
 	k, ok := f.index[tr.From]
-	return !ok || tr.AnyState || !f.consumed[k] && len(f.children[k]) == 0
+	return !ok || tr.AnyState || f.isLeaf(k)
 }
 
 // withinLimit counts the transitions of the flat chart and the entry
-// actions copied, and reports an error when either is over the limit.
-func (f *flattener) withinLimit() bool {
+// actions copied, and reports an error when either is over the limit. It
+// returns the transitions of the flat chart, and whether both are within
+// it.
+func (f *flattener) withinLimit() (transitions int, ok bool) {
 	c := f.c
 	total := 0
 	for t := range c.Transitions {
@@ -344,9 +347,9 @@ func (f *flattener) withinLimit() bool {
 			"flattening would copy %s entry actions into the states inside compound states, more than the limit of %s: %s",
 			"set the entry actions on the states that need them rather than on their compound state; ")
 	default:
-		return true
+		return total, true
 	}
-	return false
+	return total, false
 }
 
 // overLimit reports that flattening copies too much, naming the three
@@ -378,12 +381,26 @@ func (f *flattener) overLimit(total int, what string, count func(int) int, unit,
 		Hint:    hint + LimitHint("MaxTransitions")})
 }
 
+// nearestUp returns, for each state, the nearest compound around it that
+// has(compound), or -1, so that each leaf visits only those.
+func (f *flattener) nearestUp(has func(p int) bool) []int {
+	up := make([]int, len(f.c.States))
+	for _, i := range f.order {
+		up[i] = -1
+		if p := f.parent[i]; p >= 0 {
+			if up[i] = up[p]; has(p) {
+				up[i] = p
+			}
+		}
+	}
+	return up
+}
+
 // copyTransitions retargets the transitions into compounds to their
-// entry leaves, and copies those leaving compounds to each leaf inside.
-func (f *flattener) copyTransitions() {
+// entry leaves, and copies those leaving compounds to each leaf inside,
+// into a slice of total transitions, as withinLimit counted them.
+func (f *flattener) copyTransitions(total int) {
 	c := f.c
-	n := len(c.States)
-	total := 0
 	for t := range c.Transitions {
 		tr := &c.Transitions[t]
 		if tr.Target.Kind == ToState {
@@ -393,24 +410,8 @@ func (f *flattener) copyTransitions() {
 				}
 			}
 		}
-		if f.kept(t) {
-			total++
-		}
 	}
-	// up[i]: the nearest compound around state i with transitions of its
-	// own, or -1, so that each leaf visits only those.
-	up := make([]int, n)
-	for _, i := range f.order {
-		up[i] = -1
-		if p := f.parent[i]; p >= 0 {
-			if up[i] = up[p]; f.ownCount(p) > 0 {
-				up[i] = p
-			}
-		}
-		if len(f.children[i]) > 0 {
-			total += f.ownCount(i) * f.leaves[i]
-		}
-	}
+	up := f.nearestUp(func(p int) bool { return f.ownCount(p) > 0 })
 	out := make([]Transition, 0, total)
 	for t := range c.Transitions {
 		if f.kept(t) {
@@ -467,15 +468,7 @@ func (f *flattener) setInitials() {
 // properties it does not set.
 func (f *flattener) copyEntries() {
 	c := f.c
-	up := make([]int, len(c.States)) // the nearest compound around with entry actions, or -1
-	for _, i := range f.order {
-		up[i] = -1
-		if p := f.parent[i]; p >= 0 {
-			if up[i] = up[p]; len(c.States[p].Entry) > 0 {
-				up[i] = p
-			}
-		}
-	}
+	up := f.nearestUp(func(p int) bool { return len(c.States[p].Entry) > 0 })
 	for i := range c.States {
 		if !f.isLeaf(i) || up[i] < 0 {
 			continue

@@ -90,15 +90,18 @@ func ReadFile(path string, opt ReadOptions) (*Chart, error) {
 	if opt.File == "" {
 		opt.File = path
 	}
+	cannotRead := func(err error) error {
+		return Diagnostics{{Pos: Pos{File: opt.File}, Message: "chart: cannot read drawing: " + errText(err, path), Err: err}}
+	}
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, Diagnostics{{Pos: Pos{File: opt.File}, Message: "chart: cannot read drawing: " + errText(err, path), Err: err}}
+		return nil, cannotRead(err)
 	}
 	head := make([]byte, SniffLen)
 	n, err := io.ReadFull(f, head)
 	f.Close()
 	if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-		return nil, Diagnostics{{Pos: Pos{File: opt.File}, Message: "chart: cannot read drawing: " + errText(err, path), Err: err}}
+		return nil, cannotRead(err)
 	}
 	format, err := detect(head[:n], path, opt.File)
 	if err != nil {
@@ -108,7 +111,7 @@ func ReadFile(path string, opt ReadOptions) (*Chart, error) {
 		return format.ReadFile(path, opt)
 	}
 	if f, err = os.Open(path); err != nil {
-		return nil, Diagnostics{{Pos: Pos{File: opt.File}, Message: "chart: cannot read drawing: " + errText(err, path), Err: err}}
+		return nil, cannotRead(err)
 	}
 	defer f.Close()
 	return format.Read(f, opt)
@@ -210,16 +213,14 @@ var jsonFormat = Format{
 		head = bytes.TrimLeft(head, " \t\r\n")
 		return len(head) > 0 && head[0] == '{' && !bytes.Contains(head, []byte(`"fsmforge table"`))
 	},
-	Read: func(r io.Reader, opt ReadOptions) (*Chart, error) {
-		return readJSONChart(r, opt)
-	},
+	Read: readJSONChart,
 }
 
 func init() { RegisterFormat(jsonFormat) }
 
 // readJSONChart reads a chart file as a format: the stencil of opt, when
-// given, must be the one the file carries, or is given to a file that
-// carries none.
+// given, is given to a file that carries none; a file's own stencil is
+// kept (package compile compares it with the one it expects).
 func readJSONChart(r io.Reader, opt ReadOptions) (*Chart, error) {
 	c, err := readJSON(r, opt)
 	if err != nil {

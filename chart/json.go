@@ -15,28 +15,27 @@ import (
 
 // chartKeys lists the keys each object of a chart file may have, by path
 // with the array indices left out.
-var chartKeys = func() map[string][]string {
-	pos := []string{"file", "page", "shape", "shapeName", "line", "col"}
-	k := map[string][]string{
-		"":                     {"name", "file", "stencil", "states", "transitions", "diagnostics"},
-		"states[]":             {"id", "name", "kind", "initial", "entry", "parent", "box", "pos"},
-		"states[].entry[]":     {"property", "value", "pos"},
-		"states[].entry[].pos": pos,
-		"states[].box":         {"x", "y", "w", "h"},
-		"states[].pos":         pos,
-		"transitions[]":        {"id", "from", "anyState", "order", "test", "value", "label", "event", "guard", "action", "target", "push", "pos"},
-		"transitions[].target": {"kind", "state"},
-		"transitions[].pos":    pos,
-		"diagnostics[]":        {"pos", "severity", "message", "hint"},
-		"diagnostics[].pos":    pos,
-		"stencil":              stencilKeys[""],
-		"stencil.masters":      stencilKeys["masters"],
-		"stencil.properties":   stencilKeys["properties"],
-		"stencil.tests[]":      stencilKeys["tests[]"],
-		"stencil.actions[]":    stencilKeys["actions[]"],
-	}
-	return k
-}()
+var chartKeys = map[string][]string{
+	"":                     {"name", "file", "stencil", "states", "transitions", "diagnostics"},
+	"states[]":             {"id", "name", "kind", "initial", "entry", "parent", "box", "pos"},
+	"states[].entry[]":     {"property", "value", "pos"},
+	"states[].entry[].pos": posKeys,
+	"states[].box":         {"x", "y", "w", "h"},
+	"states[].pos":         posKeys,
+	"transitions[]":        {"id", "from", "anyState", "order", "test", "value", "label", "event", "guard", "action", "target", "push", "pos"},
+	"transitions[].target": {"kind", "state"},
+	"transitions[].pos":    posKeys,
+	"diagnostics[]":        {"pos", "severity", "message", "hint"},
+	"diagnostics[].pos":    posKeys,
+	"stencil":              stencilKeys[""],
+	"stencil.masters":      stencilKeys["masters"],
+	"stencil.properties":   stencilKeys["properties"],
+	"stencil.tests[]":      stencilKeys["tests[]"],
+	"stencil.actions[]":    stencilKeys["actions[]"],
+}
+
+// posKeys are the keys of a Pos.
+var posKeys = []string{"file", "page", "shape", "shapeName", "line", "col"}
 
 // Schemas of the chart file and of the stencil file, with the values
 // ReadJSON is told about marked.
@@ -106,7 +105,9 @@ func LoadJSON(path string) (*Chart, error) {
 // chart in memory, little else.
 //
 // The error, when not nil, is a [Diagnostics] list of at most 100 problems
-// (and one more saying how many were left out), and the chart is nil.
+// (then one more saying how many were left out, and the malformed JSON or
+// the limit that stopped the reading, when it came after them), and the
+// chart is nil.
 // Diagnostics stored in the file are kept in the chart's Diagnostics and
 // do not make ReadJSON fail.
 func ReadJSON(r io.Reader, name string) (*Chart, error) {
@@ -357,33 +358,26 @@ func (doc *jsonDoc) unmarshal(m jsonSpan, what, field string, v any) *Diagnostic
 // It reports at most maxJSONProblems of them, and one more saying how
 // many it left out.
 func (doc *jsonDoc) checkStencil(s *Stencil, off, keyOff int) Diagnostics {
-	// check names where each problem is by a path: find all the paths in
-	// one reading of the stencil, then the positions in file order.
+	// check names where each problem is by a path, asking once for each
+	// diagnostic, in order: paths[i] is where diags[i] is. Find all the
+	// paths in one reading of the stencil, then the positions in file
+	// order.
 	var paths []string
 	diags := s.check(func(path string) Pos {
 		paths = append(paths, path)
-		return Pos{Line: -len(paths)}
+		return Pos{}
 	})
 	if len(diags) > maxJSONProblems {
 		more := len(diags) - maxJSONProblems
+		paths = paths[:maxJSONProblems]
 		diags = append(diags[:maxJSONProblems:maxJSONProblems], Diagnostic{Pos: Pos{File: doc.name},
 			Message: "chart: stencil: and " + pluralC(more, "more problem"), Hint: "fix the problems above and read the file again"})
 	}
-	var want []string
-	for _, d := range diags {
-		if k := -d.Pos.Line - 1; k >= 0 && k < len(paths) {
-			want = append(want, paths[k])
-		}
-	}
-	found := jsonOffsets(doc.data, off, want)
+	found := jsonOffsets(doc.data, off, paths)
 	type place struct{ diag, off int }
 	var places []place
-	for i := range diags {
-		k := -diags[i].Pos.Line - 1
-		if k < 0 || k >= len(paths) {
-			continue
-		}
-		o, ok := found[paths[k]]
+	for i, path := range paths {
+		o, ok := found[path]
 		switch {
 		case ok:
 			places = append(places, place{i, o})
@@ -414,14 +408,9 @@ func sizeString(n int64) string {
 // commas renders n with thousands separated: "1,048,576".
 func commas(n int) string {
 	s := strconv.Itoa(n)
-	neg := strings.HasPrefix(s, "-")
-	s = strings.TrimPrefix(s, "-")
 	var b strings.Builder
-	if neg {
-		b.WriteByte('-')
-	}
 	for i := range len(s) {
-		if i > 0 && (len(s)-i)%3 == 0 {
+		if i > 0 && (len(s)-i)%3 == 0 && s[i-1] != '-' {
 			b.WriteByte(',')
 		}
 		b.WriteByte(s[i])

@@ -25,6 +25,17 @@ func TestJSONRoundTrip(t *testing.T) {
 		},
 		Diagnostics: Diagnostics{{Severity: Warning, Message: "visio: x", Hint: "y"}},
 	}
+	got := roundTrip(t, c)
+	c.Stencil.File = "c.json"
+	if !reflect.DeepEqual(got, c) {
+		t.Errorf("ReadJSON(WriteJSON(c)) =\n%+v\nwant\n%+v", got, c)
+	}
+}
+
+// roundTrip writes c with WriteJSON and reads it back with ReadJSON, as
+// c.json.
+func roundTrip(t *testing.T, c *Chart) *Chart {
+	t.Helper()
 	var buf bytes.Buffer
 	if err := WriteJSON(&buf, c); err != nil {
 		t.Fatal(err)
@@ -33,10 +44,7 @@ func TestJSONRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	c.Stencil.File = "c.json"
-	if !reflect.DeepEqual(got, c) {
-		t.Errorf("ReadJSON(WriteJSON(c)) =\n%+v\nwant\n%+v", got, c)
-	}
+	return got
 }
 
 func TestReadJSONErrors(t *testing.T) {

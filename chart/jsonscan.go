@@ -294,15 +294,9 @@ func (sc *jsonScan) object(off int, s *jsonSchema) (int, bool) {
 		if !ok {
 			return 0, false
 		}
-		off = sc.space(end)
-		switch {
-		case off < len(sc.data) && sc.data[off] == ',':
-			off = sc.space(off + 1)
-		case off < len(sc.data) && sc.data[off] == '}':
-			return off + 1, true
-		default:
-			sc.unexpected(off, "after object key:value pair")
-			return 0, false
+		var more bool
+		if off, more, ok = sc.next(end, '}', "after object key:value pair"); !more {
+			return off, ok
 		}
 	}
 }
@@ -327,17 +321,29 @@ func (sc *jsonScan) array(off int, s *jsonSchema) (int, bool) {
 		if !ok {
 			return 0, false
 		}
-		off = sc.space(end)
-		switch {
-		case off < len(sc.data) && sc.data[off] == ',':
-			off = sc.space(off + 1)
-		case off < len(sc.data) && sc.data[off] == ']':
-			return off + 1, true
-		default:
-			sc.unexpected(off, "after array element")
-			return 0, false
+		var more bool
+		if off, more, ok = sc.next(end, ']', "after array element"); !more {
+			return off, ok
 		}
 	}
+}
+
+// next reads what follows the member or element of an object or array
+// that ends at end: a comma, then it returns where the next one starts
+// and more; or the container's closing byte close, then where the
+// container ends. Anything else is a syntax error, found context.
+func (sc *jsonScan) next(end int, close byte, context string) (off int, more, ok bool) {
+	off = sc.space(end)
+	if off < len(sc.data) {
+		switch sc.data[off] {
+		case ',':
+			return sc.space(off + 1), true, true
+		case close:
+			return off + 1, false, true
+		}
+	}
+	sc.unexpected(off, context)
+	return 0, false, false
 }
 
 // str reads the string at off; esc says whether it has escapes.

@@ -312,53 +312,54 @@ func (e *jsonWriter) str(s string) {
 			start = i
 			e.flushFull()
 		}
-		if c := s[i]; c < utf8.RuneSelf {
-			if jsonSafe[c] {
-				i++
-				continue
-			}
-			e.b = append(e.b, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				e.b = append(e.b, '\\', c)
-			case '\b':
-				e.b = append(e.b, '\\', 'b')
-			case '\f':
-				e.b = append(e.b, '\\', 'f')
-			case '\n':
-				e.b = append(e.b, '\\', 'n')
-			case '\r':
-				e.b = append(e.b, '\\', 'r')
-			case '\t':
-				e.b = append(e.b, '\\', 't')
-			default:
-				e.b = append(e.b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			e.flushFull()
-			continue
+		c, size := rune(s[i]), 1
+		if c >= utf8.RuneSelf {
+			c, size = utf8.DecodeRuneInString(s[i:])
 		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			e.b = append(e.b, s[start:i]...)
-			e.b = append(e.b, `\ufffd`...)
+		if !needsEscape(c, size) {
 			i += size
-			start = i
-			e.flushFull()
 			continue
 		}
-		if r == '\u2028' || r == '\u2029' {
-			e.b = append(e.b, s[start:i]...)
-			e.b = append(e.b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			e.flushFull()
-			continue
-		}
+		e.b = append(e.b, s[start:i]...)
+		e.b = appendEscape(e.b, c)
 		i += size
+		start = i
+		e.flushFull()
 	}
 	e.b = append(e.b, s[start:]...)
 	e.b = append(e.b, '"')
 	e.flushFull()
+}
+
+// needsEscape reports whether encoding/json escapes the character c, of
+// size bytes, in a string: an ASCII byte not jsonSafe, a byte of invalid
+// UTF-8 (c is utf8.RuneError, of 1 byte), U+2028 or U+2029.
+func needsEscape(c rune, size int) bool {
+	if c < utf8.RuneSelf {
+		return !jsonSafe[c]
+	}
+	return c == utf8.RuneError && size == 1 || c == '\u2028' || c == '\u2029'
+}
+
+// appendEscape appends the escape of c, a character needsEscape takes.
+func appendEscape(b []byte, c rune) []byte {
+	switch c {
+	case '\\', '"':
+		return append(b, '\\', byte(c))
+	case '\b':
+		return append(b, '\\', 'b')
+	case '\f':
+		return append(b, '\\', 'f')
+	case '\n':
+		return append(b, '\\', 'n')
+	case '\r':
+		return append(b, '\\', 'r')
+	case '\t':
+		return append(b, '\\', 't')
+	case utf8.RuneError:
+		return append(b, `\ufffd`...)
+	case '\u2028', '\u2029':
+		return append(b, '\\', 'u', '2', '0', '2', hexDigits[c&0xF])
+	}
+	return append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
 }

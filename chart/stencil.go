@@ -262,7 +262,7 @@ func errText(err error, path string) string {
 // 16 MiB, and files nested more than 64 levels deep (a stencil nests 4),
 // are refused with an error wrapping [ErrLimit].
 func ReadStencil(r io.Reader, name string) (*Stencil, error) {
-	data, err := io.ReadAll(io.LimitReader(r, maxStencilSize+1))
+	data, err := readLimited(r, maxStencilSize)
 	if err != nil {
 		return nil, Diagnostics{{Pos: Pos{File: name}, Message: "chart: cannot read stencil: " + err.Error(), Err: err}}
 	}
@@ -311,6 +311,8 @@ func (s *Stencil) Validate() error {
 }
 
 // check validates s; at gives the position of a JSON path ("tests[2].name").
+// It calls at once for each diagnostic, in their order (checkStencil
+// relies on it).
 func (s *Stencil) check(at func(path string) Pos) Diagnostics {
 	var diags Diagnostics
 	bad := func(path, hint, format string, args ...any) {

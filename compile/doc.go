@@ -54,6 +54,10 @@
 //     pushes but goes to the final state or returns;
 //   - two transitions leaving a state on the same test ([ErrSameTest]):
 //     the second could never be taken;
+//   - in a plain diagram, a transition with both an event and a guard
+//     ("hit [hp < 10]"), which a table cannot test together
+//     ([ErrGuard]); with Options.Lenient, a warning that drops the guard
+//     ([ErrIgnored]);
 //   - a chart a table cannot hold ([ErrLimit]): more than
 //     [table.MaxStates] states, [table.MaxTests] tests, [table.MaxCells]
 //     cells of tests × states, or [table.MaxMessages] (64) message tests;
@@ -107,7 +111,8 @@
 //   - A choice pseudo-state is a state of the table (named "choice",
 //     "choice#2"... when it has no text), its branches polled tests: the
 //     branch is taken at the update after the one that entered the
-//     choice, unless the table chains (Options.Chain). A note says so.
+//     choice, unless the table chains (Options.Chain, or the chart's
+//     Chain). A note says so.
 //   - A transition's test is its label's event, or its guard when it has
 //     no event. An event is received: a message test. A guard alone, a
 //     choice's branch and a completion are conditions the host is asked
@@ -119,10 +124,11 @@
 //     ([Completion]), which the host answers when the state's work is
 //     done. One note counts them.
 //   - What a table cannot hold is reported, never dropped silently: the
-//     guard of "event [guard]" (the event alone is tested), the action of
-//     "event / action" (a table has entry actions only), a transition
+//     guard of "event [guard]" is an error ([ErrGuard]), or with
+//     Options.Lenient a warning, the event alone then tested; the action
+//     of "event / action" (a table has entry actions only), a transition
 //     into a start pseudo-state (ignored), a second transition on one
-//     test from one state (the first is kept).
+//     test from one state (the first is kept) are warnings.
 //   - Names are only labels: states with one name are kept apart by ID and
 //     renamed, in chart order, "Idle", "Idle#2", "Idle#3" (skipping names
 //     taken), with a warning saying so; a nameless state is called

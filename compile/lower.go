@@ -27,8 +27,8 @@ type lowering struct {
 	repeats map[repeatKey]*repeated // diagnostics by kind, to list only the first few of each
 	hints   map[[2]int]string       // hints that list names, built once (see hint)
 
-	stTests  map[string]int     // the stencil's test names → index, once asked (see stencilTest)
-	stValues map[testValue]bool // the stencil tests' values, once asked (see stencilValue)
+	stTests  map[string]int    // the stencil's test names → index, once asked (see stencilTest)
+	stValues map[testValue]int // the stencil tests' values → their place in the drop-list, once asked (see valueRank)
 
 	flagged map[chart.Pos]bool // elements the importer reported errors for: File, Page and Shape only
 
@@ -614,18 +614,21 @@ func (x *lowering) stencilTest(name string) int {
 	return -1
 }
 
-// stencilValue reports whether stencil test i lists value in its
-// drop-list, in O(1).
-func (x *lowering) stencilValue(i int, value string) bool {
+// valueRank returns the place of value in the drop-list of stencil test
+// i (its first), or -1 when the test does not list it, in O(1).
+func (x *lowering) valueRank(i int, value string) int {
 	if x.stValues == nil {
-		x.stValues = make(map[testValue]bool)
+		x.stValues = make(map[testValue]int)
 		for i, t := range x.st.Tests {
-			for _, v := range t.Values {
-				x.stValues[testValue{i, v}] = true
+			for r := len(t.Values) - 1; r >= 0; r-- {
+				x.stValues[testValue{i, t.Values[r]}] = r
 			}
 		}
 	}
-	return x.stValues[testValue{i, value}]
+	if r, ok := x.stValues[testValue{i, value}]; ok {
+		return r
+	}
+	return -1
 }
 
 // testValue is a value of the drop-list of stencil test i.
@@ -928,7 +931,7 @@ func (x *lowering) lowerTransition(i int, from chart.StateKind, use func(testKey
 				x.errorf(t.Pos, ErrUnknownTest, x.testHint(), "test %q is not in stencil %q", short(k.name), short(x.st.Name))
 			}
 			ok = false
-		case k.value != "" && len(x.st.Tests[i].Values) > 0 && !x.stencilValue(i, k.value):
+		case k.value != "" && len(x.st.Tests[i].Values) > 0 && x.valueRank(i, k.value) < 0:
 			if !flagged {
 				x.errorf(t.Pos, ErrUnknownValue, x.hint(hintTestValues, i, func() string { return "pick one of " + listNames(x.st.Tests[i].Values, self) }),
 					"test %q does not take value %q", short(k.name), short(k.value))
@@ -971,17 +974,9 @@ func (x *lowering) orderTests(temp []ltest) {
 			order = append(order, i) // the valueless test: temp index i
 			vals := byName[st.Name]
 			if len(st.Values) > 0 && len(vals) > 1 {
-				rank := make(map[string]int, len(st.Values)) // value → its first index
-				for r := len(st.Values) - 1; r >= 0; r-- {
-					rank[st.Values[r]] = r
-				}
-				at := func(v string) int {
-					if r, ok := rank[v]; ok {
-						return r
-					}
-					return -1
-				}
-				slices.SortStableFunc(vals, func(a, b int) int { return cmp.Compare(at(temp[a].value), at(temp[b].value)) })
+				slices.SortStableFunc(vals, func(a, b int) int {
+					return cmp.Compare(x.valueRank(i, temp[a].value), x.valueRank(i, temp[b].value))
+				})
 			}
 			order = append(order, vals...)
 			temp[i].message = st.Message
@@ -1034,7 +1029,7 @@ func (x *lowering) kinds(temp []ltest) {
 	over := 0              // tests over table.MaxMessages
 	var overNames []string // the first few, quoted
 	var overPos chart.Pos
-	overflow := make(map[int]bool)
+	overflow := make([]bool, len(temp)) // by test
 	for i := range temp {
 		if temp[i].polled {
 			continue
@@ -1062,7 +1057,7 @@ func (x *lowering) kinds(temp []ltest) {
 		x.warnf(overPos, ErrLimit, "use fewer events, or turn some into [conditions]",
 			"the chart has more than %d events; a table holds at most %d message tests, so the last %d (%s) are polled tests", table.MaxMessages, table.MaxMessages, over, strings.Join(list, ", "))
 	}
-	warned := make(map[int]bool)
+	warned := make([]bool, len(temp)) // by test
 	each(func(tr *ltrans) {
 		if tr.evt && temp[tr.test].polled && !warned[tr.test] && !overflow[tr.test] {
 			warned[tr.test] = true
@@ -1084,12 +1079,12 @@ func (x *lowering) dedupe() {
 		for _, tr := range list {
 			if seen[tr.test] == mark {
 				t := &c.Transitions[tr.src]
-				where := "the any-state transitions: "
+				in := "the any-state transitions: "
 				if mark >= 2 {
-					where = "state " + strconv.Quote(truncate(x.states[mark-2].name, 40)) + ": "
+					in = "state " + strconv.Quote(truncate(x.states[mark-2].name, 40)) + ": "
 				}
 				x.diag(x.strict(chart.Warning), t.Pos, ErrSameTest, "tests are tried in order, so only the first can be taken: remove one, or give it another test",
-					"%sa transition on %q already leaves the same state before this one, which is never taken%s", where, short(x.tests[tr.test].label()), x.dropped())
+					"%sa transition on %q already leaves the same state before this one, which is never taken%s", in, short(x.tests[tr.test].label()), x.dropped())
 				continue
 			}
 			seen[tr.test] = mark
