@@ -1,6 +1,7 @@
 package crowd
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"iter"
@@ -205,12 +206,9 @@ func New[E any](states []Def[E], opts Options[E]) (*Machine[E], error) {
 		defs:    slices.Clone(states),
 		byName:  make(map[string]State, len(states)),
 		opts:    opts,
-		chunk:   cmp0(opts.ChunkSize, 2048),
-		maxID:   opts.MaxID,
+		chunk:   cmp.Or(opts.ChunkSize, 2048),
+		maxID:   cmp.Or(opts.MaxID, DefaultMaxID),
 		workers: runtime.GOMAXPROCS(0),
-	}
-	if m.maxID == 0 {
-		m.maxID = DefaultMaxID
 	}
 	for i, d := range states {
 		switch {
@@ -228,13 +226,6 @@ func New[E any](states []Def[E], opts Options[E]) (*Machine[E], error) {
 	m.buckets = make([]bucket, len(states))
 	m.nbuckets = make([]bucket, len(states))
 	return m, nil
-}
-
-func cmp0(v, def int) int {
-	if v == 0 {
-		return def
-	}
-	return v
 }
 
 // SetWorkers sets how many goroutines a step uses, counting the caller's;

@@ -68,9 +68,10 @@ var ErrNoPrevious = errors.New("fsm: no previous state to revert to")
 // States call back into their machine: Execute and OnMessage may call
 // ChangeState and RevertToPreviousState. Calls that would recurse without
 // end return [ErrReentrant] and change nothing: Update from inside Update
-// (from an Execute, or an Enter, Exit or OnMessage it leads to), and
-// ChangeState or RevertToPreviousState from inside a change of state (from
-// an Enter or Exit, or an OnMessage they lead to). The machine keeps
+// (from an Execute, or an Enter, Exit or OnMessage it leads to) or from
+// inside a change of state, and ChangeState or RevertToPreviousState from
+// inside a change of state (from an Enter or Exit, or an OnMessage they
+// lead to). The machine keeps
 // working after such an error. A state that panics leaves the machine in
 // the last state it made current; a panic during Update leaves it refusing
 // Update (see there).

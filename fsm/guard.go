@@ -18,7 +18,7 @@ var ErrNoState = errors.New("fsm: machine has no current state yet: make it with
 // returning it: the panic interrupted an update that never finished.
 //
 // [BehaviorMachine.Update] returns it when called from inside the same
-// machine's update, and [BehaviorMachine.ChangeState] and
+// machine's update or change of state, and [BehaviorMachine.ChangeState] and
 // [BehaviorMachine.RevertToPreviousState] when called from inside the same
 // machine's change of state (an Enter or Exit); the machine is left as it
 // was and keeps working. A BehaviorMachine whose state panicked during an

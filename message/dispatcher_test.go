@@ -1,6 +1,7 @@
 package message
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
@@ -817,7 +818,7 @@ func TestDispatchDepthLimit(t *testing.T) {
 			if handlerErr != list[0] {
 				t.Errorf("the handler's Dispatch returned %v, want the first listed, %v", handlerErr, list[0])
 			}
-			limit := cmpOr(tc.maxDepth, DefaultMaxDepth)
+			limit := cmp.Or(tc.maxDepth, DefaultMaxDepth)
 			want := fmt.Sprintf("message: telegram hello from %v to %v at t=%g: immediate telegram not delivered: sent by a handler already %d deliveries deep, the most DispatcherOptions.MaxDepth allows (a handler that keeps answering at once?); send it with a delay, or raise MaxDepth",
 				list[0].Telegram.Sender, list[0].Telegram.Receiver, d.Time(), limit)
 			if got := list[0].Error(); got != want {
@@ -841,13 +842,6 @@ func TestDispatchDepthLimit(t *testing.T) {
 			}
 		})
 	}
-}
-
-func cmpOr(v, def int) int {
-	if v == 0 {
-		return def
-	}
-	return v
 }
 
 // TestDispatchDepthAfterPanic: a handler that panics in a cascade of

@@ -169,39 +169,30 @@ func (b *Builder) Build() (*Table, error) {
 		t.states[i] = state{name: s.name, actions: slices.Clone(s.actions)}
 	}
 	if !t.layOut(&x, b.own) {
-		b.reportBadActions(&x, nil)
+		b.reportLooseActions(&x, true)
 		return nil, x.err()
 	}
-	start := len(x.list)
-	err := t.check(&x)
-	b.reportBadActions(&x, x.list[start:])
+	err := t.check(&x, b.badActions)
+	b.reportLooseActions(&x, false)
 	if err != nil || len(x.list) > 0 {
 		return nil, x.err()
 	}
 	return t, nil
 }
 
-// reportBadActions gives the problems of the actions that Action could not
-// make their place: validate reported each token used in a state as an
-// unknown property, at the state and entry action concerned, in found; it
-// now says what was wrong. The tokens not found, if any, are reported
-// without a place.
-func (b *Builder) reportBadActions(x *errs, found []*Error) {
+// reportLooseActions reports, without a place, the problems of the actions
+// that Action could not make and that validate did not report where they
+// are used: those no state uses, or all of them when the table could not
+// be laid out (and so was not validated).
+func (b *Builder) reportLooseActions(x *errs, all bool) {
 	if len(b.badActions) == 0 {
 		return
 	}
 	used := make([]bool, len(b.badActions))
-	for q, s := range b.states {
-		for i, a := range s.actions {
-			if a.Property != badProperty || int(a.Value) >= len(b.badActions) {
-				continue
-			}
-			where := fmt.Sprintf("state #%d %q, entry action %d", q, s.name, i)
-			for _, e := range found {
-				if e.Where == where {
-					e.Msg = b.badActions[a.Value]
-					used[a.Value] = true
-				}
+	for _, s := range b.states {
+		for _, a := range s.actions {
+			if !all && a.Property == badProperty && int(a.Property) >= len(b.props) && int(a.Value) < len(used) { // as validate places it
+				used[a.Value] = true
 			}
 		}
 	}
@@ -294,13 +285,14 @@ func checkSize(x *errs, tests, states int) bool {
 // checks.
 func (t *Table) setUp() error {
 	var x errs
-	return t.check(&x)
+	return t.check(&x, nil)
 }
 
-// check is setUp adding to the problems already in x: it validates t and,
-// if x then holds no problem, derives the runtime's fields.
-func (t *Table) check(x *errs) error {
-	t.validate(x)
+// check is setUp adding to the problems already in x: it validates t (see
+// validate for badActions) and, if x then holds no problem, derives the
+// runtime's fields.
+func (t *Table) check(x *errs, badActions []string) error {
+	t.validate(x, badActions)
 	if err := x.err(); err != nil {
 		return err
 	}
@@ -321,8 +313,10 @@ func checkName(x *errs, where, what, name string, empty bool) {
 }
 
 // validate checks every rule a table obeys, adding one problem per broken
-// rule and place.
-func (t *Table) validate(x *errs) {
+// rule and place. badActions are the problems of the actions that
+// Builder.Action could not make: an entry action that is one of its tokens
+// is reported with its problem rather than as an unknown property.
+func (t *Table) validate(x *errs, badActions []string) {
 	nt, ns := len(t.tests), len(t.states)
 	if !checkSize(x, nt, ns) {
 		return
@@ -402,6 +396,9 @@ func (t *Table) validate(x *errs) {
 		for i, a := range s.actions {
 			aw := fmt.Sprintf("%s, entry action %d", where, i)
 			switch {
+			case int(a.Property) >= len(t.props) && a.Property == badProperty && int(a.Value) < len(badActions):
+				x.invalid(aw, "%s", badActions[a.Value])
+				continue
 			case int(a.Property) >= len(t.props):
 				x.invalid(aw, "%s is not a property of the table (it has %d)", a.Property, len(t.props))
 				continue

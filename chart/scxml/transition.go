@@ -241,23 +241,13 @@ func (in *interp) stencilTest(t *chart.Transition, n *node, events []string, con
 // DIGIT.0, "a.*" on every event that starts with a, and "*" on every
 // event; a chart takes a transition on the one event it names. A
 // wildcard, and a descriptor that is a prefix of another event of the
-// chart, would be taken on fewer events than the drawing says: errors, or
-// warnings when reading leniently.
+// chart, would be taken on fewer events than the drawing says (see
+// widens): errors, or warnings when reading leniently.
 func (in *interp) descriptors() {
 	if in.st != nil {
 		return // a stencil's tests are names, matched exactly
 	}
-	events := make(map[string]bool)
-	for i := range in.c.Transitions {
-		if e := in.c.Transitions[i].Event; e != "" {
-			events[e] = true
-		}
-	}
-	sorted := make([]string, 0, len(events))
-	for e := range events {
-		sorted = append(sorted, e)
-	}
-	slices.Sort(sorted)
+	events := chartEvents(in.c)
 	reported := make(map[string]bool)
 	for i := range in.c.Transitions {
 		t := &in.c.Transitions[i]
@@ -265,30 +255,40 @@ func (in *interp) descriptors() {
 		if e == "" || reported[e] || in.exact[i] {
 			continue
 		}
+		wide, other := widens(e, events)
 		switch {
-		case e == "*" || strings.HasSuffix(e, ".*") || strings.HasSuffix(e, "."):
-			reported[e] = true
+		case !wide:
+			continue
+		case other == "":
 			in.diag(in.leniency(), t.Pos, ErrUnsupported, "name the events one by one, or "+lenientHint,
 				"event descriptor %q matches every event that starts with %q: a chart takes a transition on the one event it names", e, strings.TrimSuffix(strings.TrimSuffix(e, "*"), "."))
 		default:
-			j, _ := slices.BinarySearch(sorted, e+".")
-			if j < len(sorted) && strings.HasPrefix(sorted[j], e+".") {
-				reported[e] = true
-				in.diag(in.leniency(), t.Pos, ErrUnsupported, "name the event exactly, "+strconv.Quote(e)+" and "+strconv.Quote(sorted[j])+" on two transitions, or "+lenientHint,
-					"event descriptor %q is also taken on event %q in SCXML, which matches events by prefix; a chart takes it on %q alone", e, sorted[j], e)
-			}
+			in.diag(in.leniency(), t.Pos, ErrUnsupported, "name the event exactly, "+strconv.Quote(e)+" and "+strconv.Quote(other)+" on two transitions, or "+lenientHint,
+				"event descriptor %q is also taken on event %q in SCXML, which matches events by prefix; a chart takes it on %q alone", e, other, e)
 		}
+		reported[e] = true
 	}
 }
 
 // widened returns the events of a plain chart that SCXML's prefix
-// matching would take on more events than the chart does: wildcards, and
-// prefixes of other events of the chart. Write marks them exact
-// (ff:event), and Read takes them as they are.
+// matching would take on more events than the chart does (see widens).
+// Write marks them exact (ff:event), and Read takes them as they are.
 func widened(c *chart.Chart) map[string]bool {
 	if c.Stencil != nil {
 		return nil
 	}
+	events := chartEvents(c)
+	out := make(map[string]bool)
+	for _, e := range events {
+		if wide, _ := widens(e, events); wide {
+			out[e] = true
+		}
+	}
+	return out
+}
+
+// chartEvents returns the events of c's transitions, sorted, each once.
+func chartEvents(c *chart.Chart) []string {
 	var events []string
 	for i := range c.Transitions {
 		if e := c.Transitions[i].Event; e != "" {
@@ -296,15 +296,23 @@ func widened(c *chart.Chart) map[string]bool {
 		}
 	}
 	slices.Sort(events)
-	events = slices.Compact(events)
-	out := make(map[string]bool)
-	for _, e := range events {
-		j, _ := slices.BinarySearch(events, e+".")
-		if e == "*" || strings.HasSuffix(e, ".*") || strings.HasSuffix(e, ".") || j < len(events) && strings.HasPrefix(events[j], e+".") {
-			out[e] = true
-		}
+	return slices.Compact(events)
+}
+
+// widens reports whether SCXML takes the descriptor e on more events than
+// a chart whose events are events (sorted, as chartEvents returns them)
+// takes it on: when e is a wildcard ("*", "a.*", "a."), other is "";
+// when e is a prefix of another event of the chart (DIGIT beside DIGIT.0),
+// other is that event.
+func widens(e string, events []string) (wide bool, other string) {
+	if e == "*" || strings.HasSuffix(e, ".*") || strings.HasSuffix(e, ".") {
+		return true, ""
 	}
-	return out
+	j, _ := slices.BinarySearch(events, e+".")
+	if j < len(events) && strings.HasPrefix(events[j], e+".") {
+		return true, events[j]
+	}
+	return false, ""
 }
 
 // targetless records a transition without a target of state r, which a

@@ -4,12 +4,12 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
-	"github.com/fsmforge/fsmforge/chart"
 	"io"
 	"strconv"
 	"strings"
 	"unicode"
 
+	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/internal/source"
 )
 

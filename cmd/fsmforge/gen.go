@@ -11,9 +11,10 @@ import (
 )
 
 func runGen(args []string, stdout, stderr io.Writer) error {
-	f := newFlags("gen", `Usage: fsmforge gen [-stencil FILE] [-lenient] -pkg NAME [-host TYPE] [-prefix NAME] [-chain] -o OUT FILE
+	f := newFlags("gen", `Usage: fsmforge gen [-stencil FILE] [-lenient] [-minimize] [-chain] -pkg NAME [-host TYPE] [-prefix NAME] -o OUT FILE
 
-Generates Go code from a designer's drawing (or a compiled table): typed
+Generates Go code from a designer's drawing, compiled first with the
+reading and compiling flags (or from a compiled table, as it is): typed
 constants for its states, tests, entry-action properties and their values,
 the tables as static data, a Host interface with a method per test and per
 property, and a machine type whose Update does what package table's Agent

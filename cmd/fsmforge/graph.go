@@ -11,7 +11,7 @@ import (
 )
 
 func runGraph(args []string, stdout, stderr io.Writer) error {
-	f := newFlags("graph", `Usage: fsmforge graph [-format dot|mermaid] [-stencil FILE] [-o OUT] FILE
+	f := newFlags("graph", `Usage: fsmforge graph [-format dot|mermaid] [-stencil FILE] [-lenient] [-o FILE] FILE
 
 Draws a drawing's state machine as text for the tools people read diagrams
 in: Graphviz DOT (fsmforge graph goomba.vdx | dot -Tsvg > goomba.svg) or a

@@ -37,6 +37,8 @@ type hostile struct {
 	file string // its name, in the test's folder
 	data func() []byte
 	args []string // the command, FILE standing for the file
+	code int      // the status it ends with
+	says string   // what it says, on stdout or stderr: the limit that bounded it, or its result
 }
 
 // hostileFiles are the classes of files that killed fsmforge with
@@ -44,30 +46,33 @@ type hostile struct {
 // each is made here, at a size that did.
 func hostileFiles() []hostile {
 	return []hostile{
-		{"compound copied into 3,000 states", "nested.scxml", nestedSCXML, []string{"check", "FILE"}},
-		{"draw.io container copied into 3,000 states", "nested.drawio", nestedDrawio, []string{"compile", "-o", "-", "FILE"}},
-		{"chart JSON nested 100,000 deep", "deep.json", deepJSON, []string{"convert", "FILE", "OUT.json"}},
-		{"stencil nested 100,000 deep", "deep.stencil.json", deepJSON, []string{"check", "-stencil", "FILE", "../../examples/goomba/goomba.vdx"}},
-		{"placeholders repeated 10,000 times", "placeholders.drawio", placeholders, []string{"graph", "FILE"}},
-		{"<mxCell counted in a comment", "comment.drawio", mxCellComment, []string{"check", "FILE"}},
-		{"PNG text chunk inflating to 255 MB", "bomb.drawio.png", pngBomb, []string{"check", "FILE"}},
-		{"Visio page listed 2,000 times", "pages.vsdx", vsdxPages, []string{"check", "FILE"}},
-		{"1 MB tag name", "tag.drawio", longTag, []string{"check", "FILE"}},
-		{"events at tick 10^12", "far.events", farEvents, []string{"run", "-events", "FILE", "../../examples/goomba/goomba.vdx", "-stencil", "../../examples/goomba/goomba.stencil.json"}},
-		{"chart of 500,000 states converted", "big.json", bigChart, []string{"convert", "FILE", "OUT.drawio"}},
+		{"compound copied into 3,000 states", "nested.scxml", nestedSCXML, []string{"check", "FILE"}, 1, "-max-transitions"},
+		{"draw.io container copied into 3,000 states", "nested.drawio", nestedDrawio, []string{"compile", "-o", "-", "FILE"}, 1, "-max-transitions"},
+		{"chart JSON nested 100,000 deep", "deep.json", deepJSON, []string{"convert", "FILE", "OUT.json"}, 1, "nests more than 64 levels deep"},
+		{"stencil nested 100,000 deep", "deep.stencil.json", deepStencil, []string{"check", "-stencil", "FILE", "../../examples/goomba/goomba.vdx"}, 1, "nests more than 64 levels deep"},
+		{"placeholders repeated 10,000 times", "placeholders.drawio", placeholders, []string{"graph", "FILE"}, 1, "-max-size"},
+		{"<mxCell counted in a comment", "comment.drawio", mxCellComment, []string{"check", "FILE"}, 1, "comment.drawio: 0 states, 0 transitions"},
+		{"PNG text chunk inflating to 255 MB", "bomb.drawio.png", pngBomb, []string{"check", "FILE"}, 1, "-max-size"},
+		{"Visio page listed 2,000 times", "pages.vsdx", vsdxPages, []string{"check", "FILE"}, 1, "MaxRatio"},
+		{"1 MB tag name", "tag.drawio", longTag, []string{"check", "FILE"}, 1, "tag.drawio: 0 states, 0 transitions"},
+		{"events at tick 10^12", "far.events", farEvents, []string{"run", "-events", "FILE", "../../examples/goomba/goomba.vdx", "-stencil", "../../examples/goomba/goomba.stencil.json"},
+			0, "tick 1000000000000: walkRight -> walkLeft on hitTriggerRight"},
+		{"chart of 500,000 states converted", "big.json", bigChart, []string{"convert", "FILE", "OUT.drawio"}, 0, "out.drawio: 500000 states, 500000 transitions"},
 	}
 }
 
 // TestHostile runs fsmforge on each hostile file, under a 4 GB limit of
 // its address space (not under the race detector, which reserves more):
-// each must end with status 0 or 1, soon, and say little.
+// each must end, within two minutes (the times are logged), with the
+// status and the message of the limit that bounds it, or with its result,
+// and say little.
 func TestHostile(t *testing.T) {
 	if testing.Short() {
 		t.Skip("hostile files take a few seconds each; skipped with -short")
 	}
-	dir := t.TempDir()
 	for _, h := range hostileFiles() {
 		t.Run(h.name, func(t *testing.T) {
+			dir := t.TempDir() // a folder each, where no other file is suggested as a stencil
 			path := filepath.Join(dir, h.file)
 			if err := os.WriteFile(path, h.data(), 0o644); err != nil {
 				t.Fatal(err)
@@ -92,8 +97,14 @@ func TestHostile(t *testing.T) {
 			took := time.Since(start)
 			code := cmd.ProcessState.ExitCode()
 			t.Logf("fsmforge %s: status %d in %v, %d bytes of output and %d of messages", strings.Join(h.args, " "), code, took.Round(time.Millisecond), stdout.Len(), stderr.Len())
-			if code != 0 && code != 1 {
-				t.Errorf("status %d (%v), want 0 or 1; messages:\n%s", code, err, tail(stderr.String()))
+			if ctx.Err() != nil {
+				t.Fatalf("still running after %v: killed; messages:\n%s", took.Round(time.Millisecond), tail(stderr.String()))
+			}
+			if code != h.code {
+				t.Errorf("status %d (%v), want %d; messages:\n%s", code, err, h.code, tail(stderr.String()))
+			}
+			if !strings.Contains(stdout.String()+stderr.String(), h.says) {
+				t.Errorf("output and messages do not say %q; messages:\n%s", h.says, tail(stderr.String()))
 			}
 			if strings.Contains(stderr.String(), "fatal error") || strings.Contains(stderr.String(), "goroutine ") {
 				t.Errorf("the process crashed:\n%s", tail(stderr.String()))
@@ -154,9 +165,14 @@ func nestedDrawio() []byte {
 	return []byte(b.String())
 }
 
-// deepJSON is a JSON value nested 100,000 deep.
+// deepJSON is a chart file whose states are nested 100,000 deep.
 func deepJSON() []byte {
 	return []byte(`{"name": "x", "states": ` + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + `}`)
+}
+
+// deepStencil is a stencil file whose tests are nested 100,000 deep.
+func deepStencil() []byte {
+	return []byte(`{"name": "x", "tests": ` + strings.Repeat("[", 100000) + strings.Repeat("]", 100000) + `}`)
 }
 
 // placeholders is a label that names a 100 KB attribute 10,000 times

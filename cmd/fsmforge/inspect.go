@@ -15,7 +15,9 @@ func runInspect(args []string, stdout, stderr io.Writer) error {
 Prints a state table readably: its options, entry-action properties,
 tests, states with their entry actions and transitions in the order they
 are tried, and the destination table (test × state) as the article
-"Visual Finite State Machine AI Systems" lays it out. FILE is a compiled table (binary or JSON) or a drawing, compiled first.
+"Visual Finite State Machine AI Systems" lays it out. FILE is a compiled
+table (binary or JSON), shown as it is, or a drawing, compiled first with
+the reading and compiling flags.
 
 Flags:
 `)

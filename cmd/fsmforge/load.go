@@ -31,9 +31,9 @@ func addReadFlags(f *flags) *readFlags {
 	return &readFlags{
 		stencil:        f.String("stencil", "", "the stencil `FILE` (JSON) the drawing was made with"),
 		lenient:        f.Bool("lenient", false, "read what fsmforge cannot hold yet (SCXML's executable content, a guard beside an event...) as warnings, and leave it out"),
-		maxSize:        f.Int64("max-size", 0, "read files of up to `BYTES` bytes, and their compressed content up to as much (default 256 MiB)"),
+		maxSize:        f.Int64("max-size", 0, "read files of up to `BYTES` bytes, and their compressed content up to as much (default 256 MiB; SCXML 16 MiB)"),
 		maxDepth:       f.Int("max-depth", 0, "let states, groups and cells nest `N` deep (default 100)"),
-		maxElements:    f.Int("max-elements", 0, "read up to `N` shapes, states and transitions (default 1048576)"),
+		maxElements:    f.Int("max-elements", 0, "read up to `N` shapes, states and transitions (default 1048576; SCXML 250000 elements)"),
 		maxTransitions: f.Int("max-transitions", 0, "let flattening nested states make up to `N` transitions (default 1048576)"),
 	}
 }
@@ -173,8 +173,9 @@ func isTableFile(head []byte) bool {
 }
 
 // isStencilFile reports whether a file that starts with head is a stencil
-// file: a JSON object whose first keys include "masters" or "tests" and
-// not "states".
+// file: a JSON object in which a key of a stencil ("masters", "tests",
+// "actions" or "properties") comes before one of a chart ("states" or
+// "transitions").
 func isStencilFile(head []byte) bool {
 	dec := json.NewDecoder(bytes.NewReader(head))
 	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
@@ -221,10 +222,10 @@ func loadMachine(cmd, path string, ro chart.ReadOptions, opt compile.Options, st
 	if err != nil {
 		return nil, nil, err
 	}
-	if !isTableFile(head) && isStencilFile(head) {
-		return nil, nil, fmt.Errorf("%s is a stencil file, not a drawing or a table: give it as -stencil %s, with the drawing made with it", path, path)
-	}
 	if !isTableFile(head) {
+		if isStencilFile(head) {
+			return nil, nil, fmt.Errorf("%s is a stencil file, not a drawing or a table: give it as -stencil %s, with the drawing made with it", path, path)
+		}
 		res, err := compileFile(cmd, path, ro, opt, stderr)
 		if err != nil {
 			return nil, nil, err

@@ -21,7 +21,9 @@
 // (check, compile, run, inspect, gen, graph, convert) share -stencil,
 // -lenient (leave out what fsmforge cannot hold yet, with a warning, rather
 // than refuse it) and the limits -max-size, -max-depth, -max-elements and
-// -max-transitions.
+// -max-transitions; those that compile one (compile, run, inspect, gen)
+// share -minimize, -chain, -chain-limit, -stack-limit and -name, which
+// apply to a drawing, not to a compiled table given instead.
 //
 // Run "fsmforge COMMAND -h" for a command's flags. A usage error exits with
 // status 2, any other failure with status 1. Unless GOMEMLIMIT says

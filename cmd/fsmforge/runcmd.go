@@ -32,7 +32,8 @@ func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 
 Runs one agent of a state machine against a scripted host, and prints each
 transition it takes and the entry actions it performs. FILE is a compiled
-table (binary or JSON) or a drawing, compiled first.
+table (binary or JSON), run as it is, or a drawing, compiled first with the
+reading and compiling flags.
 
 `+eventsHelp+`
 Flags:
