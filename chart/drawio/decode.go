@@ -90,12 +90,12 @@ type geometry struct {
 
 // decoder holds the state of one decode call.
 type decoder struct {
-	opt    limits
+	opt    Options // with its defaults
 	doc    *document
 	budget int64 // bytes that compressed content may still inflate to
 	labels int64 // bytes that labels with placeholders may still grow to
-	cells  int   // cells, wrappers and pages read, against opt.MaxCells
-	props  int   // attributes of wrappers read, against opt.MaxProperties
+	cells  int   // cells, wrappers and pages read, against opt.MaxElements
+	props  int   // attributes of wrappers read, against opt.MaxElements too
 
 	// Wrappers without an mxCell: how many, and the note about the last
 	// one reported (the first maxRepeats are).
@@ -107,7 +107,7 @@ type decoder struct {
 }
 
 // decode reads a draw.io file into a document.
-func decode(r io.Reader, opt limits) (*document, error) {
+func decode(r io.Reader, opt Options) (*document, error) {
 	src, err := readAll(r, opt)
 	if err != nil {
 		return nil, err
@@ -328,10 +328,10 @@ func (p *parser) newPage() *page {
 }
 
 // count counts a cell, a wrapper or a page at line and col (0 when not in
-// the file) of page pg against Options.MaxCells; when there are too many,
+// the file) of page pg against Options.MaxElements; when there are too many,
 // it sets p.err and returns false.
 func (p *parser) count(pg *page, line, col int) bool {
-	if p.d.cells++; p.d.cells <= p.d.opt.MaxCells {
+	if p.d.cells++; p.d.cells <= p.d.opt.MaxElements {
 		return true
 	}
 	at := p.at
@@ -342,7 +342,7 @@ func (p *parser) count(pg *page, line, col int) bool {
 		at.Page = pg.label()
 	}
 	p.err = chart.Diagnostics{{Pos: at, Err: ErrTooLarge,
-		Message: fmt.Sprintf("drawio: the diagram has more than %d cells and pages", p.d.opt.MaxCells),
+		Message: fmt.Sprintf("drawio: the diagram has more than %d cells and pages", p.d.opt.MaxElements),
 		Hint:    chart.LimitHint("MaxElements")}}
 	return false
 }
@@ -450,12 +450,12 @@ func (p *parser) model(pg *page) {
 		// About one cell per mxCell tag to the end of the page: a cheap
 		// count that spares the cells' slice its growth. The tags may be
 		// in comments, or smaller than a cell is drawn: the count is
-		// trusted up to one cell per minCell bytes, and MaxCells.
+		// trusted up to one cell per minCell bytes, and MaxElements.
 		rest := sc.Rest()
 		if end := strings.Index(rest, "</mxGraphModel>"); end >= 0 {
 			rest = rest[:end]
 		}
-		pg.cells = make([]cell, 0, min(strings.Count(rest, "<mxCell"), len(rest)/minCell, p.d.opt.MaxCells))
+		pg.cells = make([]cell, 0, min(strings.Count(rest, "<mxCell"), len(rest)/minCell, p.d.opt.MaxElements))
 	}
 	for p.child(d) {
 		if sc.Local() != "root" {
@@ -527,14 +527,14 @@ func (p *parser) model(pg *page) {
 
 // countProps counts the attributes of the wrapper whose start tag is the
 // current token, at line and col of page pg, against
-// Options.MaxProperties; when there are too many, it sets p.err and
-// returns false.
+// Options.MaxElements (properties are counted apart from cells); when
+// there are too many, it sets p.err and returns false.
 func (p *parser) countProps(pg *page, line, col int) bool {
-	if p.d.props += len(p.sc.Attrs()); p.d.props <= p.d.opt.MaxProperties {
+	if p.d.props += len(p.sc.Attrs()); p.d.props <= p.d.opt.MaxElements {
 		return true
 	}
 	p.err = chart.Diagnostics{{Pos: p.cellPos(pg, line, col, ""), Err: ErrTooLarge,
-		Message: fmt.Sprintf("drawio: the diagram has more than %d properties (attributes of the object and UserObject elements around its cells)", p.d.opt.MaxProperties),
+		Message: fmt.Sprintf("drawio: the diagram has more than %d properties (attributes of the object and UserObject elements around its cells)", p.d.opt.MaxElements),
 		Hint:    chart.LimitHint("MaxElements")}}
 	return false
 }

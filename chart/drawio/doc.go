@@ -55,8 +55,9 @@
 // 0: document order); Stack is none, push or return (a returning
 // transition's end is loose); Final, 1 on a transition whose end is glued
 // to nothing on purpose (the machine ends there), keeps it from being
-// warned about, and is an error on a transition glued at its end. A transition starts at a state, or at a
-// message-handler shape: it then applies in any state. A drawing none of
+// warned about, and is an error on a transition glued at its end. A
+// transition starts at a state, or at a message-handler shape: it then
+// applies in any state. A drawing none of
 // whose shapes names a master of the stencil was made with another
 // stencil (an error); shapes of another stencil, or naming an unknown
 // master, are ignored with a warning; shapes of another version of the
@@ -141,10 +142,9 @@
 // child (State.Parent), then [chart.Flatten] flattens the chart: the
 // compound's transitions apply in each of its states, entering it enters
 // its initial child (the one a start pseudo-state inside points to, or the
-// one drawn initial). A compound that has no initial child and that no
-// transition enters (UML allows it) is given its first state as initial
-// child, which the flat chart does not show, so that Flatten does not
-// refuse it.
+// one drawn initial). A compound that has no initial child needs none
+// when no transition enters it (UML allows it): a note says so; one that
+// a transition enters is an error.
 //
 // # Writing
 //
@@ -175,10 +175,10 @@
 //     placeholders (placeholders="1") would make them more than that, all
 //     labels together, counted as they grow (a property named a thousand
 //     times in a label);
-//   - more than Options.MaxCells cells (1,000,000 by default), a page and
-//     an element that wraps a cell counting as one too; more than
-//     Options.MaxProperties properties (4,000,000 by default), the
-//     attributes of the object and UserObject elements around cells;
+//   - more than Options.MaxElements cells (1,048,576 by default), a page
+//     and an element that wraps a cell counting as one too; more
+//     properties than that, counted apart: the attributes of the object
+//     and UserObject elements around cells;
 //   - an empty or binary file, a PNG or SVG without a diagram, a shape
 //     library, XML of another kind;
 //   - malformed XML or invalid UTF-8 (with the line and column), inside
@@ -202,7 +202,7 @@
 // (internal/xmlscan, which chart/visio uses too) allocates only for what
 // it keeps, and for the attributes of the start tag it reads (about 50
 // bytes each: a single tag of millions of attributes is held whole before
-// Options.MaxProperties refuses it). Nothing is allocated from a count in
+// Options.MaxElements refuses it). Nothing is allocated from a count in
 // the file beyond what its bytes can hold. So the memory a reading takes
 // is bounded by the limits: the file, what its compressed content
 // inflates to and what placeholders add to labels (each at most

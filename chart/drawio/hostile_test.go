@@ -415,10 +415,12 @@ func TestHostile(t *testing.T) {
 // TestHostileDoor checks that what a hostile input adds to the door does
 // not change how it reads.
 func TestHostileDoor(t *testing.T) {
+	checked := 0
 	for _, h := range hostiles {
 		if h.name != "mxCell tags in a comment" && h.name != "UTF-16" {
 			continue
 		}
+		checked++
 		c, err := drawio.Read(bytes.NewReader(h.gen(false)), drawio.Options{})
 		if err != nil {
 			t.Fatalf("%s: Read = %v", h.name, err)
@@ -426,6 +428,9 @@ func TestHostileDoor(t *testing.T) {
 		if d := diff(render(c), doorWant); d != "" {
 			t.Errorf("%s: Read differs at %s", h.name, d)
 		}
+	}
+	if checked != 2 {
+		t.Errorf("%d of the 2 hostile inputs checked: one was renamed", checked)
 	}
 }
 
@@ -485,10 +490,10 @@ func TestLimits(t *testing.T) {
 	}{
 		{"placeholders at MaxSize", []byte(label), drawio.Options{MaxSize: 100_000}, ""},
 		{"placeholders over MaxSize", []byte(label), drawio.Options{MaxSize: 99_999}, "the placeholders of the label expand to more than 99999 bytes"},
-		{"cells at MaxCells", []byte(door), drawio.Options{MaxElements: 9}, ""},
-		{"cells over MaxCells", []byte(door), drawio.Options{MaxElements: 8}, "the diagram has more than 8 cells and pages"},
-		{"properties at MaxProperties", []byte(shapes), drawio.Options{MaxElements: 16}, ""},
-		{"properties over MaxProperties", []byte(shapes), drawio.Options{MaxElements: 15}, "the diagram has more than 15 properties"},
+		{"cells at MaxElements", []byte(door), drawio.Options{MaxElements: 9}, ""},
+		{"cells over MaxElements", []byte(door), drawio.Options{MaxElements: 8}, "the diagram has more than 8 cells and pages"},
+		{"properties at MaxElements", []byte(shapes), drawio.Options{MaxElements: 16}, ""},
+		{"properties over MaxElements", []byte(shapes), drawio.Options{MaxElements: 15}, "the diagram has more than 15 properties"},
 		{"Latin-1 at MaxSize", png, drawio.Options{MaxSize: int64(len(latin1) + 1)}, ""},
 		{"Latin-1 over MaxSize", png, drawio.Options{MaxSize: int64(len(latin1))}, "inflates to more than"},
 	} {

@@ -100,7 +100,7 @@ type node struct {
 // interp holds the state of one interpretation.
 type interp struct {
 	doc   *document
-	opt   limits
+	opt   Options        // with its defaults
 	st    *chart.Stencil // nil for a plain diagram
 	props chart.Properties
 	c     *chart.Chart
@@ -131,7 +131,7 @@ type attrUse struct {
 }
 
 // interpret reads a chart from a document.
-func interpret(doc *document, opt limits) (*chart.Chart, error) {
+func interpret(doc *document, opt Options) (*chart.Chart, error) {
 	in := &interp{
 		doc: doc,
 		opt: opt,
@@ -268,13 +268,7 @@ func (in *interp) run() {
 // diagnostics: about says what they are about (`state "A": `), and at is
 // where those without a position of their own are.
 func (in *interp) report(ps []statesmith.Problem, at chart.Pos, about string) {
-	for _, p := range ps {
-		pos := at
-		if p.Pos != (chart.Pos{}) {
-			pos = p.Pos
-		}
-		in.diag(p.Severity, pos, p.Hint, "%s%s", about, p.Message)
-	}
+	in.c.Diagnostics = statesmith.AppendDiagnostics(in.c.Diagnostics, ps, "drawio: ", about, at, nil)
 }
 
 // madeForStateSmith reports whether a vertex of the pages is labelled with
@@ -582,7 +576,7 @@ func (in *interp) plainVertex(pg *page, n *node, prefix string) {
 	n.class = clState
 	ellipse := shape == "ellipse" || shape == "doubleEllipse"
 	switch {
-	case shape == "startState" || n.text == "$initial_state":
+	case shape == "startState": // a label $initial_state makes the drawing StateSmith's: see stateSmithVertex
 		n.kind = chart.StartState
 	case shape == "endState":
 		n.kind = chart.EndState
@@ -646,14 +640,14 @@ func describe(n *node) string {
 	return "shape " + n.c.id
 }
 
-// parentState returns the ID of the state a state is drawn in, or "".
-func parentState(n *node) string {
+// parentState returns the state a vertex is drawn in, or nil.
+func parentState(n *node) *node {
 	for p := n.parent; p != nil; p = p.parent {
 		if p.class == clState && p.kind == chart.NormalState {
-			return p.id
+			return p
 		}
 	}
-	return ""
+	return nil
 }
 
 // box returns where a vertex is on its page, adding up the positions of
@@ -684,8 +678,8 @@ func (in *interp) state(pg *page, n *node, prefix string) {
 	c := n.c
 	n.id = in.strs.Clone(prefix + c.id)
 	st := chart.State{ID: n.id, Kind: n.kind, Box: box(n)}
-	if p := parentState(n); p != "" {
-		st.Parent = p
+	if p := parentState(n); p != nil {
+		st.Parent = p.id
 	}
 	if in.st == nil {
 		text := n.text
@@ -940,10 +934,8 @@ func aliased(n *node) *node {
 	if n == nil || n.class != clAlias {
 		return n
 	}
-	for p := n.parent; p != nil; p = p.parent {
-		if p.class == clState && p.kind == chart.NormalState {
-			return p
-		}
+	if p := parentState(n); p != nil {
+		return p
 	}
 	return n
 }
@@ -962,11 +954,7 @@ func (in *interp) checkFinal(n *node, t *chart.Transition) bool {
 	}
 	marked := false
 	if v, ok := n.c.get(name); ok {
-		switch strings.TrimSpace(strings.ToLower(v)) {
-		case "1", "true", "yes":
-			marked = true
-		case "0", "false", "no", "":
-		default:
+		if marked, ok = importer.ParseFlag(v); !ok {
 			in.diag(chart.Warning, t.Pos, "write 1 or 0", "%s %q is not 1 or 0; ignored", name, v)
 		}
 	}
@@ -1006,33 +994,19 @@ func (in *interp) returns(n *node) bool {
 // transition per behaviour (a line of the label) and per trigger of its
 // trigger list, each to the edge's target, tried in the behaviour's order.
 func (in *interp) stateSmithTransitions(t chart.Transition, from *node, label string) {
-	ts, ps := statesmith.EdgeTransitions(label, statesmith.SourceKind(from.ss.Kind, from.kind))
+	ts, ps, spellings := in.smith.Edge(label, statesmith.SourceKind(from.ss.Kind, from.kind), len(in.c.Transitions))
 	in.report(ps, t.Pos, "")
+	in.report(spellings, t.Pos, "")
 	for k, st := range ts {
 		u := t
 		if k > 0 {
 			u.ID = in.strs.Clone(t.ID + "#" + strconv.Itoa(k+1))
 		}
-		if st.Event != "" {
-			st.Event = in.event(st.Event, t.Pos)
-		}
 		u.Label = in.strs.Clone(st.Text)
 		u.Event, u.Guard, u.Action = in.strs.Clone(st.Event), in.strs.Clone(st.Guard), in.strs.Clone(st.Action)
 		u.Test = in.strs.Clone(st.Test())
-		if st.ViaEntry != "" || st.ViaExit != "" {
-			in.smith.Vias = append(in.smith.Vias, statesmith.Via{Transition: len(in.c.Transitions), Entry: st.ViaEntry, Exit: st.ViaExit})
-		}
 		in.addTransition(u, st.Order)
 	}
-}
-
-// event returns the name under which the chart knows an event of a
-// StateSmith drawing ([statesmith.Events]), with a warning for each
-// spelling other than the first.
-func (in *interp) event(ev string, at chart.Pos) string {
-	name, ps := in.smith.Events.Name(ev)
-	in.report(ps, at, "")
-	return name
 }
 
 // plainTransition reads a plain diagram's label: "2. event [guard] /
@@ -1189,15 +1163,8 @@ func (in *interp) leaveOut(pg *page, nodes []node, prefix string) {
 	}
 	if outside > 0 {
 		in.diag(chart.Note, in.pos(pg, machine.c, prefix, importer.Shorten(chart.NormalizeSpace(machine.text), 40)), "",
-			"%s drawn outside the $STATEMACHINE shape %s not part of the chart, as in StateSmith", plural(outside, "shape"), isAre(outside))
+			"%s drawn outside the $STATEMACHINE shape %s not part of the chart, as in StateSmith", importer.Plural(outside, "shape"), importer.IsAre(outside))
 	}
-}
-
-func isAre(n int) string {
-	if n == 1 {
-		return "is"
-	}
-	return "are"
 }
 
 // point records an entry or exit point, to resolve the transitions that
@@ -1205,19 +1172,11 @@ func isAre(n int) string {
 func (in *interp) point(pg *page, n *node, prefix string) {
 	at := in.pos(pg, n.c, prefix, n.ss.Kind.String()+" : "+n.ss.Name)
 	p := parentState(n)
-	if p == "" {
+	if p == nil || p.id == "" { // no state, or one not read yet
 		in.diag(chart.Error, at, "draw the point inside the state it enters or leaves", "%s %q is drawn in no state", n.ss.Kind, n.ss.Name)
 		return
 	}
-	in.smith.Points = append(in.smith.Points, statesmith.Point{State: n.id, Parent: p, Label: n.ss.Name, Exit: n.ss.Kind == statesmith.ExitPoint, Pos: at})
-}
-
-// plural returns "1 shape" or "3 shapes".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return strconv.Itoa(n) + " " + noun + "s"
+	in.smith.Points = append(in.smith.Points, statesmith.Point{State: n.id, Parent: p.id, Label: n.ss.Name, Exit: n.ss.Kind == statesmith.ExitPoint, Pos: at})
 }
 
 // stateSmithName returns the name of a state or pseudo-state of a
@@ -1244,15 +1203,9 @@ func (in *interp) behaviour(st *chart.State, text string) {
 	if !in.ss {
 		return
 	}
-	hs, ps := statesmith.StateHandlers(text)
+	ps, spellings := in.smith.State(st.ID, st.Pos, text)
 	in.report(ps, st.Pos, fmt.Sprintf("state %q: ", st.Name))
-	for _, h := range hs {
-		h.State, h.Pos = st.ID, st.Pos
-		if h.Event != "" {
-			h.Event = in.event(h.Event, st.Pos)
-		}
-		in.smith.Handlers = append(in.smith.Handlers, h)
-	}
+	in.report(spellings, st.Pos, "")
 }
 
 // chain reads the chart's Chain and ChainLimit from the Edit Data of the
@@ -1270,19 +1223,16 @@ func (in *interp) chain(pages []*page) {
 				continue
 			}
 			at := in.pos(pg, c, "", "")
-			switch strings.ToLower(strings.TrimSpace(v)) {
-			case "1", "true", "yes":
-				in.c.Chain = true
-			case "0", "false", "no", "":
-			default:
+			if on, ok := importer.ParseFlag(v); ok {
+				in.c.Chain = on
+			} else {
 				in.diag(chart.Warning, at, "write 1 or 0", "%s %q is not 1 or 0; ignored", AttrChain, importer.Shorten(v, 20))
 			}
 			if l = strings.TrimSpace(l); l != "" {
-				n, err := strconv.Atoi(l)
-				if err != nil || n < 0 || n > 65535 {
-					in.diag(chart.Warning, at, "write a whole number from 1 to 65535, or leave it empty for the number of states", "%s %q is not a whole number from 0 to 65535; ignored", AttrChainLimit, importer.Shorten(l, 20))
-				} else {
+				if n, ok := importer.ParseChainLimit(l); ok {
 					in.c.ChainLimit = n
+				} else {
+					in.diag(chart.Warning, at, "write a whole number from 1 to 65535, or leave it empty for the number of states", "%s %q is not a whole number from 0 to 65535; ignored", AttrChainLimit, importer.Shorten(l, 20))
 				}
 			}
 			return

@@ -35,20 +35,6 @@ import (
 //     stencil a shape stands for ([AttrRole] by default).
 type Options = chart.ReadOptions
 
-// limits are a reading's options with their defaults, and the limits
-// drawio derives from them.
-type limits struct {
-	Options
-	MaxCells, MaxProperties int
-}
-
-// withDefaults fills in the defaults; it panics on negative limits, which
-// are programming errors.
-func withDefaults(o Options) limits {
-	o = o.WithDefaults()
-	return limits{Options: o, MaxCells: o.MaxElements, MaxProperties: o.MaxElements}
-}
-
 // Errors that stop reading a drawing, for [errors.Is]. The error returned is
 // a [chart.Diagnostics] whose single diagnostic wraps one of them and says
 // where and why.
@@ -86,12 +72,12 @@ var (
 // Options is negative, a programming error); it reads the whole file
 // into memory. See the package documentation for what it costs.
 func Read(r io.Reader, opt Options) (*chart.Chart, error) {
-	lim := withDefaults(opt)
-	doc, err := decode(r, lim)
+	opt = opt.WithDefaults() // panics on a negative limit
+	doc, err := decode(r, opt)
 	if err != nil {
 		return nil, tidyError(err)
 	}
-	c, err := interpret(doc, lim)
+	c, err := interpret(doc, opt)
 	if c == nil {
 		return nil, tidyError(err)
 	}
@@ -135,7 +121,7 @@ func chartName(file string) string {
 }
 
 // readAll reads r, refusing more than opt.MaxSize bytes.
-func readAll(r io.Reader, opt limits) (string, error) {
+func readAll(r io.Reader, opt Options) (string, error) {
 	src, err := source.ReadAll(r, opt.MaxSize)
 	if errors.Is(err, source.ErrTooLarge) {
 		return "", source.Fatal(opt.File, 0, 0, ErrTooLarge, "drawio: the file is larger than "+source.SizeString(opt.MaxSize),

@@ -6,11 +6,11 @@ import (
 	"encoding/xml"
 	"errors"
 	"fmt"
-	"github.com/fsmforge/fsmforge/chart"
 	"io"
 	"strconv"
 	"strings"
 
+	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/internal/source"
 )
 

@@ -56,11 +56,12 @@
 // guard that is Kingly's list of conditions, "[ready, loaded]" (a comma
 // outside parentheses), all of which must hold, is read as one condition
 // named as written, with a warning. An order before the label, "2.
-// INCREASE [count >= 3]" (StateSmith's), ranks the transitions of a state: those with an order first, by increasing order
-// ("1.5." between "1." and "2."), then those without, in document order,
-// then the UML "[else]" one; a state whose transitions mix orders and
-// none is a warning that lists the order they are tried in, and an
-// "[else]" with an order is an error. An edge whose only arrow is at its
+// INCREASE [count >= 3]" (StateSmith's), ranks the transitions of a
+// state: those with an order first, by increasing order ("1.5." between
+// "1." and "2."), then those without, in document order, then the UML
+// "[else]" one; a state whose transitions mix orders and none is a
+// warning that lists the order they are tried in, and an "[else]" with an
+// order is an error. An edge whose only arrow is at its
 // source is read backwards, as drawn, with a warning (Kingly reads it
 // forwards).
 //
@@ -213,9 +214,11 @@
 //
 // Custom properties of the graph itself (yEd's Edit > Properties Manager,
 // for "Graph"; the top-level <graph>'s <data>, or its keys' defaults) say
-// how the machine runs: [PropChain] ("fsmforgeChain", true or false) and
-// [PropChainLimit] ("fsmforgeChainLimit", a whole number) are the chart's
-// Chain and ChainLimit. A value that is neither is a warning.
+// how the machine runs: [PropChain] ("fsmforgeChain": true, 1 or yes;
+// false, 0, no or nothing) and [PropChainLimit] ("fsmforgeChainLimit": a
+// whole number from 0 to 65535, 0 or nothing for the number of states)
+// are the chart's Chain and ChainLimit. Another value is a warning, and
+// ignored.
 //
 // # Layout
 //
@@ -246,13 +249,14 @@
 // The reader never panics and never hangs. It refuses, with an error that
 // says why and where ([ErrTooLarge], [ErrNotGraphML], [ErrMalformed],
 // [ErrTooDeep]): a file over Options.MaxSize (256 MiB by default, once
-// uncompressed for a gzip file); more than Options.MaxNodes nodes and
+// uncompressed for a gzip file); more than Options.MaxElements nodes and
 // edges (about a million by default), or groups whose flattening would
-// make more than twice as many transitions; an empty, binary or zip file, or XML
-// whose root is not <graphml> (with a hint when it is a draw.io, Visio or
-// SCXML file); malformed XML or invalid UTF-8, with the line and column;
-// XML elements nested deeper than 2×Options.MaxDepth+32, or groups deeper
-// than Options.MaxDepth (100 by default). It reads UTF-8, with or without
+// make more than Options.MaxTransitions transitions (as many by
+// default); an empty, binary or zip file, or XML whose root is not
+// <graphml> (with a hint when it is a draw.io, Visio or SCXML file);
+// malformed XML or invalid UTF-8, with the line and column; XML elements
+// nested deeper than 2×Options.MaxDepth+32, or groups deeper than
+// Options.MaxDepth (100 by default). It reads UTF-8, with or without
 // a byte-order mark, UTF-16 with a byte-order mark or an XML declaration,
 // and ISO-8859-1 when the XML declaration says so; another declared
 // encoding is an error. Entities other than XML's own are errors

@@ -151,3 +151,40 @@ func read(t *testing.T, text string, opt graphml.Options) (*chart.Chart, error) 
 	charttest.CheckChart(t, c, err)
 	return c, err
 }
+
+// readCase is a small drawing and what reading it gives, for the
+// table-driven tests: want is the chart, summarised ("" is not checked);
+// diags are substrings of the diagnostics ("severity: message"); err is
+// whether Read returns an error.
+type readCase struct {
+	name  string
+	text  string
+	want  string
+	diags []string
+	err   bool
+}
+
+// check reads the drawing with opt and checks the chart, the error and
+// the diagnostics tt lists; it returns the chart for the test's own
+// checks.
+func (tt readCase) check(t *testing.T, opt graphml.Options) *chart.Chart {
+	t.Helper()
+	c, err := read(t, tt.text, opt)
+	if c == nil {
+		t.Fatalf("Read = nil, %v", err)
+	}
+	if (err != nil) != tt.err {
+		t.Errorf("Read error = %v, want error %v", err, tt.err)
+	}
+	if got := summary(c); tt.want != "" && got != tt.want {
+		t.Errorf("chart =\n%s\nwant\n%s", got, tt.want)
+	}
+	msgs := messages(c)
+	t.Logf("%s\n%s", summary(c), msgs)
+	for _, w := range tt.diags {
+		if !strings.Contains(msgs, w) {
+			t.Errorf("diagnostics =\n%s\nwant %s", msgs, w)
+		}
+	}
+	return c
+}

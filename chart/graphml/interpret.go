@@ -385,7 +385,7 @@ func (in *interp) classify() {
 	leaveOut := func(n *node) {
 		n.what = isOutside
 		outside++
-		if v := statesmith.ParseVertex(n.label); v.Kind == statesmith.State && v.Name != "" && !isHistory(n) {
+		if v := n.vertex(); v.Kind == statesmith.State && v.Name != "" && !isHistory(n) {
 			states = append(states, strconv.Quote(importer.Shorten(v.Name, 30)))
 		}
 	}
@@ -418,7 +418,7 @@ func (in *interp) classify() {
 		if strings.HasPrefix(lower, "$notes") {
 			n.what = isNotes
 			members := in.members(i)
-			in.diag(chart.Note, in.at(n.e, n.id, first), "", "$NOTES node: it and the %s inside it are notes, not part of the chart", plural(members, "node"))
+			in.diag(chart.Note, in.at(n.e, n.id, first), "", "$NOTES node: it and the %s inside it are notes, not part of the chart", importer.Plural(members, "node"))
 			continue
 		}
 		if in.st != nil {
@@ -429,7 +429,7 @@ func (in *interp) classify() {
 	}
 	if in.unlabelled > 0 {
 		in.diag(chart.Note, chart.Pos{File: in.file}, "", "%s without a label or an edge %s not part of the chart, as in StateSmith",
-			plural(in.unlabelled, "node"), isAre(in.unlabelled))
+			importer.Plural(in.unlabelled, "node"), importer.IsAre(in.unlabelled))
 	}
 	switch {
 	case outside == 0:
@@ -440,14 +440,14 @@ func (in *interp) classify() {
 		in.diag(chart.Warning, in.at(in.machine.e, in.machine.id, "$STATEMACHINE: "+in.machine.name),
 			"Draw the states of the machine inside its $STATEMACHINE group.",
 			"%s outside the $STATEMACHINE group %s not part of the chart, as in StateSmith, %d of them states: %s",
-			plural(outside, "node"), isAre(outside), len(states), strings.Join(states, ", "))
+			importer.Plural(outside, "node"), importer.IsAre(outside), len(states), strings.Join(states, ", "))
 	default:
 		in.diag(chart.Note, in.at(in.machine.e, in.machine.id, "$STATEMACHINE: "+in.machine.name), "",
-			"%s outside the $STATEMACHINE group %s not part of the chart (notes, and nodes without a name)", plural(outside, "node"), isAre(outside))
+			"%s outside the $STATEMACHINE group %s not part of the chart (notes, and nodes without a name)", importer.Plural(outside, "node"), importer.IsAre(outside))
 	}
 	if in.noRole > 0 {
 		in.diag(chart.Note, chart.Pos{File: in.file}, "",
-			"%s without a %q property or an edge %s not part of the chart", plural(in.noRole, "node"), in.opt.RoleKey, isAre(in.noRole))
+			"%s without a %q property or an edge %s not part of the chart", importer.Plural(in.noRole, "node"), in.opt.RoleKey, importer.IsAre(in.noRole))
 	}
 }
 
@@ -633,7 +633,6 @@ func (in *interp) states() {
 		st := chart.State{ID: n.id, Name: n.name, Kind: n.kind, Box: n.look.box}
 		if p := parentState(n); p != nil {
 			st.Parent = p.id
-			p.hasKids = true
 		}
 		first, _ := firstLine(n.label)
 		shown := n.name
@@ -769,12 +768,12 @@ func (in *interp) transitions() {
 	}
 	if ignored > 0 {
 		in.diag(chart.Note, chart.Pos{File: in.file}, "", "%s to or from notes, or from nodes outside the $STATEMACHINE group, %s not part of the chart",
-			plural(ignored, "edge"), isAre(ignored))
+			importer.Plural(ignored, "edge"), importer.IsAre(ignored))
 	}
 	if len(lost) > 0 {
 		in.diag(chart.Warning, chart.Pos{File: in.file}, "Draw the transition's states inside the $STATEMACHINE group, and out of $NOTES.",
 			"%s between a state and a note or a node outside the $STATEMACHINE group %s not part of the chart, as in StateSmith: %s",
-			plural(len(lost), "edge"), isAre(len(lost)), strings.Join(lost, ", "))
+			importer.Plural(len(lost), "edge"), importer.IsAre(len(lost)), strings.Join(lost, ", "))
 	}
 }
 
@@ -1066,20 +1065,6 @@ func (in *interp) flatten() {
 	chart.Flatten(in.c, in.opt.MaxTransitions)
 }
 
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
-}
-
-func isAre(n int) string {
-	if n == 1 {
-		return "is"
-	}
-	return "are"
-}
-
 // shownName is how a node is named in positions: the first line of its
 // text, white space normalised.
 func shownName(label string) string {
@@ -1091,8 +1076,8 @@ func shownName(label string) string {
 // with keys for "graph") that say how the machine runs: the chart's Chain
 // and ChainLimit.
 const (
-	PropChain      = "fsmforgeChain"      // true or false
-	PropChainLimit = "fsmforgeChainLimit" // a whole number, 0 for the number of states
+	PropChain      = "fsmforgeChain"      // true, 1 or yes; false, 0, no or nothing
+	PropChainLimit = "fsmforgeChainLimit" // a whole number from 0 to 65535, 0 for the number of states
 )
 
 // chain reads PropChain and PropChainLimit of a top-level graph: its own
@@ -1113,21 +1098,18 @@ func (in *interp) chain(g *elem) {
 		return "", chart.Pos{}, false
 	}
 	if v, at, ok := get(PropChain); ok {
-		switch strings.ToLower(v) {
-		case "true", "1", "yes":
-			in.c.Chain = true
-		case "false", "0", "no", "":
-		default:
+		if on, ok := importer.ParseFlag(v); ok {
+			in.c.Chain = on
+		} else {
 			in.diag(chart.Warning, at, "Write true or false.", "%s %q is not true or false; ignored", PropChain, importer.Shorten(v, 20))
 		}
 	}
 	if v, at, ok := get(PropChainLimit); ok && v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 0 || n > 65535 {
+		if n, ok := importer.ParseChainLimit(v); ok {
+			in.c.ChainLimit = n
+		} else {
 			in.diag(chart.Warning, at, "Write a whole number from 1 to 65535, or nothing for the number of states.",
 				"%s %q is not a whole number from 0 to 65535; ignored", PropChainLimit, importer.Shorten(v, 20))
-		} else {
-			in.c.ChainLimit = n
 		}
 	}
 }

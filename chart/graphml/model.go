@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/internal/statesmith"
 )
 
 // This file reads the decoded elements into nodes and edges: keys, data
@@ -65,7 +66,18 @@ type node struct {
 	role    chart.Role
 	roleVal string
 	stateID string // the chart state it stands for ("" for none)
-	hasKids bool   // a state drawn inside it
+
+	ss     statesmith.Vertex // what its label says to StateSmith: see vertex
+	parsed bool              // ss is set
+}
+
+// vertex returns what a node's label says to StateSmith
+// ([statesmith.ParseVertex]), parsing it the first time only.
+func (n *node) vertex() statesmith.Vertex {
+	if !n.parsed {
+		n.ss, n.parsed = statesmith.ParseVertex(n.label), true
+	}
+	return n.ss
 }
 
 // nodeWhat is what a node is in the chart.

@@ -13,13 +13,7 @@ import (
 // the diagnostics each must hold (as "severity: message" substrings).
 func TestPlain(t *testing.T) {
 	start := node("s", "", "shape=ellipse", "box=0,0,20,20")
-	for _, tt := range []struct {
-		name  string
-		text  string
-		want  string
-		diags []string
-		err   bool
-	}{
+	for _, tt := range []readCase{
 		{
 			name: "door",
 			text: doc(start, node("a", "Closed"), node("b", "Open"),
@@ -209,23 +203,7 @@ func TestPlain(t *testing.T) {
 		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := read(t, tt.text, graphml.Options{})
-			if c == nil {
-				t.Fatalf("Read = nil, %v", err)
-			}
-			if (err != nil) != tt.err {
-				t.Errorf("Read error = %v, want error %v", err, tt.err)
-			}
-			if got := summary(c); tt.want != "" && got != tt.want {
-				t.Errorf("chart =\n%s\nwant\n%s", got, tt.want)
-			}
-			msgs := messages(c)
-			t.Logf("%s\n%s", summary(c), msgs)
-			for _, w := range tt.diags {
-				if !strings.Contains(msgs, w) {
-					t.Errorf("diagnostics =\n%s\nwant %s", msgs, w)
-				}
-			}
+			c := tt.check(t, graphml.Options{})
 			if len(tt.diags) == 0 && !tt.err {
 				for _, d := range c.Diagnostics {
 					if d.Severity != 2 {

@@ -25,13 +25,7 @@ const (
 // diagnostics: about says what they are about ("edge e1: "), and at is
 // where those without a position of their own are.
 func (in *interp) report(ps []statesmith.Problem, at chart.Pos, about string) {
-	for _, p := range ps {
-		pos := at
-		if p.Pos != (chart.Pos{}) {
-			pos = p.Pos
-		}
-		in.diag(p.Severity, pos, sentence(p.Hint), "%s%s", about, p.Message)
-	}
+	in.c.Diagnostics = statesmith.AppendDiagnostics(in.c.Diagnostics, ps, "graphml: ", about, at, sentence)
 }
 
 // sentence writes a hint of package internal/statesmith (lower case, no
@@ -68,24 +62,25 @@ func (in *interp) madeForStateSmith() bool {
 // isConfig reports whether a node holds settings of StateSmith's code
 // generator ($CONFIG, $RenderConfig).
 func isConfig(n *node) bool {
-	k := statesmith.ParseVertex(n.label).Kind
+	k := n.vertex().Kind
 	return k == statesmith.Config || k == statesmith.RenderConfig
 }
 
 // classifyStateSmith reads the i-th node of a drawing made for StateSmith
 // by what its label says.
 func (in *interp) classifyStateSmith(i int, n *node) {
-	v := statesmith.ParseVertex(n.label)
+	v := n.vertex()
 	at := in.at(n.e, n.id, importer.Shorten(shownName(n.label), 40))
 	bad := func(hint, format string, args ...any) {
 		n.what = isBad
 		in.diag(chart.Error, at, hint, format, args...)
 	}
-	members := in.members(i)
+	// in.members(i), which counts the nodes inside, is asked only where
+	// it is needed: not of a named state, the most common of nodes.
 	switch v.Kind {
 	case statesmith.Notes:
 		n.what = isNotes
-		in.diag(chart.Note, at, "", "$NOTES node: it and the %s inside it are notes, not part of the chart", plural(members, "node"))
+		in.diag(chart.Note, at, "", "$NOTES node: it and the %s inside it are notes, not part of the chart", importer.Plural(in.members(i), "node"))
 	case statesmith.Config, statesmith.RenderConfig:
 		in.config(i, n, v, at)
 	case statesmith.Machine:
@@ -106,13 +101,13 @@ func (in *interp) classifyStateSmith(i int, n *node) {
 				"$PARENT_ALIAS node %s stands for the whole machine: transitions to or from the machine itself are not supported; its edges are left out", n.id)
 		case p == nil:
 			bad("Draw the $PARENT_ALIAS inside the group it stands for.", "$PARENT_ALIAS node %s is drawn in no state: it stands for no state; its edges are left out", n.id)
-		case members > 0:
+		case in.members(i) > 0:
 			bad("Draw the nodes beside the $PARENT_ALIAS, not inside it.", "$PARENT_ALIAS node %s holds other nodes, which StateSmith refuses", n.id)
 		default:
 			n.what, n.stateID = isAlias, p.id
 		}
 	case statesmith.Initial, statesmith.Choice, statesmith.EntryPoint, statesmith.ExitPoint:
-		in.pseudoState(n, v, members, bad)
+		in.pseudoState(n, v, in.members(i), bad)
 	case statesmith.State:
 		switch {
 		case isHistory(n) && !statesmith.IsStateName(v.Name):
@@ -124,7 +119,7 @@ func (in *interp) classifyStateSmith(i int, n *node) {
 			in.diag(chart.Warning, at, "Rename the state if it is one, or label the node $H for StateSmith's history.",
 				"node %s is labelled %q: StateSmith reads it as a state of that name, as does this reader; in UML and Kingly drawings it would be a history pseudo-state", n.id, v.Name)
 			in.behaviour(n, v.Behaviour)
-		case v.Name == "" && (n.in > 0 || n.out > 0 || members > 0):
+		case v.Name == "" && (n.in > 0 || n.out > 0 || in.members(i) > 0):
 			bad("Give the node a label: a state's name, or $initial_state for the start.",
 				"node %s has no label: StateSmith reads it, what it holds and its edges as nothing", n.id)
 		case v.Name == "":
@@ -183,7 +178,7 @@ func (in *interp) config(i int, n *node, v statesmith.Vertex, at chart.Pos) {
 		}
 	}
 	in.diag(chart.Note, at, "", "%s node %s: settings of StateSmith's code generator; it and the %s inside it are not part of the chart",
-		v.Kind, n.id, plural(members, "node"))
+		v.Kind, n.id, importer.Plural(members, "node"))
 }
 
 // isHistory reports whether a node is a history pseudo-state drawn as
@@ -192,15 +187,6 @@ func (in *interp) config(i int, n *node, v statesmith.Vertex, at chart.Pos) {
 func isHistory(n *node) bool {
 	l := chart.NormalizeSpace(n.label)
 	return l == "H" || l == "H*" || isEllipse(n) && (l == "h" || l == "h*")
-}
-
-// event returns the name under which the chart knows an event of a
-// StateSmith drawing ([statesmith.Events]), with a warning for each
-// spelling other than the first.
-func (in *interp) event(ev string, at chart.Pos) string {
-	name, ps := in.smith.Events.Name(ev)
-	in.report(ps, at, "")
-	return name
 }
 
 // behaviour reports the text written in a state below its name, which
@@ -224,15 +210,9 @@ func (in *interp) behaviour(n *node, text string) {
 	if !in.ss {
 		return
 	}
-	hs, ps := statesmith.StateHandlers(text)
+	ps, spellings := in.smith.State(n.id, at, text)
 	in.report(ps, at, fmt.Sprintf("state %q: ", n.name))
-	for _, h := range hs {
-		h.State, h.Pos = n.id, at
-		if h.Event != "" {
-			h.Event = in.event(h.Event, at)
-		}
-		in.smith.Handlers = append(in.smith.Handlers, h)
-	}
+	in.report(spellings, at, "")
 }
 
 // stateSmithTransitions reads the label of an edge of a drawing made for
@@ -240,20 +220,15 @@ func (in *interp) behaviour(n *node, text string) {
 // (a line of the label) and per trigger of its trigger list, each to the
 // edge's target, tried in the behaviour's order.
 func (in *interp) stateSmithTransitions(t chart.Transition, from *node) {
-	ts, ps := statesmith.EdgeTransitions(t.Label, statesmith.SourceKind(statesmith.ParseVertex(from.label).Kind, from.kind))
+	ts, ps, spellings := in.smith.Edge(t.Label, statesmith.SourceKind(from.vertex().Kind, from.kind), len(in.c.Transitions))
 	in.report(ps, t.Pos, "edge "+t.ID+": ")
+	in.report(spellings, t.Pos, "")
 	for k, st := range ts {
 		u := t
 		if k > 0 {
 			u.ID = t.ID + "#" + strconv.Itoa(k+1)
 		}
-		if st.Event != "" {
-			st.Event = in.event(st.Event, t.Pos)
-		}
 		u.Label, u.Event, u.Guard, u.Action, u.Test = st.Text, st.Event, st.Guard, st.Action, st.Test()
-		if st.ViaEntry != "" || st.ViaExit != "" {
-			in.smith.Vias = append(in.smith.Vias, statesmith.Via{Transition: len(in.c.Transitions), Entry: st.ViaEntry, Exit: st.ViaExit})
-		}
 		in.addTransition(u, st.Order)
 	}
 }

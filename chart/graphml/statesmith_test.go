@@ -14,13 +14,7 @@ import (
 // substrings of the diagnostics ("severity: message").
 func TestStateSmith(t *testing.T) {
 	start := node("s", "$initial_state", "shape=ellipse", "box=0,0,20,20")
-	for _, tt := range []struct {
-		name  string
-		text  string
-		want  string
-		diags []string
-		err   bool
-	}{
+	for _, tt := range []readCase{
 		// The machine.
 		{
 			name: "state machine group",
@@ -403,23 +397,7 @@ func TestStateSmith(t *testing.T) {
 		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := read(t, tt.text, graphml.Options{})
-			if c == nil {
-				t.Fatalf("Read = nil, %v", err)
-			}
-			if (err != nil) != tt.err {
-				t.Errorf("Read error = %v, want error %v", err, tt.err)
-			}
-			if got := summary(c); tt.want != "" && got != tt.want {
-				t.Errorf("chart =\n%s\nwant\n%s", got, tt.want)
-			}
-			msgs := messages(c)
-			t.Logf("%s\n%s", summary(c), msgs)
-			for _, w := range tt.diags {
-				if !strings.Contains(msgs, w) {
-					t.Errorf("diagnostics =\n%s\nwant %s", msgs, w)
-				}
-			}
+			c := tt.check(t, graphml.Options{})
 			for _, d := range c.Diagnostics {
 				if !strings.HasPrefix(d.Message, "graphml: ") && !strings.HasPrefix(d.Message, "chart: ") {
 					t.Errorf("diagnostic %q: want a graphml: prefix", d.Message)

@@ -19,13 +19,7 @@ func TestStencil(t *testing.T) {
 	tr := func(id, from, to, test string, opts ...string) string {
 		return edge(id, from, to, test, append([]string{"role=Transition", "test=" + test}, opts...)...)
 	}
-	for _, tt := range []struct {
-		name  string
-		text  string
-		want  string
-		diags []string
-		err   bool
-	}{
+	for _, tt := range []readCase{
 		{
 			name: "message handler and stack",
 			text: doc(left, right, death, end, node("H", "on hit", "role=Message Handler"),
@@ -121,23 +115,7 @@ func TestStencil(t *testing.T) {
 		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			c, err := read(t, tt.text, graphml.Options{Stencil: st})
-			if c == nil {
-				t.Fatalf("Read = nil, %v", err)
-			}
-			if (err != nil) != tt.err {
-				t.Errorf("Read error = %v, want error %v", err, tt.err)
-			}
-			msgs := messages(c)
-			t.Logf("%s\n%s", summary(c), msgs)
-			if got := summary(c); tt.want != "" && got != tt.want {
-				t.Errorf("chart =\n%s\nwant\n%s", got, tt.want)
-			}
-			for _, w := range tt.diags {
-				if !strings.Contains(msgs, w) {
-					t.Errorf("diagnostics =\n%s\nwant %s", msgs, w)
-				}
-			}
+			c := tt.check(t, graphml.Options{Stencil: st})
 			for _, d := range c.Diagnostics {
 				if d.Severity == 0 && d.Hint == "" && !strings.HasPrefix(d.Message, "chart:") {
 					t.Errorf("error %q has no hint", d.Message)

@@ -1,9 +1,11 @@
 // Package importer holds the little logic the importers (chart/visio,
 // chart/drawio, chart/graphml) share besides reading the file (package
 // internal/source) and scanning its XML (internal/xmlscan): allocating
-// what they decode in blocks, interning the chart's strings, numbering
-// transitions, telling pseudo-states by the words of their names, and the
-// stencil's names and version as messages quote them.
+// what they decode in blocks, interning the chart's strings, ranking
+// transitions by the orders drawn, reading the drawing's settings of how
+// the machine runs, telling pseudo-states by the words of their names,
+// and wording messages: the stencil's names and version, counts, text
+// shortened.
 //
 // # Sections
 //
@@ -11,10 +13,13 @@
 //   - Strings: [Strings] clones a chart's strings out of the file once.
 //   - Transitions: [RankOrders], [Unordered], [Else].
 //   - Stencils: [TestNames], [Version].
-//   - Text: [Words], [TerminatorKind], [Shorten], [SplitBehaviour].
+//   - Settings: [ParseFlag], [ParseChainLimit], [MaxChainLimit].
+//   - Text: [Words], [TerminatorKind], [Shorten], [SplitBehaviour],
+//     [Plural], [IsAre].
 package importer
 
 import (
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -195,3 +200,51 @@ func SplitBehaviour(text string) (name, behaviour string) {
 }
 
 var lineBreaks = strings.NewReplacer("\r\n", "\n", "\r", "\n", "\u2028", "\n")
+
+// ParseFlag reads a yes-or-no setting of a drawing (the chart's Chain, an
+// edge's final mark): "1", "true" or "yes" is on; "0", "false", "no" or
+// nothing is off, in any case and with white space around it; ok is
+// false for any other value, which the importer warns about.
+func ParseFlag(v string) (on, ok bool) {
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "1", "true", "yes":
+		return true, true
+	case "0", "false", "no", "":
+		return false, true
+	}
+	return false, false
+}
+
+// MaxChainLimit is the largest ChainLimit a drawing may set.
+const MaxChainLimit = 65535
+
+// ParseChainLimit reads the chart's ChainLimit as a drawing sets it: a
+// whole number from 0 (the number of states) to [MaxChainLimit], white
+// space around it ignored; ok is false for any other value, nothing
+// included (an importer that reads nothing as the default checks for it
+// first).
+func ParseChainLimit(v string) (n int, ok bool) {
+	n, err := strconv.Atoi(strings.TrimSpace(v))
+	if err != nil || n < 0 || n > MaxChainLimit {
+		return 0, false
+	}
+	return n, true
+}
+
+// Plural returns n and noun, an s added unless n is 1: "1 shape", "3
+// shapes".
+func Plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
+}
+
+// IsAre returns the verb that agrees with [Plural] of n: "is" for 1,
+// "are" otherwise.
+func IsAre(n int) string {
+	if n == 1 {
+		return "is"
+	}
+	return "are"
+}

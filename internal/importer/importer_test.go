@@ -107,3 +107,44 @@ func TestBlock(t *testing.T) {
 		t.Errorf("200 New calls cost %.1f allocations, want at most 1", allocs)
 	}
 }
+
+func TestParseFlag(t *testing.T) {
+	for _, tt := range []struct {
+		v      string
+		on, ok bool
+	}{
+		{"1", true, true}, {" TRUE ", true, true}, {"Yes", true, true},
+		{"0", false, true}, {"false", false, true}, {"NO", false, true}, {"", false, true}, {"  ", false, true},
+		{"2", false, false}, {"on", false, false}, {"truthy", false, false},
+	} {
+		if on, ok := ParseFlag(tt.v); on != tt.on || ok != tt.ok {
+			t.Errorf("ParseFlag(%q) = %v, %v, want %v, %v", tt.v, on, ok, tt.on, tt.ok)
+		}
+	}
+}
+
+func TestParseChainLimit(t *testing.T) {
+	for _, tt := range []struct {
+		v  string
+		n  int
+		ok bool
+	}{
+		{"0", 0, true}, {" 12 ", 12, true}, {"65535", 65535, true},
+		{"65536", 0, false}, {"-1", 0, false}, {"12.0", 0, false}, {"", 0, false}, {"many", 0, false},
+	} {
+		if n, ok := ParseChainLimit(tt.v); n != tt.n || ok != tt.ok {
+			t.Errorf("ParseChainLimit(%q) = %d, %v, want %d, %v", tt.v, n, ok, tt.n, tt.ok)
+		}
+	}
+}
+
+func TestPlural(t *testing.T) {
+	for _, tt := range []struct {
+		n    int
+		want string
+	}{{0, "0 shapes are"}, {1, "1 shape is"}, {2, "2 shapes are"}} {
+		if got := Plural(tt.n, "shape") + " " + IsAre(tt.n); got != tt.want {
+			t.Errorf("Plural(%d, shape), IsAre(%d) = %q, want %q", tt.n, tt.n, got, tt.want)
+		}
+	}
+}

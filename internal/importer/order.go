@@ -40,7 +40,6 @@ func RankOrders(c *chart.Chart, keys []float64, pkg string) {
 			}
 		}
 	}
-	key := func(i int) float64 { return keys[i] }
 	// Group the transitions by the state they leave, in order of first
 	// appearance, with a counting sort: a few allocations however many.
 	groupOf := make([]int, len(c.Transitions))
@@ -71,41 +70,51 @@ func RankOrders(c *chart.Chart, keys []float64, pkg string) {
 		order[next[g]] = i
 		next[g]++
 	}
-	scratch := make([]int, 0, 16)
+	r := ranker{c: c, keys: keys, pkg: pkg, scratch: make([]int, 0, 16)}
 	for g := range sizes {
-		scratch = rankGroup(c, order[start[g]:start[g+1]], key, pkg, scratch)
+		r.rank(order[start[g]:start[g+1]])
 	}
 }
 
-// rankGroup ranks the transitions g of one state; scratch is reused
-// memory, returned for the next group.
-func rankGroup(c *chart.Chart, g []int, key func(int) float64, pkg string, scratch []int) []int {
-	// scratch holds the ordered, then those without an order, then the
-	// else ones.
-	scratch = scratch[:0]
+// ranker ranks the transitions of a chart, one state's at a time.
+type ranker struct {
+	c       *chart.Chart
+	keys    []float64 // by transition: the order drawn, Unordered or Else
+	pkg     string
+	scratch []int          // reused memory: one state's transitions, in the order tried
+	states  map[string]int // the index of each state by ID, for messages; built when first needed
+}
+
+// rank ranks the transitions g of one state.
+func (r *ranker) rank(g []int) {
+	c, keys := r.c, r.keys
+	// seq holds the ordered, then those without an order, then the else
+	// ones: the order they are tried in, once the ordered are sorted.
+	seq := r.scratch[:0]
 	whole := true
 	nOrdered, nNone := 0, 0
 	for _, i := range g {
-		if k := key(i); !math.IsNaN(k) && !math.IsInf(k, 1) {
-			scratch = append(scratch, i)
+		if k := keys[i]; !math.IsNaN(k) && !math.IsInf(k, 1) {
+			seq = append(seq, i)
 			whole = whole && k == math.Trunc(k) && k >= 1 && k <= math.MaxInt32
 			nOrdered++
 		}
 	}
 	for _, i := range g {
-		if math.IsNaN(key(i)) {
-			scratch = append(scratch, i)
+		if math.IsNaN(keys[i]) {
+			seq = append(seq, i)
 			nNone++
 		}
 	}
 	for _, i := range g {
-		if math.IsInf(key(i), 1) {
-			scratch = append(scratch, i)
+		if math.IsInf(keys[i], 1) {
+			seq = append(seq, i)
 		}
 	}
-	ordered, none, elses := scratch[:nOrdered], scratch[nOrdered:nOrdered+nNone], scratch[nOrdered+nNone:]
+	r.scratch = seq
+	ordered, none, elses := seq[:nOrdered], seq[nOrdered:nOrdered+nNone], seq[nOrdered+nNone:]
 	slices.SortStableFunc(ordered, func(a, b int) int {
-		ka, kb := key(a), key(b)
+		ka, kb := keys[a], keys[b]
 		switch {
 		case ka < kb:
 			return -1
@@ -114,62 +123,63 @@ func rankGroup(c *chart.Chart, g []int, key func(int) float64, pkg string, scrat
 		}
 		return 0
 	})
-	seq := scratch
-	switch {
-	case len(ordered) == 0:
-		for r, i := range seq {
-			c.Transitions[i].Order = r + 1
-		}
-	case whole:
+	if whole { // all drawn orders whole, or none drawn
 		last := 0
 		for _, i := range ordered {
-			c.Transitions[i].Order = int(key(i))
-			last = max(last, int(key(i)))
+			c.Transitions[i].Order = int(keys[i])
+			last = max(last, int(keys[i]))
 		}
-		for r, i := range scratch[len(ordered):] { // without an order, then else
-			c.Transitions[i].Order = last + r + 1
+		for n, i := range seq[len(ordered):] { // without an order, then else
+			c.Transitions[i].Order = last + n + 1
 		}
-	default:
-		for r, i := range seq {
-			c.Transitions[i].Order = r + 1
+	} else {
+		for n, i := range seq {
+			c.Transitions[i].Order = n + 1
 		}
 	}
 	if len(ordered) > 0 && len(none) > 0 {
-		warnMixed(c, seq, ordered, none, key, pkg)
+		r.warnMixed(seq, ordered, none)
 	}
 	if len(elses) > 1 {
-		where, at := groupName(c, &c.Transitions[elses[1]])
+		where, at := r.groupName(&c.Transitions[elses[1]])
 		c.Diagnostics = append(c.Diagnostics, chart.Diagnostic{Pos: at, Severity: chart.Error,
-			Message: fmt.Sprintf("%s: %s: %d transitions are marked else; one is taken when no other is, so only one may be", pkg, where, len(elses)),
+			Message: fmt.Sprintf("%s: %s: %d transitions are marked else; one is taken when no other is, so only one may be", r.pkg, where, len(elses)),
 			Hint:    "keep one else transition, and give the others a trigger or a guard"})
 	}
-	return scratch
 }
 
 // groupName names the state a transition leaves, for messages, and gives
 // the state's position (the transition's for any-state transitions).
-func groupName(c *chart.Chart, t *chart.Transition) (string, chart.Pos) {
+func (r *ranker) groupName(t *chart.Transition) (string, chart.Pos) {
 	if t.AnyState {
 		return "any-state transitions", t.Pos
 	}
-	for i := range c.States {
-		if st := &c.States[i]; st.ID == t.From {
-			name := st.Name
-			if name == "" {
-				name = st.ID
+	if r.states == nil {
+		r.states = make(map[string]int, len(r.c.States))
+		for i := range r.c.States {
+			if _, dup := r.states[r.c.States[i].ID]; !dup { // the first of a duplicated ID
+				r.states[r.c.States[i].ID] = i
 			}
-			return "state " + strconv.Quote(Shorten(name, 40)), st.Pos
 		}
+	}
+	if i, ok := r.states[t.From]; ok {
+		st := &r.c.States[i]
+		name := st.Name
+		if name == "" {
+			name = st.ID
+		}
+		return "state " + strconv.Quote(Shorten(name, 40)), st.Pos
 	}
 	return "state " + strconv.Quote(t.From), t.Pos
 }
 
 // warnMixed warns that a state's transitions mix drawn orders and none,
 // and lists the order they are tried in.
-func warnMixed(c *chart.Chart, seq, ordered, none []int, key func(int) float64, pkg string) {
-	where, at := groupName(c, &c.Transitions[seq[0]])
+func (r *ranker) warnMixed(seq, ordered, none []int) {
+	c, keys := r.c, r.keys
+	where, at := r.groupName(&c.Transitions[seq[0]])
 	var list []string
-	for r, i := range seq {
+	for n, i := range seq {
 		t := &c.Transitions[i]
 		what := t.Label
 		if what == "" {
@@ -178,8 +188,8 @@ func warnMixed(c *chart.Chart, seq, ordered, none []int, key func(int) float64, 
 		if what == "" {
 			what = "to " + t.Target.String()
 		}
-		s := fmt.Sprintf("%d. %q", r+1, Shorten(chart.NormalizeSpace(what), 30))
-		switch k := key(i); {
+		s := fmt.Sprintf("%d. %q", n+1, Shorten(chart.NormalizeSpace(what), 30))
+		switch k := keys[i]; {
 		case math.IsNaN(k):
 			s += " (no order)"
 		case math.IsInf(k, 1):
@@ -191,7 +201,7 @@ func warnMixed(c *chart.Chart, seq, ordered, none []int, key func(int) float64, 
 	}
 	c.Diagnostics = append(c.Diagnostics, chart.Diagnostic{Pos: at, Severity: chart.Warning,
 		Message: fmt.Sprintf("%s: %s: %d of %d transitions have an order and %d %s none; those without one are tried after those with one, in document order: %s",
-			pkg, where, len(ordered), len(seq), len(none), hasHave(len(none)), strings.Join(list, ", ")),
+			r.pkg, where, len(ordered), len(seq), len(none), hasHave(len(none)), strings.Join(list, ", ")),
 		Hint: "number every transition of the state, or none of them"})
 }
 

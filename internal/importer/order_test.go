@@ -51,3 +51,23 @@ func TestRankOrders(t *testing.T) {
 		})
 	}
 }
+
+// TestRankOrdersNames checks that the warnings name a state by its name
+// (by its ID when it has none) and are at its position.
+func TestRankOrdersNames(t *testing.T) {
+	at := chart.Pos{Shape: "7"}
+	c := &chart.Chart{States: []chart.State{{ID: "a", Name: "Alpha", Pos: at}, {ID: "b"}}}
+	for _, from := range []string{"a", "a", "b", "b"} {
+		c.Transitions = append(c.Transitions, chart.Transition{From: from, Label: "x"})
+	}
+	RankOrders(c, []float64{1, Unordered, Else, Else}, "x")
+	if len(c.Diagnostics) != 2 {
+		t.Fatalf("diagnostics = %v, want 2", c.Diagnostics)
+	}
+	if d := c.Diagnostics[0]; !strings.HasPrefix(d.Message, `x: state "Alpha": 1 of 2`) || d.Pos != at {
+		t.Errorf("diagnostic = %q at %v, want one naming Alpha at %v", d.Message, d.Pos, at)
+	}
+	if d := c.Diagnostics[1]; !strings.HasPrefix(d.Message, `x: state "b": 2 transitions are marked else`) {
+		t.Errorf("diagnostic = %q, want one naming b", d.Message)
+	}
+}

@@ -9,25 +9,72 @@ import (
 )
 
 // Reading is what an importer gathers while it reads a drawing made for
-// StateSmith, for [Reading.Finish]. The zero value is ready to use; it is
-// not safe for concurrent use.
+// StateSmith, for [Reading.Finish]: the points it records, and what
+// [Reading.State] and [Reading.Edge] read. The zero value is ready to
+// use; it is not safe for concurrent use.
 type Reading struct {
-	Points   []Point   // entry and exit points
-	Vias     []Via     // transitions through them
-	Handlers []Handler // events states stop without a transition
-	Events   Events    // the drawing's events, each with one spelling
+	Points []Point // entry and exit points
+
+	vias     []Via     // transitions through the points
+	handlers []Handler // events states stop without a transition
+	events   Events    // the drawing's events, each with one spelling
+}
+
+// State reads the behaviour written in state id below its name
+// ([StateHandlers]) and keeps its handlers, at pos, for Finish, their
+// events named as the chart knows them ([Events]). It returns the
+// behaviour's problems, which the importer says are about the state, and
+// then the warnings about the spellings of its events. Neither has a
+// position: both are at the state.
+func (r *Reading) State(id string, pos chart.Pos, behaviour string) (problems, spellings []Problem) {
+	hs, problems := StateHandlers(behaviour)
+	for _, h := range hs {
+		h.State, h.Pos = id, pos
+		if h.Event != "" {
+			var ps []Problem
+			h.Event, ps = r.events.Name(h.Event)
+			spellings = append(spellings, ps...)
+		}
+		r.handlers = append(r.handlers, h)
+	}
+	return problems, spellings
+}
+
+// Edge reads the label of an edge that leaves a vertex of kind from
+// ([EdgeTransitions]): the transitions it stands for, their events named
+// as the chart knows them ([Events]). The importer appends them to the
+// chart in this order, the first at index first of its Transitions, so
+// that Finish resolves those that go through points ([Via]). It returns
+// the label's problems, which the importer says are about the edge, and
+// then the warnings about the spellings of its events. Neither has a
+// position: both are at the edge.
+func (r *Reading) Edge(label string, from Kind, first int) (ts []Transition, problems, spellings []Problem) {
+	ts, problems = EdgeTransitions(label, from)
+	for k := range ts {
+		t := &ts[k]
+		if t.Event != "" {
+			var ps []Problem
+			t.Event, ps = r.events.Name(t.Event)
+			spellings = append(spellings, ps...)
+		}
+		if t.ViaEntry != "" || t.ViaExit != "" {
+			r.vias = append(r.vias, Via{Transition: first + k, Entry: t.ViaEntry, Exit: t.ViaExit})
+		}
+	}
+	return ts, problems, spellings
 }
 
 // Finish makes a chart read from a drawing made for StateSmith, whose
 // states still nest, mean what StateSmith makes of the drawing, and
 // reports what it cannot say, in this order: [ResolveVias] (r's points
-// and vias), [EnterStarts], [CheckStarts], [CheckHandlers] (r's handlers).
-// A drawing not made for StateSmith needs only CheckStarts.
+// and the vias of its edges), [EnterStarts], [CheckStarts],
+// [CheckHandlers] (the handlers of its states). A drawing not made for
+// StateSmith needs only CheckStarts.
 func (r *Reading) Finish(c *chart.Chart) []Problem {
-	ps := ResolveVias(c, r.Points, r.Vias)
+	ps := ResolveVias(c, r.Points, r.vias)
 	ps = append(ps, EnterStarts(c)...)
 	ps = append(ps, CheckStarts(c)...)
-	return append(ps, CheckHandlers(c, r.Handlers)...)
+	return append(ps, CheckHandlers(c, r.handlers)...)
 }
 
 // Point is an entry or exit point drawn inside a state: in the chart, a
@@ -62,6 +109,7 @@ func ResolveVias(c *chart.Chart, points []Point, vias []Via) []Problem {
 		exit          bool
 	}
 	var ps []Problem
+	name := names{c: c}
 	byKey := make(map[key]*Point, len(points))
 	used := make(map[key]bool)
 	for i := range points {
@@ -69,7 +117,7 @@ func ResolveVias(c *chart.Chart, points []Point, vias []Via) []Problem {
 		k := key{p.Parent, p.Label, p.Exit}
 		if byKey[k] != nil {
 			ps = append(ps, Problem{Pos: p.Pos, Severity: chart.Error, Hint: hintTwice,
-				Message: fmt.Sprintf("%s %q is drawn twice in state %q", pointKind(p.Exit), p.Label, stateName(c, p.Parent))})
+				Message: fmt.Sprintf("%s %q is drawn twice in state %q", pointKind(p.Exit), p.Label, name.of(p.Parent))})
 			continue
 		}
 		byKey[k] = p
@@ -83,7 +131,7 @@ func ResolveVias(c *chart.Chart, points []Point, vias []Via) []Problem {
 				used[k] = true
 			} else {
 				ps = append(ps, Problem{Pos: t.Pos, Severity: chart.Error,
-					Message: fmt.Sprintf("the transition goes via entry %q, but the state it enters, %q, has no entry point %q", v.Entry, stateName(c, t.Target.State), v.Entry),
+					Message: fmt.Sprintf("the transition goes via entry %q, but the state it enters, %q, has no entry point %q", v.Entry, name.of(t.Target.State), v.Entry),
 					Hint:    "draw the entry point inside the state (a shape labelled \"entry : " + v.Entry + "\"), or correct the label"})
 			}
 		}
@@ -94,7 +142,7 @@ func ResolveVias(c *chart.Chart, points []Point, vias []Via) []Problem {
 				used[k] = true
 			} else {
 				ps = append(ps, Problem{Pos: t.Pos, Severity: chart.Error,
-					Message: fmt.Sprintf("the transition goes via exit %q, but the state it leaves, %q, has no exit point %q", v.Exit, stateName(c, t.From), v.Exit),
+					Message: fmt.Sprintf("the transition goes via exit %q, but the state it leaves, %q, has no exit point %q", v.Exit, name.of(t.From), v.Exit),
 					Hint:    "draw the exit point inside the state (a shape labelled \"exit : " + v.Exit + "\"), or correct the label"})
 			}
 		}
@@ -103,7 +151,7 @@ func ResolveVias(c *chart.Chart, points []Point, vias []Via) []Problem {
 		p := &points[i]
 		if p.Exit && !used[key{p.Parent, p.Label, true}] {
 			ps = append(ps, Problem{Pos: p.Pos, Severity: chart.Warning,
-				Message: fmt.Sprintf("exit point %q of state %q: no transition of the state goes via exit %q, so the machine stays in the point once it enters it", p.Label, stateName(c, p.Parent), p.Label),
+				Message: fmt.Sprintf("exit point %q of state %q: no transition of the state goes via exit %q, so the machine stays in the point once it enters it", p.Label, name.of(p.Parent), p.Label),
 				Hint:    "label the transition that leaves the state this way \"via exit " + p.Label + "\""})
 		}
 	}
@@ -117,15 +165,27 @@ func pointKind(exit bool) string {
 	return "entry point"
 }
 
-// stateName names a state of c by ID for messages.
-func stateName(c *chart.Chart, id string) string {
-	for i := range c.States {
-		if c.States[i].ID == id {
-			if n := c.States[i].Name; n != "" {
-				return n
+// names names the states of a chart for messages: by name, or by ID for
+// a state without one. It indexes the states when first asked, so that
+// a chart without problems costs nothing.
+type names struct {
+	c  *chart.Chart
+	by map[string]string // a state's name by ID; the first of a duplicated ID
+}
+
+// of names state id.
+func (n *names) of(id string) string {
+	if n.by == nil {
+		n.by = make(map[string]string, len(n.c.States))
+		for i := range n.c.States {
+			st := &n.c.States[i]
+			if _, dup := n.by[st.ID]; !dup {
+				n.by[st.ID] = st.Name
 			}
-			break
 		}
+	}
+	if name := n.by[id]; name != "" {
+		return name
 	}
 	return id
 }
@@ -174,12 +234,13 @@ func CheckHandlers(c *chart.Chart, hs []Handler) []Problem {
 		}
 	}
 	var ps []Problem
+	name := names{c: c}
 	for _, h := range hs {
 		seen := 0
 		for p := parent[h.State]; p != "" && seen <= len(c.States); p = parent[p] {
 			seen++
 			if i, ok := on[ev{p, strings.ToLower(h.Event)}]; ok {
-				ps = append(ps, stops(c, &h, p, &c.Transitions[i]))
+				ps = append(ps, stops(&name, &h, p, &c.Transitions[i]))
 				break
 			}
 		}
@@ -188,7 +249,7 @@ func CheckHandlers(c *chart.Chart, hs []Handler) []Problem {
 }
 
 // stops is the error of a handler that stops transition t of state p.
-func stops(c *chart.Chart, h *Handler, p string, t *chart.Transition) Problem {
+func stops(name *names, h *Handler, p string, t *chart.Transition) Problem {
 	when, hint := "", "to keep the machine in the state on "+t.Event+", draw a transition on it from the state to itself; or remove the handler"
 	if h.Guard != "" {
 		when = " and the guard [" + h.Guard + "] holds"
@@ -197,11 +258,11 @@ func stops(c *chart.Chart, h *Handler, p string, t *chart.Transition) Problem {
 	if h.Event == "" {
 		return Problem{Pos: h.Pos, Severity: chart.Error, Hint: hintDo,
 			Message: fmt.Sprintf("state %q consumes the do event (%s), which stops the transition %s of state %q (%s) while the machine is in it%s; a chart cannot say so",
-				stateName(c, h.State), strconv.Quote(h.Text), t.ID, stateName(c, p), strconv.Quote(t.Label), when)}
+				name.of(h.State), strconv.Quote(h.Text), t.ID, name.of(p), strconv.Quote(t.Label), when)}
 	}
 	return Problem{Pos: h.Pos, Severity: chart.Error, Hint: hint,
 		Message: fmt.Sprintf("state %q handles %s itself (%s), which stops the transition on %s of state %q (%s) while the machine is in it%s; fsmforge keeps no handler without a transition, so it would take that transition",
-			stateName(c, h.State), h.Event, strconv.Quote(h.Text), t.Event, stateName(c, p), strconv.Quote(t.Label), when)}
+			name.of(h.State), h.Event, strconv.Quote(h.Text), t.Event, name.of(p), strconv.Quote(t.Label), when)}
 }
 
 // EnterStarts makes the transitions into a start pseudo-state (StateSmith's
@@ -275,23 +336,23 @@ func CheckStarts(c *chart.Chart) []Problem {
 		}
 	}
 	var ps []Problem
+	name := names{c: c}
 	for _, i := range starts {
 		st := &c.States[i]
 		ts := out[st.ID]
 		if len(ts) == 0 {
 			continue
 		}
-		parent := strconv.Quote(stateName(c, st.Parent))
 		switch t := ts[0]; {
 		case len(ts) > 1:
 			ps = append(ps, Problem{Pos: st.Pos, Severity: chart.Error, Hint: hintChoice,
-				Message: fmt.Sprintf("the initial state of state %s has %d transitions: a conditional initial transition inside a state is not supported yet, as entering the state would always take the first", parent, len(ts))})
+				Message: fmt.Sprintf("the initial state of state %q has %d transitions: a conditional initial transition inside a state is not supported yet, as entering the state would always take the first", name.of(st.Parent), len(ts))})
 		case t.Event != "" || t.Guard != "":
 			ps = append(ps, Problem{Pos: st.Pos, Severity: chart.Error, Hint: hintChoice,
-				Message: fmt.Sprintf("the transition of the initial state of state %s has a trigger or a guard (%s): not supported yet, as entering the state always takes it", parent, strconv.Quote(t.Label))})
+				Message: fmt.Sprintf("the transition of the initial state of state %q has a trigger or a guard (%s): not supported yet, as entering the state always takes it", name.of(st.Parent), strconv.Quote(t.Label))})
 		case t.Action != "":
 			ps = append(ps, Problem{Pos: t.Pos, Severity: chart.Warning, Hint: hintCode,
-				Message: fmt.Sprintf("the action of the initial transition of state %s is code for a code generator, which fsmforge does not run: %s", parent, strconv.Quote(t.Action))})
+				Message: fmt.Sprintf("the action of the initial transition of state %q is code for a code generator, which fsmforge does not run: %s", name.of(st.Parent), strconv.Quote(t.Action))})
 		}
 	}
 	return ps

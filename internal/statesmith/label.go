@@ -49,10 +49,10 @@ func (t Transition) Test() string {
 }
 
 // EdgeTransitions reads the label of an edge of a StateSmith drawing that
-// leaves a vertex of kind from ([SourceKind]): one transition per behaviour (a line of the label) and
-// per trigger of its trigger list, in the label's order, each to the
-// edge's target. An empty label is one transition without event, guard or
-// action. A behaviour StateSmith refuses gives no transition but a
+// leaves a vertex of kind from ([SourceKind]): one transition per
+// behaviour (a line of the label) and per trigger of its trigger list,
+// in the label's order, each to the edge's target. An empty label is one
+// transition without event, guard or action. A behaviour StateSmith refuses gives no transition but a
 // problem: one that does not follow its grammar; "else" with an order, or
 // as a trigger with another trigger or a guard; a trigger on the
 // transition of a pseudo-state (from is Initial, Choice, EntryPoint,

@@ -24,6 +24,26 @@ type Problem struct {
 	Hint string
 }
 
+// AppendDiagnostics appends problems ps to ds as an importer's
+// diagnostics, and returns the extended list: each message is prefix
+// (the importer's, "drawio: "), about (what the problems are about,
+// `state "A": `, or "") and the problem's Message; a problem without a
+// position of its own is at at; hint, when not nil, writes each hint in
+// the importer's style.
+func AppendDiagnostics(ds chart.Diagnostics, ps []Problem, prefix, about string, at chart.Pos, hint func(string) string) chart.Diagnostics {
+	for _, p := range ps {
+		d := chart.Diagnostic{Pos: p.Pos, Severity: p.Severity, Message: prefix + about + p.Message, Hint: p.Hint}
+		if p.Pos == (chart.Pos{}) {
+			d.Pos = at
+		}
+		if hint != nil {
+			d.Hint = hint(p.Hint)
+		}
+		ds = append(ds, d)
+	}
+	return ds
+}
+
 // The hints of the problems, as StateSmith's designers read them.
 const (
 	hintGrammar     = "write the behaviour as StateSmith reads it: order. trigger [guard] / action"

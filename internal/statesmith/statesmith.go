@@ -14,18 +14,19 @@
 //
 // Both importers read a StateSmith drawing in the same steps, each a
 // function of this package: a vertex's label says what it is
-// ([ParseVertex]); an edge's label stands for transitions
-// ([EdgeTransitions]), whose events are folded to one spelling each
+// ([ParseVertex]; [IsKeyword] tells a drawing made for StateSmith); an
+// edge's label stands for transitions ([Reading.Edge], which reads it
+// with [EdgeTransitions]), whose events are folded to one spelling each
 // ([Events]); a state's behaviour holds the handlers that stop events
-// ([StateHandlers]). Once the chart is read, still nested,
-// [Reading.Finish] resolves the transitions through entry and exit points
-// ([ResolveVias]), makes those into an $initial_state go where it leads
-// ([EnterStarts]), and reports what a chart cannot say ([CheckStarts],
-// [CheckHandlers]).
+// ([Reading.State], with [StateHandlers]). Once the chart is read, still
+// nested, [Reading.Finish] resolves the transitions through entry and
+// exit points ([ResolveVias]), makes those into an $initial_state go
+// where it leads ([EnterStarts]), and reports what a chart cannot say
+// ([CheckStarts], [CheckHandlers]).
 //
 // What StateSmith refuses, or a chart cannot say, is returned as a
 // [Problem], a value the importer words as its diagnostic, with its prefix
-// and its style of hints: the reading goes on.
+// and its style of hints ([AppendDiagnostics]): the reading goes on.
 //
 // # Sections
 //
@@ -34,9 +35,10 @@
 //   - Behaviours: [ParseBehaviors], [Behavior].
 //   - Edges: [EdgeTransitions], [Transition], [SourceKind], [Events].
 //   - States: [StateHandlers], [Handler].
-//   - Charts: [Reading] and [Reading.Finish], which runs [ResolveVias]
-//     ([Point], [Via]), [EnterStarts], [CheckStarts] and [CheckHandlers].
-//   - Problems: [Problem].
+//   - Charts: [Reading], whose [Reading.State] and [Reading.Edge] read
+//     and [Reading.Finish] runs [ResolveVias] ([Point], [Via]),
+//     [EnterStarts], [CheckStarts] and [CheckHandlers].
+//   - Problems: [Problem], [AppendDiagnostics].
 package statesmith
 
 import (
@@ -138,8 +140,17 @@ func ParseVertex(label string) Vertex {
 
 // IsKeyword reports whether a vertex's label is one of StateSmith's
 // keywords (any kind but State): a sign that the drawing was made for
-// StateSmith.
-func IsKeyword(label string) bool { return ParseVertex(label).Kind != State }
+// StateSmith. An importer asks it of every label until one is: a label
+// that does not start with '$' (every keyword but the points' does), nor
+// with an 'e' ("entry :", "exit :"), is told without [ParseVertex] and
+// without allocating.
+func IsKeyword(label string) bool {
+	s := strings.TrimLeftFunc(label, unicode.IsSpace)
+	if s == "" || s[0] != '$' && s[0] != 'e' && s[0] != 'E' {
+		return false
+	}
+	return ParseVertex(label).Kind != State
+}
 
 // keywordWord reports whether s starts with the keyword kw followed by
 // nothing, white space or a colon.
@@ -177,9 +188,10 @@ func point(whole, kw string) (string, bool) {
 }
 
 // Behavior is one behaviour of a state's or an edge's label, such as
-// "2. EV1 [count > 3] / count = 0; via exit done", each part optional. On an edge, a behaviour is a transition to the
-// edge's target; on a state, it is what the state does on an event
-// (enter, exit, do, or the event's name) without leaving.
+// "2. EV1 [count > 3] / count = 0; via exit done", each part optional.
+// On an edge, a behaviour is a transition to the edge's target; on a
+// state, it is what the state does on an event (enter, exit, do, or the
+// event's name) without leaving.
 type Behavior struct {
 	// Text is the behaviour as written, trimmed.
 	Text string

@@ -43,10 +43,18 @@ func TestParseVertex(t *testing.T) {
 		{"$ORTHO 1 : BASIC", Vertex{Kind: Ortho, Name: "BASIC"}},
 		{"$ortho_state", Vertex{Kind: Ortho}},
 		{"$PARENT_ALIAS", Vertex{Kind: ParentAlias}},
+		{"\u00a0 $initial_state", Vertex{Kind: Initial}},
+		{"\n Exit : 2", Vertex{Kind: ExitPoint, Name: "2"}},
+		{"ENTRY:x", Vertex{Kind: EntryPoint, Name: "x"}},
+		{"enter / x();", Vertex{Kind: State, Name: "enter / x();"}},
+		{"", Vertex{Kind: State}},
 	}
 	for _, tt := range tests {
 		if got := ParseVertex(tt.label); got != tt.want {
 			t.Errorf("ParseVertex(%q) = %+v, want %+v", tt.label, got, tt.want)
+		}
+		if got, want := IsKeyword(tt.label), tt.want.Kind != State; got != want {
+			t.Errorf("IsKeyword(%q) = %v, want %v", tt.label, got, want)
 		}
 	}
 }
@@ -287,7 +295,9 @@ func FuzzParse(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		ParseVertex(s)
+		if v := ParseVertex(s); IsKeyword(s) != (v.Kind != State) {
+			t.Errorf("IsKeyword(%q) = %v, but ParseVertex gives %v", s, IsKeyword(s), v.Kind)
+		}
 		for _, b := range ParseBehaviors(s) {
 			if b.Text == "" {
 				t.Errorf("ParseBehaviors(%q): a behaviour without text", s)
