@@ -61,7 +61,8 @@ func vsdxCustom(props, rows [][2]string) []byte {
 
 // TestChain reads the chaining a drawing asks for: from the document's
 // custom properties, in both containers, or else from the Shape Data of
-// its page; a value that cannot be read is a warning.
+// its page; a value that cannot be read is a warning. Interpret reads the
+// same from the Document (see checkAsDocument).
 func TestChain(t *testing.T) {
 	st := charttest.Stencil(t)
 	vt := func(kind, v string) string { return "<vt:" + kind + ">" + v + "</vt:" + kind + ">" }
@@ -99,6 +100,7 @@ func TestChain(t *testing.T) {
 					t.Fatalf("Read = nil, %v", err)
 				}
 				checkChart(t, c, err)
+				checkAsDocument(t, tt.data, o, c, err) // the Document's CustomProps and Page.Props
 				if c.Chain != tt.chain || c.ChainLimit != tt.limit {
 					t.Errorf("Read(stencil %v) = Chain %v, ChainLimit %d, want %v, %d", o.Stencil != nil, c.Chain, c.ChainLimit, tt.chain, tt.limit)
 				}

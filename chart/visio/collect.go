@@ -70,7 +70,7 @@ type node struct {
 	parent     ref    // its group
 	begin, end ref    // for a connector: what its ends are glued to
 	line, col  int32  // of the shape (see sheet.pos)
-	draft      int32  // in sheet.states or sheet.trans; -1 if neither
+	draft      int32  // in sheet.states, or for a transition sheet.ends (and sheet.trans); -1 if neither
 	flags      flags
 	role       chart.Role
 }
@@ -667,11 +667,10 @@ func (in *interp) plainTransition(sh *sheet, n *node, s *Shape) {
 // true or yes mark it (fFinal); 0, false, no or nothing do not; other
 // values are a warning, and do not.
 func (in *interp) final(sh *sheet, n *node, p *Prop, name, shapeName string) {
-	switch strings.ToLower(strings.TrimSpace(p.Value)) {
-	case "1", "true", "yes":
+	switch on, ok := importer.ParseFlag(p.Value); {
+	case on:
 		n.flags |= fFinal
-	case "", "0", "false", "no":
-	default:
+	case !ok:
 		if shapeName == "" {
 			shapeName = chart.NormalizeSpace(n.text)
 		}
@@ -728,7 +727,6 @@ func (in *interp) propPos(p *Prop, sh *sheet, n *node, name string) chart.Pos {
 func (in *interp) stencilTransition(sh *sheet, n *node, s *Shape) {
 	st, names := in.st, in.props
 	var d transDraft
-	var diags []finding
 	tp, hasTest := findProp(s, names.Test)
 	name := chart.NormalizeSpace(strings.TrimSpace(s.Text))
 	if name == "" { // a connector without text: named by its test
@@ -741,7 +739,7 @@ func (in *interp) stencilTransition(sh *sheet, n *node, s *Shape) {
 		} else {
 			at = in.at(sh, n, name)
 		}
-		diags = append(diags, finding{diag(chart.Error, at, hint, format, args...), format})
+		sh.finding(n, finding{diag(chart.Error, at, hint, format, args...), format})
 	}
 	pickTest := func() string {
 		return "pick one of " + strings.Join(importer.TestNames(in.st), ", ") + " in the connector's Shape Data"
@@ -801,9 +799,6 @@ func (in *interp) stencilTransition(sh *sheet, n *node, s *Shape) {
 		default:
 			bad(&sp, "pick one of none, push, return", "stack operation %s is not one of none, push, return", quote(v))
 		}
-	}
-	for _, f := range diags {
-		sh.finding(n, f)
 	}
 	if fp, ok := findProp(s, names.Final); ok {
 		in.final(sh, n, &fp, names.Final, name)

@@ -71,6 +71,8 @@ type finding struct {
 	kind string
 }
 
+// diag returns a diagnostic of severity sev at at, its message the
+// package's prefix and format applied to args.
 func diag(sev chart.Severity, at chart.Pos, hint, format string, args ...any) chart.Diagnostic {
 	return chart.Diagnostic{Pos: at, Severity: sev, Message: "visio: " + fmt.Sprintf(format, args...), Hint: hint}
 }

@@ -252,11 +252,13 @@
 // well-formed but allocates only for what it keeps (encoding/xml would
 // allocate for every element of the drawing, mostly geometry and
 // formatting). It looks for the characters XML does not allow in one more
-// pass over the text, at about 2 GB/s. A .vdx is read into memory whole,
-// and the strings the reader keeps of it share memory with the file's
-// text. A package's parts are each unpacked as they are parsed, 64 KiB of
-// text at a time (a UTF-16 part whole), and the parser copies out the
-// strings it keeps: neither the file nor the parts' text stay in memory.
+// pass over the text, at about 3.8 GB/s (internal/xmlscan's
+// BenchmarkIllegalAt), some 7% of the time a .vdx takes. A .vdx is read
+// into memory whole, and the strings the reader keeps of it share memory
+// with the file's text. A package's parts are each unpacked as they are
+// parsed, 64 KiB of text at a time (a UTF-16 part whole), and the parser
+// copies out the strings it keeps: neither the file nor the parts' text
+// stay in memory.
 // A Chart shares memory with neither.
 //
 // The interpretation reads each shape of a page once, into a record of
@@ -271,27 +273,26 @@
 // masters, which come before the pages. [Interpret] reads the records
 // from a Document. So Read holds, besides the file's text (of a .vdx), 64
 // bytes and up for each shape, and Options.MaxElements bounds the shapes:
-// a .vdx of 32 MB holding 4 million empty <Shape/> elements is refused at
-// the 1,048,577th, with 131 MB of heap at the peak (3.9 times the file;
-// read whole, past the limit, it would take about 400 MB).
+// a .vdx of 32 MiB holding 4 million empty <Shape/> elements is refused at
+// the 1,048,577th, with 150 MB of heap at the peak (4.5 times the file;
+// read whole, past the limit, it would take 385 MB).
 //
 // Measured with
 //
-//	go test -run xxx -bench 'ReadVSDX|Read$' -benchmem -count 3 ./chart/visio
+//	go test -run xxx -bench 'ReadVSDX|Read$' -benchmem -count 5 ./chart/visio
 //
-// (on a shared 2-core AMD EPYC, the range of the medians of several runs
-// of 3 or 5; alloc/file is the bytes allocated per byte of the file,
-// peak/file the most heap memory in use during an import, live or not yet
-// collected, per byte of the file):
+// (on a shared 2-core AMD EPYC, medians of 5; alloc/file is the bytes
+// allocated per byte of the file, peak/file the most heap memory in use
+// during an import, live or not yet collected, per byte of the file):
 //
 //   - A .vdx of 10,000 states and 40,000 transitions, 59 MB
-//     (BenchmarkRead): 0.22 s on one core, 265 to 275 MB/s, a quarter of
-//     what encoding/xml takes only to tokenize it; alloc/file 1.4,
-//     peak/file 1.4 (the file's text held is one of them).
+//     (BenchmarkRead): 0.22 s on one core, 275 MB/s, a quarter of what
+//     encoding/xml takes only to tokenize it; alloc/file 1.4, peak/file
+//     1.4 (the file's text held is one of them).
 //   - A .vsdx of 12,000 states and 48,000 transitions, 5 MB, whose parts
 //     unpack to 78 MB (16 times; Visio's own parts compress 4 to 8 times)
-//     (BenchmarkReadVSDX): 0.44 to 0.52 s, 9.4 to 11.3 MB/s of file or 150
-//     to 180 MB/s of XML; alloc/file 21, peak/file 5.5 (28 MB).
+//     (BenchmarkReadVSDX): 0.41 s, 12 MB/s of file or 190 MB/s of XML;
+//     alloc/file 21, peak/file 5.5 (27 MB).
 //
 // Of a package's 21 bytes allocated per byte of the file, 16 are its XML,
 // each byte copied once into the scanner's windows (a string's memory

@@ -43,7 +43,8 @@ type Document struct {
 	Diagnostics chart.Diagnostics
 
 	resolved bool
-	rep      repeats // caps Diagnostics of each kind
+	rep      repeats                       // caps Diagnostics of each kind
+	shapeIDs map[*Master]map[string]*Shape // see masterShape
 }
 
 // Master is a master of the drawing's document stencil: the model its
@@ -511,7 +512,7 @@ func (d *Document) resolve(masters map[string]*Master, pg *Page, s *Shape, inher
 		}
 	case s.MasterShapeID != "" && inherited != nil:
 		s.Master = inherited
-		s.Base = findShape(inherited.Shapes, s.MasterShapeID)
+		s.Base = d.masterShape(inherited, s.MasterShapeID)
 		if s.Base == nil {
 			d.rep.add(&d.Diagnostics, chart.Diagnostic{
 				Pos: chartPos(d.File, s.Pos, pg, s, displayName(s)), Severity: chart.Warning,
@@ -531,18 +532,31 @@ func (d *Document) resolve(masters map[string]*Master, pg *Page, s *Shape, inher
 	}
 }
 
-// findShape finds the shape with the given ID among shapes and their
-// members.
-func findShape(shapes []*Shape, id string) *Shape {
-	for _, s := range shapes {
-		if s.ID == id {
-			return s
+// masterShape returns the shape of master m whose ID is id, the first of
+// m's shapes and their members, in document order; nil if none. It indexes
+// m's shapes when first asked: each member of each instance of a group
+// master names a shape of it, and a master of many members would cost
+// their square to search one by one.
+func (d *Document) masterShape(m *Master, id string) *Shape {
+	index, ok := d.shapeIDs[m]
+	if !ok {
+		index = make(map[string]*Shape)
+		var add func([]*Shape)
+		add = func(shapes []*Shape) {
+			for _, s := range shapes {
+				if _, dup := index[s.ID]; !dup {
+					index[s.ID] = s
+				}
+				add(s.Shapes)
+			}
 		}
-		if f := findShape(s.Shapes, id); f != nil {
-			return f
+		add(m.Shapes)
+		if d.shapeIDs == nil {
+			d.shapeIDs = make(map[*Master]map[string]*Shape)
 		}
+		d.shapeIDs[m] = index
 	}
-	return nil
+	return index[id]
 }
 
 // rowName is the name inheritance matches a Prop row by.

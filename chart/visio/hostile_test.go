@@ -239,3 +239,49 @@ func TestMaxElements(t *testing.T) {
 		})
 	}
 }
+
+// TestLinearLookups reads drawings made so that a lookup, for each of
+// many shapes or rows, among as many took time in proportion to their
+// square, and minutes: a connector whose master has 100,000 Shape Data
+// rows labelled fsmforgeFinal, which the connector deletes (findProp
+// tried each row in turn, at the cost of a lookup among all of them); and
+// an instance of a group master of 100,000 members, whose own 100,000
+// members each name one of the master's (Resolve searched the master's
+// members for each). Each takes well under a second.
+func TestLinearLookups(t *testing.T) {
+	const doc = "<VisioDocument xmlns='" + visio.NamespaceVDX2003 + "'>"
+	const n = 100_000
+	many := func(f func(i int) string) string {
+		var b strings.Builder
+		for i := range n {
+			b.WriteString(f(i))
+		}
+		return b.String()
+	}
+	for _, tt := range []struct {
+		name        string
+		src         string
+		transitions int
+	}{
+		{"rows labelled alike", doc + "<Masters><Master ID='1' NameU='Line'><Shapes><Shape ID='5'>" +
+			many(func(i int) string {
+				return fmt.Sprintf("<Prop NameU='r%d'><Value>1</Value><Label>%s</Label></Prop>", i, visio.PropFinal)
+			}) +
+			"</Shape></Shapes></Master></Masters><Pages><Page ID='0'><Shapes><Shape ID='1'><Text>a</Text></Shape><Shape ID='2' Master='1'><XForm1D/>" +
+			many(func(i int) string { return fmt.Sprintf("<Prop NameU='r%d' Del='1'/>", i) }) +
+			"</Shape></Shapes><Connects><Connect FromSheet='2' FromCell='BeginX' ToSheet='1'/></Connects></Page></Pages></VisioDocument>", 1},
+		{"members of a group master", doc + "<Masters><Master ID='1' NameU='Group'><Shapes><Shape ID='5' Type='Group'><Shapes>" +
+			many(func(i int) string { return fmt.Sprintf("<Shape ID='m%d'/>", i) }) +
+			"</Shapes></Shape></Shapes></Master></Masters><Pages><Page ID='0'><Shapes><Shape ID='1' Master='1' Type='Group'><Shapes>" +
+			many(func(i int) string { return fmt.Sprintf("<Shape ID='s%d' MasterShape='m%d'/>", i, n-1-i) }) +
+			"</Shapes></Shape></Shapes></Page></Pages></VisioDocument>", 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			c, err := visio.Read(strings.NewReader(tt.src), visio.Options{File: "l.vdx"})
+			if d := time.Since(start); err != nil || len(c.Transitions) != tt.transitions || d > 10*time.Second {
+				t.Errorf("Read = %.300v, %v, in %v; want %d transitions, in well under a second", c, err, d, tt.transitions)
+			}
+		})
+	}
+}

@@ -86,8 +86,9 @@ func chartName(doc *Document) string {
 // collect and connect, reads each shape of a page (and each Connect row)
 // once, as soon as it is resolved, into a node: the little the second pass
 // needs of it, what the shape says of the state or transition it may be
-// (its name, entry actions and box; its test, value, order and stack
-// operation) worked out, and the diagnostics found kept for their turn.
+// (its name, entry actions and box; its test, value, order, stack
+// operation, final mark and where its ends are) worked out, and the
+// diagnostics found kept for their turn.
 // Read feeds a package's shapes to it as the parser reads them, and drops
 // each after; Interpret feeds it a Document's. The second, finish, which
 // needs the whole drawing (a connector's glue comes after the shapes;
@@ -230,20 +231,18 @@ func (in *interp) chain() {
 		return
 	}
 	if chain.set {
-		switch v := strings.ToLower(strings.TrimSpace(chain.value)); v {
-		case "1", "true", "yes":
-			in.c.Chain = true
-		case "0", "false", "no", "":
-		default:
+		on, ok := importer.ParseFlag(chain.value)
+		in.c.Chain = on
+		if !ok {
 			in.diag(chart.Warning, chain.at, "write 1 (true) or 0 (false)", "%s %s is not 1 or 0 (true or false); ignored", PropChain, quote(chain.value))
 		}
 	}
 	if l := strings.TrimSpace(limit.value); limit.set && l != "" {
-		n, err := strconv.Atoi(l)
-		if f, ferr := strconv.ParseFloat(l, 64); err != nil && ferr == nil && f == math.Trunc(f) && f >= 0 && f <= 65535 {
-			n, err = int(f), nil // a number property: "12.0"
+		n, ok := importer.ParseChainLimit(l)
+		if f, err := strconv.ParseFloat(l, 64); !ok && err == nil && f == math.Trunc(f) && f >= 0 && f <= importer.MaxChainLimit {
+			n, ok = int(f), true // a number property: "12.0"
 		}
-		if err != nil || n < 0 || n > 65535 {
+		if !ok {
 			in.diag(chart.Warning, limit.at, "write a whole number from 1 to 65535, or 0 (or nothing) for the number of states",
 				"%s %s is not a whole number from 0 to 65535; ignored", PropChainLimit, quote(limit.value))
 		} else {
@@ -861,21 +860,73 @@ func displayName(s *Shape) string {
 }
 
 // findProp finds the property a stencil names, as inherited: by row name,
-// local name, then label (the article's code matched labels).
+// local name, then label (the article's code matched labels): the first
+// row labelled name, of the shape then of its bases, that the shape has
+// (see Shape.Prop). Each label tried costs a lookup of all the rows: past
+// labelTries of them, the rows the shape has are found once for all (see
+// heldRows), so that a shape of many rows labelled name, which it deletes,
+// costs time in proportion to its rows, not to their square.
 func findProp(s *Shape, name string) (Prop, bool) {
 	if p, ok := s.Prop(name); ok {
 		return p, true
 	}
+	tried := 0
+	var held map[string]bool
 	for sh := s; sh != nil; sh = sh.Base {
 		for i := range sh.Props {
-			if sh.Props[i].Label == name && !sh.Props[i].Deleted {
-				if p, ok := s.Prop(sh.Props[i].Row); ok {
-					return p, true
-				}
+			r := &sh.Props[i]
+			if r.Label != name || r.Deleted {
+				continue
+			}
+			if tried++; tried > labelTries && held == nil {
+				held = heldRows(s)
+			}
+			if held != nil && !held[r.Row] {
+				continue
+			}
+			if p, ok := s.Prop(r.Row); ok {
+				return p, true
 			}
 		}
 	}
 	return Prop{}, false
+}
+
+// labelTries is how many rows labelled as it looks for findProp tries one
+// by one.
+const labelTries = 4
+
+// heldRows returns the names s.Prop finds a row by, each with whether it
+// finds one: at the first of s and its bases that has a row of that name
+// (by row name, else by local name, as findRow), whether that row is not
+// deleted.
+func heldRows(s *Shape) map[string]bool {
+	held := make(map[string]bool)
+	level := make(map[string]bool)
+	for sh := s; sh != nil; sh = sh.Base {
+		clear(level)
+		for i := range sh.Props {
+			if p := &sh.Props[i]; !hasKey(level, p.Row) {
+				level[p.Row] = !p.Deleted
+			}
+		}
+		for i := range sh.Props {
+			if p := &sh.Props[i]; !hasKey(level, p.Name) {
+				level[p.Name] = !p.Deleted
+			}
+		}
+		for k, v := range level {
+			if !hasKey(held, k) {
+				held[k] = v
+			}
+		}
+	}
+	return held
+}
+
+func hasKey(m map[string]bool, k string) bool {
+	_, ok := m[k]
+	return ok
 }
 
 // checkMasters compares the masters the drawing uses with the stencil. It

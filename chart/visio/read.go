@@ -33,10 +33,6 @@ import (
 //     1 MiB. Visio's own parts compress 4 to 8 times.
 type Options = chart.ReadOptions
 
-// withDefaults fills in the defaults; it panics on negative limits, which
-// are programming errors.
-func withDefaults(o Options) Options { return o.WithDefaults() }
-
 // Errors that stop reading a drawing, for [errors.Is]. The error returned is
 // a [chart.Diagnostics] whose single diagnostic wraps one of them and says
 // where and why.
@@ -97,7 +93,7 @@ func Read(r io.Reader, opt Options) (*chart.Chart, error) {
 		}
 		return readVDX(r, opt)
 	}
-	o := withDefaults(opt)
+	o := opt.WithDefaults()
 	src, err := readAll(r, o)
 	if err != nil {
 		return nil, err

@@ -57,7 +57,7 @@ func readVDX(r io.Reader, opt Options) (*chart.Chart, error) {
 // memory with the file's text, which stays in memory until the reading
 // ends: in copies only what the chart keeps.
 func decodeVDX(r io.Reader, opt Options, in *interp) (*Document, error) {
-	opt = withDefaults(opt)
+	opt = opt.WithDefaults()
 	src, err := readAll(r, opt)
 	if err != nil {
 		return nil, err
@@ -120,13 +120,15 @@ func sniff(src, file string) (string, bool, error) {
 		return notVisio("this is a Windows program or driver (the .vdx extension is also used for virtual device drivers), not a Visio drawing", "")
 	}
 	if what := source.NotXML(text, nil); what != "" {
-		msg := fmt.Sprintf("visio: this is %s, not a Visio XML drawing (it starts with %s)", what, source.QuoteStart(text))
-		off, b := source.Binary(text)
-		if off < 0 {
-			return "", false, source.Fatal(file, 0, 0, ErrNotVisio, msg, "")
+		// As source.BinaryWhere, with the offset in the file and the line.
+		var where string
+		var l, c int
+		if off, b := source.Binary(text); off >= 0 {
+			where = "; " + b + fileOffset(enc, off)
+			l, c = source.LineCol(text, off)
 		}
-		l, c := source.LineCol(text, off)
-		return "", false, source.Fatal(file, l, c, ErrNotVisio, msg[:len(msg)-1]+"; "+b+fileOffset(enc, off)+")", "")
+		return "", false, source.Fatal(file, l, c, ErrNotVisio,
+			fmt.Sprintf("visio: this is %s, not a Visio XML drawing (it starts with %s%s)", what, source.QuoteStart(text), where), "")
 	}
 	if off := source.InvalidUTF8(text); off >= 0 {
 		l, c := source.LineCol(text, off)
@@ -220,11 +222,41 @@ type pageStream struct {
 	sh      *sheet // nil for a background page: its shapes are only resolved
 	pg      *Page
 	masters map[string]*Master
-	read    bool // the page's shapes are read (pg.Shapes would not be nil)
+	read    bool   // the page's shapes are read (pg.Shapes would not be nil)
+	own     *owner // the parser's, while the page is read (see startPage)
 
 	pool  []*Shape // the shapes of the top-level shape being read
 	used  int
 	props []Prop // their rows
+}
+
+// startPage starts reading the shapes and Connect rows of page pg: into
+// pg, or with a stream ps (not nil), into the stream's interpretation.
+// A stream's strings are the part's text (the parser copies none: the
+// interpretation copies what it keeps).
+func (p *parser) startPage(ps *pageStream, pg *Page) {
+	p.oneD = 0
+	if ps == nil {
+		return
+	}
+	ps.pg, ps.sh, ps.read = pg, nil, false
+	if !pg.Background {
+		ps.sh = ps.in.beginPage(pg)
+	}
+	ps.own, p.own = p.own, nil
+	p.stream = ps
+}
+
+// finishPage ends the reading of the page startPage started.
+func (p *parser) finishPage() {
+	ps := p.stream
+	if ps == nil {
+		return
+	}
+	if ps.sh != nil {
+		ps.in.endPage(ps.sh)
+	}
+	p.stream, p.own = nil, ps.own
 }
 
 // newShape returns a new shape, zero or to be overwritten.
@@ -289,6 +321,20 @@ func (p *parser) visio() bool { return p.sc.Space() == p.doc.Namespace }
 // returns false when that element ends.
 func (p *parser) child(d int) bool {
 	return p.fatal == nil && p.sc.Child(d)
+}
+
+// element moves to the next child element of the element at depth d that
+// is local in namespace space, skipping the others, and counts it (see
+// count); it returns false when that element ends, or the count stops the
+// reading.
+func (p *parser) element(d int, space, local string) bool {
+	for p.child(d) {
+		if p.sc.Space() == space && p.sc.Local() == local && p.count(1) {
+			return true
+		}
+		p.sc.Skip()
+	}
+	return false
 }
 
 func (p *parser) parse() error {
@@ -409,11 +455,7 @@ func (p *parser) pagesStart() {
 // at depth d.
 func (p *parser) customProps(d int) {
 	sc := p.sc
-	for p.child(d) {
-		if !p.visio() || sc.Local() != "CustomProp" || !p.count(1) {
-			sc.Skip()
-			continue
-		}
+	for p.element(d, p.doc.Namespace, "CustomProp") {
 		name, at := sc.Attr("Name"), p.pos()
 		p.doc.CustomProps = append(p.doc.CustomProps, CustomProp{Name: name, Value: sc.Text(), Pos: at})
 	}
@@ -439,7 +481,6 @@ func (p *parser) master() {
 
 func (p *parser) page() {
 	sc := p.sc
-	p.oneD = 0
 	if !p.count(1) {
 		sc.Skip()
 		return
@@ -450,14 +491,7 @@ func (p *parser) page() {
 		Background: bg == "1" || strings.EqualFold(bg, "true"), BackPage: sc.Attr("BackPage"),
 		Pos: p.pos(),
 	}
-	ps := p.pages
-	if ps != nil {
-		ps.pg, ps.sh, ps.read = pg, nil, false
-		if !pg.Background {
-			ps.sh = p.in.beginPage(pg)
-		}
-		p.stream = ps
-	}
+	p.startPage(p.pages, pg)
 	shapes := false // read: a second <Shapes> is not
 	d := sc.Depth()
 	for p.child(d) {
@@ -475,12 +509,7 @@ func (p *parser) page() {
 			sc.Skip()
 		}
 	}
-	if ps != nil {
-		if ps.sh != nil {
-			p.in.endPage(ps.sh)
-		}
-		p.stream = nil
-	}
+	p.finishPage()
 	p.doc.Pages = append(p.doc.Pages, pg)
 }
 
@@ -529,11 +558,7 @@ func number(v string) float64 {
 // d into pg.
 func (p *parser) connects(pg *Page, d int) {
 	sc := p.sc
-	for p.child(d) {
-		if !p.visio() || sc.Local() != "Connect" || !p.count(1) {
-			sc.Skip()
-			continue
-		}
+	for p.element(d, p.doc.Namespace, "Connect") {
 		if ps := p.stream; ps != nil {
 			if ps.sh != nil {
 				c := Connect{
@@ -575,25 +600,21 @@ func (p *parser) shapes(group int) []*Shape {
 	}
 	base := len(p.shapeStack)
 	d := sc.Depth()
-	for p.child(d) {
-		if p.visio() && sc.Local() == "Shape" && p.count(1) {
-			var s *Shape
-			if p.doc.Namespace == NamespaceVSDX {
-				s = p.shapeVSDX(group)
-			} else {
-				s = p.shape(group)
-			}
-			if group == 0 && p.stream != nil {
-				if p.shapeStack == nil {
-					p.shapeStack = make([]*Shape, 0, 16) // as if s were kept there: see below
-				}
-				p.stream.shape(s)
-				continue
-			}
-			p.shapeStack = append(p.shapeStack, s)
+	for p.element(d, p.doc.Namespace, "Shape") {
+		var s *Shape
+		if p.doc.Namespace == NamespaceVSDX {
+			s = p.shapeVSDX(group)
 		} else {
-			sc.Skip()
+			s = p.shape(group)
 		}
+		if group == 0 && p.stream != nil {
+			if p.shapeStack == nil {
+				p.shapeStack = make([]*Shape, 0, 16) // as if s were kept there: see below
+			}
+			p.stream.shape(s)
+			continue
+		}
+		p.shapeStack = append(p.shapeStack, s)
 	}
 	if group == 0 && p.stream != nil {
 		// The shapes Clone below would return are nil when the stack

@@ -124,7 +124,7 @@ func readVSDX(r io.ReaderAt, size int64, opt Options) (*chart.Chart, error) {
 // decodeVSDX is DecodeVSDX; with in, the pages' shapes and Connect rows
 // go to it instead of the Document.
 func decodeVSDX(r io.ReaderAt, size int64, opt Options, in *interp) (*Document, error) {
-	opt = withDefaults(opt)
+	opt = opt.WithDefaults()
 	k := &pkg{opt: opt, doc: &Document{File: opt.File, Namespace: NamespaceVSDX}, in: in,
 		maxAll: max(ratioFloor, mulSat(max(size, 0), int64(opt.MaxRatio)))}
 	if in != nil {
@@ -973,27 +973,7 @@ func (k *pkg) pages(r rel) error {
 				l = listed{sc.AttrNS(nsR, "id"), p.pos()}
 				sc.Skip()
 			case sc.Local() == "PageSheet":
-				rows := len(p.propStack)
-				for p.child(3) {
-					switch {
-					case !p.visio():
-						sc.Skip()
-					case sc.Local() == "Cell":
-						switch sc.Attr("N") {
-						case "PageWidth":
-							pg.Width = number(sc.Attr("V"))
-						case "PageHeight":
-							pg.Height = number(sc.Attr("V"))
-						}
-						sc.Skip()
-					case sc.Local() == "Section" && sc.Attr("N") == "Property":
-						p.propSection(4)
-					default:
-						sc.Skip()
-					}
-				}
-				pg.Props = append(pg.Props, p.propStack[rows:]...)
-				p.propStack = p.propStack[:rows]
+				p.pageSheetVSDX(pg, 3)
 			default:
 				sc.Skip()
 			}
@@ -1028,15 +1008,7 @@ func (k *pkg) pages(r rel) error {
 		if err != nil {
 			return err
 		}
-		p.oneD = 0
-		own := p.own
-		if ps != nil {
-			ps.pg, ps.sh, ps.read = pg, nil, false
-			if !pg.Background {
-				ps.sh = k.in.beginPage(pg)
-			}
-			p.stream, p.own = ps, nil
-		}
+		p.startPage(ps, pg)
 		for p.child(1) {
 			switch {
 			case !p.visio():
@@ -1049,17 +1021,39 @@ func (k *pkg) pages(r rel) error {
 				p.sc.Skip()
 			}
 		}
-		if ps != nil {
-			if ps.sh != nil {
-				k.in.endPage(ps.sh)
-			}
-			p.stream, p.own = nil, own
-		}
+		p.finishPage()
 		if err := k.end(p); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// pageSheetVSDX reads a page's <PageSheet> at depth d: the page's size
+// and its Shape Data rows.
+func (p *parser) pageSheetVSDX(pg *Page, d int) {
+	sc := p.sc
+	rows := len(p.propStack)
+	for p.child(d) {
+		switch {
+		case !p.visio():
+			sc.Skip()
+		case sc.Local() == "Cell":
+			switch sc.Attr("N") {
+			case "PageWidth":
+				pg.Width = number(sc.Attr("V"))
+			case "PageHeight":
+				pg.Height = number(sc.Attr("V"))
+			}
+			sc.Skip()
+		case sc.Local() == "Section" && sc.Attr("N") == "Property":
+			p.propSection(d + 1)
+		default:
+			sc.Skip()
+		}
+	}
+	pg.Props = append(pg.Props, p.propStack[rows:]...)
+	p.propStack = p.propStack[:rows]
 }
 
 // title reads the document's title from the core properties part; a
@@ -1108,11 +1102,7 @@ func (k *pkg) customProps(r rel) error {
 		return err
 	}
 	sc := p.sc
-	for p.child(1) {
-		if sc.Space() != nsCustom || sc.Local() != "property" || !p.count(1) {
-			sc.Skip()
-			continue
-		}
+	for p.element(1, nsCustom, "property") {
 		cp := CustomProp{Name: p.own.str(sc.Attr("name")), Pos: p.pos()}
 		for p.child(2) {
 			cp.Value = p.own.str(sc.Text()) // the value element: one per property
@@ -1179,11 +1169,7 @@ func (p *parser) shapeVSDX(group int) *Shape {
 // stack of rows.
 func (p *parser) propSection(d int) {
 	sc := p.sc
-	for p.child(d) {
-		if !p.visio() || sc.Local() != "Row" || !p.count(1) {
-			sc.Skip()
-			continue
-		}
+	for p.element(d, p.doc.Namespace, "Row") {
 		pr := Prop{Name: p.own.str(sc.Attr("LocalName")), Deleted: sc.Attr("Del") == "1", Pos: p.pos()}
 		pr.Row = p.own.str(rowName(sc.Attr("N"), pr.Name, sc.Attr("IX")))
 		for p.child(d + 1) {

