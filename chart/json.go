@@ -16,7 +16,7 @@ import (
 // chartKeys lists the keys each object of a chart file may have, by path
 // with the array indices left out.
 var chartKeys = map[string][]string{
-	"":                     {"name", "file", "stencil", "states", "transitions", "diagnostics"},
+	"":                     {"name", "file", "stencil", "chain", "chainLimit", "states", "transitions", "diagnostics"},
 	"states[]":             {"id", "name", "kind", "initial", "entry", "parent", "box", "pos"},
 	"states[].entry[]":     {"property", "value", "pos"},
 	"states[].entry[].pos": posKeys,
@@ -46,6 +46,8 @@ var (
 	chartName        = chartSchema.at("name")
 	chartFile        = chartSchema.at("file")
 	chartStencil     = chartSchema.at("stencil")
+	chartChain       = chartSchema.at("chain")
+	chartChainLimit  = chartSchema.at("chainLimit")
 	chartStates      = chartSchema.at("states")
 	chartTransitions = chartSchema.at("transitions")
 	chartDiagnostics = chartSchema.at("diagnostics")
@@ -56,7 +58,7 @@ var (
 
 	// chartMembers are the members of a chart file, in the order ReadJSON
 	// decodes them.
-	chartMembers = []*jsonSchema{chartName, chartFile, chartStencil, chartStates, chartTransitions, chartDiagnostics}
+	chartMembers = []*jsonSchema{chartName, chartFile, chartStencil, chartChain, chartChainLimit, chartStates, chartTransitions, chartDiagnostics}
 )
 
 func init() {
@@ -216,6 +218,10 @@ func (rd *chartReader) decode() (*Chart, Diagnostics) {
 			d = doc.unmarshal(m, "chart", field, &c.File)
 		case chartStencil:
 			d = doc.unmarshal(m, "chart", field, &c.Stencil)
+		case chartChain:
+			d = doc.unmarshal(m, "chart", field, &c.Chain)
+		case chartChainLimit:
+			d = doc.unmarshal(m, "chart", field, &c.ChainLimit)
 		case chartStates:
 			d = decodeList(doc, m, rd.states, field, &c.States)
 		case chartTransitions:

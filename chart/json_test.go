@@ -9,7 +9,7 @@ import (
 
 func TestJSONRoundTrip(t *testing.T) {
 	c := &Chart{
-		Name: "goomba", File: "goomba.vdx",
+		Name: "goomba", File: "goomba.vdx", Chain: true, ChainLimit: 7,
 		Stencil: &Stencil{Name: "goomba", Version: "1",
 			Masters: Masters{State: "State", Transition: "Transition"},
 			Tests:   []Test{{Name: "hit"}, {Name: "stomp", Message: true}},
@@ -30,6 +30,37 @@ func TestJSONRoundTrip(t *testing.T) {
 	if !reflect.DeepEqual(got, c) {
 		t.Errorf("ReadJSON(WriteJSON(c)) =\n%+v\nwant\n%+v", got, c)
 	}
+}
+
+// TestChartKeys checks that ReadJSON knows every field WriteJSON writes:
+// the keys of each object of a chart file are the JSON names of the
+// fields of its Go type.
+func TestChartKeys(t *testing.T) {
+	var walk func(path string, typ reflect.Type)
+	walk = func(path string, typ reflect.Type) {
+		for typ.Kind() == reflect.Pointer || typ.Kind() == reflect.Slice {
+			if typ.Kind() == reflect.Slice {
+				path += "[]"
+			}
+			typ = typ.Elem()
+		}
+		if typ.Kind() != reflect.Struct || path == "stencil" || strings.HasPrefix(path, "stencil.") {
+			return
+		}
+		var want []string
+		for _, f := range reflect.VisibleFields(typ) {
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if name == "-" || !f.IsExported() {
+				continue
+			}
+			want = append(want, name)
+			walk(strings.TrimPrefix(path+"."+name, "."), f.Type)
+		}
+		if got := chartKeys[path]; !reflect.DeepEqual(got, want) {
+			t.Errorf("chartKeys[%q] = %q, want the fields of %s: %q", path, got, typ, want)
+		}
+	}
+	walk("", reflect.TypeFor[Chart]())
 }
 
 // roundTrip writes c with WriteJSON and reads it back with ReadJSON, as
