@@ -35,6 +35,13 @@ type Chart struct {
 	Chain      bool `json:"chain,omitempty"`
 	ChainLimit int  `json:"chainLimit,omitempty"`
 
+	// Statechart says that the chart runs with the semantics of the W3C
+	// SCXML recommendation even when its states do not nest: events are
+	// queued, transitions without event are taken as soon as their
+	// condition holds. The SCXML importer sets it; package compile runs
+	// every chart that nests states as a statechart anyway.
+	Statechart bool `json:"statechart,omitempty"`
+
 	States      []State      `json:"states"`      // in document order; never nil from an importer
 	Transitions []Transition `json:"transitions"` // in document order; never nil from an importer
 
@@ -61,16 +68,23 @@ type State struct {
 	// Initial is true for the state the machine starts in: a shape of the
 	// stencil's initial-state master, or the start pseudo-state of a plain
 	// diagram (the machine then starts at the target of its transition).
+	// Inside a compound state, it marks the compound's initial child (or
+	// its start pseudo-state).
 	Initial bool `json:"initial,omitempty"`
 
 	// Entry lists the actions taken on entering the state, in the order of
-	// the stencil's action properties.
+	// the stencil's action properties (in a statechart, in the order
+	// written).
 	Entry []Action `json:"entry,omitempty"`
 
-	// Parent is the ID of the compound state the state is drawn inside (a
-	// UML composite state, a draw.io container, a nested SCXML state, a yEd
-	// group node), or "" at the top level. Compile reads flat charts only:
-	// importers call [Flatten] before they return.
+	// Exit lists the actions taken on leaving the state, in order.
+	Exit []Action `json:"exit,omitempty"`
+
+	// Parent is the ID of the compound or parallel state the state is
+	// drawn inside (a UML composite state, a draw.io container, a nested
+	// SCXML state, a yEd group node), or "" at the top level. Package
+	// compile runs nested charts as statecharts; an importer may flatten
+	// them first ([Flatten]).
 	Parent string `json:"parent,omitempty"`
 
 	// Box is where the state is drawn, when the drawing says: exporters
@@ -90,12 +104,75 @@ type Box struct {
 	H float64 `json:"h"`
 }
 
-// Action is an entry action of a state: a stencil property and the value
-// the designer picked from its drop-list (the Goomba's XMovement = left).
+// Action is an action of a state (on entry or exit) or of a transition.
+// Most are game actions: a stencil property and the value the designer
+// picked from its drop-list (the Goomba's XMovement = left), which the
+// game performs. The others are a statechart's own: raising an event, sending
+// one to the machine itself after a delay (a timer), cancelling a timer.
 type Action struct {
-	Property string `json:"property"` // the stencil's action property: "XMovement"
-	Value    string `json:"value"`    // an entry of its drop-list: "left"
-	Pos      Pos    `json:"pos"`      // where the value was set
+	// Kind is what the action does; the zero value is a game action.
+	Kind ActionKind `json:"kind,omitempty"`
+
+	Property string `json:"property,omitempty"` // a game action's property: "XMovement"
+	Value    string `json:"value,omitempty"`    // an entry of its drop-list: "left"
+
+	// Event is the event a RaiseAction or SendAction makes ("alarm.heard").
+	Event string `json:"event,omitempty"`
+
+	// Delay is how long a SendAction's event waits, in seconds of game
+	// time; 0 sends it at once (after the events already waiting).
+	Delay float64 `json:"delay,omitempty"`
+
+	// Timer names a SendAction's pending event, so that a CancelAction
+	// naming the same Timer takes it back before it is due ("" for a
+	// SendAction that cannot be cancelled).
+	Timer string `json:"timer,omitempty"`
+
+	// Guard makes the action conditional: it is performed only when the
+	// condition holds ("" always does), written as a transition's Guard
+	// is. SCXML's <if>, <elseif> and <else> become guards.
+	Guard string `json:"guard,omitempty"`
+
+	Pos Pos `json:"pos"` // where the action was set
+}
+
+// ActionKind says what an [Action] does.
+type ActionKind uint8
+
+const (
+	// GameAction sets Property to Value: the game performs it.
+	GameAction ActionKind = iota
+	// RaiseAction puts Event on the machine's internal queue: it is
+	// handled before any event from outside.
+	RaiseAction
+	// SendAction puts Event on the machine's external queue after Delay
+	// seconds of game time, as an event from outside.
+	SendAction
+	// CancelAction takes back the pending SendAction named Timer.
+	CancelAction
+)
+
+var actionKindNames = [...]string{GameAction: "game", RaiseAction: "raise", SendAction: "send", CancelAction: "cancel"}
+
+// String returns "game", "raise", "send" or "cancel".
+func (k ActionKind) String() string {
+	if int(k) < len(actionKindNames) {
+		return actionKindNames[k]
+	}
+	return "ActionKind(" + strconv.Itoa(int(k)) + ")"
+}
+
+// MarshalText encodes the kind as its String, for JSON.
+func (k ActionKind) MarshalText() ([]byte, error) {
+	if int(k) >= len(actionKindNames) {
+		return nil, fmt.Errorf("chart: invalid action kind %d", k)
+	}
+	return []byte(k.String()), nil
+}
+
+// UnmarshalText decodes a kind written by MarshalText.
+func (k *ActionKind) UnmarshalText(b []byte) error {
+	return unmarshalName(b, actionKindNames[:], "action kind", k)
 }
 
 // Transition is an arrow of the chart: when its test holds in state From,
@@ -129,12 +206,33 @@ type Transition struct {
 	// Label is the connector's text as drawn, trimmed. In a plain diagram
 	// it is read as a UML label, "event [guard] / action", split into
 	// Event, Guard and Action (each empty when absent).
+	//
+	// Event is the transition's trigger: one or more event descriptors
+	// separated by spaces, each matching the events it names and those
+	// that begin with it and a dot ("hit" matches "hit" and "hit.head";
+	// "*" matches every event). Guard is its condition: test names
+	// combined with !, && and || (and parentheses), true, false and
+	// In(state) (see package compile).
 	Label  string `json:"label,omitempty"`
 	Event  string `json:"event,omitempty"`  // "push" in "push [unlocked] / swing()"
 	Guard  string `json:"guard,omitempty"`  // "unlocked", without its brackets
 	Action string `json:"action,omitempty"` // "swing()"
 
 	Target Target `json:"target"` // where the transition goes
+
+	// Also lists further target states, entered with Target.State: states
+	// in other regions of a parallel state (SCXML's target="a b").
+	Also []string `json:"also,omitempty"`
+
+	// Internal marks an internal transition (SCXML's type="internal"): one
+	// whose targets are all inside its source state does not leave and
+	// re-enter the source.
+	Internal bool `json:"internal,omitempty"`
+
+	// Actions are performed while the transition is taken: after the
+	// states left have run their exit actions, before the states entered
+	// run their entry actions.
+	Actions []Action `json:"actions,omitempty"`
 
 	// Push asks the runtime to push the state the transition leaves on the
 	// state stack, for a later transition whose target is ToReturn.
@@ -150,7 +248,7 @@ type Target struct {
 	State string `json:"state,omitempty"`
 }
 
-// String returns the target state's ID, "(final)" or "(return)".
+// String returns the target state's ID, "(final)", "(return)" or "(none)".
 func (t Target) String() string {
 	if t.Kind == ToState {
 		return t.State
@@ -172,11 +270,26 @@ const (
 	// ChoiceState is a choice pseudo-state: on entering it, the first of
 	// its transitions whose test holds is taken at once.
 	ChoiceState
+	// ParallelState is a state whose children are regions, all active
+	// at once while it is (SCXML's <parallel>).
+	ParallelState
+	// HistoryState is a shallow history pseudo-state: a transition to it
+	// enters the child of its parent that was active when the parent was
+	// last left, or, the first time, the target of its own transition.
+	HistoryState
+	// DeepHistoryState is a deep history pseudo-state: as HistoryState,
+	// with every state below the parent that was active.
+	DeepHistoryState
 )
 
-var stateKindNames = [...]string{NormalState: "normal", StartState: "start", EndState: "end", ChoiceState: "choice"}
+// An EndState inside a compound state is a final state of it: entering
+// it completes the compound (SCXML's <final>; see package compile).
 
-// String returns "normal", "start", "end" or "choice".
+var stateKindNames = [...]string{NormalState: "normal", StartState: "start", EndState: "end", ChoiceState: "choice",
+	ParallelState: "parallel", HistoryState: "history", DeepHistoryState: "deepHistory"}
+
+// String returns "normal", "start", "end", "choice", "parallel", "history"
+// or "deepHistory".
 func (k StateKind) String() string {
 	if int(k) < len(stateKindNames) {
 		return stateKindNames[k]
@@ -210,11 +323,14 @@ const (
 	// ToReturn: the transition returns to the state on top of the stack,
 	// pushed by an earlier transition with Push set.
 	ToReturn
+	// ToNone: the transition has no target (SCXML's transition without
+	// target): it performs its actions and leaves no state.
+	ToNone
 )
 
-var targetKindNames = [...]string{ToState: "state", ToFinal: "final", ToReturn: "return"}
+var targetKindNames = [...]string{ToState: "state", ToFinal: "final", ToReturn: "return", ToNone: "none"}
 
-// String returns "state", "final" or "return".
+// String returns "state", "final", "return" or "none".
 func (k TargetKind) String() string {
 	if int(k) < len(targetKindNames) {
 		return targetKindNames[k]

@@ -16,23 +16,30 @@ import (
 // chartKeys lists the keys each object of a chart file may have, by path
 // with the array indices left out.
 var chartKeys = map[string][]string{
-	"":                     {"name", "file", "stencil", "chain", "chainLimit", "states", "transitions", "diagnostics"},
-	"states[]":             {"id", "name", "kind", "initial", "entry", "parent", "box", "pos"},
-	"states[].entry[]":     {"property", "value", "pos"},
-	"states[].entry[].pos": posKeys,
-	"states[].box":         {"x", "y", "w", "h"},
-	"states[].pos":         posKeys,
-	"transitions[]":        {"id", "from", "anyState", "order", "test", "value", "label", "event", "guard", "action", "target", "push", "pos"},
-	"transitions[].target": {"kind", "state"},
-	"transitions[].pos":    posKeys,
-	"diagnostics[]":        {"pos", "severity", "message", "hint"},
-	"diagnostics[].pos":    posKeys,
-	"stencil":              stencilKeys[""],
-	"stencil.masters":      stencilKeys["masters"],
-	"stencil.properties":   stencilKeys["properties"],
-	"stencil.tests[]":      stencilKeys["tests[]"],
-	"stencil.actions[]":    stencilKeys["actions[]"],
+	"":                            {"name", "file", "stencil", "chain", "chainLimit", "statechart", "states", "transitions", "diagnostics"},
+	"states[]":                    {"id", "name", "kind", "initial", "entry", "exit", "parent", "box", "pos"},
+	"states[].entry[]":            actionKeys,
+	"states[].entry[].pos":        posKeys,
+	"states[].exit[]":             actionKeys,
+	"states[].exit[].pos":         posKeys,
+	"states[].box":                {"x", "y", "w", "h"},
+	"states[].pos":                posKeys,
+	"transitions[]":               {"id", "from", "anyState", "order", "test", "value", "label", "event", "guard", "action", "target", "also", "internal", "actions", "push", "pos"},
+	"transitions[].target":        {"kind", "state"},
+	"transitions[].actions[]":     actionKeys,
+	"transitions[].actions[].pos": posKeys,
+	"transitions[].pos":           posKeys,
+	"diagnostics[]":               {"pos", "severity", "message", "hint"},
+	"diagnostics[].pos":           posKeys,
+	"stencil":                     stencilKeys[""],
+	"stencil.masters":             stencilKeys["masters"],
+	"stencil.properties":          stencilKeys["properties"],
+	"stencil.tests[]":             stencilKeys["tests[]"],
+	"stencil.actions[]":           stencilKeys["actions[]"],
 }
+
+// actionKeys are the keys of an Action.
+var actionKeys = []string{"kind", "property", "value", "event", "delay", "timer", "guard", "pos"}
 
 // posKeys are the keys of a Pos.
 var posKeys = []string{"file", "page", "shape", "shapeName", "line", "col"}
@@ -48,6 +55,7 @@ var (
 	chartStencil     = chartSchema.at("stencil")
 	chartChain       = chartSchema.at("chain")
 	chartChainLimit  = chartSchema.at("chainLimit")
+	chartStatechart  = chartSchema.at("statechart")
 	chartStates      = chartSchema.at("states")
 	chartTransitions = chartSchema.at("transitions")
 	chartDiagnostics = chartSchema.at("diagnostics")
@@ -58,7 +66,7 @@ var (
 
 	// chartMembers are the members of a chart file, in the order ReadJSON
 	// decodes them.
-	chartMembers = []*jsonSchema{chartName, chartFile, chartStencil, chartChain, chartChainLimit, chartStates, chartTransitions, chartDiagnostics}
+	chartMembers = []*jsonSchema{chartName, chartFile, chartStencil, chartChain, chartChainLimit, chartStatechart, chartStates, chartTransitions, chartDiagnostics}
 )
 
 func init() {
@@ -88,12 +96,7 @@ func LoadJSON(path string) (*Chart, error) {
 // when the file gives none.
 //
 // A chart file whose states nest (a state's "parent" names another
-// state, as a chart built in Go may) is flattened as the importers'
-// charts are, by [Flatten] with the default limit of transitions: what
-// Flatten finds wrong (a parent that is no state, a compound without an
-// initial state, too many transitions) is added to the chart's
-// Diagnostics, as an importer's findings are, and compile refuses the
-// chart. The charts WriteJSON writes from importers are flat already.
+// state) keeps its nesting: package compile runs it as a statechart.
 //
 // The limits of [ReadOptions], at their defaults, keep ReadJSON within
 // bounds whatever the file: files over 256 MiB (DefaultMaxSize) are
@@ -150,7 +153,6 @@ func readJSON(r io.Reader, opt ReadOptions) (*Chart, error) {
 	if len(d) > 0 {
 		return nil, d
 	}
-	Flatten(c, opt.MaxTransitions)
 	return c, nil
 }
 
@@ -222,6 +224,8 @@ func (rd *chartReader) decode() (*Chart, Diagnostics) {
 			d = doc.unmarshal(m, "chart", field, &c.Chain)
 		case chartChainLimit:
 			d = doc.unmarshal(m, "chart", field, &c.ChainLimit)
+		case chartStatechart:
+			d = doc.unmarshal(m, "chart", field, &c.Statechart)
 		case chartStates:
 			d = decodeList(doc, m, rd.states, field, &c.States)
 		case chartTransitions:

@@ -236,26 +236,23 @@ func TestReadJSONPositions(t *testing.T) {
 	}
 }
 
-// TestReadJSONNested checks that a chart file whose states nest is
-// flattened, and that what Flatten finds is kept in the chart.
+// TestReadJSONNested checks that a chart file whose states nest keeps its
+// nesting (package compile runs it as a statechart), and reads back the
+// same.
 func TestReadJSONNested(t *testing.T) {
 	c := nest("S working - i", "S red working i", "S yellow working", "S broken -",
 		"T next red 1 yellow", "T fail working 1 broken", "T fix broken 1 working")
 	got := roundTrip(t, c)
-	if s := summary(got); s != "red* yellow broken | next:red.1>yellow fix:broken.1>red fail@red:red.2>broken fail@yellow:yellow.1>broken" {
+	if s := summary(got); s != "working* red*^working yellow^working broken | next:red.1>yellow fail:working.1>broken fix:broken.1>working" {
 		t.Errorf("ReadJSON(nested) = %s", s)
 	}
-	if len(got.Diagnostics) != 1 || got.Diagnostics[0].Severity != Note || !strings.Contains(got.Diagnostics[0].Message, `compound state "working" flattened`) {
-		t.Errorf("ReadJSON(nested) diagnostics %v, want the note of Flatten", got.Diagnostics)
+	if len(got.Diagnostics) != 0 {
+		t.Errorf("ReadJSON(nested) diagnostics %v, want none", got.Diagnostics)
 	}
-	// What Flatten finds wrong is the chart's: compile refuses it.
+	// A parent that is no state is compile's to report.
 	got, err := ReadJSON(strings.NewReader(`{"states": [{"id": "a", "initial": true}, {"id": "b", "parent": "x"}]}`), "c.json")
-	if err != nil || got == nil || !got.Diagnostics.HasErrors() || !errors.Is(got.Diagnostics, ErrNesting) {
-		t.Errorf("ReadJSON(unknown parent) = %v, %v; want a chart with an error wrapping ErrNesting", got, err)
-	}
-	// A flat chart is read as it is, and reads back the same.
-	if again := roundTrip(t, got); !reflect.DeepEqual(again.States, got.States) {
-		t.Errorf("ReadJSON(WriteJSON(flattened)) = %v", again)
+	if err != nil || got == nil || got.States[1].Parent != "x" {
+		t.Errorf("ReadJSON(unknown parent) = %v, %v; want the chart as written", got, err)
 	}
 }
 
