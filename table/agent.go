@@ -49,6 +49,7 @@ type Agent[E any] struct {
 	depth  uint8
 	status uint8
 	stack  [MaxStack]StateID // stack[:depth], bottom first
+	sc     *run              // a statechart agent's configuration, queues and timers; nil for a flat table
 }
 
 // Agent status bits.
@@ -59,6 +60,8 @@ const (
 	// statusNarrow: the agent has a table, and the current state's polled
 	// tests all have IDs below 64 (sensed names them all).
 	statusNarrow
+	// statusChart: the agent runs a statechart table (sc is set).
+	statusChart
 )
 
 // Result says what an update did. From is the state it started in; To is
@@ -83,15 +86,22 @@ func (r Result) Final() bool { return r.To == Final }
 
 // NewAgent returns an agent for entity e in t's initial state, having
 // performed the initial state's entry actions through h (as the article's
-// AIObject constructor enters its first state). It allocates nothing: the
-// agent is a value. It panics if t has no states (a zero Table: build or
-// decode one). h may be nil only for a table without polled tests or entry
+// AIObject constructor enters its first state). For a flat table it
+// allocates nothing: the agent is a value; for a statechart table, it
+// enters the initial configuration and allocates the agent's fixed memory
+// (see the package documentation). It panics if t has no states (a zero
+// Table: build or decode one). h may be nil only for a table without polled tests or entry
 // actions, here and in the agent's updates.
 func NewAgent[E any](t *Table, e E, h Host[E]) Agent[E] {
-	if t == nil || len(t.spans) == 0 {
+	if t == nil || len(t.spans) == 0 && t.sc == nil {
 		panic("table: NewAgent: the table has no states (make it with Builder.Build or decode it)")
 	}
 	a := Agent[E]{table: t, entity: e, state: t.initial, status: statusBusy}
+	if t.sc != nil {
+		a.startChart(h)
+		a.status &^= statusBusy
+		return a
+	}
 	a.enter(h, t.initial)
 	a.status &^= statusBusy
 	return a
@@ -168,6 +178,9 @@ type sense struct {
 // updateSlow is Update for every other case: an agent that is busy, done
 // or zero, messages posted, or a state with other than one polled test.
 func (a *Agent[E]) updateSlow(h Host[E], sn sense) (Result, error) {
+	if a.sc != nil && a.status&statusChart != 0 {
+		return a.updateChart(h)
+	}
 	if a.status&(statusBusy|statusDone) != 0 || a.table == nil {
 		return a.refuse()
 	}
@@ -349,6 +362,11 @@ func (a *Agent[E]) Post(msg TestID) error {
 		return &wrapped{fmt.Sprintf("table %q: Post %q: a polled test, not a message (the host answers polled tests; post messages only)", t.name, t.tests[msg].String()), ErrNotMessage}
 	case a.status&statusDone != 0:
 		return nil
+	case a.sc != nil:
+		if !a.sc.external.push(msg) {
+			return &wrapped{fmt.Sprintf("table %q: Post %q: %d events are waiting (Options.QueueLimit)", t.name, t.tests[msg].String(), len(a.sc.external.buf)), ErrQueueFull}
+		}
+		return nil
 	}
 	a.flags |= 1 << (t.slot[msg] & 63)
 	a.status |= statusPosted
@@ -445,6 +463,8 @@ func RestoreAgent[E any](t *Table, e E, s Snapshot) (Agent[E], error) {
 		return Agent[E]{}, fmt.Errorf("table: RestoreAgent (table %q): "+format, append([]any{name}, args...)...)
 	}
 	switch {
+	case t != nil && t.sc != nil:
+		return fail("the table is a statechart, whose agents cannot be restored yet")
 	case t == nil || len(t.spans) == 0:
 		return fail("the table has no states (make it with Builder.Build or decode it)")
 	case !t.HasState(s.State):

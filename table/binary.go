@@ -30,12 +30,16 @@ func (t *Table) MarshalBinary() ([]byte, error) { return t.AppendBinary(nil) }
 
 // AppendBinary appends the table's binary form to b, as [Table.MarshalBinary].
 func (t *Table) AppendBinary(b []byte) ([]byte, error) {
-	if len(t.spans) == 0 {
+	if len(t.spans) == 0 && t.sc == nil {
 		return b, errZeroTable
 	}
 	start := len(b)
 	b = append(b, magic...)
-	b = binary.LittleEndian.AppendUint16(b, formatVersion)
+	version := formatVersion
+	if t.sc != nil {
+		version = chartVersion
+	}
+	b = binary.LittleEndian.AppendUint16(b, uint16(version))
 	b = binary.LittleEndian.AppendUint16(b, 0) // flags
 	b = binary.LittleEndian.AppendUint32(b, 0) // length, patched below
 	b = binary.LittleEndian.AppendUint32(b, 0) // reserved
@@ -86,6 +90,14 @@ func (t *Table) AppendBinary(b []byte) ([]byte, error) {
 		str(tt.Value)
 	}
 	closeSection()
+
+	if t.sc != nil {
+		open("CHRT")
+		b = t.appendChart(b)
+		closeSection()
+		binary.LittleEndian.PutUint32(b[start+8:], uint32(len(b)-start+trailerSize))
+		return binary.LittleEndian.AppendUint32(b, crc32.ChecksumIEEE(b[start:])), nil
+	}
 
 	open("STAT")
 	u16(len(t.states))
@@ -191,8 +203,9 @@ func (d *decoder) decode() (*Table, error) {
 		return nil, ErrorList{d.err}
 	}
 	d.off = 4
-	if v := binary.LittleEndian.Uint16(data[4:]); v != formatVersion {
-		d.fail(ErrVersion, "format version %d; this package reads version %d (was the file written by a newer fsmforge?)", v, formatVersion)
+	version := int(binary.LittleEndian.Uint16(data[4:]))
+	if version != formatVersion && version != chartVersion {
+		d.fail(ErrVersion, "format version %d; this package reads versions %d and %d (was the file written by a newer fsmforge?)", version, formatVersion, chartVersion)
 		return nil, ErrorList{d.err}
 	}
 	d.off = 6
@@ -228,9 +241,16 @@ func (d *decoder) decode() (*Table, error) {
 	d.data = data[:body] // sections end before the checksum
 
 	t := &Table{}
-	d.sections(t)
+	tags := sectionTags[:]
+	if version == chartVersion {
+		tags = chartSectionTags[:]
+	}
+	t = d.sections(t, tags)
 	if d.err != nil {
 		return nil, ErrorList{d.err}
+	}
+	if t.sc != nil {
+		return t, nil // built, and so checked, by chart
 	}
 	if err := t.setUp(); err != nil {
 		return nil, err
@@ -238,12 +258,13 @@ func (d *decoder) decode() (*Table, error) {
 	return t, nil
 }
 
-// sections reads the six sections in order.
-func (d *decoder) sections(t *Table) {
-	for _, tag := range sectionTags {
+// sections reads the sections tags in order into t, and returns the
+// table: t, or for a statechart the table built from them.
+func (d *decoder) sections(t *Table, tags []string) *Table {
+	for _, tag := range tags {
 		d.section, d.what, d.index = "", "", -1
-		if !d.open(tag) {
-			return
+		if !d.open(tag, tags) {
+			return t
 		}
 		switch tag {
 		case "META":
@@ -258,30 +279,35 @@ func (d *decoder) sections(t *Table) {
 			d.anys(t)
 		case "DEST":
 			d.dests(t)
+		case "CHRT":
+			if nt := d.chart(t); nt != nil {
+				t = nt
+			}
 		}
 		if d.err != nil {
-			return
+			return t
 		}
 		d.what, d.index = "", -1
 		if d.off != d.end {
 			d.fail(ErrCorrupt, "%d bytes left over at the end of the section", d.end-d.off)
-			return
+			return t
 		}
 	}
 	d.section = ""
 	if d.off != len(d.data) {
 		d.fail(ErrCorrupt, "%d bytes after the last section, before the checksum", len(d.data)-d.off)
 	}
+	return t
 }
 
 // open reads a section's head and sets the section's end.
-func (d *decoder) open(tag string) bool {
+func (d *decoder) open(tag string, tags []string) bool {
 	if len(d.data)-d.off < sectionHead {
 		d.fail(ErrCorrupt, "section %s expected, but only %d bytes remain before the checksum", tag, len(d.data)-d.off)
 		return false
 	}
 	if got := string(d.data[d.off : d.off+4]); got != tag {
-		d.fail(ErrCorrupt, "section %q found where section %s is expected (sections are %v, in that order)", got, tag, sectionTags)
+		d.fail(ErrCorrupt, "section %q found where section %s is expected (sections are %v, in that order)", got, tag, tags)
 		return false
 	}
 	d.off += 4

@@ -37,6 +37,8 @@ type Builder struct {
 	// it returns instead is a token, Property badProperty and Value the
 	// index here, so that Build reports the problem where it is used.
 	badActions []string
+	sc         *chartBuild // a statechart's nesting, kinds and more; nil for a flat table
+	marked     []StateID   // the states SetInitial was given
 }
 
 // badProperty is the Property of the tokens that Builder.Action returns for
@@ -129,8 +131,12 @@ func (b *Builder) badAction(msg string) Action {
 	return Action{Property: badProperty, Value: ValueID(len(b.badActions) - 1)}
 }
 
-// SetInitial makes s the initial state.
-func (b *Builder) SetInitial(s StateID) { b.initial = s }
+// SetInitial makes s the initial state. In a statechart table, a nested
+// state s is instead the initial child of its parent.
+func (b *Builder) SetInitial(s StateID) {
+	b.marked = append(b.marked, s)
+	b.initial = s
+}
 
 // AddTransition adds a transition after those already leaving tr.From
 // (tests are tried in the order their transitions were added). tr.From is a
@@ -167,6 +173,9 @@ func (b *Builder) Build() (*Table, error) {
 	}
 	for i, s := range b.states {
 		t.states[i] = state{name: s.name, actions: slices.Clone(s.actions)}
+	}
+	if b.isChart() {
+		return b.buildStatechart(t, x)
 	}
 	if !t.layOut(&x, b.own) {
 		b.reportLooseActions(&x, true)
@@ -321,7 +330,7 @@ func (t *Table) validate(x *errs, badActions []string) {
 	if !checkSize(x, nt, ns) {
 		return
 	}
-	if len(t.dest) != nt*ns || len(t.push) != (nt*ns+7)/8 {
+	if t.sc == nil && (len(t.dest) != nt*ns || len(t.push) != (nt*ns+7)/8) {
 		x.invalid("destination table", "has %d cells and %d push bytes; %d tests × %d states need %d and %d", len(t.dest), len(t.push), nt, ns, nt*ns, (nt*ns+7)/8)
 		return
 	}
@@ -375,7 +384,7 @@ func (t *Table) validate(x *errs, badActions []string) {
 			messages++
 		}
 	}
-	if messages > MaxMessages {
+	if messages > MaxMessages && t.sc == nil {
 		x.invalid("", "%d message tests; at most %d (the agent keeps their flags in a 64-bit word)", messages, MaxMessages)
 	}
 
@@ -395,6 +404,9 @@ func (t *Table) validate(x *errs, badActions []string) {
 		seen[s.name] = q
 		for i, a := range s.actions {
 			aw := fmt.Sprintf("%s, entry action %d", where, i)
+			if a.Kind != GameAction {
+				continue // a statechart's own: see checkChartAction
+			}
 			switch {
 			case int(a.Property) >= len(t.props) && a.Property == badProperty && int(a.Value) < len(badActions):
 				x.invalid(aw, "%s", badActions[a.Value])
@@ -405,7 +417,7 @@ func (t *Table) validate(x *errs, badActions []string) {
 			case int(a.Value) >= len(t.props[a.Property].values):
 				x.invalid(aw, "%s is not a value of property %q (it has %d)", a.Value, t.props[a.Property].name, len(t.props[a.Property].values))
 			}
-			if setBy[a.Property] == q+1 {
+			if setBy[a.Property] == q+1 && t.sc == nil {
 				x.invalid(aw, "sets property %q again; a state sets each property once", t.props[a.Property].name)
 			}
 			setBy[a.Property] = q + 1
@@ -444,6 +456,9 @@ func (t *Table) validate(x *errs, badActions []string) {
 	// Any-state transitions.
 	anyTest := make([]bool, nt)
 	for i, tr := range t.any {
+		if t.sc != nil {
+			break // checked with the statechart's transitions
+		}
 		where := fmt.Sprintf("any-state transition %d", i)
 		if tr.From != AnyState {
 			x.invalid(where, "source is %s, not AnyState", tr.From)
@@ -494,7 +509,7 @@ func (t *Table) compile() {
 	}
 	t.steps = make([]step, 0, nsteps)
 	t.polled = make([]step, 0, nsteps)
-	t.acts = make([]Action, 0, nacts)
+	t.acts = make([]gameAction, 0, nacts)
 	for q, s := range t.states {
 		sp := &t.spans[q]
 		sp.lo = uint32(len(t.steps))
@@ -523,7 +538,9 @@ func (t *Table) compile() {
 		}
 		sp.phi = uint32(len(t.polled))
 		sp.alo = uint32(len(t.acts))
-		t.acts = append(t.acts, s.actions...)
+		for _, a := range s.actions {
+			t.acts = append(t.acts, gameAction{a.Property, a.Value})
+		}
 		sp.ahi = uint32(len(t.acts))
 	}
 }

@@ -56,6 +56,7 @@ var goldens = []struct {
 }{
 	{"goomba", buildGoomba},
 	{"guard", buildGuard},
+	{"npc", buildNPC},
 }
 
 // golden compares got with testdata/name, or writes it with -update.
@@ -241,7 +242,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"empty", func([]byte) []byte { return nil }, table.ErrTruncated, "table: byte 0: 0 bytes; a table file has at least 20"},
 		{"not a table", func([]byte) []byte { return []byte("GIF89a") }, table.ErrNotTable, `does not start with "FSMT"`},
 		{"JSON", func([]byte) []byte { return []byte(`{"format":"fsmforge table"}`) }, table.ErrNotTable, "JSON tables are read with UnmarshalJSON"},
-		{"version", func(b []byte) []byte { b[4] = 2; return b }, table.ErrVersion, "table: byte 4: format version 2; this package reads version 1"},
+		{"version", func(b []byte) []byte { b[4] = 3; return b }, table.ErrVersion, "table: byte 4: format version 3; this package reads versions 1 and 2"},
 		{"flags", func(b []byte) []byte { b[6] = 1; return b }, table.ErrVersion, "header flags 0x0001"},
 		{"checksum", func(b []byte) []byte { b[len(b)-1]++; return b }, table.ErrChecksum, "the file is damaged"},
 		{"extra bytes", func(b []byte) []byte { return append(b, 0) }, table.ErrCorrupt, "(1 extra bytes after the table)"},
@@ -314,7 +315,7 @@ func TestJSONErrors(t *testing.T) {
 		name, old, new, want string
 	}{
 		{"unknown member", `"initial"`, `"start": "x", "initial"`, `table: JSON: json: unknown field "start"`},
-		{"version", `"version": 1`, `"version": 2`, `format "fsmforge table" version 2; this package reads "fsmforge table" version 1`},
+		{"version", `"version": 1`, `"version": 3`, `format "fsmforge table" version 3; this package reads "fsmforge table" versions 1 and 2`},
 		{"initial", `"initial": "walkLeft"`, `"initial": "flying"`, `initial state "flying" is not a state of the table`},
 		{"destination", `"to": "walkRight"`, `"to": "flying"`, `table: state #0 "walkLeft", transition 1: destination "flying" is not a state of the table`},
 		{"test", `"test": "hitTriggerLeft"`, `"test": "hitTriggerUp"`, `test "hitTriggerUp" is not in the tests array`},

@@ -108,6 +108,9 @@ const firstCrowdFaults = 8
 // NewCrowd allocates the machine, one state function per state, and
 // nothing per entity until entities are added.
 func NewCrowd[E any](t *Table, h Host[*E], opts crowd.Options[E]) (*Crowd[E], error) {
+	if t != nil && t.sc != nil {
+		return nil, fmt.Errorf("table: NewCrowd: table %q is a statechart (nested states, exit actions, events raised or sent); a crowd runs flat tables: run its entities as Agents", t.name)
+	}
 	if t == nil || len(t.spans) == 0 {
 		return nil, fmt.Errorf("table: NewCrowd: the table has no states (make it with Builder.Build or decode it)")
 	}

@@ -162,7 +162,67 @@
 // share. With 65536, about 1.1× with one worker and 0.9× with two. The
 // Goomba's update is small; the machine's share weighs less in larger ones.
 //
-// # Identity and saved games
+// # Statecharts
+//
+// A statechart table (see [StateKind]; package compile makes one from an
+// SCXML document, and from any chart whose states nest) runs with the
+// semantics of the W3C SCXML recommendation, the one published
+// definition of statechart behaviour, checked on the W3C's own tests (see
+// the README). What a game programmer needs of it:
+//
+//   - An agent is in a configuration: an atomic state and every state it
+//     is nested in; inside a parallel state, one state in each region.
+//     [Agent.In] and [Agent.AppendActive] say which; [Agent.State] is the
+//     first active atomic state (in the order states were added), or the
+//     top-level final state the agent ended in.
+//   - Entering a compound state enters its initial child (the state
+//     marked initial, else its default transition's targets, else its
+//     first child); a parallel state enters all its regions; a history
+//     state enters what was active in its parent when the parent was last
+//     left (the children for a shallow history, every atomic state below
+//     for a deep one), or its default transition's targets the first time.
+//   - Events are the table's message tests. [Agent.Post] puts one on the
+//     external queue; a RaiseAction puts one on the internal queue, which
+//     is always emptied first; a SendAction puts one on the external queue
+//     at once, or after a delay in game time: give the time with
+//     [Agent.SetTime] each frame, and sends whose time has come join the
+//     queue at the next update, earliest first. A CancelAction takes back
+//     a timer's pending sends; a state timer ("after 2 s") is a send on
+//     entry and a cancel on exit. Entering a final state raises
+//     "done.state.P" for its parent P (when the table has that message),
+//     and for a parallel state when all its regions are final.
+//   - A microstep takes a set of transitions: the eventless ones whose
+//     condition holds, or else those of the next internal event, or else
+//     of the next external event (an event that enables nothing is
+//     dropped). For each active atomic state, in order, the first enabled
+//     transition of the state, else of its parent, and so up, is taken;
+//     of two that would leave the same state, the one from the deeper
+//     source, else the first, wins. Taking them exits the states they
+//     leave (innermost first, recording history, running exit actions),
+//     performs their actions, then enters their targets (outermost first,
+//     running entry actions). A transition with To NoState only performs
+//     its actions; an internal one whose targets are inside its source
+//     does not leave the source.
+//   - An update takes one microstep by default, as the article's AIObject
+//     takes one transition. With [Options.Chain] it takes microsteps until
+//     no eventless transition is enabled and both queues are empty (SCXML's
+//     macrosteps, every event posted before it included), at most
+//     ChainLimit of them: a [*ChainError] then says where it stopped.
+//   - Any-state transitions are the root's: tried after the states' own
+//     and their ancestors'. A statechart table has no stack (push and
+//     return) yet, and neither [Crowd]s, generated code nor
+//     [RestoreAgent] run statechart tables yet: they say so.
+//   - A statechart agent's memory is fixed when it is made: six sets of
+//     one bit per state (the configuration and a microstep's scratch), one
+//     more per history state, two queues of [Options.QueueLimit] events,
+//     [Options.TimerLimit] pending sends (24 bytes each), and lists of up
+//     to one transition per state. [NewAgent] allocates them; updates
+//     allocate nothing, and cost one interface call per polled test asked
+//     and per game action, plus a pass over the configuration per
+//     microstep (BenchmarkGuard: about 80 ns per agent and update, against
+//     10 for the flat Goomba).
+//
+// // # Identity and saved games
 //
 // An agent is plain data: its table, entity, state, message flags, stack
 // and done flag. [Agent.Snapshot] copies it out as a [Snapshot] (IDs, which
@@ -198,6 +258,28 @@
 //	        bits, cell i at bit i%8 of byte i/8, unused bits 0
 //	end−4   4     CRC-32 (IEEE, hash/crc32) of every byte before it
 //
+// A statechart table is written as version 2: META, PROP and TEST as
+// above, then one section in place of STAT, ANYS and DEST:
+//
+//	CHRT  2 QueueLimit; 2 TimerLimit; 2 count, per timer: str name;
+//	      2 count; per state: str name, 1 kind (a StateKind), 2 parent
+//	      (0xFFFC at the top), entry actions, exit actions; 2 count, per
+//	      state marked initial: 2 StateID; then three transition lists:
+//	      the states', the any-state ones, the default ones.
+//	      Actions: 2 count; per action: 1 kind (an ActionKind),
+//	      2 ActionID, 2 ValueID, 2 event TestID, 2 TimerID (0xFFFF
+//	      none), 8 delay (float64 bits), condition.
+//	      Transition list: 4 count; per transition: 2 source, 2 TestID
+//	      (0xFFFF none), 2 target (0xFFFC none), 1 flags (bit 0 push,
+//	      bit 1 internal), 2 count of events and 2 TestID each,
+//	      condition, 2 count of further targets and 2 StateID each,
+//	      actions.
+//	      Condition: 2 count; per term: 1 CondOp, 2 TestID, 2 StateID.
+//
+// Decoding version 2 builds the table again with a [Builder], which
+// checks it. Flat tables are still written as version 1, byte for byte as
+// before, and both versions are read.
+//
 // The Goomba table takes 339 bytes. [Table.UnmarshalBinary] checks the
 // header, the length and the checksum before reading the sections, checks
 // every count against the bytes left before allocating, and then validates
@@ -216,27 +298,34 @@
 // for a test's value, "final": true or "return": true instead of "to", and
 // "push": true). IDs are positions in the arrays; the destination table is
 // not written, since the transitions say the same. [Table.UnmarshalJSON]
-// reads it back to an identical table, rejecting unknown members.
+// reads it back to an identical table, rejecting unknown members. A
+// statechart table is written as version 2, which adds to each state its
+// "kind", "parent", "initial" and "exit" actions, to actions "kind"
+// ("raise", "send", "cancel"), "event", "timer", "delay" and "cond", to
+// transitions "events", "cond" (terms in postfix: {"op": "test", "test":
+// "seesPlayer"}, {"op": "in", "state": "aim"}, {"op": "not"}...),
+// "also", "internal" and "actions", and "timers" and "defaults" (default
+// transitions, with "from") to the table.
 //
 // # Costs
 //
-// [NewAgent] allocates nothing. [Agent.Update] allocates nothing unless it
-// returns a StackError or ChainError; it costs one interface call per
-// polled test tried (message tests are a bit test, and an update with
-// nothing posted skips them) and one per entry action performed. On the
-// Goomba benchmarks (BenchmarkGoomba here and in gogen/internal/goombagen)
-// that is about 2× a hand-written switch of the same machine: both are a
-// call per entity (the compiler inlines neither), but the switch reads the
-// entity's fields directly where the agent makes an interface call to the
-// host for the polled test. That call structure
+// For a flat table, [NewAgent] allocates nothing. [Agent.Update] allocates
+// nothing unless it returns a StackError or ChainError; it costs one
+// interface call per polled test tried (message tests are a bit test, and
+// an update with nothing posted skips them) and one per entry action
+// performed. On the Goomba benchmarks (BenchmarkGoomba here and in
+// gogen/internal/goombagen) that is about 2× a hand-written switch of the
+// same machine: both are a call per entity (the compiler inlines neither),
+// but the switch reads the entity's fields directly where the agent makes
+// an interface call to the host for the polled test. That call structure
 // alone (the benchmark's "floor") costs 1.3 to 1.7× the switch.
 // [Agent.UpdateSensed] makes no call to the host for the tests and costs
 // that floor or more (the benchmark's game works out every test's answer
-// each frame), the call to it being what remains. Making
-// the agent generic in the host's type does not remove the interface call
-// (Go calls a type parameter's methods through its dictionary), nor did a
-// build with profile-guided optimisation that we tried (the call in the
-// generic Update stayed an interface call); generated code does.
+// each frame), the call to it being what remains. Making the agent generic
+// in the host's type does not remove the interface call (Go calls a type
+// parameter's methods through its dictionary), nor did a build with
+// profile-guided optimisation that we tried (the call in the generic Update
+// stayed an interface call); generated code does.
 //
 // A Table is safe for concurrent use; an Agent is not. Build and the
 // decoders cost time and memory in proportion to the file or to tests ×

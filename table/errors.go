@@ -56,6 +56,12 @@ var (
 	// TestID that is not a message test of the agent's table.
 	ErrNotMessage error = &sentinel{"not a message test of the agent's table"}
 
+	// ErrQueueFull is returned by [Agent.Post] and by updates of a
+	// statechart agent when an event finds its queue full, or a send
+	// finds as many sends pending as [Options.TimerLimit] allows: the
+	// event is dropped.
+	ErrQueueFull error = &sentinel{"event queue full"}
+
 	// ErrStackOverflow and ErrStackUnderflow are matched by the
 	// [*StackError] of a transition that pushes onto a full stack or returns
 	// with an empty one.

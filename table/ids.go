@@ -78,10 +78,22 @@ type ValueID uint16
 func (id ValueID) String() string { return "value #" + strconv.Itoa(int(id)) }
 
 // Action is one entry action: set Property to Value when the state is
-// entered. The host performs it ([Host.Do]).
+// entered. The host performs it ([Host.Do]). In a statechart table (see
+// [StateKind]), actions are also performed on exit and by transitions,
+// and an action may instead raise or send an event or cancel a timer
+// (Kind; see [Builder.Raise], [Builder.Send], [Builder.Cancel]).
 type Action struct {
 	Property ActionID // the property to set, such as XMovement
 	Value    ValueID  // one of its values, such as left
+
+	Kind  ActionKind // GameAction (the zero value), or a statechart's own
+	Event TestID     // the event a RaiseAction or SendAction makes
+	Timer TimerID    // the timer a SendAction starts or a CancelAction stops
+	Delay float64    // a SendAction's delay, in seconds of game time
+
+	// Cond, in a statechart, makes the action conditional: it is
+	// performed only when Cond holds (SCXML's <if>); nil always holds.
+	Cond Cond
 }
 
 // Limits of a table. They are checked by [Builder.Build] and by decoding.

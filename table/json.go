@@ -22,12 +22,18 @@ type jsonTable struct {
 	Initial    string         `json:"initial"`
 	Any        []jsonTrans    `json:"any"`
 	States     []jsonState    `json:"states"`
+
+	// A statechart's (version 2).
+	Timers   []string    `json:"timers,omitempty"`
+	Defaults []jsonTrans `json:"defaults,omitempty"`
 }
 
 type jsonOptions struct {
 	Chain      bool `json:"chain"`
 	ChainLimit int  `json:"chainLimit"`
 	StackLimit int  `json:"stackLimit"`
+	QueueLimit int  `json:"queueLimit,omitempty"`
+	TimerLimit int  `json:"timerLimit,omitempty"`
 }
 
 type jsonProperty struct {
@@ -45,15 +51,29 @@ type jsonState struct {
 	Name        string       `json:"name"`
 	Actions     []jsonAction `json:"actions"`
 	Transitions []jsonTrans  `json:"transitions"`
+
+	// A statechart's (version 2).
+	Kind    string       `json:"kind,omitempty"`    // StateKind's String; "" for basic
+	Parent  string       `json:"parent,omitempty"`  // the parent's name
+	Initial bool         `json:"initial,omitempty"` // marked with SetInitial
+	Exit    []jsonAction `json:"exit,omitempty"`
 }
 
+// jsonAction is a game action (property and value) or, in a statechart, a
+// raise, send or cancel (kind, event, timer, delay).
 type jsonAction struct {
-	Property string `json:"property"`
-	Value    string `json:"value"`
+	Property string     `json:"property,omitempty"`
+	Value    string     `json:"value,omitempty"`
+	Kind     string     `json:"kind,omitempty"` // ActionKind's String; "" for a game action
+	Event    string     `json:"event,omitempty"`
+	Timer    string     `json:"timer,omitempty"`
+	Delay    float64    `json:"delay,omitempty"`
+	Cond     []jsonCond `json:"cond,omitempty"`
 }
 
 // jsonTrans is a transition: its test (name and value) and exactly one of
-// to (a state's name), final or return.
+// to (a state's name), final or return; in a statechart, the test may be
+// "" (none) and so may the target.
 type jsonTrans struct {
 	Test   string `json:"test"`
 	Value  string `json:"value,omitempty"`
@@ -61,6 +81,23 @@ type jsonTrans struct {
 	Final  bool   `json:"final,omitempty"`
 	Return bool   `json:"return,omitempty"`
 	Push   bool   `json:"push,omitempty"`
+
+	// A statechart's (version 2).
+	From     string       `json:"from,omitempty"` // for defaults: the state entered; "" for the start
+	Events   []jsonTest   `json:"events,omitempty"`
+	Cond     []jsonCond   `json:"cond,omitempty"`
+	Also     []string     `json:"also,omitempty"`
+	Internal bool         `json:"internal,omitempty"`
+	Actions  []jsonAction `json:"actions,omitempty"`
+}
+
+// jsonCond is a term of a condition: "test" (with test and value), "in"
+// (with state), "not", "and", "or", "true", "false".
+type jsonCond struct {
+	Op    string `json:"op"`
+	Test  string `json:"test,omitempty"`
+	Value string `json:"value,omitempty"`
+	State string `json:"state,omitempty"`
 }
 
 // MarshalJSON returns the table's JSON form: a readable document that
@@ -69,6 +106,9 @@ type jsonTrans struct {
 // table. Use [json.MarshalIndent] for people. It returns an error only for
 // a zero Table.
 func (t *Table) MarshalJSON() ([]byte, error) {
+	if t.sc != nil {
+		return t.marshalChartJSON()
+	}
 	if len(t.spans) == 0 {
 		return nil, errZeroTable
 	}
@@ -76,7 +116,7 @@ func (t *Table) MarshalJSON() ([]byte, error) {
 		Format:     jsonFormat,
 		Version:    formatVersion,
 		Name:       t.name,
-		Options:    jsonOptions(t.opts),
+		Options:    jsonOptions{Chain: t.opts.Chain, ChainLimit: t.opts.ChainLimit, StackLimit: t.opts.StackLimit},
 		Properties: make([]jsonProperty, len(t.props)),
 		Tests:      make([]jsonTest, len(t.tests)),
 		Initial:    t.states[t.initial].name,
@@ -137,13 +177,21 @@ func (t *Table) UnmarshalJSON(data []byte) error {
 		return fmt.Errorf("table: JSON: more data after the table")
 	}
 	var x errs
+	if j.Format == jsonFormat && j.Version == chartVersion {
+		nt, err := unmarshalChartJSON(&j)
+		if err != nil {
+			return err
+		}
+		*t = *nt
+		return nil
+	}
 	if j.Format != jsonFormat || j.Version != formatVersion {
-		x.add(-1, ErrVersion, "", "format %q version %d; this package reads %q version %d", j.Format, j.Version, jsonFormat, formatVersion)
+		x.add(-1, ErrVersion, "", "format %q version %d; this package reads %q versions %d and %d", j.Format, j.Version, jsonFormat, formatVersion, chartVersion)
 		return x.err()
 	}
 	nt := &Table{
 		name:   j.Name,
-		opts:   Options(j.Options),
+		opts:   Options{Chain: j.Options.Chain, ChainLimit: j.Options.ChainLimit, StackLimit: j.Options.StackLimit},
 		props:  make([]property, len(j.Properties)),
 		tests:  make([]Test, len(j.Tests)),
 		states: make([]state, len(j.States)),

@@ -26,6 +26,18 @@ type Options struct {
 	// that would push onto a full stack is not taken and the update returns a
 	// [*StackError]. Zero means [MaxStack], which is also the largest value.
 	StackLimit int
+
+	// QueueLimit is, in a statechart table, the most events each of an
+	// agent's two queues holds (internal: raised; external: posted and
+	// sent); zero means [DefaultQueueLimit]. An event that finds its queue
+	// full is dropped and the update returns an error wrapping
+	// [ErrQueueFull].
+	QueueLimit int
+
+	// TimerLimit is, in a statechart table, the most sends with a delay an
+	// agent keeps pending; zero means [DefaultTimerLimit]. A send over the
+	// limit is dropped with an error wrapping [ErrQueueFull].
+	TimerLimit int
 }
 
 // Test is one test of a table: a name from the transition stencil's
@@ -67,6 +79,28 @@ type Transition struct {
 	// for a later transition to [Return] to come back to. Not allowed with
 	// To Final or Return.
 	Push bool
+
+	// The fields below are those of a statechart table's transitions (see
+	// [StateKind]); a flat table's are zero. In a statechart table, Test is
+	// the trigger when it is a message test, or a condition when it is a
+	// polled test, or NoTest; To is NoState for a transition without
+	// target, which performs its actions and leaves no state.
+
+	// Events are further events (message tests) that trigger the
+	// transition: any of them, or Test, does.
+	Events []TestID
+	// Cond is the transition's condition, which must hold too.
+	Cond Cond
+	// Also lists further targets: states in other regions of a parallel
+	// state, entered with To.
+	Also []StateID
+	// Internal makes a transition whose targets are all inside its source
+	// leave and re-enter only what is inside the source.
+	Internal bool
+	// Actions are performed while the transition is taken: after the
+	// states left have run their exit actions, before the states entered
+	// run their entry actions.
+	Actions []Action
 }
 
 // Table is a compiled state machine: the article's state table plus names. It
@@ -98,8 +132,10 @@ type Table struct {
 	// polled holds, per state, the steps of steps that have a polled test,
 	// in the same order: all an update tries when no message is posted.
 	polled []step
-	acts   []Action
+	acts   []gameAction
 	slot   []uint8 // per test: message slot, or noSlot for a polled test
+
+	sc *statechart // a statechart table's runtime data; nil for a flat table
 }
 
 type property struct {
@@ -131,6 +167,13 @@ type step struct {
 }
 
 const noSlot = math.MaxUint8
+
+// gameAction is an entry action of a flat table as the runtime performs
+// it: an Action without what only statecharts use.
+type gameAction struct {
+	Property ActionID
+	Value    ValueID
+}
 
 // Name returns the table's name ("goomba"), which may be empty.
 func (t *Table) Name() string { return t.name }
