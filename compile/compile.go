@@ -149,6 +149,10 @@ var (
 	// ErrLimit: the chart exceeds a limit of the table: states, tests,
 	// message tests, destination cells.
 	ErrLimit = errors.New("compile: table limit exceeded")
+	// ErrNesting: states that nest wrongly: inside a state the chart does
+	// not have, inside themselves, too deep, a history state at the top, a
+	// parallel state without regions, a final state with states inside.
+	ErrNesting = errors.New("compile: bad nesting")
 	// ErrOptions: Options out of range.
 	ErrOptions = errors.New("compile: bad options")
 )
@@ -226,6 +230,10 @@ func (x *lowering) all() chart.Diagnostics {
 
 // build lowers the checked chart into r.Table, minimising it if asked.
 func (x *lowering) build(r *Result, opt Options) {
+	if x.sc != nil {
+		x.buildChart(r, opt)
+		return
+	}
 	n := len(x.states)
 	class := make([]int, n) // lowered state → state of the table
 	keep := make([]int, 0, n)

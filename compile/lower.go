@@ -46,6 +46,11 @@ type lowering struct {
 	chain   bool // Options.Chain
 	lenient bool // Options.Lenient
 
+	propIdx map[string]int    // action property → index in props
+	valIdx  map[propValue]int // property and value → index of the value
+
+	sc *sc // a statechart's lowering; nil for a flat chart
+
 	choices    int // choice pseudo-states lowered as states
 	completion int // transitions given the completion test
 	firstComp  chart.Pos
@@ -169,6 +174,13 @@ func analyze(c *chart.Chart, opt Options) *lowering {
 	x.checkOptions(opt)
 	if !x.checkStencil(opt) {
 		return x // everything else would follow from the wrong stencil
+	}
+	if isStatechart(c) {
+		if opt.Minimize {
+			x.errorf(x.chartPos(), ErrOptions, "compile without -minimize", "minimisation merges the states of flat charts only; this chart nests states (or has exit actions, events raised or sent, transitions with several targets)")
+		}
+		x.analyzeChart()
+		return x
 	}
 	x.lowerStates()
 	x.lowerProps()
@@ -448,66 +460,24 @@ func cleanName(name string) string {
 // first use) and the states' entry actions.
 func (x *lowering) lowerProps() {
 	c := x.c
-	type pv struct{ p, v string }
-	propIdx := make(map[string]int)
-	valIdx := make(map[pv]int)
-	if x.st != nil {
-		for _, a := range x.st.Actions {
-			propIdx[a.Name] = len(x.props)
-			x.props = append(x.props, lprop{name: a.Name, values: a.Values})
-			for v, name := range a.Values {
-				valIdx[pv{a.Name, name}] = v
-			}
-		}
-	}
-	open := x.st == nil // properties and values are added as they are used
-	var setBy []int     // property → lowered state + 1 that last set it
+	x.initProps()
+	var setBy []int // property → lowered state + 1 that last set it
 	for q := range x.states {
 		s := &c.States[x.states[q].src]
 		if len(s.Entry) == 0 {
 			continue
 		}
-		flagged := x.isFlagged(s.Pos)
 		acts := make([]table.Action, 0, len(s.Entry))
 		for _, a := range s.Entry {
 			at := a.Pos
 			if at.IsZero() {
 				at = s.Pos
 			}
-			p, ok := propIdx[a.Property]
-			switch {
-			case ok:
-			case open && validName(a.Property):
-				p = len(x.props)
-				propIdx[a.Property] = p
-				x.props = append(x.props, lprop{name: a.Property})
-			case open:
-				x.errorf(at, ErrName, "", "state %q: action property %q is empty, too long or not UTF-8", short(s.Name), short(a.Property))
-				continue
-			default:
-				if !flagged && !x.isFlagged(at) {
-					x.errorf(at, ErrUnknownAction, x.actionHint(),
-						"state %q: action property %q is not in stencil %q", short(s.Name), short(a.Property), short(x.st.Name))
-				}
+			act, ok := x.gameAction(a, at, "state "+strconv.Quote(short(s.Name)), s.Pos)
+			if !ok {
 				continue
 			}
-			v, ok := valIdx[pv{a.Property, a.Value}]
-			switch {
-			case ok:
-			case open && validName(a.Value) && len(x.props[p].values) < table.MaxValues:
-				v = len(x.props[p].values)
-				valIdx[pv{a.Property, a.Value}] = v
-				x.props[p].values = append(x.props[p].values, a.Value)
-			case open:
-				x.errorf(at, ErrName, "", "state %q: %s value %q is empty, too long or not UTF-8", short(s.Name), short(a.Property), short(a.Value))
-				continue
-			default:
-				if !flagged && !x.isFlagged(at) {
-					x.errorf(at, ErrUnknownValue, x.valueHint(p),
-						"state %q: %s value %q is not in the drop-list of stencil %q", short(s.Name), short(a.Property), short(a.Value), short(x.st.Name))
-				}
-				continue
-			}
+			p := int(act.Property)
 			for len(setBy) < len(x.props) {
 				setBy = append(setBy, 0)
 			}
@@ -516,10 +486,78 @@ func (x *lowering) lowerProps() {
 				continue
 			}
 			setBy[p] = q + 1
-			acts = append(acts, table.Action{Property: table.ActionID(p), Value: table.ValueID(v)})
+			acts = append(acts, act)
 		}
 		x.states[q].actions = acts
 	}
+	x.checkProps()
+}
+
+// propValue is a property and one of its values, by name.
+type propValue struct{ p, v string }
+
+// initProps lists the stencil's action properties and their values; in a
+// plain diagram, gameAction adds them as they are used.
+func (x *lowering) initProps() {
+	x.propIdx = make(map[string]int)
+	x.valIdx = make(map[propValue]int)
+	if x.st == nil {
+		return
+	}
+	for _, a := range x.st.Actions {
+		x.propIdx[a.Name] = len(x.props)
+		x.props = append(x.props, lprop{name: a.Name, values: a.Values})
+		for v, name := range a.Values {
+			x.valIdx[propValue{a.Name, name}] = v
+		}
+	}
+}
+
+// gameAction lowers game action a of owner ("state \"x\"") drawn at
+// ownerPos, set at at: a property and value of the stencil, or in a plain
+// diagram any valid names, added as they come.
+func (x *lowering) gameAction(a chart.Action, at chart.Pos, owner string, ownerPos chart.Pos) (table.Action, bool) {
+	open := x.st == nil
+	flagged := x.isFlagged(ownerPos)
+	p, ok := x.propIdx[a.Property]
+	switch {
+	case ok:
+	case open && validName(a.Property):
+		p = len(x.props)
+		x.propIdx[a.Property] = p
+		x.props = append(x.props, lprop{name: a.Property})
+	case open:
+		x.errorf(at, ErrName, "", "%s: action property %q is empty, too long or not UTF-8", owner, short(a.Property))
+		return table.Action{}, false
+	default:
+		if !flagged && !x.isFlagged(at) {
+			x.errorf(at, ErrUnknownAction, x.actionHint(),
+				"%s: action property %q is not in stencil %q", owner, short(a.Property), short(x.st.Name))
+		}
+		return table.Action{}, false
+	}
+	v, ok := x.valIdx[propValue{a.Property, a.Value}]
+	switch {
+	case ok:
+	case open && validName(a.Value) && len(x.props[p].values) < table.MaxValues:
+		v = len(x.props[p].values)
+		x.valIdx[propValue{a.Property, a.Value}] = v
+		x.props[p].values = append(x.props[p].values, a.Value)
+	case open:
+		x.errorf(at, ErrName, "", "%s: %s value %q is empty, too long or not UTF-8", owner, short(a.Property), short(a.Value))
+		return table.Action{}, false
+	default:
+		if !flagged && !x.isFlagged(at) {
+			x.errorf(at, ErrUnknownValue, x.valueHint(p),
+				"%s: %s value %q is not in the drop-list of stencil %q", owner, short(a.Property), short(a.Value), short(x.st.Name))
+		}
+		return table.Action{}, false
+	}
+	return table.Action{Property: table.ActionID(p), Value: table.ValueID(v)}, true
+}
+
+// checkProps reports more properties than a table holds.
+func (x *lowering) checkProps() {
 	if len(x.props) > table.MaxProperties {
 		x.errorf(x.chartPos(), ErrLimit, "", "%d action properties; a table holds at most %d", len(x.props), table.MaxProperties)
 	}

@@ -6,6 +6,7 @@ import (
 	"go/format"
 	"go/parser"
 	"go/token"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -140,6 +141,10 @@ func Generate(t *table.Table, opt Options) ([]byte, error) {
 	}
 	if t.NumStates() == 0 {
 		x.name("", "the table has no states (make it with table.Builder.Build or decode it)")
+		return nil, x.err()
+	}
+	if t.Statechart() {
+		x.name("", "table %s is a statechart (nested states, exit actions, events raised or sent): gogen generates code for flat tables only, for now; run it as a table", strconv.Quote(t.Name()))
 		return nil, x.err()
 	}
 	if err := x.err(); err != nil {

@@ -1,0 +1,751 @@
+package compile
+
+import (
+	"strings"
+
+	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/internal/cond"
+	"github.com/fsmforge/fsmforge/table"
+)
+
+// isStatechart reports whether c needs a statechart table: a chart that
+// says it is one (an SCXML document), or one with states that
+// nest, parallel or history states, exit actions, actions on transitions
+// or that raise, send or cancel events, transitions with several targets,
+// none, or internal ones. Other charts are flat and compile as they
+// always have.
+func isStatechart(c *chart.Chart) bool {
+	if c.Statechart {
+		return true
+	}
+	for i := range c.States {
+		s := &c.States[i]
+		if s.Parent != "" || s.Kind == chart.ParallelState || s.Kind == chart.HistoryState || s.Kind == chart.DeepHistoryState || len(s.Exit) > 0 {
+			return true
+		}
+		for _, a := range s.Entry {
+			if a.Kind != chart.GameAction {
+				return true
+			}
+		}
+	}
+	for i := range c.Transitions {
+		t := &c.Transitions[i]
+		if len(t.Also) > 0 || t.Internal || len(t.Actions) > 0 || t.Target.Kind == chart.ToNone {
+			return true
+		}
+	}
+	return false
+}
+
+// sc is what lowering a statechart adds to a lowering.
+type sc struct {
+	order    []int          // chart states that become table states, in document order (parents first)
+	parent   []int          // per lowered state: its parent's lowered index, or -1
+	kind     []table.StateKind
+	initial  []int          // per chart state: the lowered child marked initial, or -1
+	start    []int          // per chart state (and the top, at len): its start pseudo-state, or -1
+	final    int            // the lowered final state made for transitions to the final state, or -1
+	events   []string       // the events, in the order of their test IDs among the messages
+	eventIdx map[string]int // event name → test index
+	timers   map[string]table.TimerID
+	exit     [][]table.Action
+	trans    [][]table.Transition // per lowered state (and the root, at len): its transitions
+	dflt     []table.Transition
+}
+
+// analyzeChart checks a statechart and lowers it: the states in document
+// order, parents before their children; the transitions with their
+// events and conditions; the actions.
+func (x *lowering) analyzeChart() {
+	x.sc = &sc{final: -1, eventIdx: map[string]int{}, timers: map[string]table.TimerID{}}
+	x.lowerTree()
+	if x.diags.HasErrors() {
+		return
+	}
+	x.nameStates()
+	x.addFinal()
+	x.initProps()
+	x.groupTransitions()
+	x.lowerEvents()
+	x.lowerChartActions()
+	x.lowerChartTransitions()
+	x.lowerDefaults()
+}
+
+// lowerTree orders the states: each state's children after it, in the
+// chart's order; pseudo-states are left out (start states give their
+// parent's default transition).
+func (x *lowering) lowerTree() {
+	c, s := x.c, x.sc
+	n := len(c.States)
+	x.idx = make(map[string]int, n)
+	x.low = make([]int, n)
+	s.initial = make([]int, n+1)
+	s.start = make([]int, n+1)
+	for i := range s.start {
+		s.start[i], s.initial[i] = -1, -1
+	}
+	for i := range c.States {
+		st := &c.States[i]
+		if j, dup := x.idx[st.ID]; dup {
+			x.errorf(st.Pos, ErrDuplicateID, "give every state its own ID",
+				"state ID %q is also the ID of %s", short(st.ID), where(c.States[j].Pos, c.States[j].ID))
+			continue
+		}
+		x.idx[st.ID] = i
+	}
+	kids := make([][]int, n+1) // n: the top
+	parent := make([]int, n)
+	for i := range c.States {
+		st := &c.States[i]
+		p := n
+		if st.Parent != "" {
+			j, ok := x.idx[st.Parent]
+			if !ok {
+				x.errorf(st.Pos, ErrMissingState, "nest the state in a state of the chart, or at the top", "state %q is inside %q, which the chart does not have", short(st.Name), short(st.Parent))
+				continue
+			}
+			p = j
+		}
+		parent[i] = p
+		kids[p] = append(kids[p], i)
+	}
+	if x.diags.HasErrors() {
+		return
+	}
+	// Depth first, from the top: states inside themselves are never reached.
+	seen := make([]bool, n)
+	var walk func(i, lowParent, depth int)
+	walk = func(i, lowParent, depth int) {
+		st := &c.States[i]
+		seen[i] = true
+		if depth > table.MaxDepth {
+			x.errorf(st.Pos, ErrNesting, "nest fewer states inside each other", "state %q is nested more than %d deep", short(st.Name), table.MaxDepth)
+			return
+		}
+		p := parent[i]
+		switch st.Kind {
+		case chart.StartState:
+			x.low[i] = lowStart
+			if s.start[p] >= 0 {
+				x.errorf(st.Pos, ErrTwoInitials, "keep one start state in each state", "%s has two start states", x.stateName(p))
+			}
+			s.start[p] = i
+			if len(kids[i]) > 0 {
+				x.errorf(st.Pos, ErrNesting, "", "start state %q has states inside it", short(st.ID))
+			}
+			return
+		}
+		q := len(x.states)
+		x.low[i] = q
+		x.states = append(x.states, lstate{src: i})
+		s.order = append(s.order, i)
+		s.parent = append(s.parent, lowParent)
+		k := table.KindBasic
+		switch st.Kind {
+		case chart.ParallelState:
+			k = table.KindParallel
+		case chart.EndState:
+			k = table.KindFinal
+		case chart.HistoryState:
+			k = table.KindHistory
+		case chart.DeepHistoryState:
+			k = table.KindDeepHistory
+		}
+		s.kind = append(s.kind, k)
+		if (k == table.KindHistory || k == table.KindDeepHistory) && p == n {
+			x.errorf(st.Pos, ErrNesting, "put the history state inside the state whose history it keeps", "history state %q is at the top: it belongs inside a compound state", short(st.ID))
+		}
+		if (k == table.KindFinal || k == table.KindHistory || k == table.KindDeepHistory) && len(kids[i]) > 0 {
+			x.errorf(st.Pos, ErrNesting, "take the states out of it", "%s state %q has states inside it", st.Kind, short(st.ID))
+		}
+		if k == table.KindParallel && len(kids[i]) == 0 {
+			x.errorf(st.Pos, ErrNesting, "nest the regions (states) in it", "parallel state %q has no regions", short(st.ID))
+		}
+		if st.Initial && k != table.KindHistory && k != table.KindDeepHistory {
+			if s.initial[p] >= 0 {
+				x.errorf(st.Pos, ErrTwoInitials, "mark one initial state in each state", "%s has two initial states: %q and this one", x.stateName(p), short(c.States[x.states[s.initial[p]].src].ID))
+			}
+			s.initial[p] = q
+		}
+		for _, k := range kids[i] {
+			walk(k, q, depth+1)
+		}
+	}
+	for _, i := range kids[n] {
+		walk(i, -1, 1)
+	}
+	for i := range c.States {
+		if !seen[i] && x.low[i] >= 0 {
+			x.errorf(c.States[i].Pos, ErrNesting, "", "state %q is inside itself", short(c.States[i].ID))
+			x.low[i] = lowNone
+		}
+	}
+	for i := range x.low {
+		if !seen[i] {
+			x.low[i] = lowNone
+		}
+	}
+	for p := range n + 1 {
+		if s.initial[p] >= 0 && s.start[p] >= 0 {
+			x.errorf(c.States[s.start[p]].Pos, ErrTwoInitials, "keep either the start state or the initial mark", "%s has a start state and an initial state", x.stateName(p))
+		}
+	}
+	if len(kids[n]) == 0 {
+		x.errorf(x.chartPos(), ErrNoInitial, "draw a state", "the chart has no states")
+	}
+}
+
+// addFinal adds a final state at the top for the transitions to "the
+// final state" (arrows that end on no state), named "final" or, when a
+// state has that name, "final#2"...
+func (x *lowering) addFinal() {
+	c, s := x.c, x.sc
+	for i := range c.Transitions {
+		if c.Transitions[i].Target.Kind != chart.ToFinal {
+			continue
+		}
+		taken := make(map[string]int, len(x.states))
+		for q := range x.states {
+			taken[x.states[q].name] = q
+		}
+		name := "final"
+		if _, dup := taken[name]; dup {
+			name = suffixed(name, taken, make(map[suffixKey]int))
+		}
+		s.final = len(x.states)
+		x.states = append(x.states, lstate{src: -1, name: name})
+		s.parent = append(s.parent, -1)
+		s.kind = append(s.kind, table.KindFinal)
+		return
+	}
+}
+
+// stateName names chart state i, or the top level (i == len(States)), for
+// a message.
+func (x *lowering) stateName(i int) string {
+	if i == len(x.c.States) {
+		return "the top level"
+	}
+	return "state " + quote(x.c.States[i].ID)
+}
+
+func quote(s string) string { return "\"" + short(s) + "\"" }
+
+// lowerEvents lists the events: those actions raise or send, those
+// transitions name, and the done events of the states that complete. A
+// transition's descriptors each match an event of that name or one that
+// begins with it and a dot; "*" matches every event.
+func (x *lowering) lowerEvents() {
+	c, s := x.c, x.sc
+	add := func(name string, at chart.Pos) {
+		if name == "" || strings.ContainsAny(name, " \t\n") || name == "*" {
+			return
+		}
+		if _, ok := s.eventIdx[name]; ok {
+			return
+		}
+		if !validName(name) {
+			x.errorf(at, ErrName, "", "event %q is too long or not UTF-8", short(name))
+			return
+		}
+		s.eventIdx[name] = len(x.tests)
+		x.tests = append(x.tests, ltest{name: name, message: true, pos: at})
+	}
+	for _, i := range s.order {
+		st := &c.States[i]
+		for _, list := range [][]chart.Action{st.Entry, st.Exit} {
+			for _, a := range list {
+				if a.Kind == chart.RaiseAction || a.Kind == chart.SendAction {
+					add(a.Event, a.Pos)
+				}
+			}
+		}
+	}
+	for i := range c.Transitions {
+		t := &c.Transitions[i]
+		for _, a := range t.Actions {
+			if a.Kind == chart.RaiseAction || a.Kind == chart.SendAction {
+				add(a.Event, a.Pos)
+			}
+		}
+		for _, d := range x.descriptors(t) {
+			if !strings.Contains(d, "*") {
+				add(d, t.Pos)
+			}
+		}
+	}
+	// Done events, for the compound and parallel states that can
+	// complete, when a transition listens for them.
+	var descs []string
+	for i := range c.Transitions {
+		descs = append(descs, x.descriptors(&c.Transitions[i])...)
+	}
+	for q, i := range s.order {
+		if s.kind[q] != table.KindParallel && !x.hasFinalChild(q) {
+			continue
+		}
+		name := "done.state." + x.states[q].name
+		for _, d := range descs {
+			if matches(d, name) {
+				add(name, c.States[i].Pos)
+				break
+			}
+		}
+	}
+}
+
+// hasFinalChild reports whether lowered state q has a final child.
+func (x *lowering) hasFinalChild(q int) bool {
+	for k, p := range x.sc.parent {
+		if p == q && x.sc.kind[k] == table.KindFinal {
+			return true
+		}
+	}
+	return false
+}
+
+// descriptors returns a transition's event descriptors: in a plain chart
+// its Event split at spaces; with a stencil, its Test when the stencil
+// says it is a message.
+func (x *lowering) descriptors(t *chart.Transition) []string {
+	if x.plain || x.st == nil {
+		return strings.Fields(t.Event)
+	}
+	if i := x.stencilTest(t.Test); i >= 0 && x.st.Tests[i].Message {
+		return []string{t.Test}
+	}
+	return nil
+}
+
+// matches reports whether event descriptor d matches event e: "*", e
+// itself, or a prefix of e ending at a dot ("a" and "a.*" match "a.b").
+func matches(d, e string) bool {
+	if d == "*" {
+		return true
+	}
+	d = strings.TrimSuffix(strings.TrimSuffix(d, "*"), ".")
+	return e == d || strings.HasPrefix(e, d) && e[len(d)] == '.'
+}
+
+// lowerChartActions lowers the states' entry and exit actions.
+func (x *lowering) lowerChartActions() {
+	c, s := x.c, x.sc
+	s.exit = make([][]table.Action, len(x.states))
+	for q := range x.states {
+		i := x.states[q].src
+		if i < 0 {
+			continue
+		}
+		st := &c.States[i]
+		x.states[q].actions = x.lowerActions(st.Entry, st.Pos, "state "+quote(st.Name))
+		s.exit[q] = x.lowerActions(st.Exit, st.Pos, "state "+quote(st.Name))
+	}
+	x.checkProps()
+}
+
+// lowerActions lowers a list of actions of the element named owner at
+// pos.
+func (x *lowering) lowerActions(list []chart.Action, pos chart.Pos, owner string) []table.Action {
+	var out []table.Action
+	for _, a := range list {
+		at := a.Pos
+		if at.IsZero() {
+			at = pos
+		}
+		switch a.Kind {
+		case chart.GameAction:
+			act, ok := x.gameAction(a, at, owner, pos)
+			if !ok {
+				continue
+			}
+			out = append(out, act)
+		case chart.RaiseAction, chart.SendAction:
+			ev, ok := x.sc.eventIdx[a.Event]
+			if !ok {
+				x.errorf(at, ErrName, "name the event", "%s %s: event %q is empty or not one name", short(owner), a.Kind, short(a.Event))
+				continue
+			}
+			act := table.Action{Kind: table.RaiseAction, Event: table.TestID(ev), Timer: table.NoTimer}
+			if a.Kind == chart.SendAction {
+				act.Kind, act.Delay = table.SendAction, a.Delay
+				if a.Delay < 0 || a.Delay != a.Delay || a.Delay > 1e9 {
+					x.errorf(at, ErrTransition, "write a delay from 0 seconds", "%s: send of %q after %v seconds", short(owner), short(a.Event), a.Delay)
+					continue
+				}
+				if a.Timer != "" {
+					act.Timer = x.timer(a.Timer)
+				}
+			}
+			out = append(out, act)
+		case chart.CancelAction:
+			if a.Timer == "" {
+				x.errorf(at, ErrName, "name the send to cancel (its id)", "%s: cancel without a timer", short(owner))
+				continue
+			}
+			out = append(out, table.Action{Kind: table.CancelAction, Event: table.NoTest, Timer: x.timer(a.Timer)})
+		default:
+			x.errorf(at, ErrTransition, "", "%s: action of unknown kind %d", short(owner), a.Kind)
+			continue
+		}
+		if a.Guard != "" && len(out) > 0 {
+			out[len(out)-1].Cond, _ = x.guard(a.Guard, at, owner)
+		}
+	}
+	return out
+}
+
+// timer returns the ID of the timer named name.
+func (x *lowering) timer(name string) table.TimerID {
+	if id, ok := x.sc.timers[name]; ok {
+		return id
+	}
+	id := table.TimerID(len(x.sc.timers))
+	x.sc.timers[name] = id
+	return id
+}
+
+// lowerChartTransitions lowers the transitions of each state, in order,
+// and the any-state ones (the root's).
+func (x *lowering) lowerChartTransitions() {
+	c, s := x.c, x.sc
+	n := len(c.States)
+	s.trans = make([][]table.Transition, len(x.states)+1)
+	for i := range n + 1 {
+		q := len(x.states) // the root
+		if i < n {
+			switch x.low[i] {
+			case lowStart:
+				continue // its transition is its parent's default
+			case lowNone:
+				continue
+			}
+			q = x.low[i]
+			if k := s.kind[q]; k == table.KindHistory || k == table.KindDeepHistory {
+				continue // its transition is its default
+			}
+		}
+		for _, ti := range x.out(i) {
+			if tr, ok := x.lowerChartTransition(&c.Transitions[ti], table.StateID(q)); ok {
+				s.trans[q] = append(s.trans[q], tr)
+			}
+		}
+	}
+}
+
+// lowerChartTransition lowers transition t leaving lowered state from.
+func (x *lowering) lowerChartTransition(t *chart.Transition, from table.StateID) (table.Transition, bool) {
+	tr := table.Transition{From: from, Test: table.NoTest, Internal: t.Internal}
+	if int(from) == len(x.states) {
+		tr.From = table.AnyState
+	}
+	ok := x.lowerTargets(t, &tr)
+	// Trigger.
+	for _, d := range x.descriptors(t) {
+		for name, id := range x.sc.eventIdx {
+			if matches(d, name) {
+				tr.Events = append(tr.Events, table.TestID(id))
+			}
+		}
+	}
+	if len(x.descriptors(t)) > 0 && len(tr.Events) == 0 {
+		x.warnf(t.Pos, ErrUnreachable, "check the event's spelling", "transition %q waits for %q, which nothing in the chart raises or sends, and no message of the game can be it", short(t.ID), short(t.Event))
+		return tr, false
+	}
+	sortIDs(tr.Events)
+	// Condition.
+	guard := t.Guard
+	if x.st != nil && !x.plain {
+		if i := x.stencilTest(t.Test); i >= 0 && !x.st.Tests[i].Message {
+			tr.Cond = table.Cond{{Op: table.CondTest, Test: table.TestID(x.polled(t.Test, t.Value, t.Pos))}}
+		}
+		guard = ""
+	}
+	if g := strings.TrimSpace(guard); g != "" {
+		c, good := x.guard(g, t.Pos, "transition "+quote(t.ID))
+		if !good {
+			return tr, false
+		}
+		tr.Cond = c
+	}
+	tr.Actions = x.lowerActions(t.Actions, t.Pos, "transition "+t.ID)
+	return tr, ok
+}
+
+// sortIDs sorts test IDs.
+func sortIDs(ids []table.TestID) {
+	for i := 1; i < len(ids); i++ {
+		for j := i; j > 0 && ids[j] < ids[j-1]; j-- {
+			ids[j], ids[j-1] = ids[j-1], ids[j]
+		}
+	}
+}
+
+// polled returns the index of the polled test name=value, adding it.
+func (x *lowering) polled(name, value string, at chart.Pos) int {
+	for i, t := range x.tests {
+		if t.name == name && t.value == value {
+			if t.message {
+				x.errorf(at, ErrSameTest, "rename the test or the event", "%q is both an event and a condition's test", short(name))
+			}
+			return i
+		}
+	}
+	if !validName(name) {
+		x.errorf(at, ErrName, "", "test %q is too long or not UTF-8", short(name))
+	}
+	x.tests = append(x.tests, ltest{name: name, value: value, polled: true, pos: at})
+	return len(x.tests) - 1
+}
+
+// guard parses and lowers condition g of owner, at at; ok is false for
+// one that cannot be lowered (reported).
+func (x *lowering) guard(g string, at chart.Pos, owner string) (table.Cond, bool) {
+	g = strings.TrimSpace(g)
+	if g == "" {
+		return nil, true
+	}
+	e, err := cond.Parse(g)
+	if err != nil {
+		x.errorf(at, ErrTransition, "write test names combined with !, && and || (and parentheses), true, false or In(state)",
+			"%s: condition %q: %v", owner, short(g), err)
+		return nil, false
+	}
+	if e.Depth() > table.MaxCondDepth {
+		x.errorf(at, ErrTransition, "split the condition, or nest fewer parentheses",
+			"%s: condition %q needs a stack of %d values; a table evaluates at most %d", owner, short(g), e.Depth(), table.MaxCondDepth)
+		return nil, false
+	}
+	return x.lowerCond(e, at, owner), true
+}
+
+// lowerCond lowers a parsed condition of owner, at at.
+func (x *lowering) lowerCond(e cond.Expr, at chart.Pos, owner string) table.Cond {
+	out := make(table.Cond, 0, len(e))
+	for _, term := range e {
+		switch term.Op {
+		case cond.Test:
+			out = append(out, table.CondTerm{Op: table.CondTest, Test: table.TestID(x.polled(term.Name, "", at))})
+		case cond.In:
+			i, ok := x.idx[term.Name]
+			if !ok || x.low[i] < 0 {
+				x.errorf(at, ErrMissingState, "name a state of the chart by its ID", "%s: In(%s): the chart has no such state", owner, short(term.Name))
+				out = append(out, table.CondTerm{Op: table.CondFalse})
+				continue
+			}
+			out = append(out, table.CondTerm{Op: table.CondIn, State: table.StateID(x.low[i])})
+		case cond.Not:
+			out = append(out, table.CondTerm{Op: table.CondNot})
+		case cond.And:
+			out = append(out, table.CondTerm{Op: table.CondAnd})
+		case cond.Or:
+			out = append(out, table.CondTerm{Op: table.CondOr})
+		case cond.True:
+			out = append(out, table.CondTerm{Op: table.CondTrue})
+		case cond.False:
+			out = append(out, table.CondTerm{Op: table.CondFalse})
+		}
+	}
+	return out
+}
+
+// lowerTargets sets tr's targets from t's, reporting whether they are
+// states of the chart that can be entered together.
+func (x *lowering) lowerTargets(t *chart.Transition, tr *table.Transition) bool {
+	switch t.Target.Kind {
+	case chart.ToNone:
+		tr.To = table.NoState
+		if len(t.Also) > 0 {
+			x.errorf(t.Pos, ErrTransition, "", "transition %q has no target but %d more", short(t.ID), len(t.Also))
+			return false
+		}
+		return true
+	case chart.ToFinal:
+		tr.To = table.StateID(x.sc.final)
+		return true
+	case chart.ToReturn:
+		x.errorf(t.Pos, ErrTransition, "draw a transition to a state, or to a history state inside the compound to go back to", "transition %q returns to a pushed state: a statechart has no stack yet", short(t.ID))
+		return false
+	case chart.ToState:
+	default:
+		x.errorf(t.Pos, ErrTransition, "", "transition %q has an unknown target kind %d", short(t.ID), t.Target.Kind)
+		return false
+	}
+	if t.Push {
+		x.errorf(t.Pos, ErrTransition, "", "transition %q pushes a state: a statechart has no stack yet", short(t.ID))
+		return false
+	}
+	ids := append([]string{t.Target.State}, t.Also...)
+	qs := make([]int, 0, len(ids))
+	for _, id := range ids {
+		i, ok := x.idx[id]
+		switch {
+		case !ok:
+			x.errorf(t.Pos, ErrMissingState, "", "transition %q goes to %q, which the chart does not have", short(t.ID), short(id))
+			return false
+		case x.low[i] == lowStart:
+			x.errorf(t.Pos, ErrTransition, "draw it to the state the start state leads to", "transition %q goes into start state %q", short(t.ID), short(id))
+			return false
+		case x.low[i] < 0:
+			return false
+		}
+		qs = append(qs, x.low[i])
+	}
+	// Several targets must be in different regions of a parallel state.
+	for a := range qs {
+		for b := range a {
+			if l := x.lca(qs[a], qs[b]); l < 0 || l == qs[a] || l == qs[b] || x.sc.kind[l] != table.KindParallel {
+				x.errorf(t.Pos, ErrTransition, "target states in different regions of one parallel state",
+					"transition %q goes to %q and %q, which cannot be active together", short(t.ID), short(ids[b]), short(ids[a]))
+				return false
+			}
+		}
+	}
+	tr.To = table.StateID(qs[0])
+	for _, q := range qs[1:] {
+		tr.Also = append(tr.Also, table.StateID(q))
+	}
+	return true
+}
+
+// lca returns the lowest common ancestor of lowered states a and b (a
+// itself when b is below it), or -1 at the top.
+func (x *lowering) lca(a, b int) int {
+	for p := a; p >= 0; p = x.sc.parent[p] {
+		for q := b; q >= 0; q = x.sc.parent[q] {
+			if p == q {
+				return p
+			}
+		}
+	}
+	return -1
+}
+
+// lowerDefaults lowers the start states' transitions and the history
+// states' transitions into default transitions.
+func (x *lowering) lowerDefaults() {
+	c, s := x.c, x.sc
+	n := len(c.States)
+	for p := range n + 1 {
+		i := s.start[p]
+		if i < 0 {
+			continue
+		}
+		out := x.out(i)
+		if len(out) != 1 {
+			x.errorf(c.States[i].Pos, ErrTwoInitials, "draw one transition from the start state", "start state %q has %d transitions; it needs one", short(c.States[i].ID), len(out))
+			continue
+		}
+		from := table.NoState
+		if p < n {
+			from = table.StateID(x.low[p])
+		}
+		if tr, ok := x.lowerDefault(&c.Transitions[out[0]], from); ok {
+			s.dflt = append(s.dflt, tr)
+		}
+	}
+	for q, i := range s.order {
+		if k := s.kind[q]; k != table.KindHistory && k != table.KindDeepHistory {
+			continue
+		}
+		out := x.out(i)
+		if len(out) != 1 {
+			x.errorf(c.States[i].Pos, ErrTransition, "draw one transition from the history state to the states entered the first time",
+				"history state %q has %d transitions; it needs one", short(c.States[i].ID), len(out))
+			continue
+		}
+		if tr, ok := x.lowerDefault(&c.Transitions[out[0]], table.StateID(q)); ok {
+			s.dflt = append(s.dflt, tr)
+		}
+	}
+	if s.initial[n] < 0 && s.start[n] < 0 {
+		for _, i := range s.order {
+			if x.sc.parent[x.low[i]] < 0 {
+				x.notef(c.States[i].Pos, ErrNoInitial, "mark the initial state", "no initial state at the top: the machine starts in %q, the first", short(c.States[i].ID))
+				break
+			}
+		}
+	}
+}
+
+// lowerDefault lowers a default transition: targets and actions only.
+func (x *lowering) lowerDefault(t *chart.Transition, from table.StateID) (table.Transition, bool) {
+	tr := table.Transition{From: from, Test: table.NoTest}
+	if t.Event != "" || t.Guard != "" {
+		x.warnf(t.Pos, ErrIgnored, "remove the label", "transition %q is a default transition: its event and condition are ignored", short(t.ID))
+	}
+	if !x.lowerTargets(t, &tr) {
+		return tr, false
+	}
+	if tr.To == table.NoState {
+		x.errorf(t.Pos, ErrNoInitial, "draw it to a state", "transition %q is a default transition without a target", short(t.ID))
+		return tr, false
+	}
+	tr.Actions = x.lowerActions(t.Actions, t.Pos, "transition "+t.ID)
+	return tr, true
+}
+
+// buildChart builds the statechart table.
+func (x *lowering) buildChart(r *Result, opt Options) {
+	s := x.sc
+	b := table.Builder{Name: x.name, Options: table.Options{Chain: opt.Chain, ChainLimit: opt.ChainLimit}}
+	for _, p := range x.props {
+		b.AddProperty(p.name, p.values...)
+	}
+	for _, t := range x.tests {
+		if t.message {
+			b.AddMessage(t.name, t.value)
+		} else {
+			b.AddTest(t.name, t.value)
+		}
+	}
+	names := make([]string, len(s.timers))
+	for name, id := range s.timers {
+		names[id] = name
+	}
+	for _, name := range names {
+		b.AddTimer(name)
+	}
+	for q := range x.states {
+		id := b.AddState(x.states[q].name, x.states[q].actions...)
+		b.SetKind(id, s.kind[q])
+		if p := s.parent[q]; p >= 0 {
+			b.Nest(id, table.StateID(p))
+		}
+		if len(s.exit[q]) > 0 {
+			b.SetExit(id, s.exit[q]...)
+		}
+	}
+	for p, q := range s.initial {
+		if q >= 0 && (p == len(x.c.States) || x.low[p] >= 0) {
+			b.SetInitial(table.StateID(q))
+		}
+	}
+	for _, tr := range s.dflt {
+		b.SetDefault(tr)
+	}
+	for _, list := range s.trans {
+		for _, tr := range list {
+			b.AddTransition(tr)
+		}
+	}
+	t, err := b.Build()
+	if err != nil {
+		x.errorf(x.chartPos(), ErrLimit, "please report this as a bug of package compile, with the drawing", "the table does not build: %v", err)
+		return
+	}
+	r.Table = t
+	r.States = make(map[string]table.StateID, len(x.c.States))
+	for i, st := range x.c.States {
+		if l := x.low[i]; l >= 0 {
+			r.States[st.ID] = table.StateID(l)
+		}
+	}
+	r.Pos = make([]chart.Pos, len(x.states))
+	for q := range x.states {
+		if i := x.states[q].src; i >= 0 {
+			r.Pos[q] = x.c.States[i].Pos
+		}
+	}
+}
