@@ -40,8 +40,8 @@ func isStatechart(c *chart.Chart) bool {
 
 // sc is what lowering a statechart adds to a lowering.
 type sc struct {
-	order    []int          // chart states that become table states, in document order (parents first)
-	parent   []int          // per lowered state: its parent's lowered index, or -1
+	order    []int // chart states that become table states, in document order (parents first)
+	parent   []int // per lowered state: its parent's lowered index, or -1
 	kind     []table.StateKind
 	initial  []int          // per chart state: the lowered child marked initial, or -1
 	start    []int          // per chart state (and the top, at len): its start pseudo-state, or -1
@@ -60,6 +60,9 @@ type sc struct {
 func (x *lowering) analyzeChart() {
 	x.sc = &sc{final: -1, eventIdx: map[string]int{}, timers: map[string]table.TimerID{}}
 	x.lowerTree()
+	if len(x.states) > table.MaxStates {
+		x.errorf(x.chartPos(), ErrLimit, "split the machine into several charts", "%d states; a table holds at most %d", len(x.states), table.MaxStates)
+	}
 	if x.diags.HasErrors() {
 		return
 	}
@@ -282,8 +285,14 @@ func (x *lowering) lowerEvents() {
 	for i := range c.Transitions {
 		descs = append(descs, x.descriptors(&c.Transitions[i])...)
 	}
+	hasFinal := make([]bool, len(s.kind))
+	for q, p := range s.parent {
+		if p >= 0 && s.kind[q] == table.KindFinal {
+			hasFinal[p] = true
+		}
+	}
 	for q, i := range s.order {
-		if s.kind[q] != table.KindParallel && !x.hasFinalChild(q) {
+		if s.kind[q] != table.KindParallel && !hasFinal[q] {
 			continue
 		}
 		name := "done.state." + x.states[q].name
@@ -294,16 +303,6 @@ func (x *lowering) lowerEvents() {
 			}
 		}
 	}
-}
-
-// hasFinalChild reports whether lowered state q has a final child.
-func (x *lowering) hasFinalChild(q int) bool {
-	for k, p := range x.sc.parent {
-		if p == q && x.sc.kind[k] == table.KindFinal {
-			return true
-		}
-	}
-	return false
 }
 
 // descriptors returns a transition's event descriptors: in a plain chart

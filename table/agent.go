@@ -68,7 +68,9 @@ const (
 // the state it ended in (From if no transition was taken), or [Final] if the
 // agent finished; Test is the test of the last transition taken, or
 // [NoTest]; Steps is the number of transitions taken: 0 or 1, or more when
-// the table chains ([Options.Chain]).
+// the table chains ([Options.Chain]). For a statechart agent, From and To
+// are its [Agent.State] before and after, Test is the last event handled
+// (or the test of an eventless transition), and Steps counts microsteps.
 type Result struct {
 	From  StateID // the state at the start of the update
 	To    StateID // the state at the end, or Final

@@ -217,7 +217,7 @@ func (b *Builder) reportLooseActions(x *errs, all bool) {
 // out. It returns false, having laid out nothing, if the table is too large
 // or has no states.
 func (t *Table) layOut(x *errs, own []Transition) bool {
-	if !checkSize(x, len(t.tests), len(t.states)) {
+	if !checkSize(x, len(t.tests), len(t.states), false) {
 		return false
 	}
 	nt, ns := len(t.tests), len(t.states)
@@ -272,8 +272,9 @@ func (t *Table) quoteState(s StateID) string {
 	return s.String()
 }
 
-// checkSize reports a table too large to lay out.
-func checkSize(x *errs, tests, states int) bool {
+// checkSize reports a table too large to lay out; a statechart (chart)
+// has no destination table.
+func checkSize(x *errs, tests, states int, chart bool) bool {
 	switch {
 	case states == 0:
 		x.invalid("", "no states: a table needs at least one")
@@ -281,7 +282,7 @@ func checkSize(x *errs, tests, states int) bool {
 		x.invalid("", "%d states; at most %d", states, MaxStates)
 	case tests > MaxTests:
 		x.invalid("", "%d tests; at most %d", tests, MaxTests)
-	case tests*states > MaxCells:
+	case tests*states > MaxCells && !chart:
 		x.invalid("", "%d tests × %d states make a destination table of %d cells; at most %d", tests, states, tests*states, MaxCells)
 	default:
 		return true
@@ -327,7 +328,7 @@ func checkName(x *errs, where, what, name string, empty bool) {
 // is reported with its problem rather than as an unknown property.
 func (t *Table) validate(x *errs, badActions []string) {
 	nt, ns := len(t.tests), len(t.states)
-	if !checkSize(x, nt, ns) {
+	if !checkSize(x, nt, ns, t.sc != nil) {
 		return
 	}
 	if t.sc == nil && (len(t.dest) != nt*ns || len(t.push) != (nt*ns+7)/8) {

@@ -182,9 +182,11 @@ func (a *Agent[E]) fireTimers() {
 // microstep takes one set of transitions: the eventless ones enabled, or
 // else those of the next internal event, or else of the next external
 // event; events that enable nothing are dropped. It reports false when
-// nothing was taken, and the event or test of the first transition.
+// nothing was taken, and the event handled, or else the test of the
+// first transition (NoTest for one without).
 func (a *Agent[E]) microstep(h Host[E]) (TestID, bool) {
 	r := a.sc
+	test := NoTest
 	if !a.selectTransitions(h, NoTest) {
 		found := false
 		for !found {
@@ -194,11 +196,12 @@ func (a *Agent[E]) microstep(h Host[E]) (TestID, bool) {
 					return NoTest, false
 				}
 			}
-			found = a.selectTransitions(h, ev)
+			found, test = a.selectTransitions(h, ev), ev
 		}
 	}
-	c := a.table.sc
-	test := c.trans[r.enabled[0]].test
+	if test == NoTest {
+		test = a.table.sc.trans[r.enabled[0]].test
+	}
 	a.takeTransitions(h)
 	a.represent()
 	return test, true
@@ -249,10 +252,24 @@ func (a *Agent[E]) enabledBy(h Host[E], i int32, ev TestID) bool {
 		if t.eventful {
 			return false
 		}
-	} else if !t.eventful || c.events[int(i)*c.ewords+int(ev/64)]>>(ev%64)&1 == 0 {
+	} else if !t.eventful || !hasEvent(c.events[t.elo:t.ehi], ev) {
 		return false
 	}
 	return t.clo == t.chi || a.cond(h, c.conds[t.clo:t.chi])
+}
+
+// hasEvent reports whether the sorted list evs holds ev.
+func hasEvent(evs []TestID, ev TestID) bool {
+	if len(evs) <= 8 {
+		for _, e := range evs {
+			if e == ev {
+				return true
+			}
+		}
+		return false
+	}
+	_, ok := slices.BinarySearch(evs, ev)
+	return ok
 }
 
 // cond evaluates a condition.

@@ -1,6 +1,7 @@
 package table
 
 import (
+	"iter"
 	"math"
 	"math/bits"
 	"slices"
@@ -237,8 +238,7 @@ type statechart struct {
 	targets []StateID
 	acts    []Action
 	conds   []CondTerm
-	events  []uint64 // per transition, ewords words: the events it is triggered by
-	ewords  int
+	events  []TestID // per transition (elo to ehi), sorted: the events that trigger it
 	timers  []string
 	atomic  []uint64 // the atomic states, as a set
 	words   int      // of a set of states
@@ -346,6 +346,7 @@ type ctrans struct {
 	tlo, thi uint32 // targets
 	alo, ahi uint32 // acts
 	clo, chi uint32 // conds
+	elo, ehi uint32 // events
 	domain   StateID
 	eventful bool
 	internal bool
@@ -518,7 +519,6 @@ func (b *Builder) layOutChartTransitions(t *Table, c *statechart, x *errs) {
 			msgs = append(msgs, TestID(i))
 		}
 	}
-	c.ewords = (len(t.tests) + 63) / 64
 	bySource := make([][]Transition, n+1)
 	for _, tr := range b.own {
 		if !t.HasState(tr.From) {
@@ -597,13 +597,13 @@ func (c *statechart) addTrans(t *Table, x *errs, s StateID, tr *Transition, msgs
 	where := "transition from " + t.quoteState(s)
 	ct := ctrans{source: s, test: tr.Test, internal: tr.Internal}
 	// Events: the Test if it is a message, and Events.
-	ev := make([]uint64, c.ewords)
+	ct.elo = uint32(len(c.events))
 	addEvent := func(id TestID) {
 		if int(id) >= len(t.tests) || !t.tests[id].Message {
 			x.invalid(where, "event %s is not a message test", id)
 			return
 		}
-		ev[id/64] |= 1 << (id % 64)
+		c.events = append(c.events, id)
 		ct.eventful = true
 	}
 	ct.clo = uint32(len(c.conds))
@@ -630,7 +630,10 @@ func (c *statechart) addTrans(t *Table, x *errs, s StateID, tr *Transition, msgs
 		}
 	}
 	ct.chi = uint32(len(c.conds))
-	c.events = append(c.events, ev...)
+	evs := c.events[ct.elo:]
+	slices.Sort(evs)
+	c.events = c.events[:int(ct.elo)+len(slices.Compact(evs))]
+	ct.ehi = uint32(len(c.events))
 	// Targets.
 	ct.tlo = uint32(len(c.targets))
 	if tr.To != NoState {
@@ -871,7 +874,7 @@ func (b *Builder) isChart() bool {
 func (b *Builder) buildStatechart(t *Table, x errs) (*Table, error) {
 	b.chart()
 	t.sc = &statechart{} // marks t as a statechart for validate
-	if !checkSize(&x, len(t.tests), len(t.states)) {
+	if !checkSize(&x, len(t.tests), len(t.states), true) {
 		return nil, x.err()
 	}
 	for _, l := range []struct {
@@ -924,4 +927,21 @@ func (t *Table) Atomic(s StateID) bool {
 		return t.HasState(s)
 	}
 	return t.HasState(s) && setHas(t.sc.atomic, s)
+}
+
+// transitions yields a statechart's transitions leaving from, in order,
+// as they were added ([Table.Transitions]).
+func (c *statechart) transitions(from StateID) iter.Seq[Transition] {
+	return func(yield func(Transition) bool) {
+		list := c.src.any
+		if from != AnyState {
+			lo, _ := slices.BinarySearchFunc(c.src.own, from, func(tr Transition, s StateID) int { return int(tr.From) - int(s) })
+			list = c.src.own[lo:]
+		}
+		for _, tr := range list {
+			if from != AnyState && tr.From != from || !yield(tr) {
+				return
+			}
+		}
+	}
 }

@@ -311,6 +311,9 @@ func (t *Table) Actions(s StateID) iter.Seq[Action] {
 // state, the any-state transitions are tried first.) It yields nothing if
 // from is neither a state of t nor AnyState.
 func (t *Table) Transitions(from StateID) iter.Seq[Transition] {
+	if t.sc != nil {
+		return t.sc.transitions(from)
+	}
 	return func(yield func(Transition) bool) {
 		if from == AnyState {
 			for _, tr := range t.any {

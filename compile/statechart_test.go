@@ -1,0 +1,161 @@
+package compile_test
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/compile"
+	"github.com/fsmforge/fsmforge/table"
+)
+
+// nested returns state s nested in parent.
+func nested(parent string, s chart.State) chart.State { s.Parent = parent; return s }
+
+// event returns a statechart transition on event descriptors ev, with
+// guard g, to the targets (none: no target).
+func event(id, from, ev, g string, to ...string) chart.Transition {
+	t := chart.Transition{ID: id, From: from, Event: ev, Guard: g, Test: ev, Pos: chart.Pos{File: "t", Shape: id}}
+	if len(to) == 0 {
+		t.Target.Kind = chart.ToNone
+		return t
+	}
+	t.Target = chart.Target{Kind: chart.ToState, State: to[0]}
+	t.Also = to[1:]
+	return t
+}
+
+// statechart returns a plain statechart of the states and transitions.
+func statechart(states []chart.State, trans ...chart.Transition) *chart.Chart {
+	return &chart.Chart{Name: "sc", File: "t", Statechart: true, States: states, Transitions: trans}
+}
+
+// TestStatechartLowering compiles a small statechart and checks what the
+// table holds: the order, kinds and nesting of states, the defaults, the
+// events a descriptor matches, the conditions.
+func TestStatechartLowering(t *testing.T) {
+	c := statechart([]chart.State{
+		initial(state("idle", "idle")),
+		state("alert", "alert"),
+		nested("alert", kind(chart.DeepHistoryState, state("h", "h"))),
+		nested("alert", kind(chart.ParallelState, state("combat", "combat"))),
+		nested("combat", state("weapon", "weapon")),
+		nested("weapon", state("aim", "aim")),
+		nested("combat", state("legs", "legs")),
+		nested("legs", state("run", "run")),
+		kind(chart.EndState, state("dead", "dead")),
+	},
+		event("t1", "idle", "noise.near noise.far", "", "h"),
+		event("t2", "h", "", "", "aim", "run"),
+		event("t3", "alert", "noise.*", "seesPlayer && !In(aim)"),
+		event("t4", "alert", "hit", "", "dead"),
+	)
+	r, err := compile.Compile(c, compile.Options{})
+	checkResult(t, r, err)
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	tb := r.Table
+	var got []string
+	for s := range table.StateID(tb.NumStates()) {
+		p := "-"
+		if q := tb.Parent(s); q != table.NoState {
+			p = tb.StateName(q)
+		}
+		got = append(got, tb.StateName(s)+":"+tb.Kind(s).String()+"^"+p)
+	}
+	want := "idle:basic^- alert:basic^- h:deepHistory^alert combat:parallel^alert weapon:basic^combat aim:basic^weapon legs:basic^combat run:basic^legs dead:final^-"
+	if strings.Join(got, " ") != want {
+		t.Errorf("states = %s\nwant %s", strings.Join(got, " "), want)
+	}
+	var alertTrans []string
+	for tr := range tb.Transitions(r.States["alert"]) {
+		var evs []string
+		for _, e := range tr.Events {
+			evs = append(evs, tb.Test(e).Name)
+		}
+		alertTrans = append(alertTrans, strings.Join(evs, ",")+"/"+strconv.Itoa(len(tr.Cond))+">"+tb.StateName(tr.To))
+	}
+	if got, want := strings.Join(alertTrans, " "), "noise.near,noise.far/4>none hit/0>dead"; got != want {
+		t.Errorf("alert's transitions = %s, want %s", got, want)
+	}
+}
+
+// TestStatechartErrors checks that each way states can nest wrongly is an
+// error with its position and a hint, and no table.
+func TestStatechartErrors(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		c      *chart.Chart
+		err    error
+		substr string
+	}{
+		{"unknown parent", statechart([]chart.State{initial(state("a", "a")), nested("x", state("b", "b"))}),
+			compile.ErrMissingState, `state "b" is inside "x", which the chart does not have`},
+		{"inside itself", statechart([]chart.State{initial(state("a", "a")), nested("c", state("b", "b")), nested("b", state("c", "c"))}),
+			compile.ErrNesting, `state "b" is inside itself`},
+		{"history at the top", statechart([]chart.State{initial(state("a", "a")), kind(chart.HistoryState, state("h", "h"))}, event("t", "h", "", "", "a")),
+			compile.ErrNesting, `history state "h" is at the top`},
+		{"parallel without regions", statechart([]chart.State{initial(kind(chart.ParallelState, state("p", "p")))}),
+			compile.ErrNesting, `parallel state "p" has no regions`},
+		{"two targets in one region", statechart([]chart.State{initial(state("a", "a")), state("b", "b"), nested("b", state("b1", "b1")), nested("b", state("b2", "b2"))},
+			event("t", "a", "go", "", "b1", "b2")),
+			compile.ErrTransition, `goes to "b1" and "b2", which cannot be active together`},
+		{"two initial states", statechart([]chart.State{initial(state("a", "a")), initial(state("b", "b"))}),
+			compile.ErrTwoInitials, `the top level has two initial states`},
+		{"history without default", statechart([]chart.State{initial(state("a", "a")), nested("a", state("a1", "a1")), nested("a", kind(chart.HistoryState, state("h", "h")))}),
+			compile.ErrTransition, `history state "h" has 0 transitions; it needs one`},
+		{"In unknown", statechart([]chart.State{initial(state("a", "a"))}, event("t", "a", "", "In(zz)")),
+			compile.ErrMissingState, `In(zz): the chart has no such state`},
+		{"bad guard", statechart([]chart.State{initial(state("a", "a"))}, event("t", "a", "", "a && ")),
+			compile.ErrTransition, `condition "a &&"`},
+		{"event and test", statechart([]chart.State{initial(state("a", "a")), state("b", "b")}, event("t", "a", "go", "", "b"), event("u", "b", "", "go", "a")),
+			compile.ErrSameTest, `"go" is both an event and a condition's test`},
+		{"minimize", statechart([]chart.State{initial(state("a", "a"))}),
+			compile.ErrOptions, `minimisation merges the states of flat charts only`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := compile.Compile(tt.c, compile.Options{Minimize: tt.name == "minimize"})
+			checkResult(t, r, err)
+			if err == nil || r.Table != nil || !errors.Is(err, tt.err) || !strings.Contains(render(r.Diagnostics), tt.substr) {
+				t.Errorf("Compile = %v\n%s\nwant an error wrapping %v, saying %q", err, render(r.Diagnostics), tt.err, tt.substr)
+			}
+		})
+	}
+}
+
+// TestStatechartHostile compiles statecharts made to be slow or deep:
+// nesting 100,000 deep, 60,000 regions of one parallel state, and more
+// states than a table holds.
+func TestStatechartHostile(t *testing.T) {
+	deep := []chart.State{initial(state("s0", "s0"))}
+	for i := 1; i < 100_000; i++ {
+		deep = append(deep, nested("s"+strconv.Itoa(i-1), state("s"+strconv.Itoa(i), "s"+strconv.Itoa(i))))
+	}
+	wide := []chart.State{initial(kind(chart.ParallelState, state("p", "p")))}
+	for i := range 60_000 {
+		wide = append(wide, nested("p", state("r"+strconv.Itoa(i), "r"+strconv.Itoa(i))))
+	}
+	for _, tt := range []struct {
+		name  string
+		c     *chart.Chart
+		table bool
+		want  string
+	}{
+		{"deep", statechart(deep), false, "nested more than 64 deep"},
+		{"wide", statechart(wide), true, ""},
+		{"too wide", statechart(append(wide, manyStates(10_000, func(i int) string { return "x" + strconv.Itoa(i) })...)), false, "70001 states; a table holds at most 65532"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			start := time.Now()
+			r, err := compile.Compile(tt.c, compile.Options{})
+			checkResult(t, r, err)
+			if d := time.Since(start); d > 20*time.Second || (r.Table != nil) != tt.table || !strings.Contains(render(r.Diagnostics), tt.want) {
+				t.Errorf("Compile in %v: table %v, %v; want table %v, saying %q", d, r.Table != nil, err, tt.table, tt.want)
+			}
+		})
+	}
+}
