@@ -10,55 +10,105 @@
 //	err = scxml.Write(w, c, scxml.WriteOptions{})
 //
 // It reads SCXML 1.0 (namespace http://www.w3.org/2005/07/scxml, see
-// [SCXMLNamespace]) and keeps what SCXML has no place for in attributes
-// and elements of fsmforge's namespace, [Namespace]
-// (https://fsmforge.dev/scxml, written with the prefix ff).
+// [SCXMLNamespace]) as a statechart: nested, parallel and history states,
+// transitions to several states or none, and the executable content that
+// needs no data model (<raise>, <send> to the machine itself, <cancel>),
+// as package compile runs them with SCXML's semantics. It keeps what
+// SCXML has no place for in attributes and elements of fsmforge's
+// namespace, [Namespace] (https://fsmforge.dev/scxml, written with the
+// prefix ff).
 //
 // # Reading
 //
-//   - <state> is a state, named by its id. Its id is its chart ID too,
-//     unless ff:id gives another; ff:name gives its name when the name
-//     is not a valid id ("Walk left" is written id="Walk_left"
-//     ff:name="Walk left").
-//   - <final> is an end pseudo-state (chart.EndState): a transition into
-//     it ends the machine, as compile lowers it. The final state Write adds
-//     for transitions that end the machine without entering a state of
-//     the chart (chart.ToFinal) is marked ff:implicit="true": it is not a
-//     state, and transitions into it are read back as ToFinal.
-//   - The initial attribute of <scxml> names the state the machine starts
-//     in; without it, the first state is. It may name a state inside
-//     another: the machine starts in the state entering it enters.
-//   - <transition event="..." cond="..." target="..."> is a transition of
-//     the state it is in, ranked by its position among that state's
-//     transitions (SCXML tries them in document order): Order 1, 2, 3...
-//     In a plain state machine, a transition without event and cond is a
-//     completion transition (Test ""; see package compile); with a
-//     stencil, it is an error. One without a target (an internal
-//     transition, taken for its actions) is left out with a warning,
-//     unless it is a return (ff:stack="return"); since SCXML selects it as
-//     any other, and it then stops its event, a transition on the same
-//     event of a state around its own, or a later one of its own state,
-//     would be taken by the chart and not by SCXML: an error, unless read
-//     leniently.
-//   - <onentry> holds the state's entry actions, as
-//     <ff:action property="XMovement" value="left"/>.
+//   - <state> is a state (chart.NormalState), named by its id. Its id is
+//     its chart ID too, unless ff:id gives another; ff:name gives its
+//     name when the name is not a valid id ("Walk left" is written
+//     id="Walk_left" ff:name="Walk left"). Ids are kept as they are,
+//     whatever characters SCXML allows in them ("Main::idle").
+//   - <parallel> is a parallel state (chart.ParallelState), whose
+//     children are its regions.
+//   - <final> is a final state (chart.EndState), with its id as ID and
+//     name and its entry and exit actions: at the top level, entering it
+//     ends the machine; inside a compound state, it completes it (SCXML's
+//     done.state.id). The final state Write adds for transitions that end
+//     the machine without entering a state of the chart (chart.ToFinal)
+//     is marked ff:implicit="true": it is not a state, and transitions
+//     into it are read back as ToFinal.
+//   - <history type="shallow"> (the default) and <history type="deep">
+//     are history pseudo-states (chart.HistoryState,
+//     chart.DeepHistoryState) inside their parent; the <transition> inside
+//     one, its default, is a transition from it (it may have actions).
+//   - <onentry> and <onexit> hold the state's entry and exit actions
+//     (State.Entry, State.Exit), several of each in document order (see
+//     Actions below).
+//   - <transition event="..." cond="..." target="..." type="..."> is a
+//     transition of the state it is in, ranked by its position among that
+//     state's transitions (SCXML tries them in document order): Order 1,
+//     2, 3... Its event descriptors are its Event, as written, separated
+//     by single spaces ("foo", "foo.", "foo.*" and "*" are kept as they
+//     are; package compile matches them as SCXML does: "foo" matches foo
+//     and foo.bar, "*" every event). Its cond is its Guard, verbatim but
+//     for the white space around it. Its first target is its Target, the
+//     others Also (the states of several regions); without a target it
+//     has Target.Kind chart.ToNone: it runs its actions and leaves no
+//     state. type="internal" sets Internal. The executable content inside
+//     it is its Actions.
+//   - The initial attribute of <scxml> or of a compound <state> naming one
+//     of its children marks that child initial (State.Initial). Naming a
+//     state deeper down, or several states (in the regions of a parallel
+//     state), it gives the compound (or the top level) a start
+//     pseudo-state (chart.StartState, initial) whose transition goes
+//     there: its ID is the compound's ID and "#initial" ("#initial" at
+//     the top level), its transition's "#1" after that. An <initial>
+//     element is such a start pseudo-state too, with its transition and
+//     its actions. A compound state (or the top level) without either
+//     starts in its first child, which is marked initial: the chart says
+//     which state every compound enters. A start pseudo-state comes right
+//     after its compound in Chart.States.
 //   - <qt:editorinfo geometry="..."/>, Qt Creator's layout, gives
 //     State.Box (see Layout below). Other elements of other namespaces are
 //     ignored, with a warning.
 //
-// # Nested states
+// States keep their nesting (State.Parent), in document order, compounds
+// before the states inside them; the reader never flattens a chart (see
+// [chart.Flatten] for those who want one).
 //
-// A <state> inside a <state> is a compound state's child: the reader
-// records the nesting (State.Parent), each compound's initial state (its
-// initial attribute, its <initial> element's transition, or its first
-// child), then flattens the chart with [chart.Flatten], which adds a note
-// for each compound: the leaves become the chart's states, a compound's
-// transitions apply in each of its descendants after the descendant's
-// own, entering a compound enters its initial state (followed down to a
-// leaf), and a leaf takes the entry actions of its compounds for the
-// properties it does not set. A <final> inside a compound completes it in
-// SCXML (event done.state.id) but ends the machine in a chart: an error,
-// or a warning when reading leniently.
+// A file written for an SCXML interpreter (one that does not declare
+// fsmforge's namespace) is read with Chart.Statechart set: its machine
+// runs as SCXML says, events queued and transitions without event taken
+// as soon as their condition holds, even when no state nests; and with
+// Chart.Chain set, since SCXML runs each event to a stable configuration
+// (a macrostep) before the next. A file that
+// declares fsmforge's namespace is an fsmforge chart, which says so with
+// ff:statechart="true" (Write writes it for a chart that does); without
+// it, a flat chart runs as it was drawn.
+//
+// # Actions
+//
+// Executable content in <onentry>, <onexit>, <transition> (and the
+// transition of <initial> and <history>) is read into chart actions, in
+// document order:
+//
+//   - <raise event="e"/> is a chart.RaiseAction: e goes on the machine's
+//     internal queue.
+//   - <send event="e" delay="1.5s" id="t"/> is a chart.SendAction: e goes
+//     on the machine's external queue after Delay seconds of game time (a
+//     CSS2 time, as SCXML says: "1.5s", ".5s", "500ms"; none for 0), and
+//     Timer is its id, for <cancel> ("" without one). target="#_internal"
+//     without a delay makes it a RaiseAction, as SCXML queues it
+//     internally; type may be SCXML's event processor
+//     ("http://www.w3.org/TR/scxml/#SCXMLEventProcessor", or "scxml").
+//   - <cancel sendid="t"/> is a chart.CancelAction of Timer t.
+//   - <ff:action property="XMovement" value="left"/> is a game action
+//     (chart.GameAction): the game sets the property to the value.
+//
+// A <send> to another target (#_parent, a URL...), of another type, or
+// that needs a data model (eventexpr, delayexpr, targetexpr, typeexpr,
+// idlocation, namelist, <param>, <content>), <cancel sendidexpr>, and the
+// rest of executable content (<log>, <assign>, <script>, <if>, <foreach>)
+// are errors wrapping [ErrUnsupported], warnings with Options.Lenient:
+// the action is left out. A delay that is not a CSS2 time, and a <send>
+// or <raise> without one event name, are errors either way.
 //
 // # With a stencil
 //
@@ -68,60 +118,47 @@
 // of the stencil's tests, whether a message or a polled condition, and
 // ff:value one of the test's values. ff:test gives the test when event
 // cannot hold it (a test name with spaces: event="hit_by_player"
-// ff:test="hit by player"). An entry action's property must be one of the
-// stencil's action properties, and its value in the property's drop-list;
-// entry actions are listed in the stencil's order. The transition's label
-// is its test, or ff:label. The root element names the stencil and its
-// version, ff:stencil="goomba" ff:stencilVersion="1": a file made with
-// another stencil is an error (and the chart is left empty), one made with
+// ff:test="hit by player"). The transitions of start pseudo-states and
+// histories need no test. A game action's property must be one of the
+// stencil's action properties, and its value in the property's
+// drop-list; the game actions among a state's entry actions are listed in
+// the stencil's order. The transition's label is its test, or ff:label.
+// The root element names the stencil and its version,
+// ff:stencil="goomba" ff:stencilVersion="1": a file made with another
+// stencil is an error (and the chart is left empty), one made with
 // another version of it, or naming none, a warning.
 //
 // # Without a stencil
 //
 // A plain state machine is read as SCXML writes it: a transition's event
-// is its Event (an event attribute naming several events, "a b", gives
-// one transition per event, with a note), its cond its Guard, its test the
-// event, or the condition when it has no event; its label is "event
-// [cond]" unless ff:label says otherwise (its action is then the label's,
-// "event [guard] / action"). ff:event gives an event that the event
-// attribute cannot hold (one with spaces), or that SCXML would match more
-// widely than the chart does (below). The chart is named by the name
-// attribute of <scxml>, or else after the file.
-//
-// SCXML matches an event against a transition's descriptors by prefix,
-// token by token: event="DIGIT" is also taken on DIGIT.0, "Btn.*" on every
-// Btn event, "*" on every event. A chart takes a transition on the one
-// event it names. So a wildcard descriptor, and a descriptor that is a
-// prefix of another event of the chart (DIGIT beside DIGIT.0, as in Qt's
-// calculator), are errors wrapping [ErrUnsupported], warnings when read
-// leniently; a transition that gives its event with ff:event is taken
-// exactly, and Write marks such events so.
+// is its Event, its cond its Guard, its test the event, or the condition
+// when it has no event (so that a flat chart compiles as it always has);
+// its label is "event [cond]" (the condition with single spaces) unless
+// ff:label says otherwise (its action is then the label's, "event
+// [guard] / action"). ff:event gives the Event when the event attribute
+// cannot hold it as it is. The chart is named by the name attribute of
+// <scxml>, or else after the file.
 //
 // # What a chart cannot express
 //
-// SCXML is a programming language; a chart is a drawing of tests and
-// entry actions. What the chart cannot express is reported with the
+// SCXML is a programming language; a chart is a drawing of states, tests
+// and actions. What the chart cannot express is reported with the
 // element's line and column and wraps [ErrUnsupported], never dropped in
 // silence:
 //
-//   - <parallel> and <history> are errors. A parallel state is read as a
-//     compound entering its first child, transitions into a history are
-//     left out, so that the rest of the file can still be read.
-//   - Executable content other than fsmforge's entry actions (<send>,
-//     <raise>, <assign>, <script>, <log>, <if>, <foreach>, <cancel>, and
-//     elements of other namespaces in <onentry>, <onexit> and
-//     <transition>), data models (<datamodel>, <script> at the top level,
-//     <donedata>) and <invoke> are errors, and warnings with
-//     Options.Lenient: the content is left out, and the states and
-//     transitions of a file written for an SCXML interpreter can be read,
-//     drawn and checked.
-//   - A transition with several targets, an initial attribute naming
-//     several states (parallel regions), a target that is not the id of
-//     a state, two states with one id, unknown SCXML elements, elements
-//     where SCXML does not allow them, and fsmforge attributes or elements
-//     the package does not know are errors. SCXML attributes it does not
-//     know are warnings, and so is a datamodel attribute other than
-//     "null": conditions are read as the names of tests, not evaluated.
+//   - Executable content other than the actions above, data models
+//     (<datamodel>, <script> at the top level, <donedata>) and <invoke>
+//     are errors, and warnings with Options.Lenient: the content is left
+//     out, and the states and transitions of a file written for an SCXML
+//     interpreter can be read, drawn and checked.
+//   - A target that is not the id of a state, two states with one id,
+//     an <initial> or <history> whose transition has an event or a
+//     condition, no target, or targets outside its parent, a <history>
+//     without its transition, unknown SCXML elements, elements where
+//     SCXML does not allow them, and fsmforge attributes or elements the
+//     package does not know are errors. SCXML attributes it does not know
+//     are warnings, and so is a datamodel attribute other than "null":
+//     conditions are read as text, not evaluated.
 //
 // Messages start "scxml: " and name the element, as the file writes it
 // ("<send> in <onentry> of state "red""); their position is the file,
@@ -137,18 +174,22 @@
 //   - ff:chain="true", ff:chainLimit: how the machine runs, the chart's
 //     Chain and ChainLimit (a value neither true nor false, or not a
 //     whole number, is a warning).
+//   - ff:statechart="true": the chart runs as a statechart
+//     (Chart.Statechart; see Reading).
 //
-// On <state> and <final>:
+// On <state>, <parallel>, <final>, <history> and <initial>:
 //
-//   - ff:id: the chart's ID of the state, when it is not the id.
+//   - ff:id: the chart's ID of the state, when it is not the id (for
+//     <initial>, its compound's ID and "#initial").
 //   - ff:name: the state's name, when it is not the id ("" for a
 //     nameless one).
 //   - ff:kind (on <state>): "start", "choice" or "end" for the pseudo-
 //     states of plain charts (an end pseudo-state with transitions leaving
-//     it cannot be a <final>), or "anyState" for the element that holds
-//     the any-state transitions (below).
-//   - ff:initial="true": a further initial state (a chart that has more
-//     than one, which compile reports).
+//     it, or in a parallel state, cannot be a <final>), or "anyState" for
+//     the element that holds the any-state transitions (below).
+//   - ff:initial="true" (on <state>, <parallel>, <final> at the top
+//     level): a further initial state (a chart that has more than one,
+//     which compile reports).
 //   - ff:implicit="true" (on <final>): the final state of the machine,
 //     not a state of the chart.
 //
@@ -165,7 +206,8 @@
 //   - ff:stack: "push" to push the state left before going to the target;
 //     "return" (without a target) to go to the state on top of the stack.
 //
-// In <onentry>: <ff:action property="..." value="..."/>, an entry action.
+// In <onentry>, <onexit> and <transition>: <ff:action property="..."
+// value="..."/>, a game action.
 //
 // Any-state transitions (those of the stencil's message handler, which
 // the table runtime tries in every state BEFORE the state's own) are the
@@ -185,27 +227,43 @@
 // scene's coordinates. The reader sets State.Box to the rectangle in scene
 // coordinates: positions added up through the enclosing states' geometry
 // (or scenegeometry, when one of them has none). Write writes
-// geometry="x;y;0;0;w;h" (the position at the box's top-left corner) and
-// the same scenegeometry, and puts the any-state element and the final
-// state to the right of the drawing; elements without geometry are laid
-// out by Qt Creator. Other editors' layouts (ScxmlEditor's, in a comment)
-// are ignored.
+// geometry="x;y;0;0;w;h" (the position at the box's top-left corner, in
+// the coordinates of the box of the state around it) and the box in
+// scenegeometry; when adding up the positions would not give back the box
+// exactly (decimal fractions), it writes the scenegeometry alone. It puts
+// the any-state element and the final state to the right of the drawing;
+// elements without geometry are laid out by Qt Creator. Other editors'
+// layouts (ScxmlEditor's, in a comment) are ignored.
 //
 // # Writing
 //
-// [Write] writes a flat chart: its states in chart order, each with its
-// editor info, entry actions and transitions (sorted by Order), then the
-// any-state element and the final state when there are any. SCXML ids are
-// the states' names made XML names (characters that cannot be in one
-// become '_', a leading digit gets a '_' before it, and a repeated id gets
-// "_2", "_3"...); a nameless state takes its kind's name or its ID. With a
-// stencil, a transition's test is written as its event; without one, its
-// Event as event and its Guard as cond. Every datum of the chart is
-// written, so that Read gives back the chart: states (IDs, names, kinds,
-// initial, entry actions, boxes) and transitions (IDs, from, any-state,
-// order, test, value, label, event, guard, action, target, push and
-// return), but for positions, and for the order of Chart.Transitions,
-// which comes back grouped by state.
+// [Write] writes the chart's states as nested elements: each state (in
+// chart order, inside its parent) with its editor info, its <initial>,
+// entry and exit actions, transitions (sorted by Order) and the states
+// inside it; then the any-state element and the final state when there
+// are any. A normal state is a <state>, a parallel one a <parallel>, a
+// history a <history> holding its one transition, an end pseudo-state
+// without transitions (and not in a parallel state) a <final>. A start
+// pseudo-state that is a compound's first state, its initial state,
+// without actions, entered by no transition and leaving by one transition
+// without event or condition to states inside the compound, is the
+// compound's <initial>; otherwise a compound's initial state is its
+// initial attribute (a compound without one is written without either,
+// and read back starting in its first state). SCXML ids are the states'
+// names made XML names
+// (characters that cannot be in one become '_', a leading digit gets a
+// '_' before it, and a repeated id gets "_2", "_3"...); a nameless state
+// takes its kind's name or its ID. With a stencil, a transition's test is
+// written as its event; without one, its Event as event and its Guard as
+// cond. Actions are written as the executable content they are read
+// from. Every datum of the chart is written, so that Read gives back the
+// chart: its name, Chain, ChainLimit and Statechart, states (IDs, names,
+// kinds, parents, initial, entry and exit actions, boxes) and transitions
+// (IDs, from, any-state, order, test, value, label, event, guard, action,
+// targets, internal, actions, push and return), but for positions, for
+// the order of Chart.Transitions, which comes back grouped by state, and
+// for the order of states that chart order does not list parents first
+// and children in order.
 //
 // # Example
 //
@@ -269,10 +327,10 @@
 // <scxml> (naming what it looks like: a draw.io diagram, a Visio drawing,
 // GraphML...); malformed XML or invalid UTF-8, with the line and column;
 // elements nested deeper than Options.MaxDepth+32 (132 by default); more
-// elements than Options.MaxElements (250,000 by default); nested states
-// whose flattening would make more than Options.MaxTransitions
-// transitions ([chart.ErrLimit]). Options is [chart.ReadOptions], with
-// SCXML's own defaults for MaxSize and MaxElements. It reads
+// elements than Options.MaxElements (250,000 by default). Options is
+// [chart.ReadOptions], with SCXML's own defaults for MaxSize and
+// MaxElements (MaxTransitions, which bounds flattening, does not apply:
+// the reader does not flatten). It reads
 // UTF-8 with or without a byte-order mark, UTF-16 with one, and ISO 8859-1
 // when the XML declaration says so; columns count bytes of the UTF-8 text.
 // A root <scxml> without SCXML's namespace is read, with a warning.
@@ -282,8 +340,8 @@
 // The whole file is read into memory and parsed with encoding/xml; the
 // reader keeps a tree of the SCXML elements it looks into (the contents of
 // executable content and data models are skipped) and builds the chart
-// from it. Reading a generated chart of 10,000 states and 40,000
-// transitions (6.2 MB, with entry actions and layout) took 0.55 s and
+// from it, in time linear in the file (the depth of nesting aside).
+// Reading a generated chart of 10,000 states and 40,000 transitions (6.2 MB, with entry actions and layout) took 0.55 s and
 // allocated 17 bytes per byte of file, 2.6 times the time encoding/xml
 // takes only to tokenize the file (BenchmarkRead, on two cores shared
 // with other work, load average 11); writing it took 0.08 s

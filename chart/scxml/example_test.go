@@ -93,51 +93,53 @@ func ExampleWrite() {
 	// </scxml>
 }
 
-// Qt's traffic light, written for an SCXML interpreter: read leniently,
-// its delayed events are left out (with warnings) and its nested states
-// flattened.
+// Qt's traffic light, written for an SCXML interpreter: its compound
+// states are kept, each with its initial state, and the events it sends
+// itself after a delay are entry actions.
 func ExampleReadFile() {
-	c, err := scxml.ReadFile("testdata/qt_trafficlight.scxml", scxml.Options{Lenient: true})
+	c, err := scxml.ReadFile("testdata/qt_trafficlight.scxml", scxml.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
+	depth := map[string]int{}
 	for _, s := range c.States {
-		initial := ""
-		if s.Initial {
-			initial = " (initial)"
+		if s.Parent != "" {
+			depth[s.ID] = depth[s.Parent] + 1
 		}
-		var out []string
+		line := strings.Repeat("  ", depth[s.ID]) + s.Name
+		if s.Initial {
+			line += " (initial)"
+		}
+		for _, a := range s.Entry {
+			line += fmt.Sprintf(", %s %s after %gs", a.Kind, a.Event, a.Delay)
+		}
 		for _, t := range c.Transitions {
 			if t.From == s.ID {
-				out = append(out, t.Test+"→"+t.Target.State)
+				line += ", " + t.Event + "→" + t.Target.State
 			}
 		}
-		fmt.Printf("%s%s: %s\n", s.Name, initial, strings.Join(out, ", "))
+		fmt.Println(line)
 	}
-	warnings, notes := 0, 0
-	for _, d := range c.Diagnostics {
-		switch d.Severity {
-		case chart.Warning:
-			warnings++
-		case chart.Note:
-			notes++
-		}
-	}
-	fmt.Println(warnings, "warnings,", notes, "notes")
+	fmt.Println(len(c.Diagnostics), "diagnostics")
 	// Output:
-	// red: startGoingGreen→redGoingGreen, smash→blinking
-	// redGoingGreen: goGreen→green, smash→blinking
-	// greenGoingRed (initial): goRed→red, smash→blinking
-	// green: startGoingRed→greenGoingRed, smash→blinking
-	// blinking: unblink→unblinking, repair→greenGoingRed
-	// unblinking: blink→blinking, repair→greenGoingRed
-	// 6 warnings, 3 notes
+	// working (initial), smash→broken
+	//   red, send startGoingGreen after 3s, startGoingGreen→redGoingGreen
+	//   yellow (initial)
+	//     redGoingGreen, send goGreen after 1s, goGreen→green
+	//     greenGoingRed (initial), send goRed after 1s, goRed→red
+	//   green, send startGoingRed after 3s, startGoingRed→greenGoingRed
+	// broken, repair→working
+	//   blinking (initial), send unblink after 1s, unblink→unblinking
+	//   unblinking, send blink after 1s, blink→blinking
+	// 0 diagnostics
 }
 
 // A plain state machine with a compound state, as an SCXML editor saves
-// it: the compound is flattened, and its transition applies in each of its
-// states after their own.
+// it: the chart runs as SCXML says (Statechart), the compound state is
+// kept, its initial state marked, and its transition, which SCXML takes
+// in each of its states unless they take one of their own, stays its own
+// (package compile runs it so).
 func ExampleRead() {
 	const door = `<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="closed">
   <state id="closed" initial="locked">
@@ -153,24 +155,103 @@ func ExampleRead() {
 		fmt.Println(err)
 		return
 	}
+	fmt.Println("statechart:", c.Statechart)
 	for _, s := range c.States {
-		fmt.Printf("state %s (%s, initial %v)\n", s.Name, s.Kind, s.Initial)
+		fmt.Printf("state %s (%s, in %q, initial %v)\n", s.Name, s.Kind, s.Parent, s.Initial)
 	}
 	for _, t := range c.Transitions {
 		fmt.Printf("%s: %s --%s--> %s (order %d)\n", t.ID, t.From, t.Label, t.Target, t.Order)
 	}
-	for _, d := range c.Diagnostics {
-		fmt.Println(d.Error())
-	}
+	fmt.Println(len(c.Diagnostics), "diagnostics")
 	// Output:
-	// state locked (normal, initial true)
-	// state unlocked (normal, initial false)
-	// state opened (normal, initial false)
-	// state broken (end, initial false)
+	// statechart: true
+	// state closed (normal, in "", initial true)
+	// state locked (normal, in "closed", initial true)
+	// state unlocked (normal, in "closed", initial false)
+	// state opened (normal, in "", initial false)
+	// state broken (end, in "", initial false)
+	// closed#1: closed --smash--> broken (order 1)
 	// locked#1: locked --unlock [hasKey]--> unlocked (order 1)
 	// unlocked#1: unlocked --open--> opened (order 1)
-	// opened#1: opened --close--> locked (order 1)
-	// closed#1@locked: locked --smash--> broken (order 2)
-	// closed#1@unlocked: unlocked --smash--> broken (order 2)
-	// door.scxml:2:3: shape closed: note: chart: compound state "closed" flattened: its 1 transition applies in each of its 2 states; entering it enters "locked"
+	// opened#1: opened --close--> closed (order 1)
+	// 0 diagnostics
+}
+
+// A guard as a statechart, built in Go and written as SCXML: a compound
+// state whose start pseudo-state is written as <initial>, a parallel
+// state of two regions, a deep history, a timer sent on entry and
+// cancelled on exit, a final state inside a compound one, and a
+// transition to one state in each region.
+func ExampleWrite_statechart() {
+	to := func(id string) chart.Target { return chart.Target{Kind: chart.ToState, State: id} }
+	c := &chart.Chart{
+		Name: "guard",
+		States: []chart.State{
+			{ID: "patrol", Name: "patrol", Initial: true},
+			{ID: "alert", Name: "alert",
+				Entry: []chart.Action{{Kind: chart.SendAction, Event: "calm", Delay: 10, Timer: "calming"}},
+				Exit:  []chart.Action{{Kind: chart.CancelAction, Timer: "calming"}}},
+			{ID: "alert#initial", Kind: chart.StartState, Parent: "alert", Initial: true},
+			{ID: "h", Name: "h", Kind: chart.DeepHistoryState, Parent: "alert"},
+			{ID: "search", Name: "search", Parent: "alert"},
+			{ID: "fight", Name: "fight", Kind: chart.ParallelState, Parent: "alert"},
+			{ID: "legs", Name: "legs", Parent: "fight"},
+			{ID: "chase", Name: "chase", Parent: "legs", Initial: true},
+			{ID: "arms", Name: "arms", Parent: "fight"},
+			{ID: "aim", Name: "aim", Parent: "arms", Initial: true},
+			{ID: "done", Name: "done", Kind: chart.EndState, Parent: "arms"},
+		},
+		Transitions: []chart.Transition{
+			{ID: "patrol#1", From: "patrol", Order: 1, Event: "noise", Label: "noise", Test: "noise", Target: to("alert")},
+			{ID: "alert#initial#1", From: "alert#initial", Order: 1, Target: to("search"),
+				Actions: []chart.Action{{Kind: chart.RaiseAction, Event: "alerted"}}},
+			{ID: "h#1", From: "h", Order: 1, Target: to("search")},
+			{ID: "search#1", From: "search", Order: 1, Event: "see", Label: "see", Test: "see", Target: to("chase"), Also: []string{"aim"}},
+			{ID: "alert#1", From: "alert", Order: 1, Event: "calm", Label: "calm", Test: "calm", Target: to("patrol")},
+			{ID: "alert#2", From: "alert", Order: 2, Event: "hit.*", Label: "hit.*", Test: "hit.*", Target: to("h"), Internal: true},
+			{ID: "aim#1", From: "aim", Order: 1, Guard: "In('chase')", Label: "[In('chase')]", Test: "In('chase')", Target: to("done")},
+		},
+	}
+	if err := scxml.Write(os.Stdout, c, scxml.WriteOptions{}); err != nil {
+		fmt.Println(err)
+	}
+	// Output:
+	// <?xml version="1.0" encoding="UTF-8"?>
+	// <scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:ff="https://fsmforge.dev/scxml" xmlns:qt="http://www.qt.io/2015/02/scxml-ext" version="1.0" name="guard" initial="patrol">
+	//     <state id="patrol">
+	//         <transition event="noise" target="alert"/>
+	//     </state>
+	//     <state id="alert">
+	//         <initial>
+	//             <transition target="search">
+	//                 <raise event="alerted"/>
+	//             </transition>
+	//         </initial>
+	//         <onentry>
+	//             <send event="calm" delay="10s" id="calming"/>
+	//         </onentry>
+	//         <onexit>
+	//             <cancel sendid="calming"/>
+	//         </onexit>
+	//         <transition event="calm" target="patrol"/>
+	//         <transition event="hit.*" target="h" type="internal"/>
+	//         <history id="h" type="deep">
+	//             <transition target="search"/>
+	//         </history>
+	//         <state id="search">
+	//             <transition event="see" target="chase aim"/>
+	//         </state>
+	//         <parallel id="fight">
+	//             <state id="legs" initial="chase">
+	//                 <state id="chase"/>
+	//             </state>
+	//             <state id="arms" initial="aim">
+	//                 <state id="aim">
+	//                     <transition cond="In(&#39;chase&#39;)" target="done"/>
+	//                 </state>
+	//                 <final id="done"/>
+	//             </state>
+	//         </parallel>
+	//     </state>
+	// </scxml>
 }

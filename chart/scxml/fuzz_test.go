@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/fsmforge/fsmforge/chart"
@@ -14,22 +15,30 @@ import (
 // FuzzRead feeds the reader arbitrary files, with and without a stencil,
 // strictly and leniently: it must not panic or hang, it must return a chart
 // or an error that is a chart.Diagnostics of errors, every diagnostic must
-// render, and every chart must hold together (see charttest.CheckChart). A
+// render, and every chart must hold together (see checkChart). A
 // chart read without errors must be written, and read back the same (see
 // sameChart). The corpus starts from the files of testdata, the shared
-// fixtures when they are there, the Goomba, and generated charts.
+// fixtures and the W3C conformance tests TestW3C reads when they are
+// there, the Goomba, and generated charts, flat and nested.
 //
 //	go test -run '^$' -fuzz FuzzRead -fuzztime 60s ./chart/scxml
 func FuzzRead(f *testing.F) {
 	charttest.AddFiles(f, "testdata/*.scxml", "testdata/*.xml", "../../../shared/fixtures/scxml/*", "../../examples/goomba/*.scxml")
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, st := range []*chart.Stencil{nil, testStencil(f)} {
-		for range 3 {
-			var b bytes.Buffer
-			if err := scxml.Write(&b, genChart(r, st), scxml.WriteOptions{}); err != nil {
-				f.Fatal(err)
+		for _, gen := range []func(*rand.Rand, *chart.Stencil) *chart.Chart{genChart, genStatechart} {
+			for range 3 {
+				var b bytes.Buffer
+				if err := scxml.Write(&b, gen(r, st), scxml.WriteOptions{}); err != nil {
+					f.Fatal(err)
+				}
+				f.Add(b.Bytes())
 			}
-			f.Add(b.Bytes())
+		}
+	}
+	for _, w := range w3cTests {
+		if src, err := os.ReadFile(filepath.Join(irp, w.file)); err == nil {
+			f.Add([]byte(w3cConvert(f, string(src))))
 		}
 	}
 	f.Add([]byte(doc(` initial="outer"`, `<state id="outer" initial="mid"><transition event="reset" target="outer"/><state id="first"/>

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/fsmforge/fsmforge/chart"
 )
 
 // Namespaces of the elements and attributes the package reads and writes.
@@ -14,7 +16,7 @@ const (
 	SCXMLNamespace = "http://www.w3.org/2005/07/scxml"
 
 	// Namespace is fsmforge's namespace, for what SCXML has no place for:
-	// entry actions, the stencil, tests, values, orders, stack operations,
+	// game actions, the stencil, tests, values, orders, stack operations,
 	// any-state transitions, and the chart's own IDs and names. Write binds
 	// it to the prefix "ff".
 	Namespace = "https://fsmforge.dev/scxml"
@@ -31,15 +33,16 @@ const (
 
 // Names of fsmforge's attributes (in [Namespace]) and their values.
 const (
-	attrID          = "id"             // state, final, transition: the chart's ID when it is not the SCXML id (or the default transition ID)
-	attrName        = "name"           // state, final: the chart's name when it is not the SCXML id
+	attrID          = "id"             // state, parallel, final, history, initial, transition: the chart's ID when it is not the SCXML id (or the default ID)
+	attrName        = "name"           // state, parallel, final, history, initial: the chart's name when it is not the SCXML id
 	attrKind        = "kind"           // state: start, choice, end, anyState
-	attrInitial     = "initial"        // state: "true" on a further initial state; scxml: "none" for a chart without one
+	attrInitial     = "initial"        // state, parallel, final: "true" on a further initial state; scxml: "none" for a chart without one
 	attrImplicit    = "implicit"       // final: "true" on the final state Write adds for transitions that end the machine
 	attrStencil     = "stencil"        // scxml: the stencil's name
 	attrVersion     = "stencilVersion" // scxml: the stencil's version
 	attrChain       = "chain"          // scxml: "true" when the machine chains (chart.Chart.Chain)
 	attrChainLimit  = "chainLimit"     // scxml: the chain's limit (chart.Chart.ChainLimit)
+	attrStatechart  = "statechart"     // scxml: "true" when the chart runs as a statechart (chart.Chart.Statechart)
 	attrTest        = "test"           // transition: the test, when event or cond cannot hold it as is
 	attrEvent       = "event"          // transition: the event of a plain chart, when the event attribute cannot hold it as is
 	attrLabel       = "label"          // transition: the label, when it is not the one made of event and cond
@@ -47,7 +50,7 @@ const (
 	attrOrder       = "order"          // transition: the rank, when it is not the position
 	attrStack       = "stack"          // transition: push or return
 	attrProperty    = "property"       // ff:action: the stencil's action property
-	elemAction      = "action"         // <ff:action property="..." value="..."/> in <onentry>
+	elemAction      = "action"         // <ff:action property="..." value="..."/> in <onentry>, <onexit>, <transition>
 	kindStart       = "start"
 	kindChoice      = "choice"
 	kindEnd         = "end"
@@ -67,8 +70,10 @@ func defaultTransitionID(owner string, k int) string {
 }
 
 // label is the label of a plain chart's transition without ff:label: the
-// event, and the condition in brackets.
+// event, and the condition in brackets, its runs of white space made
+// single spaces.
 func label(event, cond string) string {
+	cond = chart.NormalizeSpace(cond)
 	switch {
 	case cond == "":
 		return event

@@ -15,22 +15,21 @@ import (
 // options every importer shares. The zero value reads a plain state
 // machine, strictly, with the default limits, which an SCXML file uses so:
 //
-//   - Lenient makes executable content other than fsmforge's entry actions
-//     (<send>, <assign>, <script>...), data models and the event
-//     descriptors a chart would narrow warnings instead of errors: they
+//   - Lenient makes executable content other than the chart's actions
+//     (<log>, <assign>, <script>, <if>, a <send> elsewhere than to the
+//     machine itself...) and data models warnings instead of errors: they
 //     are left out, and the states and transitions of a file written for
-//     an SCXML interpreter can still be read, drawn and compiled. Parallel
-//     states and history are errors either way.
+//     an SCXML interpreter can still be read, drawn and compiled.
 //   - MaxSize bounds the file: 0 means DefaultMaxSize, 16 MiB, smaller
 //     than other formats' since each element kept costs about 1 KB.
 //   - MaxElements bounds the elements the reader keeps: states,
-//     transitions, entry actions, editor info, and the elements of
-//     executable content (whose contents are skipped); 0 means
-//     DefaultMaxElements, 250,000 (about 250 MB).
+//     transitions, actions, editor info, and the elements of executable
+//     content (whose contents are skipped); 0 means DefaultMaxElements,
+//     250,000 (about 250 MB).
 //   - MaxDepth bounds how deeply states nest: XML elements may nest
 //     MaxDepth+32 deep (a state's content is a few levels deeper).
-//   - MaxTransitions bounds the transitions of the flattened chart
-//     ([chart.Flatten]).
+//   - MaxTransitions does not apply: the reader keeps nested states as
+//     they are, and does not flatten them.
 type Options = chart.ReadOptions
 
 // Defaults of Options for SCXML, where they differ from package chart's.
@@ -68,9 +67,9 @@ var (
 	// ErrTooDeep: elements nest deeper than Options.MaxDepth+32.
 	ErrTooDeep = errors.New("scxml: nested too deep")
 	// ErrUnsupported: the file uses SCXML the chart model cannot express
-	// (parallel states, history, executable content, data models), an
-	// element or attribute SCXML or fsmforge does not have, or one where it
-	// cannot be.
+	// (executable content other than the chart's actions, data models,
+	// <invoke>), an element or attribute SCXML or fsmforge does not have,
+	// or one where it cannot be.
 	ErrUnsupported = errors.New("scxml: not expressible in a chart")
 )
 
@@ -78,9 +77,9 @@ var (
 //
 // When the file cannot be read at all (too large, not SCXML, malformed,
 // nested too deep), Read returns a nil chart and a [chart.Diagnostics]
-// with one error. Otherwise it returns the chart, flattened
-// ([chart.Flatten]), never nil, whose Diagnostics list what was found
-// wrong or left out, and, when some of those are errors, a
+// with one error. Otherwise it returns the chart, never nil, its states
+// nested as the file nests them (State.Parent), whose Diagnostics list
+// what was found wrong or left out, and, when some of those are errors, a
 // [chart.Diagnostics] of the errors.
 //
 // Read never panics, is safe to call concurrently, and holds the whole

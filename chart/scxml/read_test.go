@@ -32,17 +32,27 @@ func read(t *testing.T, src string, opt scxml.Options) (*chart.Chart, error) {
 }
 
 // summary renders a chart's states and transitions on one line each, for
-// comparisons: "S id name kind [initial] [entry]", "T id from->target
-// test [value] order".
+// comparisons: "S id name kind [in parent] [initial] [entry] [exit:
+// actions]", "T id from->target test #order [also=...] [internal]
+// [value=...] [push] [do: actions]".
 func summary(c *chart.Chart) []string {
 	var out []string
 	for _, s := range c.States {
 		line := fmt.Sprintf("S %s %q %s", s.ID, s.Name, s.Kind)
+		if s.Parent != "" {
+			line += " in " + s.Parent
+		}
 		if s.Initial {
 			line += " initial"
 		}
 		for _, a := range s.Entry {
-			line += " " + a.Property + "=" + a.Value
+			line += " " + actionString(a)
+		}
+		if len(s.Exit) > 0 {
+			line += " exit:"
+			for _, a := range s.Exit {
+				line += " " + actionString(a)
+			}
 		}
 		out = append(out, line)
 	}
@@ -52,15 +62,41 @@ func summary(c *chart.Chart) []string {
 			from = "*"
 		}
 		line := fmt.Sprintf("T %s %s->%v %q #%d", t.ID, from, t.Target, t.Test, t.Order)
+		if len(t.Also) > 0 {
+			line += " also=" + strings.Join(t.Also, ",")
+		}
+		if t.Internal {
+			line += " internal"
+		}
 		if t.Value != "" {
 			line += " value=" + t.Value
 		}
 		if t.Push {
 			line += " push"
 		}
+		if len(t.Actions) > 0 {
+			line += " do:"
+			for _, a := range t.Actions {
+				line += " " + actionString(a)
+			}
+		}
 		out = append(out, line)
 	}
 	return out
+}
+
+// actionString renders an action: "XMovement=left", "raise(e)",
+// "send(e,1.5s,t1)", "cancel(t1)".
+func actionString(a chart.Action) string {
+	switch a.Kind {
+	case chart.RaiseAction:
+		return "raise(" + a.Event + ")"
+	case chart.SendAction:
+		return fmt.Sprintf("send(%s,%vs,%s)", a.Event, a.Delay, a.Timer)
+	case chart.CancelAction:
+		return "cancel(" + a.Timer + ")"
+	}
+	return a.Property + "=" + a.Value
 }
 
 func messages(c *chart.Chart) []string {
@@ -113,11 +149,11 @@ func TestReadPlain(t *testing.T) {
 	</state>
 	<state id="other"><transition event="enter" target="mid"/></state>`),
 			want: []string{
-				`S first "first" normal`, `S deep1 "deep1" normal`, `S deep2 "deep2" normal initial`, `S other "other" normal`,
-				`T deep2#1 deep2->deep1 "next" #1`, `T other#1 other->deep2 "enter" #1`,
-				`T outer#1@first first->deep2 "reset" #1`, `T outer#1@deep1 deep1->deep2 "reset" #1`, `T outer#1@deep2 deep2->deep2 "reset" #2`,
+				`S outer "outer" normal initial`, `S first "first" normal in outer`, `S mid "mid" normal in outer initial`,
+				`S mid#initial "" start in mid initial`, `S deep1 "deep1" normal in mid`, `S deep2 "deep2" normal in mid`, `S other "other" normal`,
+				`T outer#1 outer->outer "reset" #1`, `T mid#initial#1 mid#initial->deep2 "" #1`,
+				`T deep2#1 deep2->deep1 "next" #1`, `T other#1 other->mid "enter" #1`,
 			},
-			diags: []string{`note: chart: compound state "outer" flattened`, `note: chart: compound state "mid" flattened`},
 		},
 		{
 			name: "initial deeper than a child",
@@ -128,20 +164,69 @@ func TestReadPlain(t *testing.T) {
 	</state>
 	<state id="t"><transition event="e" target="s"/></state>`),
 			want: []string{
-				`S a "a" normal`, `S b1 "b1" normal`, `S b2 "b2" normal initial`, `S t "t" normal`,
-				`T t#1 t->b2 "e" #1`,
+				`S s "s" normal initial`, `S s#initial "" start in s initial`, `S a "a" normal in s`, `S b "b" normal in s`,
+				`S b1 "b1" normal in b initial`, `S b2 "b2" normal in b`, `S t "t" normal`,
+				`T s#initial#1 s#initial->b2 "" #1`, `T t#1 t->s "e" #1`,
 			},
 		},
 		{
 			name: "root initial inside a compound",
 			src:  doc(` initial="y"`, `<state id="w"><state id="x"/><state id="y"/></state>`),
-			want: []string{`S x "x" normal`, `S y "y" normal initial`},
+			want: []string{`S #initial "" start initial`, `S w "w" normal`, `S x "x" normal in w initial`, `S y "y" normal in w`, `T #initial#1 #initial->y "" #1`},
 		},
 		{
-			name:  "several events",
-			src:   doc(``, `<state id="a"><transition event=" up  down" target="a"/></state>`),
-			want:  []string{`S a "a" normal initial`, `T a#1 a->a "up" #1`, `T a#1~2 a->a "down" #1`},
-			diags: []string{`note: scxml: the transition is taken on any of 2 events: read as 2 transitions`},
+			name: "several events",
+			src:  doc(``, `<state id="a"><transition event=" up  down" target="a"/></state>`),
+			want: []string{`S a "a" normal initial`, `T a#1 a->a "up down" #1`},
+		},
+		{
+			name: "parallel, history, finals and initial targets",
+			src: doc(` initial="p1 p2"`, `
+	<parallel id="p">
+		<onentry><raise event="in.p"/></onentry>
+		<state id="r1"><state id="p1"/><final id="r1done"/></state>
+		<state id="r2" initial="p2"><history id="h" type="deep"><transition target="p2"><raise event="back"/></transition></history><state id="q2"/><state id="p2"/></state>
+		<transition event="done.state.p" target="f"/>
+	</parallel>
+	<final id="f"><onentry><send event="bye"/></onentry><onexit><raise event="gone"/></onexit></final>`),
+			want: []string{
+				`S #initial "" start initial`, `S p "p" parallel raise(in.p)`, `S r1 "r1" normal in p`, `S p1 "p1" normal in r1 initial`,
+				`S r1done "r1done" end in r1`, `S r2 "r2" normal in p`, `S h "h" deepHistory in r2`, `S q2 "q2" normal in r2`,
+				`S p2 "p2" normal in r2 initial`, `S f "f" end send(bye,0s,) exit: raise(gone)`,
+				`T #initial#1 #initial->p1 "" #1 also=p2`, `T h#1 h->p2 "" #1 do: raise(back)`, `T p#1 p->f "done.state.p" #1`,
+			},
+		},
+		{
+			name: "targets, targetless and internal transitions, executable content",
+			src: doc(``, `<state id="s">
+		<onentry><send event="t" delay="1.5s" id="timer1"/><send event="now" target="#_internal"/><send event="x" type="scxml"/></onentry>
+		<onentry><cancel sendid="timer1"/></onentry>
+		<onexit><ff:action property="Anim" value="idle"/><send event="later" delay="250ms"/><send event="soon" delay=".5s"/></onexit>
+		<transition event="a.* b. *" cond="  In('s') &amp;&amp; ready " type="internal" target="x y"><raise event="moved"/></transition>
+		<transition event="tick"><send event="tock" delay="0s"/></transition>
+		<state id="x"/><state id="y"/>
+	</state>`),
+			want: []string{
+				`S s "s" normal initial send(t,1.5s,timer1) raise(now) send(x,0s,) cancel(timer1) exit: Anim=idle send(later,0.25s,) send(soon,0.5s,)`,
+				`S x "x" normal in s initial`, `S y "y" normal in s`,
+				`T s#1 s->x "a.* b. *" #1 also=y internal do: raise(moved)`, `T s#2 s->(none) "tick" #2 do: send(tock,0s,)`,
+			},
+		},
+		{
+			name: "fsmforge attributes of the new elements",
+			src: doc(` initial="p"`, `<parallel id="p" ff:id="1" ff:name="Both">
+		<state id="r"><initial ff:id="2" ff:name="start"><transition target="a" ff:id="3"/></initial><state id="a"/>
+			<history id="h" ff:id="4" ff:name="H"><transition target="a" ff:id="5"/></history></state>
+	</parallel>`),
+			want: []string{
+				`S 1 "Both" parallel initial`, `S r "r" normal in 1`, `S 2 "start" start in r initial`, `S a "a" normal in r`, `S 4 "H" history in r`,
+				`T 3 2->a "" #1`, `T 5 4->a "" #1`,
+			},
+		},
+		{
+			name: "ids of Qt and other editors",
+			src:  doc(` initial="Main::idle"`, `<state id="Main::idle"><transition event="go" target="a-b.c"/></state><state id="a-b.c"/>`),
+			want: []string{`S Main::idle "Main::idle" normal initial`, `S a-b.c "a-b.c" normal`, `T Main::idle#1 Main::idle->a-b.c "go" #1`},
 		},
 		{
 			name: "fsmforge attributes",
@@ -201,6 +286,8 @@ func TestReadLabels(t *testing.T) {
 		<transition cond="  x   &lt; 2 " target="a"/>
 		<transition event="e" cond="c" ff:label="e [c] / act()" target="a"/>
 		<transition event="e2" ff:test="other" target="a"/>
+		<transition event=" a.*
+			b " cond="x == 'a  b'" target="a"/>
 	</state>`), scxml.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -208,9 +295,10 @@ func TestReadLabels(t *testing.T) {
 	type parts struct{ label, event, guard, action, test string }
 	want := []parts{
 		{"push [unlocked]", "push", "unlocked", "", "push"},
-		{"[x < 2]", "", "x < 2", "", "x < 2"},
+		{"[x < 2]", "", "x   < 2", "", "x   < 2"}, // the condition verbatim, trimmed; the label with single spaces
 		{"e [c] / act()", "e", "c", "act()", "e"},
 		{"e2", "e2", "", "", "other"},
+		{"a.* b [x == 'a b']", "a.* b", "x == 'a  b'", "", "a.* b"}, // descriptors as written, separated by single spaces
 	}
 	for i, tr := range c.Transitions {
 		got := parts{tr.Label, tr.Event, tr.Guard, tr.Action, tr.Test}
@@ -238,6 +326,7 @@ func TestReadLayout(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]*chart.Box{
+		"outer": {X: 50, Y: 50, W: 300, H: 200},
 		"inner": {X: 160, Y: 150, W: 40, H: 30},
 		"scene": {X: 3, Y: 4, W: 5, H: 6},
 		"bad":   nil,
@@ -265,88 +354,183 @@ func TestReadUnsupported(t *testing.T) {
 			name: "executable content",
 			src: doc(``, `<datamodel><data id="x"/></datamodel>
 	<state id="a">
-		<onentry><send event="e" delay="1s"/><ff:action property="p" value="v"/></onentry>
-		<onexit><log expr="1"/></onexit>
+		<onentry><send event="e" target="#_parent"/><ff:action property="p" value="v"/><if cond="In('a')"><raise event="x"/></if></onentry>
+		<onexit><log expr="1"/><script>f()</script><foreach array="a" item="i"/></onexit>
 		<transition event="e" target="a"><assign location="x" expr="1"/></transition>
 		<invoke src="other.scxml"/>
 	</state>`),
 			strict: []string{
 				`test.scxml:3:1: scxml: <datamodel>: a chart has no data model or scripts; left out`,
-				`test.scxml:5:12: shape a: scxml: <send> in <onentry> of state "a": executable content cannot be expressed in a chart; left out`,
-				`test.scxml:6:11: shape a: scxml: <log> in <onexit> of state "a"`,
+				`test.scxml:5:12: shape a: scxml: <send> in <onentry> of state "a": target "#_parent" is not the machine itself: a chart sends events to itself only; left out`,
+				`test.scxml:6:11: shape a: note: scxml: <log> in <onexit> of state "a" is left out`,
+				`test.scxml:6:26: shape a: scxml: <script> in <onexit> of state "a"`,
+				`test.scxml:6:46: shape a: scxml: <foreach> in <onexit> of state "a"`,
 				`test.scxml:7:36: shape a: scxml: <assign> in <transition> of state "a"`,
 				`test.scxml:8:3: shape a: scxml: <invoke> in state "a": a chart cannot invoke`,
 			},
 			lenient: []string{
 				`test.scxml:3:1: warning: scxml: <datamodel>`,
 				`test.scxml:5:12: shape a: warning: scxml: <send>`,
-				`test.scxml:6:11: shape a: warning: scxml: <log>`,
+				`test.scxml:6:11: shape a: note: scxml: <log>`,
+				`test.scxml:6:26: shape a: warning: scxml: <script>`,
+				`test.scxml:6:46: shape a: warning: scxml: <foreach>`,
 				`test.scxml:7:36: shape a: warning: scxml: <assign>`,
 				`test.scxml:8:3: shape a: warning: scxml: <invoke>`,
 			},
 		},
 		{
-			name: "transitions without a target",
-			src: doc(``, `<state id="p" initial="a">
-		<transition event="go" target="b"/>
-		<state id="a">
-			<transition event="go"><log expr="1"/></transition>
-			<transition event="tick"/>
-			<transition event="tick" target="b"/>
-		</state>
+			name: "send to elsewhere, or with a data model",
+			src: doc(``, `<state id="a"><onentry>
+		<send event="e" target="http://example.com/"/>
+		<send event="e" type="http://www.w3.org/TR/scxml/#BasicHTTPEventProcessor"/>
+		<send eventexpr="'e'"/>
+		<send event="e" delayexpr="'1s'"/>
+		<send event="e" targetexpr="t"/>
+		<send event="e" idlocation="x"/>
+		<send event="e" namelist="x y"/>
+		<send event="e"><param name="p" expr="1"/></send>
+		<send event="e"><content>text</content></send>
+		<send event="e" target="#_internal" delay="1s"/>
+		<send event="e" target="#_internal" id="t"/>
+	</onentry></state>`),
+			strict: []string{
+				`test.scxml:4:3: shape a: scxml: <send> in <onentry> of state "a": target "http://example.com/" is not the machine itself`,
+				`test.scxml:5:3: shape a: scxml: <send> in <onentry> of state "a": type "http://www.w3.org/TR/scxml/#BasicHTTPEventProcessor" is not SCXML's event processor`,
+				`test.scxml:6:3: shape a: scxml: <send> in <onentry> of state "a": eventexpr needs a data model`,
+				`test.scxml:7:3: shape a: scxml: <send> in <onentry> of state "a": delayexpr needs a data model`,
+				`test.scxml:8:3: shape a: scxml: <send> in <onentry> of state "a": targetexpr needs a data model`,
+				`test.scxml:9:3: shape a: scxml: <send> in <onentry> of state "a": idlocation needs a data model`,
+				`test.scxml:10:3: shape a: scxml: <send> in <onentry> of state "a": namelist needs a data model`,
+				`test.scxml:11:3: shape a: scxml: <send> in <onentry> of state "a": its <param> needs a data model`,
+				`test.scxml:12:3: shape a: scxml: <send> in <onentry> of state "a": its <content> needs a data model`,
+				`test.scxml:13:3: shape a: scxml: <send> in <onentry> of state "a": it puts a delayed event on the internal queue`,
+				`test.scxml:14:3: shape a: scxml: <send> in <onentry> of state "a": it names an event on the internal queue`,
+			},
+			lenient: []string{
+				`test.scxml:4:3: shape a: warning: scxml: <send>`, `test.scxml:5:3: shape a: warning: scxml: <send>`,
+				`test.scxml:6:3: shape a: warning: scxml: <send>`, `test.scxml:7:3: shape a: warning: scxml: <send>`,
+				`test.scxml:8:3: shape a: warning: scxml: <send>`, `test.scxml:9:3: shape a: warning: scxml: <send>`,
+				`test.scxml:10:3: shape a: warning: scxml: <send>`, `test.scxml:11:3: shape a: warning: scxml: <send>`,
+				`test.scxml:12:3: shape a: warning: scxml: <send>`, `test.scxml:13:3: shape a: warning: scxml: <send>`,
+				`test.scxml:14:3: shape a: warning: scxml: <send>`,
+			},
+		},
+		{
+			name: "bad raise, send and cancel",
+			src: doc(``, `<state id="a"><onentry>
+		<send event="e" delay="1"/>
+		<send event="e" delay="2h"/>
+		<send event="e" delay="-1s"/>
+		<send event="e" delay="1.2.3s"/>
+		<send event="e" delay="ms"/>
+		<send/>
+		<send event="a b"/>
+		<raise/>
+		<raise event=" "/>
+		<raise event="e"><x/></raise>
+		<cancel/>
+		<cancel sendidexpr="id"/>
+		<send event="e" mode="fast"/>
+	</onentry></state>`),
+			strict: []string{
+				`test.scxml:4:3: shape a: scxml: <send> in <onentry> of state "a": delay "1" is not a time: it has no unit, "s" or "ms"`,
+				`test.scxml:5:3: shape a: scxml: <send> in <onentry> of state "a": delay "2h" is not a time: it has no unit`,
+				`test.scxml:6:3: shape a: scxml: <send> in <onentry> of state "a": delay "-1s" is not a time: its number is not digits with at most one dot`,
+				`test.scxml:7:3: shape a: scxml: <send> in <onentry> of state "a": delay "1.2.3s" is not a time`,
+				`test.scxml:8:3: shape a: scxml: <send> in <onentry> of state "a": delay "ms" is not a time`,
+				`test.scxml:9:3: shape a: scxml: <send> in <onentry> of state "a" has no event`,
+				`test.scxml:10:3: shape a: scxml: <send> in <onentry> of state "a": event "a b" is not one name`,
+				`test.scxml:11:3: shape a: scxml: <raise> in <onentry> of state "a" has no event`,
+				`test.scxml:12:3: shape a: scxml: <raise> in <onentry> of state "a" has no event`,
+				`test.scxml:13:20: scxml: <x> cannot be in <raise> in <onentry> of state "a"`,
+				`test.scxml:14:3: shape a: scxml: <cancel> in <onentry> of state "a" has no sendid`,
+				`test.scxml:15:3: shape a: scxml: <cancel> in <onentry> of state "a": sendidexpr needs a data model`,
+				`test.scxml:16:3: shape a: warning: scxml: <send> has no attribute "mode"; ignored`,
+			},
+			lenient: []string{
+				`test.scxml:4:3: shape a: scxml: <send>`, `test.scxml:5:3: shape a: scxml: <send>`, `test.scxml:6:3: shape a: scxml: <send>`,
+				`test.scxml:7:3: shape a: scxml: <send>`, `test.scxml:8:3: shape a: scxml: <send>`, `test.scxml:9:3: shape a: scxml: <send>`,
+				`test.scxml:10:3: shape a: scxml: <send>`, `test.scxml:11:3: shape a: scxml: <raise>`, `test.scxml:12:3: shape a: scxml: <raise>`,
+				`test.scxml:13:20: scxml: <x> cannot be in <raise>`, `test.scxml:14:3: shape a: scxml: <cancel>`,
+				`test.scxml:15:3: shape a: warning: scxml: <cancel> in <onentry> of state "a": sendidexpr`,
+				`test.scxml:16:3: shape a: warning: scxml: <send> has no attribute "mode"`,
+			},
+		},
+		{
+			name: "history",
+			src: doc(``, `<state id="s">
+		<history id="h1"/>
+		<history id="h2" type="middle"><transition target="a"/><transition target="b"/></history>
+		<history id="h3"><transition event="e" cond="c" target="a"/></history>
+		<history id="h4"><transition/></history>
+		<history id="h5"><transition target="t"/></history>
+		<history id="h6"><onentry/><state id="in"/><transition target="a"/></history>
+		<state id="a"/><state id="b"/>
 	</state>
-	<state id="b"/>`),
+	<state id="t"/><history id="top"><transition target="a"/></history>
+	<final id="f"><history id="h7"/></final>`),
 			strict: []string{
-				`warning: scxml: transition without a target`,
-				`scxml: state "a" handles go itself ("go"), which stops the transition on go of state "p"`,
-				`scxml: <log> in <transition> of state "a"`,
-				`warning: scxml: transition without a target`,
-				`scxml: the transition without a target on "tick" of state "a" comes first`,
-			},
-			lenient: []string{`warning: scxml: transition without a target`, `warning: scxml: <log>`, `warning: scxml: transition without a target`},
-		},
-		{
-			name: "event descriptors",
-			src: doc(``, `<state id="a">
-		<transition event="DIGIT" target="b"/>
-		<transition event="DIGIT.0" target="b"/>
-		<transition event="Btn.*" target="b"/>
-		<transition event="exact" ff:event="exact" target="b"/>
-		<transition event="exact.more" target="b"/>
-	</state>
-	<state id="b"/>`),
-			strict: []string{
-				`scxml: event descriptor "DIGIT" is also taken on event "DIGIT.0" in SCXML, which matches events by prefix; a chart takes it on "DIGIT" alone`,
-				`scxml: event descriptor "Btn.*" matches every event that starts with "Btn": a chart takes a transition on the one event it names`,
-			},
-			lenient: []string{`warning: scxml: event descriptor "DIGIT"`, `warning: scxml: event descriptor "Btn.*"`},
-		},
-		{
-			name: "foreign executable content",
-			src:  `<scxml xmlns="http://www.w3.org/2005/07/scxml" xmlns:cs="https://commons.apache.org/scxml"><state id="a"><onentry><cs:var name="x"/></onentry></state></scxml>`,
-			strict: []string{
-				`scxml: <cs:var> in <onentry> of state "a": executable content cannot be expressed in a chart; left out`,
-			},
-			lenient: []string{`warning: scxml: <cs:var> in <onentry>`},
-		},
-		{
-			name: "parallel and history",
-			src: doc(``, `<state id="s"><history id="h"><transition target="b"/></history><state id="b"/></state>
-	<parallel id="p"><state id="r1"/><state id="r2"/></parallel>
-	<state id="t"><transition event="back" target="h"/><transition event="both" target="r1 r2"/></state>`),
-			strict: []string{
-				`test.scxml:3:15: shape h: scxml: <history> "h": history states cannot be expressed in a chart; transitions into it are left out`,
-				`test.scxml:4:2: shape p: scxml: <parallel> "p": parallel states cannot be expressed in a chart`,
-				`test.scxml:5:53: shape t#2: scxml: the transition has 2 targets, "r1 r2"; left out`,
+				`test.scxml:4:3: shape h1: scxml: history "h1" has no default transition`,
+				`test.scxml:5:3: shape h2: scxml: history type "middle"; read as shallow`,
+				`test.scxml:5:58: shape h2: scxml: history "h2" has a second <transition>; a history has one, its default`,
+				`test.scxml:6:20: shape h3#1: scxml: the transition of history "h3" has an event or a condition`,
+				`test.scxml:7:20: shape h4#1: scxml: the transition of history "h4" has no target`,
+				`test.scxml:8:20: shape h5#1: scxml: the transition of history "h5" goes to "t", which is not inside state "s"`,
+				`test.scxml:9:20: shape h6: scxml: <onentry> cannot be a child of <history>`,
+				`test.scxml:9:30: shape h6: scxml: <state> cannot be a child of <history>`,
+				`test.scxml:12:17: scxml: <history> cannot be a child of <scxml>`,
+				`test.scxml:13:16: shape f: scxml: <history> cannot be a child of <final>`,
 			},
 		},
 		{
-			name: "nested final",
-			src:  doc(``, `<state id="s"><state id="a"><transition target="done"/></state><final id="done"/></state>`),
+			name: "initial",
+			src: doc(` initial=" "`, `<state id="s1"><initial><transition target="a"/></initial><initial/><state id="a"/></state>
+	<state id="s2" initial="b"><initial/><state id="b"/></state>
+	<state id="s3"><initial><transition event="e" target="out"/><transition target="c"/><state id="no"/></initial><state id="c"/></state>
+	<parallel id="p"><initial><transition target="d"/></initial><final id="pf"/><state id="d"/></parallel>
+	<state id="s4" initial="s1"><state id="e"/></state>
+	<state id="s5" initial="Final"><state id="g"/></state>
+	<state id="out"><initial><transition target="out"/></initial></state>
+	<final id="Final" ff:implicit="true"/>`),
 			strict: []string{
-				`scxml: <final> "done" is inside state "s": in SCXML it completes "s" (event done.state.s), in a chart it ends the machine`,
+				`test.scxml:2:1: scxml: initial " " names no state`,
+				`test.scxml:3:59: shape s1: scxml: state "s1" has two <initial> elements`,
+				`test.scxml:4:29: shape s2: scxml: <initial> of state "s2" has no transition`,
+				`test.scxml:4:29: shape s2: scxml: state "s2" has both an initial attribute and an <initial> element`,
+				`test.scxml:5:26: shape s3#initial#1: scxml: the transition of <initial> of state "s3" has an event or a condition`,
+				`test.scxml:5:26: shape s3#initial#1: scxml: the transition of <initial> of state "s3" goes to "out", which is not inside state "s3"`,
+				`test.scxml:5:62: shape s3#initial: scxml: <initial> of state "s3" has a second <transition>`,
+				`test.scxml:5:86: shape s3#initial: scxml: <state> cannot be a child of <initial>`,
+				`test.scxml:6:19: shape p: scxml: <initial> cannot be a child of <parallel>`,
+				`test.scxml:6:62: shape p: scxml: <final> cannot be a child of <parallel>`,
+				`test.scxml:7:2: shape s4: scxml: the initial state "s1" of state "s4" is not inside it`,
+				`test.scxml:8:2: shape s5: scxml: the initial state "Final" is the final state`,
+				`test.scxml:9:18: shape out: warning: scxml: <initial> in state "out", which has no states inside; ignored`,
 			},
-			lenient: []string{`warning: scxml: <final> "done" is inside state "s"`},
+		},
+		{
+			name: "targets",
+			src: doc(``, `<state id="a"><transition target="a Final"/><transition target="any"/><transition target="a nowhere"/></state>
+	<state id="any" ff:kind="anyState"><onentry><raise event="e"/></onentry></state>
+	<final id="Final" ff:implicit="true"/>`),
+			strict: []string{
+				`test.scxml:3:15: shape a#1: scxml: target "Final" is the final state, which cannot be one of several targets; left out`,
+				`test.scxml:3:45: shape a: scxml: target "any" is the any-state element`,
+				`test.scxml:3:71: shape a: scxml: target "nowhere" is not the id of a state`,
+				`test.scxml:4:37: shape any: scxml: <onentry> of any-state element "any", which is not a state of the chart; left out`,
+			},
+		},
+		{
+			name: "final",
+			src:  doc(``, `<state id="s"><final id="f"><donedata><param name="x" expr="1"/></donedata><transition target="s"/></final></state>`),
+			strict: []string{
+				`test.scxml:3:29: shape f: scxml: <donedata> in final "f": a chart has no data; left out`,
+				`test.scxml:3:76: shape f: scxml: <transition> cannot be a child of <final>`,
+			},
+			lenient: []string{
+				`test.scxml:3:29: shape f: warning: scxml: <donedata> in final "f"`,
+				`test.scxml:3:76: shape f: scxml: <transition> cannot be a child of <final>`,
+			},
 		},
 		{
 			name: "structure",
@@ -355,7 +539,7 @@ func TestReadUnsupported(t *testing.T) {
 	<final id="f"><transition target="a"/></final>
 	<state id="t"><transition ff:orde="1" ff:stack="pop" target="a"/><transition ff:stack="return" target="a"/><transition event="x"/></state>`),
 			strict: []string{
-				`test.scxml:2:1: scxml: initial "a b" names 2 states`,
+				`test.scxml:2:1: scxml: initial state "b" is not the id of a state`,
 				`test.scxml:3:1: shape a: scxml: initial state "zz" is not the id of a state`,
 				`test.scxml:3:43: shape a: scxml: target "nowhere" is not the id of a state`,
 				`test.scxml:4:2: scxml: id "a" is also the id of the state at line 3`,
@@ -367,7 +551,6 @@ func TestReadUnsupported(t *testing.T) {
 				`test.scxml:6:16: shape t#1: scxml: <transition> has no attribute ff:orde`,
 				`test.scxml:6:16: shape t#1: scxml: ff:stack "pop" is not one of none, push, return`,
 				`test.scxml:6:67: shape t#2: scxml: a returning transition (ff:stack="return") has target "a"`,
-				`test.scxml:6:109: shape t#3: warning: scxml: transition without a target`,
 			},
 		},
 		{
@@ -402,7 +585,7 @@ func TestReadUnsupported(t *testing.T) {
 					t.Errorf("Read error %v with diagnostics %v", err, got)
 				}
 				for _, d := range c.Diagnostics.Errors() {
-					if d.Hint == "" && !errors.Is(d, chart.ErrNesting) {
+					if d.Hint == "" {
 						t.Errorf("error %s has no hint", d.Error())
 					}
 				}
@@ -447,7 +630,9 @@ func TestReadStencil(t *testing.T) {
 	}{
 		{"nested", doc(root, `<state id="walk"><onentry><ff:action property="XMovement" value="left"/></onentry>
 			<state id="walkLeft"><onentry><ff:action property="Animation" value="moveLeft"/></onentry></state></state>`),
-			[]string{`note: chart: compound state "walk" flattened`}},
+			nil},
+		{"start pseudo-state and history, untested", doc(root, `<state id="s" ff:kind="start"><transition target="walkLeft"/></state>
+			<state id="walkLeft"><initial><transition target="a"/></initial><history id="h"><transition target="a"/></history><state id="a"/></state>`), nil},
 		{"another stencil", doc(` ff:stencil="mario"`, `<state id="a"/>`),
 			[]string{`scxml: the chart was made with stencil "mario", not "goomba"`}},
 		{"another version", doc(` ff:stencil="goomba" ff:stencilVersion="0"`, `<state id="a"/>`),
@@ -461,7 +646,7 @@ func TestReadStencil(t *testing.T) {
 			<transition event="a b" target="walkLeft"/>
 			<transition target="walkLeft"/>
 		</state>`), []string{
-			`scxml: state "walkLeft": entry-action property "Speed" is not in stencil "goomba"`,
+			`scxml: state "walkLeft": action property "Speed" is not in stencil "goomba"`,
 			`scxml: state "walkLeft": XMovement value "up" is not in the drop-list of stencil "goomba"`,
 			`scxml: <ff:action> without a property`,
 			`scxml: test "jump" is not in stencil "goomba"`,
@@ -477,8 +662,10 @@ func TestReadStencil(t *testing.T) {
 			}
 			checkDiags(t, c, tt.want)
 			if tt.name == "nested" {
-				if got := summary(c); len(got) != 1 || got[0] != `S walkLeft "walkLeft" normal initial XMovement=left Animation=moveLeft` {
-					t.Errorf("Read = %q, want walkLeft with XMovement, then Animation", got)
+				want := []string{`S #initial "" start initial`, `S walk "walk" normal XMovement=left`, `S walkLeft "walkLeft" normal in walk initial Animation=moveLeft`,
+					`T #initial#1 #initial->walkLeft "" #1`}
+				if got := summary(c); !slices.Equal(got, want) {
+					t.Errorf("Read = %q, want %q", got, want)
 				}
 			}
 			if tt.name == "another stencil" && (len(c.States) != 0 || err == nil) {
@@ -589,6 +776,21 @@ func TestReadFile(t *testing.T) {
 	if err != nil || c.Name != "lights" {
 		t.Errorf("Read without a file name = %v, %v; want a chart named lights", c, err)
 	}
+	for _, tt := range []struct {
+		src  string
+		want bool
+	}{
+		{doc(``, `<state id="a"/>`), false}, // fsmforge's chart: flat, runs as drawn
+		{doc(` ff:statechart="true"`, `<state id="a"/>`), true},
+		{`<scxml xmlns="http://www.w3.org/2005/07/scxml"><state id="a"/></scxml>`, true}, // any other SCXML file
+	} {
+		c, err = scxml.Read(strings.NewReader(tt.src), scxml.Options{})
+		if err != nil || c.Statechart != tt.want {
+			t.Errorf("Read(%s): Statechart %v (%v), want %v", tt.src, c.Statechart, err, tt.want)
+		}
+	}
+	c, _ = scxml.Read(strings.NewReader(doc(` ff:statechart="yes"`, `<state id="a"/>`)), scxml.Options{})
+	checkDiags(t, c, []string{`warning: scxml: ff:statechart "yes" is not true or false; ignored`})
 	_, err = scxml.ReadFile("testdata/missing.scxml", scxml.Options{})
 	if err == nil || !strings.Contains(err.Error(), "testdata/missing.scxml: scxml: cannot read the file: no such file or directory") {
 		t.Errorf("ReadFile(missing) = %v", err)

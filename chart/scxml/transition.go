@@ -2,23 +2,23 @@ package scxml
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
-	"github.com/fsmforge/fsmforge/internal/statesmith"
 )
 
 // transitions adds the chart's transitions, in document order.
 func (in *interp) transitions() {
 	anyOrder := 0 // position among the any-state transitions of every any-state element
 	for _, tn := range in.trans {
-		if tn.owner.any {
+		switch {
+		case tn.owner.ignored:
+		case tn.owner.any:
 			anyOrder++
 			in.transition(tn, anyOrder)
-		} else {
+		default:
 			in.transition(tn, tn.k)
 		}
 	}
@@ -28,34 +28,53 @@ func (in *interp) transitions() {
 // transitions of its state (or the any-state transitions).
 func (in *interp) transition(tn tnode, k int) {
 	n, r := tn.n, tn.owner
-	if r.history {
-		return
-	}
-	id, explicit := n.attr(Namespace, attrID)
-	if !explicit || id == "" {
-		id = defaultTransitionID(r.id, tn.k)
-	}
-	if in.used[id] {
-		if explicit {
-			in.diag(chart.Error, in.pos(n, nil), ErrUnsupported, "give every transition its own ff:id", "ff:id %q is also the ID of another state or transition", id)
-		}
-		id = in.unique(id)
-	}
-	in.used[id] = true
-	t := chart.Transition{ID: id, Order: k, Pos: chart.Pos{File: in.doc.file, Line: n.line, Col: n.col, Shape: id}}
+	t := chart.Transition{ID: in.transitionID(tn), Order: k}
+	t.Pos = chart.Pos{File: in.doc.file, Line: n.line, Col: n.col, Shape: t.ID}
 	in.attrs(n, t.Pos, []string{"event", "cond", "target", "type"},
 		[]string{attrID, attrTest, attrEvent, attrLabel, attrValue, attrOrder, attrStack})
-	in.content(n, r, false)
+	t.Actions = in.actions(n, r)
 	if r.any {
 		t.AnyState = true
 	} else {
 		t.From = r.id
 	}
+	ret := in.transitionAttrs(&t, n)
+	if !in.target(&t, n, r, ret) {
+		return
+	}
+	if r.untested() && r.n.local != "state" {
+		in.defaultTransition(&t, n, r)
+	}
+	if in.st != nil {
+		in.stencilTransition(t, n, r)
+	} else {
+		in.plainTransition(t, n)
+	}
+}
+
+// transitionID is the chart ID of transition tn: ff:id, or its state's
+// ID, '#' and its position.
+func (in *interp) transitionID(tn tnode) string {
+	id, explicit := tn.n.attr(Namespace, attrID)
+	if !explicit || id == "" {
+		id = defaultTransitionID(tn.owner.id, tn.k)
+	}
+	if in.used[id] {
+		if explicit {
+			in.diag(chart.Error, in.pos(tn.n, nil), ErrUnsupported, "give every transition its own ff:id", "ff:id %q is also the ID of another state or transition", id)
+		}
+		id = in.unique(id)
+	}
+	in.used[id] = true
+	return id
+}
+
+// transitionAttrs reads ff:order, ff:value, ff:stack and type into t. It
+// reports whether t returns (ff:stack="return").
+func (in *interp) transitionAttrs(t *chart.Transition, n *node) (ret bool) {
 	bad := func(sev chart.Severity, hint, format string, args ...any) {
 		in.diag(sev, t.Pos, ErrUnsupported, hint, format, args...)
 	}
-
-	// Order, value and stack operation.
 	if v, ok := n.attr(Namespace, attrOrder); ok {
 		o, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil || o < 0 {
@@ -67,7 +86,6 @@ func (in *interp) transition(tn tnode, k int) {
 	if v, ok := n.attr(Namespace, attrValue); ok {
 		t.Value = strings.TrimSpace(v)
 	}
-	ret := false
 	if v, ok := n.attr(Namespace, attrStack); ok {
 		switch strings.ToLower(strings.TrimSpace(v)) {
 		case "", chart.StackNone:
@@ -79,123 +97,148 @@ func (in *interp) transition(tn tnode, k int) {
 			bad(chart.Error, "ff:stack is one of none, push, return", "ff:stack %q is not one of none, push, return", v)
 		}
 	}
-	if v, ok := n.attr("", "type"); ok && v != "external" {
-		switch {
-		case v != "internal":
-			bad(chart.Warning, "type is internal or external", "transition type %q; read as external", v)
-		case len(r.kids) > 0:
-			bad(chart.Warning, "nested states are flattened: the transition leaves the state it is in and enters its target, and the entry actions the target takes from the states around it run again",
-				"internal transition of %s: read as external (the chart has no compound states to stay in)", r.what())
-		}
-	}
-
-	// Target.
-	target, _ := n.attr("", "target")
-	targets := strings.Fields(target)
-	switch {
-	case len(targets) > 1:
-		bad(chart.Error, "a chart's transition enters one state: keep one target", "the transition has %d targets, %q; left out", len(targets), target)
-		return
-	case len(targets) == 0 && ret:
-		t.Target = chart.Target{Kind: chart.ToReturn}
-	case len(targets) == 0:
-		bad(chart.Warning, "give it a target, or ff:stack=\"return\" to go to the state on top of the stack",
-			"transition without a target (an internal transition, for its actions only): a chart has none; left out")
-		in.targetless(t, n, r)
-		return
-	case ret:
-		bad(chart.Error, "remove the target: a returning transition goes to the state on top of the stack",
-			"a returning transition (ff:stack=\"return\") has target %q", targets[0])
-		return
+	switch v, _ := n.attr("", "type"); v {
+	case "", "external":
+	case "internal":
+		t.Internal = true
 	default:
-		to, ok := in.resolve(n, r, "target", targets[0])
+		bad(chart.Warning, "type is internal or external", "transition type %q; read as external", v)
+	}
+	return ret
+}
+
+// target reads the targets of transition t, element n of state r: the
+// first is its Target, the others Also. It reports whether the
+// transition is kept.
+func (in *interp) target(t *chart.Transition, n *node, r *srec, ret bool) bool {
+	target, _ := n.attr("", "target")
+	ids := strings.Fields(target)
+	switch {
+	case len(ids) == 0 && ret:
+		t.Target = chart.Target{Kind: chart.ToReturn}
+		return true
+	case len(ids) == 0:
+		t.Target = chart.Target{Kind: chart.ToNone}
+		return true
+	case ret:
+		in.diag(chart.Error, t.Pos, ErrUnsupported, "remove the target: a returning transition goes to the state on top of the stack",
+			"a returning transition (ff:stack=\"return\") has target %q", target)
+		return false
+	}
+	tos := make([]*srec, 0, len(ids))
+	for _, sid := range ids {
+		to, ok := in.resolve(n, r, "target", sid)
 		if !ok {
-			return
+			return false
 		}
+		tos = append(tos, to)
+	}
+	if tos[0].implicit && len(tos) == 1 {
+		t.Target = chart.Target{Kind: chart.ToFinal}
+		return true
+	}
+	for _, to := range tos {
 		if to.implicit {
-			t.Target = chart.Target{Kind: chart.ToFinal}
-		} else {
-			t.Target = chart.Target{Kind: chart.ToState, State: to.id}
+			in.diag(chart.Error, t.Pos, ErrUnsupported, "end the machine with a transition of its own to the final state",
+				"target %q is the final state, which cannot be one of several targets; left out", to.sid)
+			return false
 		}
 	}
+	t.Target = chart.Target{Kind: chart.ToState, State: tos[0].id}
+	for _, to := range tos[1:] {
+		t.Also = append(t.Also, to.id)
+	}
+	return true
+}
 
-	// Test.
-	event, _ := n.attr("", "event")
-	cond, _ := n.attr("", "cond")
+// defaultTransition checks the transition of an <initial> or <history>
+// element r: taken without an event or a condition, it enters states
+// inside r's parent.
+func (in *interp) defaultTransition(t *chart.Transition, n *node, r *srec) {
+	hint := "remove them: it is taken on entering " + r.parent.what() + ", without an event"
+	if r.history() {
+		hint = "remove them: it is taken on entering the history the first time, without an event"
+	}
+	if hasAttr(n, "event") || hasAttr(n, "cond") {
+		in.diag(chart.Error, t.Pos, ErrUnsupported, hint, "the transition of %s has an event or a condition", r.what())
+	}
+	if t.Target.Kind != chart.ToState {
+		in.diag(chart.Error, t.Pos, ErrUnsupported, `write target="...", naming states inside `+r.parent.what(), "the transition of %s has no target", r.what())
+		return
+	}
+	for _, sid := range strings.Fields(attrOf(n, "target")) {
+		if to := in.bySID[sid]; to != nil && !to.inside(r.parent) {
+			in.diag(chart.Error, t.Pos, ErrUnsupported, "name states inside "+r.parent.what(),
+				"the transition of %s goes to %q, which is not inside %s", r.what(), sid, r.parent.what())
+		}
+	}
+}
+
+func attrOf(n *node, local string) string {
+	v, _ := n.attr("", local)
+	return v
+}
+
+// plainTransition reads the event, condition, test and label of
+// transition t of a plain state machine, element n, and adds it.
+func (in *interp) plainTransition(t chart.Transition, n *node) {
+	event := chart.NormalizeSpace(attrOf(n, "event"))
+	cond := strings.TrimSpace(attrOf(n, "cond"))
 	test, hasTest := n.attr(Namespace, attrTest)
 	lbl, hasLabel := n.attr(Namespace, attrLabel)
-	lbl = strings.TrimSpace(lbl)
-	cond = chart.NormalizeSpace(cond)
-	events := strings.Fields(event)
+	if ev, exact := n.attr(Namespace, attrEvent); exact {
+		events := strings.Fields(event)
+		if tok := token(ev); len(events) != 1 && ev != "" || len(events) == 1 && events[0] != tok {
+			in.diag(chart.Warning, t.Pos, ErrUnsupported, "make event the event, or remove ff:event", "ff:event %q is the transition's event; its event attribute %q is not", ev, event)
+		}
+		event = ev
+	}
+	t.Event, t.Guard = event, cond
+	t.Label = label(event, cond)
+	if hasLabel {
+		t.Label = strings.TrimSpace(lbl)
+		_, _, t.Action = chart.ParseLabel(t.Label)
+	}
+	t.Test = cmp.Or(event, cond)
+	if hasTest {
+		t.Test = strings.TrimSpace(test)
+	}
+	t.Pos.ShapeName = cmp.Or(t.Label, t.Test)
+	in.c.Transitions = append(in.c.Transitions, t)
+}
+
+// stencilTransition reads the test and label of transition t of a chart
+// made with the stencil, element n of state r, and adds it when its test
+// is the stencil's.
+func (in *interp) stencilTransition(t chart.Transition, n *node, r *srec) {
+	events := strings.Fields(attrOf(n, "event"))
+	cond := chart.NormalizeSpace(attrOf(n, "cond"))
+	test, hasTest := n.attr(Namespace, attrTest)
+	lbl, hasLabel := n.attr(Namespace, attrLabel)
 	if hasTest {
 		test = strings.TrimSpace(test)
-	}
-	if hasTest && in.st != nil {
 		tok := token(test)
 		if len(events) > 0 && (len(events) > 1 || events[0] != tok) || cond != "" && cond != tok {
-			bad(chart.Warning, "make event or cond the test, or remove ff:test", "ff:test %q is the transition's test; its event %q and cond %q are not", test, event, cond)
+			in.diag(chart.Warning, t.Pos, ErrUnsupported, "make event or cond the test, or remove ff:test", "ff:test %q is the transition's test; its event %q and cond %q are not",
+				test, attrOf(n, "event"), cond)
 		}
 	}
-	if in.st != nil {
-		if !in.stencilTest(&t, n, events, cond, test, hasTest) {
-			return
-		}
-		t.Label = t.Test
-		if hasLabel {
-			t.Label = lbl
-		}
-		t.Pos.ShapeName = t.Label
-		in.c.Transitions = append(in.c.Transitions, t)
+	untested := r.untested() && !hasTest && len(events) == 0 && cond == ""
+	if !untested && !in.stencilTest(&t, events, cond, test, hasTest) {
 		return
 	}
-
-	// A plain state machine: one transition per event.
-	ev, exact := n.attr(Namespace, attrEvent)
-	if exact {
-		ev = chart.NormalizeSpace(ev)
-		if tok := token(ev); len(events) != 1 && ev != "" || len(events) == 1 && events[0] != tok {
-			bad(chart.Warning, "make event the event, or remove ff:event", "ff:event %q is the transition's event; its event attribute %q is not", ev, event)
-		}
-		events = []string{ev}
+	t.Label = t.Test
+	if hasLabel {
+		t.Label = strings.TrimSpace(lbl)
 	}
-	if len(events) == 0 {
-		events = []string{""}
-	}
-	if len(events) > 1 {
-		bad(chart.Note, "", "the transition is taken on any of %d events: read as %d transitions", len(events), len(events))
-	}
-	for j, e := range events {
-		u := t
-		if j > 0 {
-			u.ID = in.unique(fmt.Sprintf("%s~%d", t.ID, j+1))
-			in.used[u.ID] = true
-			u.Pos.Shape = u.ID
-		}
-		u.Event, u.Guard = e, cond
-		u.Label = label(e, cond)
-		if hasLabel && len(events) == 1 {
-			u.Label = lbl
-			_, _, u.Action = chart.ParseLabel(lbl)
-		}
-		u.Test = cmp.Or(e, cond)
-		if hasTest {
-			u.Test = test
-		}
-		u.Pos.ShapeName = cmp.Or(u.Label, u.Test)
-		if exact {
-			if in.exact == nil {
-				in.exact = make(map[int]bool)
-			}
-			in.exact[len(in.c.Transitions)] = true
-		}
-		in.c.Transitions = append(in.c.Transitions, u)
-	}
+	t.Pos.ShapeName = t.Label
+	in.c.Transitions = append(in.c.Transitions, t)
 }
 
 // stencilTest reads the test of a transition of a chart made with the
 // stencil: ff:test, or the event, or the condition when there is no event.
 // It reports whether the transition is kept.
-func (in *interp) stencilTest(t *chart.Transition, n *node, events []string, cond, test string, hasTest bool) bool {
+func (in *interp) stencilTest(t *chart.Transition, events []string, cond, test string, hasTest bool) bool {
 	st := in.st
 	names := make([]string, len(st.Tests))
 	for i, x := range st.Tests {
@@ -233,130 +276,4 @@ func (in *interp) stencilTest(t *chart.Transition, n *node, events []string, con
 		return false
 	}
 	return true
-}
-
-// descriptors reports the events whose SCXML meaning the chart cannot
-// keep. SCXML matches an event against a transition's descriptors by
-// prefix, token by token: "DIGIT" is taken on the events DIGIT and
-// DIGIT.0, "a.*" on every event that starts with a, and "*" on every
-// event; a chart takes a transition on the one event it names. A
-// wildcard, and a descriptor that is a prefix of another event of the
-// chart, would be taken on fewer events than the drawing says (see
-// widens): errors, or warnings when reading leniently.
-func (in *interp) descriptors() {
-	if in.st != nil {
-		return // a stencil's tests are names, matched exactly
-	}
-	events := chartEvents(in.c)
-	reported := make(map[string]bool)
-	for i := range in.c.Transitions {
-		t := &in.c.Transitions[i]
-		e := t.Event
-		if e == "" || reported[e] || in.exact[i] {
-			continue
-		}
-		wide, other := widens(e, events)
-		switch {
-		case !wide:
-			continue
-		case other == "":
-			in.diag(in.leniency(), t.Pos, ErrUnsupported, "name the events one by one, or "+lenientHint,
-				"event descriptor %q matches every event that starts with %q: a chart takes a transition on the one event it names", e, strings.TrimSuffix(strings.TrimSuffix(e, "*"), "."))
-		default:
-			in.diag(in.leniency(), t.Pos, ErrUnsupported, "name the event exactly, "+strconv.Quote(e)+" and "+strconv.Quote(other)+" on two transitions, or "+lenientHint,
-				"event descriptor %q is also taken on event %q in SCXML, which matches events by prefix; a chart takes it on %q alone", e, other, e)
-		}
-		reported[e] = true
-	}
-}
-
-// widened returns the events of a plain chart that SCXML's prefix
-// matching would take on more events than the chart does (see widens).
-// Write marks them exact (ff:event), and Read takes them as they are.
-func widened(c *chart.Chart) map[string]bool {
-	if c.Stencil != nil {
-		return nil
-	}
-	events := chartEvents(c)
-	out := make(map[string]bool)
-	for _, e := range events {
-		if wide, _ := widens(e, events); wide {
-			out[e] = true
-		}
-	}
-	return out
-}
-
-// chartEvents returns the events of c's transitions, sorted, each once.
-func chartEvents(c *chart.Chart) []string {
-	var events []string
-	for i := range c.Transitions {
-		if e := c.Transitions[i].Event; e != "" {
-			events = append(events, e)
-		}
-	}
-	slices.Sort(events)
-	return slices.Compact(events)
-}
-
-// widens reports whether SCXML takes the descriptor e on more events than
-// a chart whose events are events (sorted, as chartEvents returns them)
-// takes it on: when e is a wildcard ("*", "a.*", "a."), other is "";
-// when e is a prefix of another event of the chart (DIGIT beside DIGIT.0),
-// other is that event.
-func widens(e string, events []string) (wide bool, other string) {
-	if e == "*" || strings.HasSuffix(e, ".*") || strings.HasSuffix(e, ".") {
-		return true, ""
-	}
-	j, _ := slices.BinarySearch(events, e+".")
-	if j < len(events) && strings.HasPrefix(events[j], e+".") {
-		return true, events[j]
-	}
-	return false, ""
-}
-
-// targetless records a transition without a target of state r, which a
-// chart cannot hold but which SCXML selects like any other: it stops its
-// event there, so that a transition on the same event of a state around
-// r, or a later one of r itself, is not taken while it is enabled. The
-// transitions it stops are reported once all are read (stopped).
-func (in *interp) targetless(t chart.Transition, n *node, r *srec) {
-	if r.any || in.opt.Lenient {
-		return
-	}
-	event, _ := n.attr("", "event")
-	cond, _ := n.attr("", "cond")
-	text := strings.TrimSpace(event)
-	if c := chart.NormalizeSpace(cond); c != "" {
-		text += " [" + c + "]"
-	}
-	events := strings.Fields(event)
-	if len(events) == 0 {
-		events = []string{""}
-	}
-	for _, e := range events {
-		in.handlers = append(in.handlers, statesmith.Handler{State: r.id, Event: e, Guard: chart.NormalizeSpace(cond), Text: text, Pos: t.Pos})
-		in.handlerAt = append(in.handlerAt, len(in.c.Transitions))
-	}
-}
-
-// stopped reports the transitions that a transition without a target
-// stops (see targetless): those of the states around its state, and the
-// later ones of its own state, on its event. Each is an error: the chart,
-// which leaves the targetless transition out, would take them.
-func (in *interp) stopped() {
-	for _, p := range statesmith.CheckHandlers(in.c, in.handlers) {
-		in.diag(p.Severity, p.Pos, ErrUnsupported, p.Hint+", or read the file leniently", "%s", p.Message)
-	}
-	for k, h := range in.handlers {
-		for i := in.handlerAt[k]; i < len(in.c.Transitions); i++ {
-			t := &in.c.Transitions[i]
-			if t.From != h.State || t.AnyState || t.Event != h.Event {
-				continue
-			}
-			in.diag(chart.Error, h.Pos, ErrUnsupported, "move the transition without a target after the others, or remove it; or read the file leniently",
-				"the transition without a target on %q of state %q comes first, so SCXML takes it and not the later transition %s on the same event; a chart, which has no transition without a target, would take that one", h.Event, h.State, t.ID)
-			break
-		}
-	}
 }

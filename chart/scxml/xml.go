@@ -15,7 +15,8 @@ import (
 
 // document is an SCXML file as a tree of the elements the reader looks
 // into. Elements of executable content, data models and other namespaces
-// are leaves: their contents are skipped.
+// are leaves: their contents are skipped (but for the children of
+// <raise>, <send> and <cancel>, kept as leaves to be reported).
 type document struct {
 	root     *node
 	file     string
@@ -26,7 +27,7 @@ type document struct {
 // node is an element.
 type node struct {
 	space, local string
-	attrs        []xml.Attr // of SCXML elements, and of leaves in fsmforge's and Qt's namespaces
+	attrs        []xml.Attr // of SCXML elements (not within <raise>, <send>, <cancel>), and of leaves in fsmforge's and Qt's namespaces
 	kids         []*node
 	line, col    int
 }
@@ -46,7 +47,12 @@ func (n *node) attr(space, local string) (string, bool) {
 var structural = map[string]bool{
 	"scxml": true, "state": true, "parallel": true, "final": true, "initial": true,
 	"history": true, "transition": true, "onentry": true, "onexit": true,
+	"if": true, // its branches hold executable content
 }
+
+// actionElements lists the executable content a chart keeps, whose
+// children the reader keeps as leaves, to report them.
+var actionElements = map[string]bool{"raise": true, "send": true, "cancel": true}
 
 // sniff recognises what the file is before it is parsed as XML: it returns
 // the text in UTF-8, without a byte-order mark.
@@ -171,12 +177,15 @@ func (p *parser) run() error {
 			n := &node{space: t.Name.Space, local: t.Name.Local, line: line, col: col}
 			parent := stack[len(stack)-1]
 			parent.kids = append(parent.kids, n)
-			if t.Name.Space == p.doc.ns && structural[t.Name.Local] {
+			inAction := parent.space == p.doc.ns && actionElements[parent.local]
+			switch {
+			case inAction: // the content of <send>, <raise> or <cancel>: a leaf without attributes
+			case t.Name.Space == p.doc.ns && (structural[t.Name.Local] || actionElements[t.Name.Local]):
 				n.attrs = t.Attr
 				stack = append(stack, n)
 				continue
-			}
-			if t.Name.Space == Namespace || t.Name.Space == QtNamespace || t.Name.Space == qtRuntimeNamespace || t.Name.Space == "qt" {
+			case t.Name.Space == p.doc.ns && executable[t.Name.Local],
+				t.Name.Space == Namespace || t.Name.Space == QtNamespace || t.Name.Space == qtRuntimeNamespace || t.Name.Space == "qt":
 				n.attrs = t.Attr
 			}
 			if err := p.skip(len(stack) + 1); err != nil {

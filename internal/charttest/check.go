@@ -20,13 +20,15 @@ import (
 //     holding errors, and it is there exactly when the chart's
 //     diagnostics hold errors;
 //   - States and Transitions are not nil; state and transition IDs are not
-//     empty and unique among both; no state has a Parent (the importer
-//     flattened the chart); boxes are finite (not all importers refuse a
-//     negative width or height);
+//     empty and unique among both; a state's Parent, when it has one, is
+//     a normal or parallel state of the chart, and no state is inside
+//     itself; boxes are finite (not all importers refuse a negative width
+//     or height);
 //   - a transition leaves a state of the chart or, with AnyState, none;
 //     its Target names a state of the chart when its kind is ToState
 //     (unless an error of [chart.Flatten] left it pointing at a compound
-//     state) and no state otherwise; its Order counts from 1;
+//     state) and no state otherwise; its further targets (Also) are
+//     states of the chart; its Order counts from 1;
 //   - every diagnostic has a valid severity and renders, its message
 //     prefixed by the package that found it ("drawio: ...").
 //
@@ -83,13 +85,11 @@ func CheckChart(tb testing.TB, c *chart.Chart, err error) {
 			tb.Errorf("state ID %q empty or repeated", s.ID)
 		}
 		ids[s.ID] = true
-		if s.Parent != "" {
-			tb.Errorf("state %s: Parent %q after flattening", s.ID, s.Parent)
-		}
 		if b := s.Box; b != nil && !finite(b.X, b.Y, b.W, b.H) {
 			tb.Errorf("state %s: Box %+v", s.ID, *b)
 		}
 	}
+	checkNesting(tb, c)
 	seen := map[string]bool{}
 	for _, tr := range c.Transitions {
 		if tr.ID == "" || seen[tr.ID] || ids[tr.ID] {
@@ -106,6 +106,47 @@ func CheckChart(tb testing.TB, c *chart.Chart, err error) {
 		}
 		if tr.Order < 1 {
 			tb.Errorf("transition %s: Order %d", tr.ID, tr.Order)
+		}
+	}
+}
+
+// checkNesting checks that each Parent is a normal or parallel state of
+// the chart that does not nest inside itself, and that a transition's
+// further targets (Also) are states of the chart, with a target that is a
+// state.
+func checkNesting(tb testing.TB, c *chart.Chart) {
+	tb.Helper()
+	byID := make(map[string]*chart.State, len(c.States))
+	for i := range c.States {
+		if _, dup := byID[c.States[i].ID]; !dup {
+			byID[c.States[i].ID] = &c.States[i]
+		}
+	}
+	for _, s := range c.States {
+		for n, p := 0, s.Parent; p != ""; n++ {
+			q, ok := byID[p]
+			switch {
+			case !ok:
+				tb.Errorf("state %s: Parent %q is not a state", s.ID, p)
+			case q.Kind != chart.NormalState && q.Kind != chart.ParallelState:
+				tb.Errorf("state %s: Parent %q is a %s state", s.ID, p, q.Kind)
+			case q.ID == s.ID || n > len(c.States):
+				tb.Errorf("state %s is inside itself", s.ID)
+			}
+			if !ok || q.ID == s.ID || n > len(c.States) {
+				break
+			}
+			p = q.Parent
+		}
+	}
+	for _, t := range c.Transitions {
+		if len(t.Also) > 0 && t.Target.Kind != chart.ToState {
+			tb.Errorf("transition %s: Also %q with target %s", t.ID, t.Also, t.Target)
+		}
+		for _, id := range t.Also {
+			if byID[id] == nil {
+				tb.Errorf("transition %s: Also %q is not a state", t.ID, id)
+			}
 		}
 	}
 }
