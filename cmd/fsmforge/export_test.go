@@ -28,7 +28,7 @@ func TestExportCommands(t *testing.T) {
     <state id="high"><transition event="down" target="low"/></state>
     <transition event="off" target="off"/>
   </state>
-  <state id="off"><transition event="on" target="on"/><onentry><log expr="'off'"/></onentry></state>
+  <state id="off"><transition event="on" target="on"/><onentry><script>f()</script></onentry></state>
 </scxml>`)
 
 	tests := []struct {
@@ -44,8 +44,8 @@ func TestExportCommands(t *testing.T) {
 		{name: "graph mermaid", args: []string{"graph", "-format", "mermaid", "-stencil", goombaStencil, goombaVDX},
 			stdout: []string{"stateDiagram-v2\n", "[*] --> s0\n", "s2 --> [*] : animationDone\n"}},
 		{name: "graph, bad format", args: []string{"graph", "-format", "svg", goombaVDX}, code: 2, stderr: []string{`unknown -format "svg"; use dot or mermaid`}},
-		{name: "graph, drawing with errors", args: []string{"graph", nested}, code: 1, stderr: []string{"scxml: <log>", "1 error, 0 warnings, 1 note; nothing written", "run: fsmforge graph -lenient ... "}},
-		{name: "graph, lenient", args: []string{"graph", "-lenient", nested}, stdout: []string{`"low" -> "high" [label="1. up"];`}},
+		{name: "graph, drawing with errors", args: []string{"graph", nested}, code: 1, stderr: []string{"scxml: <script>", "1 error, 0 warnings, 0 notes; nothing written", "run: fsmforge graph -lenient ... "}},
+		{name: "graph, lenient", args: []string{"graph", "-lenient", nested}, stdout: []string{`"low" -> "high"`}},
 		{name: "convert to scxml", args: []string{"convert", "-stencil", goombaStencil, goombaVDX, out("goomba.scxml")},
 			stdout: []string{"goomba.scxml: 3 states, 5 transitions"}, afterwards: sameTable(out("goomba.scxml"))},
 		{name: "convert to json", args: []string{"convert", "-stencil", goombaStencil, goombaVDX, out("goomba.json")},
@@ -55,9 +55,9 @@ func TestExportCommands(t *testing.T) {
 		{name: "convert, unknown output", args: []string{"convert", goombaVDX, out("goomba.png")}, code: 2, stderr: []string{`cannot write ".png" files`}},
 		{name: "convert, one file", args: []string{"convert", goombaVDX}, code: 2},
 		{name: "convert nested scxml, strict", args: []string{"convert", nested, out("nested.drawio")}, code: 1,
-			stderr: []string{"scxml: <log>", "nothing written"}},
+			stderr: []string{"scxml: <script>", "nothing written"}},
 		{name: "convert nested scxml, lenient", args: []string{"convert", "-lenient", nested, out("nested.drawio")},
-			stdout: []string{"nested.drawio: 3 states, 5 transitions"}, stderr: []string{`compound state "on" flattened`}},
+			stdout: []string{"nested.drawio: 4 states, 4 transitions"}, stderr: []string{`<script> in <onentry> of state "off"`}},
 		{name: "stencil vsx", args: []string{"stencil", "-format", "vsx", "-o", out("goomba.vsx"), goombaStencil},
 			afterwards: func(t *testing.T) {
 				b, err := os.ReadFile(out("goomba.vsx"))

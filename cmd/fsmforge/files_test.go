@@ -47,6 +47,25 @@ func TestFileCommands(t *testing.T) {
 	badSCXML := filepath.Join(dir, "bad.scxml")
 	writeTestFile(t, badSCXML, `<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="a"><state id="a"><transition event="go" target="nowhere"/></state></scxml>`)
 
+	alarm := filepath.Join(dir, "alarm.scxml")
+	writeTestFile(t, alarm, `<scxml xmlns="http://www.w3.org/2005/07/scxml" version="1.0" initial="guard">
+  <state id="guard" initial="patrol">
+    <state id="patrol"><transition event="alarm.heard" target="alert"/></state>
+    <parallel id="alert">
+      <onentry><send event="giveUp" delay="2s" id="search"/></onentry>
+      <onexit><cancel sendid="search"/></onexit>
+      <state id="eyes"><state id="look"/></state>
+      <state id="legs" initial="walk"><state id="walk"><transition event="run" target="run"/></state><state id="run"/></state>
+      <transition event="giveUp" target="patrol"/>
+      <transition event="calm" target="patrol"/>
+    </parallel>
+  </state>
+</scxml>`)
+	alarmEvents := filepath.Join(dir, "alarm.events")
+	writeTestFile(t, alarmEvents, "2: alarm.heard run\n5: calm\n")
+	alarmOnly := filepath.Join(dir, "alarm-only.events")
+	writeTestFile(t, alarmOnly, "2: alarm.heard\n")
+
 	tests := []struct {
 		name       string
 		args       []string
@@ -93,6 +112,13 @@ func TestFileCommands(t *testing.T) {
 		{name: "run drawing", args: []string{"run", goombaVDX, "-stencil", goombaStencil, "-events", goombaEvents},
 			stdout: []string{"tick 0: start in walkLeft: XMovement=left Animation=moveLeft", "tick 4: walkLeft -> walkRight on hitTriggerLeft: XMovement=right Animation=moveRight", "tick 13: walkLeft -> death on hitByPlayer (message)", "tick 14: done"}, noStderr: true},
 		{name: "run table", args: []string{"run", "-events", goombaEvents, table}, stdout: []string{"tick 14: death -> (final) on animationDone"}, noStderr: true},
+		{name: "run, trace", args: []string{"run", "-trace", "-events", alarmEvents, alarm}, noStderr: true, stdout: []string{
+			`{"tick":0,"active":["patrol"]}` + "\n" +
+				`{"tick":2,"event":"alarm.heard","active":["look","walk"]}` + "\n" +
+				`{"tick":2,"event":"run","active":["look","run"]}` + "\n" +
+				`{"tick":5,"event":"calm","active":["patrol"]}` + "\n"}},
+		{name: "run, timers", args: []string{"run", "-trace", "-dt", "0.5", "-events", alarmOnly, alarm}, noStderr: true, stdout: []string{
+			`{"tick":2,"event":"alarm.heard","active":["look","walk"]}` + "\n" + `{"tick":6,"active":["patrol"]}` + "\n"}},
 		{name: "run, ticks", args: []string{"run", "-events", goombaEvents, "-ticks", "5", table}, stdout: []string{"end: in walkRight"}, noStderr: true},
 		{name: "run, no events", args: []string{"run", table}, code: 2, stderr: []string{"give -events FILE"}},
 		{name: "run, unknown test", args: []string{"run", "-events", badEvents, table}, code: 1, stderr: []string{"bad.events:1: table \"goomba\" has no test \"hitTrigerLeft\"; its tests: hitTriggerLeft"}},

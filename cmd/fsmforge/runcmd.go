@@ -2,13 +2,17 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/fsmforge/fsmforge/compile"
 	"github.com/fsmforge/fsmforge/table"
 )
 
@@ -22,9 +26,15 @@ arrive; a tick it does not list has none. One line per tick:
   14: health=low             # a test with a value
 
 Ticks count from 1 and increase from line to line. At each tick, each
-message is received (the agent updates at once, as receive() does in the
-article "Visual Finite State Machine AI Systems"), then the agent updates
-with the listed tests holding.
+message is received in the order listed (the agent updates at once, as
+receive() does in the article "Visual Finite State Machine AI Systems"),
+then the agent updates with the listed tests holding. Event names may hold
+dots, as SCXML's do (alarm.heard).
+
+A statechart's timers (sends with a delay) run in game time: each tick is
+-dt seconds (0.1 by default). After the last tick listed, the run goes on
+to the ticks at which pending timers fire, until none is left or the
+agent is done (or -ticks).
 `
 
 func runRun(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
@@ -41,7 +51,9 @@ Flags:
 	rf := addReadFlags(f)
 	cf := addCompileFlags(f)
 	eventsPath := f.String("events", "", "the events `FILE` (- for stdin)")
-	ticks := f.Int("ticks", 0, "run `N` ticks (default: up to the last tick of the events, or until the agent is done)")
+	ticks := f.Int("ticks", 0, "run `N` ticks (default: up to the last tick of the events and the timers pending then, or until the agent is done)")
+	dt := f.Float64("dt", 0.1, "game time of a tick, in `SECONDS`, for a statechart's timers")
+	trace := f.Bool("trace", false, "print one JSON object per line instead, at the start, after each event, and after each tick at which the machine moved without one: the tick, the event (if any) and the active atomic states, by ID, sorted")
 	files, err := f.parseFiles(args, stdout, 1, 1)
 	if err != nil {
 		return err
@@ -52,11 +64,14 @@ Flags:
 	if *ticks < 0 {
 		return &usageError{msg: fmt.Sprintf("run: -ticks %d: cannot be negative", *ticks), help: f.help()}
 	}
+	if !(*dt > 0) || *dt > 1e6 {
+		return &usageError{msg: fmt.Sprintf("run: -dt %v: want a number of seconds above 0", *dt), help: f.help()}
+	}
 	ro, opt, err := options(f, rf, cf)
 	if err != nil {
 		return err
 	}
-	t, _, err := loadMachine("run", files[0], ro, opt, stderr)
+	t, res, err := loadMachine("run", files[0], ro, opt, stderr)
 	if err != nil {
 		return err
 	}
@@ -74,11 +89,39 @@ Flags:
 	if err != nil {
 		return err
 	}
-	n := *ticks
-	if n == 0 && len(script) > 0 {
-		n = script[len(script)-1].tick
+	rn := &runner{w: stdout, t: t, script: script, n: *ticks, dt: *dt, ids: stateIDs(t, res)}
+	if rn.n == 0 {
+		rn.untilTimers = true
+		if len(script) > 0 {
+			rn.n = script[len(script)-1].tick
+		}
 	}
-	return runScript(stdout, t, script, n)
+	if *trace {
+		return rn.trace()
+	}
+	return rn.run()
+}
+
+// stateIDs names each state of t as the drawing does: its ID in the chart
+// when t was compiled from one, else its name in the table.
+func stateIDs(t *table.Table, res *compile.Result) []string {
+	ids := make([]string, t.NumStates())
+	for s := range ids {
+		ids[s] = t.StateName(table.StateID(s))
+	}
+	if res == nil {
+		return ids
+	}
+	for id, s := range res.States {
+		if t.HasState(s) && t.StateName(s) != id {
+			// Several chart states may have been merged into s: keep the
+			// table's name then, which the first of them gave it.
+			if ids[s] == t.StateName(s) {
+				ids[s] = id
+			}
+		}
+	}
+	return ids
 }
 
 // tickEvents is a line of an events file.
@@ -183,9 +226,134 @@ func (h *scriptHost) Do(_ struct{}, p table.ActionID, v table.ValueID) {
 	h.acts = append(h.acts, h.t.Property(p)+"="+h.t.Value(p, v))
 }
 
-// runScript runs an agent of t for n ticks, or until it is done, printing
-// what it does.
-func runScript(w io.Writer, t *table.Table, script []tickEvents, n int) error {
+// runner runs one agent of a table against an events script.
+type runner struct {
+	w           io.Writer
+	t           *table.Table
+	script      []tickEvents
+	n           int  // the last tick to run
+	untilTimers bool // then go on while timers are pending
+	dt          float64
+	ids         []string // by StateID: the name a trace gives each state
+}
+
+// maxTimerTicks bounds the ticks a run goes on for pending timers.
+const maxTimerTicks = 1 << 24
+
+// ticks calls step for each tick to run, in order, with the events
+// listed for it; step returns false to stop. Ticks nobody needs (no
+// event, nothing moved, no timer due) are skipped.
+func (rn *runner) ticks(a *table.Agent[struct{}], step func(tick int, ev tickEvents) (moved, stop bool)) {
+	next := 0
+	for tick := 1; ; tick++ {
+		if tick > rn.n {
+			due, ok := a.NextTimer()
+			if !rn.untilTimers || !ok || a.Done() {
+				return
+			}
+			at := int(math.Ceil(due/rn.dt - 1e-9))
+			if at > maxTimerTicks {
+				return
+			}
+			tick = max(tick, at)
+			rn.n = tick
+		}
+		var ev tickEvents
+		if next < len(rn.script) && rn.script[next].tick == tick {
+			ev = rn.script[next]
+			next++
+		}
+		a.SetTime(float64(tick) * rn.dt)
+		moved, stop := step(tick, ev)
+		if stop {
+			return
+		}
+		if len(ev.tests) == 0 && len(ev.messages) == 0 && !moved {
+			// With no test holding, an update that takes no transition
+			// leaves the agent as it was: so would every update until the
+			// next tick the events list, or a timer fires. Skip to it.
+			skip := rn.n
+			if next < len(rn.script) {
+				skip = rn.script[next].tick
+			}
+			if due, ok := a.NextTimer(); ok {
+				skip = min(skip, int(math.Ceil(due/rn.dt-1e-9)))
+			}
+			tick = max(tick, skip-1)
+		}
+	}
+}
+
+// trace runs the agent, printing its active atomic states as JSON lines.
+func (rn *runner) trace() error {
+	t := rn.t
+	h := &scriptHost{t: t, holds: make([]bool, t.NumTests())}
+	a := table.NewAgent(t, struct{}{}, table.Host[struct{}](h))
+	var active []table.StateID
+	failed := 0
+	line := func(tick int, event string, err error) {
+		if err != nil {
+			failed++
+		}
+		active = a.AppendActive(active[:0])
+		names := make([]string, 0, len(active))
+		for _, s := range active {
+			if t.Atomic(s) {
+				names = append(names, rn.ids[s])
+			}
+		}
+		slices.Sort(names)
+		l := traceLine{Tick: tick, Event: event, Active: names, Done: a.Done()}
+		if err != nil {
+			l.Error = err.Error()
+		}
+		b, _ := json.Marshal(l)
+		fmt.Fprintf(rn.w, "%s\n", b)
+	}
+	// The start: the initial configuration, settled by an update in which
+	// nothing holds (a statechart's eventless transitions and raised
+	// events, as SCXML's interpreters run them before any event).
+	_, err := a.Update(h)
+	line(0, "", err)
+	rn.ticks(&a, func(tick int, ev tickEvents) (bool, bool) {
+		clear(h.holds)
+		for _, id := range ev.tests {
+			h.holds[id] = true
+		}
+		moved := false
+		for _, msg := range ev.messages {
+			r, err := a.Receive(h, msg)
+			moved = moved || r.Moved()
+			line(tick, t.Test(msg).String(), err)
+			if a.Done() {
+				return moved, true
+			}
+		}
+		r, err := a.Update(h)
+		if r.Moved() || err != nil {
+			line(tick, "", err)
+		}
+		return moved || r.Moved(), a.Done()
+	})
+	if failed > 0 {
+		return errors.New("run: " + plural(failed, "update") + " failed")
+	}
+	return nil
+}
+
+// traceLine is a line of -trace.
+type traceLine struct {
+	Tick   int      `json:"tick"`
+	Event  string   `json:"event,omitempty"`
+	Active []string `json:"active"`
+	Done   bool     `json:"done,omitempty"`
+	Error  string   `json:"error,omitempty"`
+}
+
+// run runs an agent of t for n ticks, or until it is done, printing what
+// it does.
+func (rn *runner) run() error {
+	w, t := rn.w, rn.t
 	h := &scriptHost{t: t, holds: make([]bool, t.NumTests())}
 	a := table.NewAgent(t, struct{}{}, table.Host[struct{}](h))
 	fmt.Fprintf(w, "tick 0: start in %s%s\n", t.StateName(a.State()), h.entry())
@@ -200,24 +368,23 @@ func runScript(w io.Writer, t *table.Table, script []tickEvents, n int) error {
 			return
 		}
 		to := "(final)"
-		if !r.Final() {
+		switch {
+		case t.Statechart():
+			to = t.StateName(a.State()) // a final state of its own
+		case !r.Final():
 			to = t.StateName(r.To)
 		}
 		how := "on " + t.Test(r.Test).String()
+		if r.Test == table.NoTest {
+			how = "without event"
+		}
 		if r.Steps > 1 {
 			how = fmt.Sprintf("in %d transitions, the last on %s", r.Steps, t.Test(r.Test))
 		}
 		fmt.Fprintf(w, "tick %d: %s -> %s %s%s%s\n", tick, t.StateName(r.From), to, how, via, h.entry())
 	}
-	next := 0
-	for tick := 1; tick <= n; tick++ {
+	rn.ticks(&a, func(tick int, ev tickEvents) (bool, bool) {
 		clear(h.holds)
-		var ev tickEvents
-		if next < len(script) && script[next].tick == tick {
-			ev = script[next]
-			next++
-		}
-		idle := len(ev.tests) == 0 && len(ev.messages) == 0
 		for _, id := range ev.tests {
 			h.holds[id] = true
 		}
@@ -236,19 +403,10 @@ func runScript(w io.Writer, t *table.Table, script []tickEvents, n int) error {
 		}
 		if a.Done() {
 			fmt.Fprintf(w, "tick %d: done: the game removes the entity\n", tick)
-			break
+			return moved, true
 		}
-		if idle && !moved {
-			// With no test holding, an update that takes no transition
-			// leaves the agent as it was: so would every update until the
-			// next tick the events list. Skip to it.
-			if next < len(script) {
-				tick = script[next].tick - 1
-			} else {
-				break
-			}
-		}
-	}
+		return moved, false
+	})
 	if !a.Done() {
 		fmt.Fprintf(w, "end: in %s\n", t.StateName(a.State()))
 	}
