@@ -40,18 +40,19 @@ func isStatechart(c *chart.Chart) bool {
 
 // sc is what lowering a statechart adds to a lowering.
 type sc struct {
-	order    []int // chart states that become table states, in document order (parents first)
-	parent   []int // per lowered state: its parent's lowered index, or -1
-	kind     []table.StateKind
-	initial  []int          // per chart state: the lowered child marked initial, or -1
-	start    []int          // per chart state (and the top, at len): its start pseudo-state, or -1
-	final    int            // the lowered final state made for transitions to the final state, or -1
-	events   []string       // the events, in the order of their test IDs among the messages
-	eventIdx map[string]int // event name → test index
-	timers   map[string]table.TimerID
-	exit     [][]table.Action
-	trans    [][]table.Transition // per lowered state (and the root, at len): its transitions
-	dflt     []table.Transition
+	order     []int // chart states that become table states, in document order (parents first)
+	parent    []int // per lowered state: its parent's lowered index, or -1
+	kind      []table.StateKind
+	initial   []int          // per chart state: the lowered child marked initial, or -1
+	start     []int          // per chart state (and the top, at len): its start pseudo-state, or -1
+	final     int            // the lowered final state made for transitions to the final state, or -1
+	events    []string       // the events, in the order of their test IDs among the messages
+	eventIdx  map[string]int // event name → test index
+	timers    map[string]table.TimerID
+	exit      [][]table.Action
+	completes []bool               // per lowered state: a compound with a final child, or a parallel
+	trans     [][]table.Transition // per lowered state (and the root, at len): its transitions
+	dflt      []table.Transition
 }
 
 // analyzeChart checks a statechart and lowers it: the states in document
@@ -68,6 +69,7 @@ func (x *lowering) analyzeChart() {
 	}
 	x.nameStates()
 	x.addFinal()
+	x.completing()
 	x.initProps()
 	x.groupTransitions()
 	x.lowerEvents()
@@ -285,14 +287,8 @@ func (x *lowering) lowerEvents() {
 	for i := range c.Transitions {
 		descs = append(descs, x.descriptors(&c.Transitions[i])...)
 	}
-	hasFinal := make([]bool, len(s.kind))
-	for q, p := range s.parent {
-		if p >= 0 && s.kind[q] == table.KindFinal {
-			hasFinal[p] = true
-		}
-	}
 	for q, i := range s.order {
-		if s.kind[q] != table.KindParallel && !hasFinal[q] {
+		if !s.completes[q] {
 			continue
 		}
 		name := "done.state." + x.states[q].name
@@ -305,11 +301,49 @@ func (x *lowering) lowerEvents() {
 	}
 }
 
+// completing sets sc.completes: the compound states with a final child,
+// and the parallel states, which raise a done event when they complete.
+func (x *lowering) completing() {
+	s := x.sc
+	s.completes = make([]bool, len(s.kind))
+	for q, p := range s.parent {
+		if p >= 0 && s.kind[q] == table.KindFinal {
+			s.completes[p] = true
+		}
+		if s.kind[q] == table.KindParallel {
+			s.completes[q] = true
+		}
+	}
+}
+
+// isCompletion reports whether t is a UML completion transition of a
+// drawing: a transition without event, guard or test, in a plain chart
+// that is not an SCXML document (where it is an eventless transition).
+// It is taken when its source completes: on the done event of a compound
+// or parallel state that can complete, on the polled test "completion"
+// of any other (the host says when the state's work is done), as in flat
+// charts.
+func (x *lowering) isCompletion(t *chart.Transition) bool {
+	return x.plain && !x.c.Statechart && t.Event == "" && t.Guard == "" && t.Test == ""
+}
+
+// source returns the lowered state transition t leaves, or -1.
+func (x *lowering) source(t *chart.Transition) int {
+	if i, ok := x.idx[t.From]; ok && !t.AnyState {
+		return x.low[i]
+	}
+	return -1
+}
+
 // descriptors returns a transition's event descriptors: in a plain chart
-// its Event split at spaces; with a stencil, its Test when the stencil
-// says it is a message.
+// its Event split at spaces (or, for a completion transition from a state
+// that completes, its done event); with a stencil, its Test when the
+// stencil says it is a message.
 func (x *lowering) descriptors(t *chart.Transition) []string {
 	if x.plain || x.st == nil {
+		if q := x.source(t); x.isCompletion(t) && q >= 0 && x.sc.completes[q] {
+			return []string{"done.state." + x.states[q].name}
+		}
 		return strings.Fields(t.Event)
 	}
 	if i := x.stencilTest(t.Test); i >= 0 && x.st.Tests[i].Message {
@@ -455,6 +489,9 @@ func (x *lowering) lowerChartTransition(t *chart.Transition, from table.StateID)
 	sortIDs(tr.Events)
 	// Condition.
 	guard := t.Guard
+	if q := x.source(t); x.isCompletion(t) && (q < 0 || !x.sc.completes[q]) {
+		tr.Cond = table.Cond{{Op: table.CondTest, Test: table.TestID(x.polled(Completion, "", t.Pos))}}
+	}
 	if x.st != nil && !x.plain {
 		if i := x.stencilTest(t.Test); i >= 0 && !x.st.Tests[i].Message {
 			tr.Cond = table.Cond{{Op: table.CondTest, Test: table.TestID(x.polled(t.Test, t.Value, t.Pos))}}
