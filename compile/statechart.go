@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"strconv"
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
@@ -32,6 +33,9 @@ func isStatechart(c *chart.Chart) bool {
 	for i := range c.Transitions {
 		t := &c.Transitions[i]
 		if len(t.Also) > 0 || t.Internal || len(t.Actions) > 0 || t.Target.Kind == chart.ToNone {
+			return true
+		}
+		if _, ok := afterDelay(t.Event); ok && c.Stencil == nil {
 			return true
 		}
 	}
@@ -341,8 +345,12 @@ func (x *lowering) source(t *chart.Transition) int {
 // stencil says it is a message.
 func (x *lowering) descriptors(t *chart.Transition) []string {
 	if x.plain || x.st == nil {
-		if q := x.source(t); x.isCompletion(t) && q >= 0 && x.sc.completes[q] {
+		q := x.source(t)
+		if x.isCompletion(t) && q >= 0 && x.sc.completes[q] {
 			return []string{"done.state." + x.states[q].name}
+		}
+		if _, ok := afterDelay(t.Event); ok && q >= 0 {
+			return []string{x.timerEvent(t, q)}
 		}
 		return strings.Fields(t.Event)
 	}
@@ -362,7 +370,8 @@ func matches(d, e string) bool {
 	return e == d || strings.HasPrefix(e, d) && e[len(d)] == '.'
 }
 
-// lowerChartActions lowers the states' entry and exit actions.
+// lowerChartActions lowers the states' entry and exit actions, and adds
+// those of their state timers.
 func (x *lowering) lowerChartActions() {
 	c, s := x.c, x.sc
 	s.exit = make([][]table.Action, len(x.states))
@@ -375,7 +384,88 @@ func (x *lowering) lowerChartActions() {
 		x.states[q].actions = x.lowerActions(st.Entry, st.Pos, "state "+quote(st.Name))
 		s.exit[q] = x.lowerActions(st.Exit, st.Pos, "state "+quote(st.Name))
 	}
+	x.stateTimers()
 	x.checkProps()
+}
+
+// afterDelay reads a state timer's label, "after 2s" (also "after 2 s",
+// "after 500ms", "after(1.5s)"), as XState's after and godot-statecharts'
+// delayed transitions: the transition is taken once its source has been
+// active that long, in game time. It returns the delay in seconds.
+func afterDelay(event string) (float64, bool) {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(event), "after")
+	if !ok {
+		return 0, false
+	}
+	rest = strings.TrimSpace(rest)
+	if r, ok := strings.CutPrefix(rest, "("); ok {
+		if rest, ok = strings.CutSuffix(r, ")"); !ok {
+			return 0, false
+		}
+	} else if rest == strings.TrimLeft(strings.TrimSpace(event), "after") {
+		return 0, false // "afterglow"
+	}
+	rest = strings.ReplaceAll(strings.TrimSpace(rest), " ", "")
+	unit := 1.0
+	switch {
+	case strings.HasSuffix(rest, "ms"):
+		rest, unit = strings.TrimSuffix(rest, "ms"), 0.001
+	case strings.HasSuffix(rest, "s"):
+		rest = strings.TrimSuffix(rest, "s")
+	default:
+		return 0, false
+	}
+	d, err := strconv.ParseFloat(rest, 64)
+	if err != nil || !(d >= 0) || d > 1e9 {
+		return 0, false
+	}
+	return d * unit, true
+}
+
+// timerEvent names the event of the state timer of transition t, leaving
+// lowered state q: "STATE.after.K", K counting its timers from 1 in order.
+func (x *lowering) timerEvent(t *chart.Transition, q int) string {
+	k := 0
+	for _, ti := range x.out(x.states[q].src) {
+		u := &x.c.Transitions[ti]
+		if _, ok := afterDelay(u.Event); ok {
+			k++
+		}
+		if u == t {
+			break
+		}
+	}
+	return x.states[q].name + ".after." + strconv.Itoa(k)
+}
+
+// stateTimers gives each state with "after" transitions their timers: a
+// send of the timer's event on entry, after the delay, and its cancel on
+// exit.
+func (x *lowering) stateTimers() {
+	if x.st != nil && !x.plain {
+		return
+	}
+	for q := range x.states {
+		i := x.states[q].src
+		if i < 0 {
+			continue
+		}
+		for _, ti := range x.out(i) {
+			t := &x.c.Transitions[ti]
+			d, ok := afterDelay(t.Event)
+			if !ok {
+				continue
+			}
+			name := x.timerEvent(t, q)
+			ev, ok := x.sc.eventIdx[name]
+			if !ok {
+				continue // reported with the names
+			}
+			timer := x.timer(name)
+			x.states[q].actions = append(x.states[q].actions, table.Action{Kind: table.SendAction, Event: table.TestID(ev), Delay: d, Timer: timer})
+			x.sc.exit[q] = append(x.sc.exit[q], table.Action{Kind: table.CancelAction, Event: table.NoTest, Timer: timer})
+		}
+	}
 }
 
 // lowerActions lowers a list of actions of the element named owner at

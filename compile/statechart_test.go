@@ -159,3 +159,52 @@ func TestStatechartHostile(t *testing.T) {
 		})
 	}
 }
+
+// TestAfterDelay reads state timers' labels.
+func TestAfterDelay(t *testing.T) {
+	for _, tt := range []struct {
+		in string
+		d  float64
+		ok bool
+	}{
+		{"after 2s", 2, true}, {"after 2 s", 2, true}, {"after 500ms", 0.5, true}, {"after(1.5s)", 1.5, true}, {" after 0s ", 0, true},
+		{"afterglow", 0, false}, {"after", 0, false}, {"after 2", 0, false}, {"after -1s", 0, false}, {"after(2s", 0, false}, {"hit", 0, false},
+	} {
+		d, ok := compile.AfterDelay(tt.in)
+		if d != tt.d || ok != tt.ok {
+			t.Errorf("afterDelay(%q) = %v, %v; want %v, %v", tt.in, d, ok, tt.d, tt.ok)
+		}
+	}
+}
+
+// TestStateTimer runs a state timer: taken after its delay in the state,
+// and not when the state was left and entered again meanwhile.
+func TestStateTimer(t *testing.T) {
+	c := &chart.Chart{Name: "c", File: "t", States: []chart.State{initial(state("search", "search")), state("patrol", "patrol")},
+		Transitions: []chart.Transition{uml("t1", "search", "after 2s", "patrol"), uml("t2", "search", "noise", "search"), uml("t3", "patrol", "noise", "search")}}
+	r, err := compile.Compile(c, compile.Options{Chain: true})
+	checkResult(t, r, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := r.Table
+	noise, _ := tb.LookupTest("noise", "")
+	a := table.NewAgent[int](tb, 0, nil)
+	step := func(now float64, post bool, want string) {
+		t.Helper()
+		a.SetTime(now)
+		if post {
+			a.Post(noise)
+		}
+		if _, err := a.Update(nil); err != nil {
+			t.Fatal(err)
+		}
+		if a.Name() != want {
+			t.Errorf("at %v s: in %s, want %s", now, a.Name(), want)
+		}
+	}
+	step(1, false, "search")
+	step(1.5, true, "search") // re-entered: the timer starts again
+	step(3, false, "search")
+	step(3.5, false, "patrol")
+}

@@ -1,0 +1,4 @@
+package compile
+
+// AfterDelay is afterDelay, for the tests.
+var AfterDelay = afterDelay
