@@ -19,6 +19,7 @@ var demos = []struct {
 	{"westworld", runWestWorld, "Buckland's Miner Bob and Elsa: behaviour states and delayed telegrams", []string{"-n", "30"}},
 	{"formation", runFormation, "the Astralia formation flyers: guarded transitions and a double-buffered board", []string{"-frames", "24"}},
 	{"goomba", runGoomba, "the designer-pipeline article's Goomba: a Visio drawing compiled at run time, and the Go code generated from it", []string{"-ticks", "30"}},
+	{"guard", runGuard, "guard NPCs drawn as a statechart: nested states, a parallel region, history and a state timer, with SCXML's semantics", []string{"-guards", "2", "-ticks", "70", "-seed", "64"}},
 	{"crowd", runCrowd, "a horde of monsters on one machine: per-state buckets on parallel workers", []string{"-entities", "200000", "-steps", "60"}},
 }
 
