@@ -50,7 +50,7 @@ type Guard struct {
 // drawing has no game actions.
 type host struct{ sees table.TestID }
 
-func (h host) Test(g *Guard, t table.TestID) bool      { return t == h.sees && g.SeesPlayer }
+func (h host) Test(g *Guard, t table.TestID) bool     { return t == h.sees && g.SeesPlayer }
 func (host) Do(*Guard, table.ActionID, table.ValueID) {}
 
 // Level runs guards on the table, driven by a seeded script of noises,
