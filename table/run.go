@@ -1,6 +1,7 @@
 package table
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 )
@@ -745,5 +746,31 @@ func (a *Agent[E]) AppendActive(dst []StateID) []StateID {
 	for s := setNext(a.sc.conf, 0); s >= 0; s = setNext(a.sc.conf, s+1) {
 		dst = append(dst, StateID(s))
 	}
+	return dst
+}
+
+// Timer is a pending send of a statechart agent: its event is due at
+// game time Due. Timers are plain data: a viewer lists them, a save keeps
+// them.
+type Timer struct {
+	Due   float64 // game time, in seconds
+	Event TestID  // the event sent
+	Timer TimerID // the timer a cancel names, or NoTimer
+}
+
+// AppendTimers appends a statechart agent's pending sends to dst, in the
+// order they will fire (by due time, then by sending), and returns it.
+// A flat agent has none.
+func (a *Agent[E]) AppendTimers(dst []Timer) []Timer {
+	if a.sc == nil {
+		return dst
+	}
+	start := len(dst)
+	for _, t := range a.sc.timers {
+		dst = append(dst, Timer{Due: t.due, Event: t.event, Timer: t.id})
+	}
+	// a.sc.timers are in sending order (cancel and firing delete, keeping
+	// the order): a stable sort by due time gives the firing order.
+	slices.SortStableFunc(dst[start:], func(x, y Timer) int { return cmp.Compare(x.Due, y.Due) })
 	return dst
 }

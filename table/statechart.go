@@ -945,3 +945,12 @@ func (c *statechart) transitions(from StateID) iter.Seq[Transition] {
 		}
 	}
 }
+
+// TimerName returns the name of timer id, or "" for NoTimer or an ID that
+// is not one of t's timers.
+func (t *Table) TimerName(id TimerID) string {
+	if t.sc == nil || int(id) >= len(t.sc.timers) {
+		return ""
+	}
+	return t.sc.timers[id]
+}

@@ -303,4 +303,8 @@ func TestStatechartGuard(t *testing.T) {
 	if due, ok := a.NextTimer(); !ok || due != 4.6 {
 		t.Errorf("NextTimer = %v, %v; want 4.6 (the alert entered at 2.6)", due, ok)
 	}
+	giveUp, _ := tb.LookupTest("giveUp", "")
+	if got := a.AppendTimers(nil); len(got) != 1 || got[0].Due != 4.6 || got[0].Event != giveUp || tb.TimerName(got[0].Timer) != "search" {
+		t.Errorf("AppendTimers = %+v, want the search timer's giveUp at 4.6", got)
+	}
 }
