@@ -1,6 +1,7 @@
 package table
 
 import (
+	"cmp"
 	"iter"
 	"math"
 	"math/bits"
@@ -376,8 +377,8 @@ func (b *Builder) buildChart(t *Table, x *errs) {
 	sc := b.sc
 	n := len(t.states)
 	c := &statechart{nodes: make([]node, n+1), words: (n + 63) / 64, queue: t.opts.QueueLimit, ntimers: t.opts.TimerLimit}
-	c.queue = cmpOr(c.queue, DefaultQueueLimit)
-	c.ntimers = cmpOr(c.ntimers, DefaultTimerLimit)
+	c.queue = cmp.Or(c.queue, DefaultQueueLimit)
+	c.ntimers = cmp.Or(c.ntimers, DefaultTimerLimit)
 	c.timers = slices.Clone(sc.timers)
 	root := StateID(n)
 	for s := range c.nodes {
@@ -667,7 +668,7 @@ func (c *statechart) addTrans(t *Table, x *errs, s StateID, tr *Transition, msgs
 // checkCond checks a condition: its tests are polled tests, its states
 // states, and it leaves one value on a stack of at most MaxCondDepth.
 func (t *Table) checkCond(x *errs, where string, cond Cond) {
-	depth, max := 0, 0
+	depth, most := 0, 0
 	for _, ct := range cond {
 		switch ct.Op {
 		case CondTest:
@@ -694,10 +695,10 @@ func (t *Table) checkCond(x *errs, where string, cond Cond) {
 		default:
 			x.invalid(where, "condition: unknown operation %d", ct.Op)
 		}
-		max = maxInt(max, depth)
+		most = max(most, depth)
 	}
-	if depth != 1 || max > MaxCondDepth {
-		x.invalid(where, "condition leaves %d values (want 1) or needs a stack of %d (at most %d)", depth, max, MaxCondDepth)
+	if depth != 1 || most > MaxCondDepth {
+		x.invalid(where, "condition leaves %d values (want 1) or needs a stack of %d (at most %d)", depth, most, MaxCondDepth)
 	}
 }
 
@@ -776,20 +777,6 @@ func (t *Table) checkChartAction(x *errs, a Action, c *statechart, badActions []
 	default:
 		x.invalid("", "action of unknown kind %d", a.Kind)
 	}
-}
-
-func cmpOr(a, b int) int {
-	if a != 0 {
-		return a
-	}
-	return b
-}
-
-func maxInt(a, b int) int {
-	if a > b {
-		return a
-	}
-	return b
 }
 
 // Sets of states, as bits.
