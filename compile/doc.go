@@ -135,6 +135,56 @@
 //     "state", a nameless pseudo-state after its kind. Names over
 //     [table.MaxName] bytes are cut, with a warning.
 //
+// # Statecharts
+//
+// A chart whose states nest (State.Parent), or that has parallel or
+// history states, exit actions, actions on transitions or that raise,
+// send or cancel events, transitions with several targets, none, or
+// internal ones, state timers, or that says it is one (Chart.Statechart:
+// an SCXML document), is lowered into a statechart table, which runs
+// with the W3C SCXML semantics (see package table). Flat charts are
+// lowered as above, exactly as before.
+//
+//   - States: in document order, each state's children right after it;
+//     start pseudo-states are not states: the one inside a compound (or at
+//     the top) gives its default transition, with its targets and
+//     actions. A compound's initial child is the one marked Initial, else
+//     its start's targets, else its first child. An end pseudo-state is a
+//     final state of its parent (at the top, entering it ends the agent);
+//     a transition to "the final state" (an arrow ending on nothing) goes
+//     to a top-level final state named "final". History states keep their
+//     one transition as their default.
+//   - Events: a transition's trigger is its Event, descriptors separated
+//     by spaces: "hit" matches the events hit and hit.head, "hit.*" too,
+//     "*" every event. They are matched here against the events the chart
+//     raises, sends or names, which become the table's message tests;
+//     "done.state.ID" is one when a transition listens for it. With a
+//     stencil, the transition's test is the trigger when the stencil says
+//     it is a message, its condition otherwise.
+//   - Conditions: a transition's Guard (and an action's) is parsed:
+//     names of polled tests, true, false and In(stateID), combined with !,
+//     && and || and parentheses, as package internal/cond documents.
+//   - Completion: in a drawing (not an SCXML document), an arrow without
+//     label leaving a compound state with a final state, or a parallel
+//     state, is taken when it completes (its done.state event); from any
+//     other state it takes the polled test "completion". In an SCXML
+//     document it is eventless, taken as soon as it can be.
+//   - State timers: an arrow labelled "after 2s" (or "after 500ms",
+//     "after(1.5s)") is taken once its source has been active that long
+//     in game time: a send of its own event (STATE.after.1) on entering
+//     the state, cancelled on leaving it.
+//   - Errors, with the position of the element: a parent that is no
+//     state, a state inside itself, nesting deeper than [table.MaxDepth],
+//     a history state at the top or without exactly one transition, a
+//     parallel state without regions, a final or history state with
+//     states inside, two initial states in one state, a default
+//     transition that leaves the state it is the default of, targets that
+//     cannot be active together (not in different regions of one parallel
+//     state), In() of a state the chart does not have, a condition that
+//     does not parse, a name used both as an event and as a test, more
+//     states than a table holds. A statechart has no stack (push and
+//     return) yet, and cannot be minimised.
+//
 // # Minimisation
 //
 // With Options.Minimize, states that behave identically are merged, as

@@ -808,6 +808,28 @@ func (x *lowering) lowerDefault(t *chart.Transition, from table.StateID) (table.
 		x.errorf(t.Pos, ErrNoInitial, "draw it to a state", "transition %q is a default transition without a target", short(t.ID))
 		return tr, false
 	}
+	// It enters states inside the state it is the default of (a
+	// history's: inside its parent); from the top, any.
+	inside := -1
+	if from != table.NoState {
+		inside = int(from)
+		if k := x.sc.kind[inside]; k == table.KindHistory || k == table.KindDeepHistory {
+			inside = x.sc.parent[inside]
+		}
+	}
+	for _, to := range append([]table.StateID{tr.To}, tr.Also...) {
+		q := int(to)
+		if inside >= 0 && (q == inside || x.lca(q, inside) != inside) {
+			x.errorf(t.Pos, ErrTransition, "draw it to a state inside "+quote(x.states[inside].name),
+				"default transition %q goes to %q, which is not inside %q", short(t.ID), short(x.states[q].name), short(x.states[inside].name))
+			return tr, false
+		}
+		if k := x.sc.kind[q]; (k == table.KindHistory || k == table.KindDeepHistory) && from != table.NoState && q != int(from) &&
+			(x.sc.kind[from] == table.KindHistory || x.sc.kind[from] == table.KindDeepHistory) {
+			x.errorf(t.Pos, ErrTransition, "draw it to the states to enter the first time", "history state %q: its default transition goes to history state %q", short(x.states[from].name), short(x.states[q].name))
+			return tr, false
+		}
+	}
 	tr.Actions = x.lowerActions(t.Actions, t.Pos, "transition "+t.ID)
 	return tr, true
 }
