@@ -416,18 +416,26 @@ func (b *Builder) buildChart(t *Table, x *errs) {
 			c.nodes[p].end = c.nodes[s].end
 		}
 	}
+	// In document order, the states whose range holds s are exactly its
+	// ancestors: count them (opened minus closed) and compare.
+	open := make([]int, n+1)
 	for s := range n {
-		p := c.nodes[s].parent
-		if p != root && StateID(s) >= c.nodes[p].end {
-			x.invalid("state "+name(StateID(s)), "is nested in %s but added after a state outside it: add each state's children together, right after it", name(p))
-			return
-		}
+		open[s+1]++
+		open[c.nodes[s].end]--
+	}
+	spans := 0
+	for s := range n {
+		spans += open[s]
 		depth := 0
-		for q := p; q != root; q = c.nodes[q].parent {
+		for q := c.nodes[s].parent; q != root; q = c.nodes[q].parent {
 			if depth++; depth > MaxDepth {
 				x.invalid("state "+name(StateID(s)), "is nested more than %d deep", MaxDepth)
 				return
 			}
+		}
+		if spans != depth {
+			x.invalid("state "+name(StateID(s)), "is added between the children of a state it is not nested in: add each state's children together, right after it")
+			return
 		}
 	}
 	// Children: states first, then history.
@@ -586,10 +594,27 @@ func (b *Builder) layOutChartTransitions(t *Table, c *statechart, x *errs) {
 		nd.thi = uint32(len(c.trans))
 	}
 	for s := range c.nodes {
-		if d := dflt[s]; d != nil {
-			c.nodes[s].dflt = int32(len(c.trans))
-			c.addTrans(t, x, StateID(s), d, nil)
+		d := dflt[s]
+		if d == nil {
+			continue
 		}
+		// A default transition enters states inside the state it is the
+		// default of (a history's: inside its parent): anything else
+		// would make entering loop or leave the state half entered.
+		inside := StateID(s)
+		if c.nodes[s].hist >= 0 {
+			inside = c.nodes[s].parent
+		}
+		for _, to := range append([]StateID{d.To}, d.Also...) {
+			if t.HasState(to) && !c.isBelow(to, inside) {
+				x.invalid("default transition of "+t.quoteState(StateID(s)), "enters %s, which is not inside %s", t.quoteState(to), t.quoteState(inside))
+			}
+			if t.HasState(to) && c.nodes[s].hist >= 0 && c.nodes[to].hist >= 0 {
+				x.invalid("default transition of "+t.quoteState(StateID(s)), "enters history state %s: a history's default enters states", t.quoteState(to))
+			}
+		}
+		c.nodes[s].dflt = int32(len(c.trans))
+		c.addTrans(t, x, StateID(s), d, nil)
 	}
 }
 

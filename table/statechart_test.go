@@ -308,3 +308,65 @@ func TestStatechartGuard(t *testing.T) {
 		t.Errorf("AppendTimers = %+v, want the search timer's giveUp at 4.6", got)
 	}
 }
+
+// TestStatechartBuildErrors checks that a statechart that could not run
+// (entering it would loop, or leave a state half entered) does not build.
+func TestStatechartBuildErrors(t *testing.T) {
+	for _, tt := range []struct {
+		name  string
+		build func(b *table.Builder)
+		want  string
+	}{
+		{"default outside", func(b *table.Builder) {
+			a := b.AddState("a")
+			a1 := b.AddState("a1")
+			b.Nest(a1, a)
+			c := b.AddState("c")
+			b.SetDefault(table.Transition{From: a, Test: table.NoTest, To: c})
+		}, `default transition of "a": enters "c", which is not inside "a"`},
+		{"history default to history", func(b *table.Builder) {
+			a := b.AddState("a")
+			h := b.AddState("h")
+			b.Nest(h, a)
+			b.SetKind(h, table.KindHistory)
+			a1 := b.AddState("a1")
+			b.Nest(a1, a)
+			b.SetDefault(table.Transition{From: h, Test: table.NoTest, To: h})
+		}, `a history's default enters states`},
+		{"history at the top", func(b *table.Builder) {
+			h := b.AddState("h")
+			b.SetKind(h, table.KindHistory)
+		}, "is a history state at the top"},
+		{"child added late", func(b *table.Builder) {
+			a, c := b.AddState("a"), b.AddState("c")
+			a1 := b.AddState("a1")
+			b.Nest(a1, a)
+			_ = c
+		}, `state "c": is added between the children of a state it is not nested in`},
+		{"parent after child", func(b *table.Builder) {
+			a1, a := b.AddState("a1"), b.AddState("a")
+			b.Nest(a1, a)
+		}, "add a state's children after it"},
+		{"parallel without regions", func(b *table.Builder) {
+			p := b.AddState("p")
+			b.SetKind(p, table.KindParallel)
+		}, "parallel state without regions"},
+		{"bad condition", func(b *table.Builder) {
+			a := b.AddState("a")
+			b.SetKind(a, table.KindBasic)
+			b.AddTransition(table.Transition{From: a, Test: table.NoTest, To: a, Cond: table.Cond{{Op: table.CondAnd}}})
+		}, "&& or || with fewer than two values"},
+		{"queue limit", func(b *table.Builder) {
+			b.Options.QueueLimit = -1
+			b.SetKind(b.AddState("a"), table.KindBasic)
+		}, "QueueLimit -1"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var b table.Builder
+			tt.build(&b)
+			if _, err := b.Build(); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("Build() = %v, want an error saying %q", err, tt.want)
+			}
+		})
+	}
+}
