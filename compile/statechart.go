@@ -328,7 +328,11 @@ func (x *lowering) completing() {
 // of any other (the host says when the state's work is done), as in flat
 // charts.
 func (x *lowering) isCompletion(t *chart.Transition) bool {
-	return x.plain && !x.c.Statechart && t.Event == "" && t.Guard == "" && t.Test == ""
+	if !x.plain || x.c.Statechart || t.Event != "" || t.Guard != "" || t.Test != "" {
+		return false
+	}
+	i, ok := x.idx[t.From]
+	return !ok || t.AnyState || x.c.States[i].Kind != chart.ChoiceState // a choice's branches are taken at once
 }
 
 // source returns the lowered state transition t leaves, or -1.
@@ -791,6 +795,20 @@ func (x *lowering) lowerDefaults() {
 				x.notef(c.States[i].Pos, ErrNoInitial, "mark the initial state", "no initial state at the top: the machine starts in %q, the first", short(c.States[i].ID))
 				break
 			}
+		}
+	}
+	// A compound without an initial state is entered at its first child,
+	// as SCXML says; a drawing did not say so (an SCXML reader marks it).
+	first := make([]int, len(s.kind))
+	for k := len(s.parent) - 1; k >= 0; k-- {
+		if p := s.parent[k]; p >= 0 && s.kind[k] != table.KindHistory && s.kind[k] != table.KindDeepHistory {
+			first[p] = k + 1
+		}
+	}
+	for q, i := range s.order {
+		if s.kind[q] == table.KindBasic && first[q] > 0 && s.initial[i] < 0 && s.start[i] < 0 {
+			x.warnf(c.States[i].Pos, ErrNoInitial, "mark its initial state, or draw a start state inside it",
+				"state %q has no initial state: entering it enters %q, its first", short(c.States[i].ID), short(x.states[first[q]-1].name))
 		}
 	}
 }
