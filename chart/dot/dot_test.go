@@ -28,6 +28,7 @@ func goldens() []golden {
 		{"goomba", goomba, dot.Options{}},
 		{"lucidchart", lucidchart, dot.Options{LeftToRight: true}},
 		{"guard", func(testing.TB) *chart.Chart { return guard() }, dot.Options{Title: "guard: a hand-built chart"}},
+		{"soldier", func(testing.TB) *chart.Chart { return soldier() }, dot.Options{}},
 	}
 }
 
@@ -41,7 +42,7 @@ func write(t testing.TB, c *chart.Chart, opt dot.Options) []byte {
 }
 
 // TestGolden compares the DOT of the Goomba, the Lucidchart diagram and
-// the hand-built chart with testdata/*.dot; -update rewrites them.
+// the hand-built charts with testdata/*.dot; -update rewrites them.
 func TestGolden(t *testing.T) {
 	for _, tt := range goldens() {
 		t.Run(tt.name, func(t *testing.T) {

@@ -12,8 +12,10 @@ import (
 // enough of it to check the writer's output when the dot binary is not
 // installed: the whole grammar of statements, and the four kinds of ID
 // (names, numerals, quoted strings, HTML strings). It checks more than
-// Graphviz does: every edge ends at a declared node, no node is declared
-// twice, and HTML strings are well-formed XML.
+// Graphviz does: every node ID is quoted, every edge ends at a declared
+// node, no node is declared twice, HTML strings are well-formed XML, and
+// an edge clipped at a cluster (lhead, ltail) ends inside it and starts
+// outside it, as Graphviz wants.
 
 // dotGraph is a parsed digraph.
 type dotGraph struct {
@@ -21,7 +23,20 @@ type dotGraph struct {
 	attrs    map[string]string // graph attributes, "label" and the like
 	nodes    []dotNode
 	edges    []dotEdge
-	clusters []string // subgraph IDs, in order
+	clusters []string // subgraph IDs, in order of their closing braces
+
+	clusterParent map[string]string            // subgraph ID → the subgraph it is in, or ""
+	clusterAttrs  map[string]map[string]string // subgraph ID → its attributes
+}
+
+// inCluster reports whether node n is declared in cluster c, at any depth.
+func (g *dotGraph) inCluster(n dotNode, c string) bool {
+	for k := n.cluster; k != ""; k = g.clusterParent[k] {
+		if k == c {
+			return true
+		}
+	}
+	return false
 }
 
 type dotNode struct {
@@ -61,11 +76,12 @@ type token struct {
 }
 
 type dotParser struct {
-	src  string
-	toks []token
-	i    int
-	g    *dotGraph
-	seen map[string]bool
+	src    string
+	toks   []token
+	i      int
+	g      *dotGraph
+	seen   map[string]bool
+	strict bool
 }
 
 // parseDOT parses src, a digraph, and checks it.
@@ -77,7 +93,8 @@ func parse(src string, strict bool) (*dotGraph, error) {
 	if !utf8.ValidString(src) {
 		return nil, fmt.Errorf("not UTF-8")
 	}
-	p := &dotParser{src: src, g: &dotGraph{attrs: map[string]string{}}, seen: map[string]bool{}}
+	p := &dotParser{src: src, seen: map[string]bool{}, strict: strict,
+		g: &dotGraph{attrs: map[string]string{}, clusterParent: map[string]string{}, clusterAttrs: map[string]map[string]string{}}}
 	if err := p.lex(); err != nil {
 		return nil, err
 	}
@@ -93,8 +110,37 @@ func parse(src string, strict bool) (*dotGraph, error) {
 				return nil, fmt.Errorf("edge %q -> %q: node %q is not declared", e.from, e.to, id)
 			}
 		}
+		if err := p.g.checkClip(e); err != nil {
+			return nil, err
+		}
 	}
 	return p.g, nil
+}
+
+// checkClip checks an edge's lhead and ltail as Graphviz does, when it
+// warns "head not inside head cluster" or "tail is inside head cluster".
+func (g *dotGraph) checkClip(e dotEdge) error {
+	from, _ := g.node(e.from)
+	to, _ := g.node(e.to)
+	for _, c := range []struct {
+		attr     string
+		in, away dotNode
+	}{{"lhead", to, from}, {"ltail", from, to}} {
+		cl, ok := e.attrs[c.attr]
+		if !ok {
+			continue
+		}
+		if g.attrs["compound"] != "true" {
+			return fmt.Errorf("edge %q -> %q: %s without compound=true", e.from, e.to, c.attr)
+		}
+		if _, ok := g.clusterAttrs[cl]; !ok {
+			return fmt.Errorf("edge %q -> %q: %s %q is not a cluster", e.from, e.to, c.attr, cl)
+		}
+		if !g.inCluster(c.in, cl) || g.inCluster(c.away, cl) {
+			return fmt.Errorf("edge %q -> %q: %s %q must hold one end and not the other", e.from, e.to, c.attr, cl)
+		}
+	}
+	return nil
 }
 
 func (p *dotParser) errorf(t token, format string, args ...any) error {
@@ -320,8 +366,13 @@ func (p *dotParser) stmt(cluster string) error {
 		}
 		if cluster == "" {
 			p.g.attrs[first.text] = v.text
+		} else {
+			p.g.clusterAttrs[cluster][first.text] = v.text
 		}
 		return nil
+	}
+	if p.strict && !first.quoted {
+		return p.errorf(first, "node ID %q is not quoted", first.text)
 	}
 	if p.punct(":") { // a port
 		if _, err := p.id(); err != nil {
@@ -335,6 +386,9 @@ func (p *dotParser) stmt(cluster string) error {
 		to, err := p.id()
 		if err != nil {
 			return err
+		}
+		if p.strict && !to.quoted {
+			return p.errorf(to, "node ID %q is not quoted", to.text)
 		}
 		if t := p.peek(); t.kind == tPunct && (t.text == "->" || t.text == "--") {
 			return p.errorf(t, "chains of edges are not used by the writer")
@@ -369,9 +423,14 @@ func (p *dotParser) subgraph(parent string) (string, error) {
 	if !p.punct("{") {
 		return "", p.errorf(p.peek(), "want { after subgraph")
 	}
-	if parent != "" {
-		return "", p.errorf(p.peek(), "nested subgraphs are not used by the writer")
+	if name == "" && !p.strict {
+		name = fmt.Sprintf("\x00anonymous %d", len(p.g.clusterAttrs)) // DOT allows them; the writer names its own
 	}
+	if _, dup := p.g.clusterAttrs[name]; dup || name == "" {
+		return "", p.errorf(p.peek(), "subgraph %q: no name, or a name used twice", name)
+	}
+	p.g.clusterParent[name] = parent
+	p.g.clusterAttrs[name] = map[string]string{}
 	return name, p.stmts(name)
 }
 

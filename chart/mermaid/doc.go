@@ -12,9 +12,10 @@
 //
 //   - Mermaid's state IDs must be plain identifiers, so the chart's states
 //     are s0, s1, ... in chart order, each declared with its name,
-//     `state "walkLeft" as s0` (its ID when it has no name). Entry actions
-//     are description lines under the name, `s0 : entry / XMovement=left`,
-//     in the chart's order.
+//     `state "walkLeft" as s0` (its ID when it has no name). Entry and exit
+//     actions are description lines under the name,
+//     `s0 : entry / XMovement=left`, then `s0 : exit / cancel t1`, in the
+//     chart's order (see Labels below).
 //   - The initial state is entered from Mermaid's start, `[*] --> s0`. A
 //     start pseudo-state is that [*] itself, an end pseudo-state the [*]
 //     of `s3 --> [*]` (unless a transition enters the start or leaves the
@@ -29,7 +30,8 @@
 //     then chart order, as package compile does).
 //   - A transition to the final state (ToFinal) goes to [*]. Mermaid draws
 //     one final state for the whole diagram, so end pseudo-states and
-//     ToFinal share it.
+//     ToFinal share it (inside a composite state, [*] is the composite's
+//     own: see Nesting).
 //   - A transition that returns to the state on top of the stack
 //     (ToReturn) goes to one state, `state "↩ return" as __return`, with a
 //     note saying what it means, and the dashed class returnState. A
@@ -41,6 +43,57 @@
 //     labelled "ID (missing)".
 //
 // Diagnostics and pages are not drawn.
+//
+// # Nesting
+//
+// A chart whose states nest (State.Parent: a statechart read from SCXML,
+// a drawing with composite states) is drawn with Mermaid's composite
+// states. A chart without nesting is drawn as described above, byte for
+// byte as before nesting was drawn.
+//
+//   - A compound state (a state that others are drawn inside) is a
+//     composite state, `state "combat" as s1 { ... }`, holding its
+//     children in chart order. Mermaid draws no description under a
+//     composite state's name (it fails on one), so its entry and exit
+//     actions are further lines of its name.
+//   - A parallel state's name ends with "‖" ([Parallel]); its children, its
+//     regions, each a composite or a simple state, are separated by "--",
+//     Mermaid's concurrency separator.
+//   - Inside a composite state, [*] is its own start and end: its initial
+//     children are entered by `[*] --> s6` (but a parallel state's regions,
+//     all entered); a start pseudo-state inside it is that [*], and an end
+//     pseudo-state, its final state, the [*] of `s10 --> [*]`.
+//   - Mermaid has no history pseudo-states: a history state is a state
+//     named "H" (shallow) or "H*" (deep), UML's notation, with its own name
+//     as a description line; its default transition is an arrow like any
+//     other.
+//   - Mermaid 11 puts a state in the last composite state whose text names
+//     it, wherever it was declared; only names at the top level move
+//     nothing. So each state is declared in its parent, an arrow is written
+//     inside a composite state only when both its ends are children of it
+//     (or its [*]), and every other arrow at the top level, where [*] is
+//     the machine's start and end. An arrow from a composite state's start
+//     pseudo-state to a state further down starts from a fork bar,
+//     `state s15 <<fork>>`, that [*] enters, UML's notation for entering
+//     several regions; an arrow into a composite state's final state from
+//     a state further out ends at a join bar, which goes on to [*]. The
+//     bars take the IDs after the chart's states.
+//   - A state whose Parent is missing, is a pseudo-state or itself, or
+//     would close a cycle of parents is drawn at the top level.
+//
+// # Labels
+//
+// A transition's label reads "event [guard] / actions", UML's order: its
+// rank and its label as drawn (or its test and value, see above), then,
+// when it has actions (Transition.Actions), "/ " and each action briefly,
+// separated by semicolons: "XMovement=left" for a game action,
+// "raise hit", "send timeout after 1.5s as t1" (a delay in seconds, and
+// the timer that names it), "cancel t1", each preceded by its guard in
+// brackets, "[low] raise flee", when it has one. Marks end it: "⤴ push"
+// ([Push]), "↺ stays" ([Stay]) for a transition without target (ToNone),
+// drawn as an arrow from its source to itself, and "«internal»"
+// ([Internal]) for an internal transition. A transition with several
+// targets (Transition.Also) is an arrow to each, with the same label.
 //
 // # Escaping
 //
@@ -58,6 +111,7 @@
 // # Determinism
 //
 // The output depends only on the chart and the options: states in chart
-// order, then the added states, the initial transition and the transitions
-// in chart order. Nothing is read from a map in the order the map gives.
+// order (each inside its parent), then the added states, the initial
+// transition and the transitions in chart order (each composite state's
+// own at its end). Nothing is read from a map in the order the map gives.
 package mermaid

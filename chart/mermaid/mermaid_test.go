@@ -26,6 +26,7 @@ func goldens() []golden {
 		{"goomba", goomba, mermaid.Options{}},
 		{"lucidchart", lucidchart, mermaid.Options{LeftToRight: true}},
 		{"guard", func(testing.TB) *chart.Chart { return guard() }, mermaid.Options{Title: "guard: a hand-built chart"}},
+		{"soldier", func(testing.TB) *chart.Chart { return soldier() }, mermaid.Options{}},
 	}
 }
 
@@ -39,7 +40,7 @@ func write(t testing.TB, c *chart.Chart, opt mermaid.Options) []byte {
 }
 
 // TestGolden compares the Mermaid of the Goomba, the Lucidchart diagram
-// and the hand-built chart with testdata/*.mmd; -update rewrites them.
+// and the hand-built charts with testdata/*.mmd; -update rewrites them.
 func TestGolden(t *testing.T) {
 	for _, tt := range goldens() {
 		t.Run(tt.name, func(t *testing.T) {
