@@ -64,7 +64,9 @@
 // stencil are warned about; an edge between states that is not a
 // transition of the stencil (the arrow draw.io draws from a shape's hover
 // arrows) is ignored with a warning. Shapes without an fsmforge
-// attribute (titles, notes) are left out with a note.
+// attribute (titles, notes) are left out with a note. A state shape drawn
+// inside another (a container) is a state inside it (see Nested states),
+// the shape of the stencil's initial-state master its initial state.
 //
 // # Without a stencil
 //
@@ -75,13 +77,14 @@
 // no code from a drawing. Pseudo-states are told by their style:
 // shape=startState or a black ellipse without text is a start;
 // shape=endState, or a double ellipse without text, an end; a rhombus a
-// choice; any other ellipse without text (a junction) a choice too. A
-// history state (an ellipse labelled H or H*) and parallel regions (a
-// dashed line across a state) are errors: "not supported yet". Text
-// shapes, notes, frames (umlFrame), images, lines and boxes without
-// outline or fill are not states unless an edge ends on them; groups and
-// containers without text are frames whose members are read as if drawn
-// outside them.
+// choice; any other ellipse without text (a junction) a choice too; an
+// ellipse labelled H a shallow history, H* a deep history (see Nested
+// states). Text shapes, notes, frames (umlFrame), images, lines and
+// boxes without outline or fill are not states unless an edge ends on
+// them; groups (style group) and containers without text are frames
+// whose members are read as if drawn outside them, unless the
+// container's Edit Data holds [AttrInitial] or [AttrParallel]: it is
+// then a state without a name.
 //
 // An edge's label is its own text followed by its label cells' (edgeLabel
 // children), read as "event [guard] / action"; a label that starts with a
@@ -94,11 +97,13 @@
 // forgotten to glue it) unless it carries [AttrFinal] = 1; one whose
 // source is nothing is an error, and one attached to nothing at all is
 // left out with a note. Where a label cannot say everything, [Write] adds
-// attributes a plain reading also honours: [AttrInitial] on a state,
-// [AttrOrder], [AttrTest], [AttrEvent], [AttrGuard], [AttrAction] and
-// [AttrFinal] on an edge. The diagram's own Edit Data (Edit Data with
+// attributes a plain reading also honours: [AttrInitial] and
+// [AttrParallel] on a state, [AttrOrder], [AttrTest], [AttrEvent],
+// [AttrGuard], [AttrAction], [AttrFinal], [AttrInternal] and [AttrAlso]
+// on an edge. The diagram's own Edit Data (Edit Data with
 // nothing selected) may say how the machine runs: [AttrChain] and
-// [AttrChainLimit], the chart's Chain and ChainLimit.
+// [AttrChainLimit], the chart's Chain and ChainLimit, and
+// [AttrStatechart], its Statechart.
 //
 // # StateSmith's drawings
 //
@@ -112,24 +117,27 @@
 //     outline or shape inside it included: a warning says they are not
 //     run. A behaviour that handles an event a state around it has a
 //     transition on is an error: StateSmith stops the event in the inner
-//     state, and a flat chart would take the outer transition.
+//     state, and the chart, which keeps no handler, would take the outer
+//     transition.
 //   - An edge's label holds one behaviour per line, "order. trigger
 //     [guard] / action via entry|exit point": each line, and each trigger
 //     of a list "(EV1, EV2)", is a transition to the edge's target. "do"
 //     is the machine's update (no event); else and [else] are tried after
 //     the others; decimal orders ("1.5.") are ranked; events whose case
 //     differs are one event, with a warning.
-//   - Read faithfully: $initial_state; $choice; entry and exit points
-//     ("entry : L", "exit : L"), choices inside their state, which the
-//     transitions "via entry L" into the state and "via exit L" out of it
-//     go through; $PARENT_ALIAS, the state it is drawn in; $NOTES vertices
+//   - Read faithfully: $initial_state; $choice; $H, $HC and $ORTHO (see
+//     Nested states); entry and exit points ("entry : L", "exit : L"),
+//     choices inside their state, which the transitions "via entry L"
+//     into the state and "via exit L" out of it go through; $PARENT_ALIAS, the state it is drawn in; $NOTES vertices
 //     and note shapes, with what is drawn in them, and pages whose name
 //     starts with $notes, left out with a note; $CONFIG and $RenderConfig
 //     (settings of StateSmith's generator), left out with a note;
 //     $STATEMACHINE, a frame that names the chart, the vertices outside it
 //     left out with a note. A vertex labelled H is a state named H.
-//   - Refused, with an error naming the shape: history ($H, $HC) and
-//     orthogonal regions ($ORTHO), "not supported yet"; a TriggerMap
+//   - A transition from a state to a state inside it is internal
+//     (Transition.Internal): StateSmith's transitions are local, they do
+//     not leave the state.
+//   - Refused, with an error naming the shape: a TriggerMap
 //     setting (it renames events); a trigger on a pseudo-state's
 //     transition or with "via exit"; enter, entry or exit on an edge; a
 //     start inside a state with several transitions or a trigger or guard
@@ -137,23 +145,77 @@
 //
 // # Nested states
 //
-// A state drawn inside another (a container, a swimlane, a UML state with
-// container=1, with groups and frames in between) is recorded as its
-// child (State.Parent), then [chart.Flatten] flattens the chart: the
-// compound's transitions apply in each of its states, entering it enters
-// its initial child (the one a start pseudo-state inside points to, or the
-// one drawn initial). A compound that has no initial child needs none
-// when no transition enters it (UML allows it): a note says so; one that
-// a transition enters is an error.
+// The reader keeps the hierarchy a drawing draws: a state drawn inside
+// another (a vertex whose parent cell is a vertex: a container, a
+// swimlane, a UML state with container=1) is its child (State.Parent),
+// and package compile runs the chart as a statechart. Groups and frames
+// in between are only drawn: the states in them are children of the
+// state around the group. A collapsed container keeps its states; an
+// edge takes its ends from its source and target, whatever cell it is
+// drawn in. Positions (State.Box) are on the page, the positions of the
+// containers added up.
+//
+//   - A start pseudo-state inside a state is its initial pseudo-state: its
+//     one transition, without a trigger or a guard, leads to the state
+//     entered first. A state inside marked [AttrInitial] = 1 does as well.
+//   - An end pseudo-state inside a state is its final state: entering it
+//     completes the state, and the state's transitions without a label
+//     (UML's completion transitions) are taken.
+//   - An ellipse labelled H inside a state is its shallow history
+//     (chart.HistoryState), H* its deep history (chart.DeepHistoryState).
+//     A history's one transition, without a trigger or a guard, to states
+//     inside its state, is its default: what it enters when there is no
+//     history yet. A history drawn without one gets the one UML gives it,
+//     to where the state's start pseudo-state leads (or its state marked
+//     initial), ID the history's and "#1", with a note.
+//   - Parallel regions: draw.io has none, so fsmforge's convention is a
+//     state marked [AttrParallel] = 1 in its Edit Data, a parallel state
+//     (chart.ParallelState) whose children, the containers drawn inside
+//     it, are its regions, all active at once; Write draws it as a
+//     swimlane and its regions as dashed containers stacked in it. A
+//     transition that enters states in several regions at once is drawn
+//     as an edge to one of them and, to each other one, an edge from the
+//     same state marked [AttrAlso] = the first edge's cell ID
+//     (Transition.Also).
+//   - In a drawing made for StateSmith: $H is the history of the state it
+//     is drawn in, which needs one transition, its default; a $HC in one of
+//     the states inside makes it remember that state's states too, and so
+//     on down; a $H whose $HC reach every level is a deep history, one
+//     that reaches some of them an error (read as deep). A $HC is not a
+//     state: an edge to or from it is an error. The states labelled
+//     "$ORTHO order : NAME" inside a state are its regions, named NAME,
+//     in the order of their numbers (those without one last, in document
+//     order): the state is parallel, and holds nothing else. StateSmith
+//     does not generate code for regions yet: a warning says so.
+//
+// Errors, each at the shape: a history drawn in no state (left out, with
+// its transitions), or whose transitions are not one, without a trigger
+// or a guard, to states inside its state; a state the machine enters by
+// default (a transition ends at it, the machine starts in it, a history
+// may restore it, entering the state around it enters it) that holds
+// states but no initial one, as the drawing does not say which of them
+// to enter; a start, end or choice pseudo-state inside a parallel state,
+// whose states are its regions; a dashed line across or inside a state,
+// meant as UML's regions, which a line cannot say. An edge marked
+// [AttrAlso] that names no transition of its page, or that does not start
+// where it does, or ends on no state, is left out with a warning; so is
+// [AttrParallel] on a state that holds none. The reader never flattens a
+// chart ([chart.Flatten] does, for those who want one).
 //
 // # Writing
 //
 // [Write] writes a chart as an uncompressed mxfile (compressed pages on
 // request), one diagram per page, deterministically; Read gives the same
 // chart back (positions aside). States are drawn at their Box; the others
-// on a grid. [WriteLibrary] writes a stencil's draw.io shape library: one
-// shape per master, carrying the attributes above with their defaults,
-// the drop-lists listed in each shape's tooltip.
+// on a grid. A state that holds states is a container (container=1), the
+// states inside drawn relative to it, large enough to hold them: one
+// without a Box is laid out around them. Parallel states, regions,
+// histories and transitions to several states are drawn with the
+// conventions above; a chart that runs as a statechart without nesting
+// (Chart.Statechart) says so in the diagram's Edit Data
+// ([AttrStatechart]). [WriteLibrary] writes a stencil's draw.io shape
+// library: one shape per master, carrying the attributes above with their
+// defaults, the drop-lists listed in each shape's tooltip.
 //
 // # Diagnostics and bad input
 //

@@ -172,3 +172,65 @@ func ExampleWriteLibrary() {
 	// Output:
 	// <mxlibrary>[ 2 shapes ]</mxlibrary>
 }
+
+// A statechart drawn in draw.io: a container holds the states inside a
+// state, a history (an ellipse labelled H*) remembers them, a state
+// marked fsmforgeParallel = 1 runs its regions (the containers inside
+// it) at once, and an edge marked fsmforgeAlso adds a target to a
+// transition.
+func ExampleRead_nested() {
+	const guard = `<mxGraphModel><root><mxCell id="0"/><mxCell id="1" parent="0"/>
+  <mxCell id="s" style="shape=startState;" vertex="1" parent="1"/>
+  <mxCell id="patrol" value="Patrol" style="rounded=1;" vertex="1" parent="1"/>
+  <mxCell id="alert" value="Alert" style="swimlane;" vertex="1" parent="1"/>
+  <mxCell id="as" style="shape=startState;" vertex="1" parent="alert"/>
+  <mxCell id="search" value="Search" style="rounded=1;" vertex="1" parent="alert"/>
+  <mxCell id="h" value="H*" style="ellipse;" vertex="1" parent="alert"/>
+  <object label="Combat" fsmforgeParallel="1" id="combat"><mxCell style="swimlane;" vertex="1" parent="alert"/></object>
+  <mxCell id="weapon" value="Weapon" style="container=1;dashed=1;" vertex="1" parent="combat"/>
+  <object label="Aim" fsmforgeInitial="1" id="aim"><mxCell style="rounded=1;" vertex="1" parent="weapon"/></object>
+  <mxCell id="movement" value="Movement" style="container=1;dashed=1;" vertex="1" parent="combat"/>
+  <object label="Stand" fsmforgeInitial="1" id="stand"><mxCell style="rounded=1;" vertex="1" parent="movement"/></object>
+  <mxCell id="chase" value="Chase" style="rounded=1;" vertex="1" parent="movement"/>
+  <mxCell id="e0" edge="1" parent="1" source="s" target="patrol"/>
+  <mxCell id="e1" value="noise [!deaf]" edge="1" parent="1" source="patrol" target="alert"/>
+  <mxCell id="e2" value="alarm" edge="1" parent="1" source="patrol" target="h"/>
+  <mxCell id="e3" edge="1" parent="1" source="as" target="search"/>
+  <mxCell id="e4" value="enemy" edge="1" parent="1" source="search" target="aim"/>
+  <object label="" fsmforgeAlso="e4" id="e4b"><mxCell edge="1" parent="1" source="search" target="chase"/></object>
+</root></mxGraphModel>`
+	c, err := drawio.Read(strings.NewReader(guard), drawio.Options{File: "guard.drawio"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, s := range c.States {
+		fmt.Printf("state %s %q: %s, in %q\n", s.ID, s.Name, s.Kind, s.Parent)
+	}
+	for _, t := range c.Transitions {
+		fmt.Printf("%s: %s --%q--> %s %v\n", t.ID, t.From, t.Label, t.Target, t.Also)
+	}
+	for _, d := range c.Diagnostics {
+		fmt.Println(d.Severity, d.Message)
+	}
+	// Output:
+	// state s "": start, in ""
+	// state patrol "Patrol": normal, in ""
+	// state alert "Alert": normal, in ""
+	// state as "": start, in "alert"
+	// state search "Search": normal, in "alert"
+	// state h "": deepHistory, in "alert"
+	// state combat "Combat": parallel, in "alert"
+	// state weapon "Weapon": normal, in "combat"
+	// state aim "Aim": normal, in "weapon"
+	// state movement "Movement": normal, in "combat"
+	// state stand "Stand": normal, in "movement"
+	// state chase "Chase": normal, in "movement"
+	// e0: s --""--> patrol []
+	// e1: patrol --"noise [!deaf]"--> alert []
+	// e2: patrol --"alarm"--> h []
+	// e3: as --""--> search []
+	// e4: search --"enemy"--> aim [chase]
+	// h#1: h --""--> search []
+	// note drawio: history h has no transition: when there is no history yet, it enters "Search", where the start state of "Alert" leads, as UML enters the state
+}

@@ -25,23 +25,27 @@ type fixture struct {
 }
 
 var fixtures = map[string]fixture{
+	// fsmforge's own: a guard, Patrol and Alert, which holds a deep
+	// history, a final state and Combat, parallel, of two regions; an
+	// edge that adds a target to a transition.
+	"fsmforge_guard_nested.drawio": {states: 17, transitions: 17,
+		kinds: map[chart.StateKind]int{chart.StartState: 4, chart.NormalState: 9, chart.EndState: 2, chart.DeepHistoryState: 1, chart.ParallelState: 1}},
 	// 7 vertices (start, 5 states, end), 9 labelled edges.
 	"convert2mermaid_state_diagram.drawio": {states: 7, transitions: 9,
 		kinds: map[chart.StateKind]int{chart.StartState: 1, chart.NormalState: 5, chart.EndState: 1}},
 	// A data-flow diagram in UTF-16: not a state machine, but it reads.
 	"jgraph_drawio_utf16le_bom_dfd.xml": {states: 25, transitions: 35},
 	// Page 1 only (the other three pages are sub-diagrams linked from its
-	// states): 11 states, one of them a compound of 2, flattened to 10;
-	// 19 transitions, the compound's one copied to its 2 states: 20.
-	"jgraph_uml_state_smart_lock.drawio": {states: 10, transitions: 20,
-		kinds: map[chart.StateKind]int{chart.StartState: 1, chart.NormalState: 7, chart.ChoiceState: 1, chart.EndState: 1}},
+	// states): 11 states, one of them a compound of 2; 19 transitions.
+	"jgraph_uml_state_smart_lock.drawio": {states: 11, transitions: 19,
+		kinds: map[chart.StateKind]int{chart.StartState: 1, chart.NormalState: 8, chart.ChoiceState: 1, chart.EndState: 1}},
 	"startleft_negative_wrong_root_mxfilee.drawio": {err: drawio.ErrNotDrawio, errText: "its root element is <mxfilee>, not <mxfile> or <mxGraphModel>"},
-	// ON_GROUP{ON1, ON2, ON3}, OFF, BOOM and the initial state: 7 states,
-	// flattened to 6; 9 transitions, ON_GROUP's copied to its 3 states: 11.
-	"statesmith_design1_compressed.drawio": {states: 6, transitions: 11,
-		kinds: map[chart.StateKind]int{chart.StartState: 1, chart.NormalState: 5}},
-	"statesmith_design1_uncompressed.drawio": {states: 6, transitions: 11,
-		kinds: map[chart.StateKind]int{chart.StartState: 1, chart.NormalState: 5}},
+	// ON_GROUP{ON1, ON2, ON3}, OFF, BOOM and the initial state: 7
+	// states; 9 transitions, one of them ON_GROUP's.
+	"statesmith_design1_compressed.drawio": {states: 7, transitions: 9,
+		kinds: map[chart.StateKind]int{chart.StartState: 1, chart.NormalState: 6}},
+	"statesmith_design1_uncompressed.drawio": {states: 7, transitions: 9,
+		kinds: map[chart.StateKind]int{chart.StartState: 1, chart.NormalState: 6}},
 	// An edge with no source: an error; the rest reads.
 	"statesmith_negative_unterminated_edge.drawio": {states: 3, transitions: 2, errText: `shape ClSxLSJ55C_C8lVC4yGv-4 "EV1": drawio: the start of the edge is attached to no state`},
 }
@@ -154,12 +158,13 @@ func TestStateSmithPair(t *testing.T) {
 	}
 	got := strings.Join(render(a), "\n")
 	for _, want := range []string{
-		`state "ybaX8FbpUQNGJi_0bP3v-5" name="ON1" kind=normal initial=false`,
+		`state "ybaX8FbpUQNGJi_0bP3v-3" name="ON_GROUP" kind=normal initial=false parent=""`,
+		`state "ybaX8FbpUQNGJi_0bP3v-5" name="ON1" kind=normal initial=false parent="ybaX8FbpUQNGJi_0bP3v-3"`,
 		`state "ybaX8FbpUQNGJi_0bP3v-14" name="" kind=start initial=true`,
 		// "2. INCREASE [count >= 3]": order 2, from the label.
 		`transition "ybaX8FbpUQNGJi_0bP3v-16" from="ybaX8FbpUQNGJi_0bP3v-10" any=false order=2 test="INCREASE" value="" label="2. INCREASE [count >= 3]" event="INCREASE" guard="count >= 3"`,
-		// ON_GROUP's OFF transition, in each of its states, after their own.
-		`transition "ybaX8FbpUQNGJi_0bP3v-2@ybaX8FbpUQNGJi_0bP3v-10" from="ybaX8FbpUQNGJi_0bP3v-10" any=false order=4 test="OFF"`,
+		// ON_GROUP's OFF transition, which applies in each of its states.
+		`transition "ybaX8FbpUQNGJi_0bP3v-2" from="ybaX8FbpUQNGJi_0bP3v-3" any=false order=1 test="OFF"`,
 		// ON3's DIM, drawn without an order: after the "2." of INCREASE, as in StateSmith.
 		`transition "ybaX8FbpUQNGJi_0bP3v-9" from="ybaX8FbpUQNGJi_0bP3v-10" any=false order=3 test="DIM"`,
 	} {
@@ -182,6 +187,9 @@ func TestSmartLock(t *testing.T) {
 		`state "-KjRy6q1H4NhqvM-Cx5Z-16" name="Monitoring, Verifying Access Using Internal Records" kind=normal`,
 		`transition "_zQdXd1eFr0759UnzaPl-2" from="-KjRy6q1H4NhqvM-Cx5Z-4" any=false order=1 test="5 seconds unlocked" value="" label="5 seconds unlocked\n[server unresponsive] /lock" event="5 seconds unlocked" guard="server unresponsive" action="lock"`,
 		`transition "-KjRy6q1H4NhqvM-Cx5Z-8" from="U0YIL_bT853RhMY6K4DB-1" any=false order=1 test="access permitted" value="" label="access permitted [valid-key] /unlock"`,
+		// A compound of 2 states, which its transition leaves.
+		`state "-KjRy6q1H4NhqvM-Cx5Z-15" name="Reconnecting" kind=normal initial=false parent="dkxcmgxp9GDG2H__4WZW-2"`,
+		`transition "_zQdXd1eFr0759UnzaPl-18" from="dkxcmgxp9GDG2H__4WZW-2" any=false order=1 test="server connected"`,
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("smart lock lacks %s in\n%s", want, got)
@@ -196,7 +204,6 @@ func TestSmartLock(t *testing.T) {
 		`shape _zQdXd1eFr0759UnzaPl-42 "IOT Smart Lock - UML State Diagram": note: drawio: frame _zQdXd1eFr0759UnzaPl-42 "IOT Smart Lock - UML State Diagram" is not a state; ignored`,
 		`shape _zQdXd1eFr0759UnzaPl-23 "invalid key /ignore": warning: drawio: edge "invalid key /ignore" attached to no shape: not a transition; ignored`,
 		`shape _zQdXd1eFr0759UnzaPl-29: warning: drawio: line without an arrowhead between shape dkxcmgxp9GDG2H__4WZW-2 "Reconnecting, Locked" and shape -KjRy6q1H4NhqvM-Cx5Z-29 (ellipse): not a transition; ignored`,
-		`note: chart: compound state "Reconnecting, Locked" flattened`,
 	} {
 		if !slices.ContainsFunc(diags, func(d string) bool { return strings.Contains(d, want) }) {
 			t.Errorf("smart lock: want a diagnostic with %q among\n%s", want, strings.Join(diags, "\n"))
@@ -210,6 +217,7 @@ func TestGolden(t *testing.T) {
 	for _, tt := range []struct{ file, golden string }{
 		{"testdata/statesmith_design1_uncompressed.drawio", "testdata/statesmith_design1.golden.json"},
 		{"testdata/convert2mermaid_state_diagram.drawio", "testdata/convert2mermaid.golden.json"},
+		{"testdata/fsmforge_guard_nested.drawio", "testdata/fsmforge_guard_nested.golden.json"},
 	} {
 		t.Run(filepath.Base(tt.golden), func(t *testing.T) {
 			c, err := drawio.ReadFile(tt.file, drawio.Options{File: filepath.Base(tt.file)})

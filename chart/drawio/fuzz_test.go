@@ -35,6 +35,14 @@ func FuzzRead(f *testing.F) {
 	f.Add(utf16Bytes(mxfile, false))
 	f.Add([]byte(model(uo("a", "State", acts, vcell), uo("h", "Message Handler", "", vcell), uo("t", "Transition", `Test="hitByPlayer" Stack="push"`, ecell("h", "a")),
 		`<mxCell id="b" value="&lt;div&gt;B&lt;/div&gt;&lt;div&gt;entry / x&lt;/div&gt;" style="swimlane;html=1;" vertex="1" parent="a"/>`)))
+	// Nesting: StateSmith's history, history continue and regions; a
+	// plain parallel state, a history and a transition to two regions.
+	f.Add([]byte(model(vertex("i", "$initial_state", ssStart), group("g", "G", "1"), inside("h", "$H", "", "g"), group("a", "A", "g"),
+		inside("hc", "$HC", "", "a"), inside("a1", "A1", "", "a"), group("r", "$ORTHO 2 : R", "g"), inside("r1", "R1", "", "r"), group("q", "$ORTHO 1 : Q", "g"),
+		edge("e0", "", "", "i", "g"), edge("e1", "", "", "h", "a"), edge("e2", "GO", "", "g", "r1"))))
+	f.Add([]byte(model(vertex("s", "", startSt), obj("p", "P", `fsmforgeParallel="1"`, "swimlane;", "1"), in("r1", "R1", box, "p", 0, 0), in("a", "A", "", "r1", 0, 0),
+		in("r2", "R2", box, "p", 0, 50), in("b", "B", "", "r2", 0, 0), in("h", "H*", "ellipse;", "r2", 0, 0),
+		edge("e0", "go", "", "s", "a"), also("e1", "e0", "s", "b"))))
 	for _, seed := range hostileSeeds() {
 		f.Add(seed)
 	}

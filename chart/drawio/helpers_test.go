@@ -44,8 +44,15 @@ func render(c *chart.Chart) []string {
 		out = append(out, fmt.Sprintf("state %q name=%q kind=%v initial=%v parent=%q entry=%v", s.ID, s.Name, s.Kind, s.Initial, s.Parent, entry))
 	}
 	for _, t := range c.Transitions {
-		out = append(out, fmt.Sprintf("transition %q from=%q any=%v order=%d test=%q value=%q label=%q event=%q guard=%q action=%q target=%v push=%v",
-			t.ID, t.From, t.AnyState, t.Order, t.Test, t.Value, t.Label, t.Event, t.Guard, t.Action, t.Target, t.Push))
+		line := fmt.Sprintf("transition %q from=%q any=%v order=%d test=%q value=%q label=%q event=%q guard=%q action=%q target=%v push=%v",
+			t.ID, t.From, t.AnyState, t.Order, t.Test, t.Value, t.Label, t.Event, t.Guard, t.Action, t.Target, t.Push)
+		if len(t.Also) > 0 {
+			line += fmt.Sprintf(" also=%v", t.Also)
+		}
+		if t.Internal {
+			line += " internal"
+		}
+		out = append(out, line)
 	}
 	return out
 }

@@ -54,6 +54,24 @@ const (
 	// the machine ends there on purpose, so no warning says that the
 	// arrow's end may have come loose.
 	AttrFinal = "fsmforgeFinal"
+
+	// AttrParallel, "1" or "0", on a state: whether it is a parallel
+	// state, whose children (containers drawn inside it) are its regions,
+	// all active at once.
+	AttrParallel = "fsmforgeParallel"
+	// AttrAlso, on an edge, names (by cell ID) the edge of a transition
+	// that enters several states at once, in the regions of a parallel
+	// state: the edge is not a transition of its own, but one more target
+	// of that transition (Transition.Also), where the edge ends.
+	AttrAlso = "fsmforgeAlso"
+	// AttrInternal, "1" or "0", on an edge: the transition is internal
+	// (Transition.Internal): one to states inside the state it leaves
+	// does not leave it.
+	AttrInternal = "fsmforgeInternal"
+	// AttrStatechart, "1" or "0", in the Edit Data of the diagram itself,
+	// as AttrChain: the chart's Statechart, whether it runs as an SCXML
+	// statechart even without nested states.
+	AttrStatechart = "fsmforgeStatechart"
 )
 
 // drawioAttrs are wrapper attributes draw.io itself uses.
@@ -63,17 +81,19 @@ var drawioAttrs = []string{"placeholders", "tooltip", "link", "linkTarget", "tag
 type class uint8
 
 const (
-	clNone    class = iota // not part of the chart
-	clState                // a state or pseudo-state
-	clFrame                // a group or frame: its members are read as if drawn outside it
-	clLabel                // a label of an edge
-	clEdge                 // an edge, read as a transition
-	clHandler              // with a stencil, a message handler
-	clLayer                // the root cell or a layer
-	clNotes                // StateSmith's notes and settings: left out with what they hold
-	clBad                  // a vertex reported as an error (history, regions): left out with its edges
-	clAlias                // StateSmith's $PARENT_ALIAS: stands for the state it is drawn in
-	clInner                // StateSmith's inner handler text: part of the label of the state it is in
+	clNone     class = iota // not part of the chart
+	clState                 // a state or pseudo-state
+	clFrame                 // a group or frame: its members are read as if drawn outside it
+	clLabel                 // a label of an edge
+	clEdge                  // an edge, read as a transition
+	clHandler               // with a stencil, a message handler
+	clLayer                 // the root cell or a layer
+	clNotes                 // StateSmith's notes and settings: left out with what they hold
+	clBad                   // a vertex reported as an error: left out with its edges
+	clAlias                 // StateSmith's $PARENT_ALIAS: stands for the state it is drawn in
+	clInner                 // StateSmith's inner handler text: part of the label of the state it is in
+	clContinue              // StateSmith's $HC: not a state, it continues a history
+	clAlso                  // an edge that adds a target to a transition (AttrAlso)
 )
 
 // node is a cell of the page being read, with what the reading found out
@@ -257,11 +277,12 @@ func (in *interp) run() {
 	in.reportAttrs()
 	if in.ss {
 		in.report(in.smith.Finish(in.c), chart.Pos{}, "")
+		in.report(in.smith.Hierarchy(in.c), chart.Pos{}, "")
 	} else {
 		in.report(statesmith.CheckStarts(in.c), chart.Pos{}, "")
 	}
+	in.nested()
 	importer.RankOrders(in.c, in.keys, "drawio")
-	chart.Flatten(in.c, in.opt.MaxTransitions)
 }
 
 // report adds the problems package internal/statesmith found as
@@ -396,6 +417,8 @@ func (in *interp) page(pg *page, prefix string) {
 		switch {
 		case n.parent != nil && n.parent.c.edge:
 			n.class = clLabel
+		case n.c.edge && hasAttr(n.c, AttrAlso):
+			n.class = clAlso
 		case n.c.edge:
 			n.class = clEdge
 			if strict {
@@ -413,6 +436,7 @@ func (in *interp) page(pg *page, prefix string) {
 	if in.ss {
 		in.leaveOut(pg, nodes, prefix)
 	}
+	in.structure(pg, nodes, prefix)
 
 	// States in document order, then transitions.
 	states, edges := 0, 0
@@ -426,7 +450,6 @@ func (in *interp) page(pg *page, prefix string) {
 	}
 	in.c.States = slices.Grow(in.c.States, states)
 	in.c.Transitions = slices.Grow(in.c.Transitions, edges)
-	ignored := 0
 	for i := range nodes {
 		n := &nodes[i]
 		if n.skip {
@@ -437,9 +460,21 @@ func (in *interp) page(pg *page, prefix string) {
 			in.diag(chart.Error, in.pos(pg, n.c, prefix, chart.NormalizeSpace(n.text)), "give the cell another ID, or the page another ID",
 				"cell %s of page %q has the ID %q of a cell of another page; ignored", n.c.id, pg.label(), prefix+n.c.id)
 			n.class = clNone
+			n.skip = true
 			continue
 		}
 		in.ids[prefix+n.c.id] = true
+		if n.class == clState {
+			n.id = in.strs.Clone(prefix + n.c.id) // before any state names its parent's
+		}
+	}
+	firstTransition := len(in.c.Transitions)
+	ignored := 0
+	for i := range nodes {
+		n := &nodes[i]
+		if n.skip {
+			continue
+		}
 		_, hasRole := n.c.get(in.opt.RoleKey)
 		switch {
 		case n.class == clState:
@@ -482,6 +517,10 @@ func (in *interp) page(pg *page, prefix string) {
 		if !n.skip && n.class == clEdge && (!strict || n.role == chart.RoleTransition) {
 			in.transition(pg, n, prefix, sev)
 		}
+	}
+	in.alsoEdges(pg, nodes, prefix, firstTransition)
+	if in.ss {
+		in.stateSmithNesting(pg, nodes, prefix)
 	}
 }
 
@@ -588,10 +627,10 @@ func (in *interp) plainVertex(pg *page, n *node, prefix string) {
 		// StateSmith reads "H" as a state named H (its history is $H).
 		in.diag(chart.Warning, in.pos(pg, c, prefix, visible), "rename the state if it is one, or label the shape $H for StateSmith's history",
 			"shape %s is labelled \"H\": StateSmith reads it as a state of that name, as does this reader; in a UML drawing it would be a history pseudo-state", c.id)
-	case ellipse && (visible == "H" || visible == "H*"):
-		in.diag(chart.Error, in.pos(pg, c, prefix, visible), "draw the transition to the state the machine should return to; history comes with nested states in a later fsmforge",
-			"shape %s: history pseudo-states are not supported yet; the transitions to and from it are left out", c.id)
-		n.class = clBad
+	case ellipse && visible == "H":
+		n.kind = chart.HistoryState
+	case ellipse && visible == "H*":
+		n.kind = chart.DeepHistoryState
 	case ellipse && visible == "":
 		fill, _ := styleGet(c.style, "fillColor")
 		switch {
@@ -606,13 +645,36 @@ func (in *interp) plainVertex(pg *page, n *node, prefix string) {
 		// A shape an edge ends on is a state, whatever it looks like.
 	case slices.Contains(decorative, shape) || shape == "line" || styleIs(c.style, "strokeColor", "none") && styleIs(c.style, "fillColor", "none"):
 		n.class = clNone
-	case shape == "group" || n.text == "" && hasVertexKids(n):
+	case shape == "group" || n.text == "" && hasVertexKids(n) && !hasAttr(c, AttrInitial) && !hasAttr(c, AttrParallel):
+		// A container without text is a frame, unless its Edit Data says
+		// it is a state (one Write draws for a state without a name).
 		n.class = clFrame
 	}
 	if shape == "line" && n.class == clNone && n.parent != nil && styleIs(c.style, "dashed", "1") {
-		in.diag(chart.Error, in.pos(pg, c, prefix, ""), "draw the regions as separate machines",
-			"a dashed line inside %s divides it into parallel regions, which are not supported yet", describe(n.parent))
+		in.diag(chart.Error, in.pos(pg, c, prefix, ""), regionsHint,
+			"a dashed line inside %s divides it into parallel regions, which a line cannot say: which states are in which region?", describe(n.parent))
 	}
+	if v, ok := c.get(AttrParallel); ok && n.class == clState {
+		on, valid := importer.ParseFlag(v)
+		switch {
+		case !valid:
+			in.diag(chart.Warning, in.pos(pg, c, prefix, chart.NormalizeSpace(n.text)), "write 1 or 0", "%s %q is not 1 or 0; ignored", AttrParallel, importer.Shorten(v, 20))
+		case on && n.kind != chart.NormalState:
+			in.diag(chart.Warning, in.pos(pg, c, prefix, chart.NormalizeSpace(n.text)), "remove the attribute, or draw the shape as a state",
+				"%s = 1 on a %s pseudo-state; ignored", AttrParallel, n.kind)
+		case on:
+			n.kind = chart.ParallelState
+		}
+	}
+}
+
+// regionsHint says how to draw parallel regions.
+const regionsHint = "mark the state " + AttrParallel + " = 1 in its Edit Data, and draw each region as a container inside it"
+
+// hasAttr reports whether a cell's Edit Data has an attribute.
+func hasAttr(c *cell, name string) bool {
+	_, ok := c.get(name)
+	return ok
 }
 
 func styleIs(style, key, value string) bool {
@@ -640,10 +702,11 @@ func describe(n *node) string {
 	return "shape " + n.c.id
 }
 
-// parentState returns the state a vertex is drawn in, or nil.
+// parentState returns the state a vertex is drawn in (a normal or
+// parallel state), or nil.
 func parentState(n *node) *node {
 	for p := n.parent; p != nil; p = p.parent {
-		if p.class == clState && p.kind == chart.NormalState {
+		if p.class == clState && (p.kind == chart.NormalState || p.kind == chart.ParallelState) {
 			return p
 		}
 	}
@@ -676,7 +739,6 @@ func box(n *node) *chart.Box {
 
 func (in *interp) state(pg *page, n *node, prefix string) {
 	c := n.c
-	n.id = in.strs.Clone(prefix + c.id)
 	st := chart.State{ID: n.id, Kind: n.kind, Box: box(n)}
 	if p := parentState(n); p != nil {
 		st.Parent = p.id
@@ -693,7 +755,10 @@ func (in *interp) state(pg *page, n *node, prefix string) {
 		st.Name = in.strs.Clone(name)
 		st.Initial = st.Kind == chart.StartState
 		st.Pos = in.pos(pg, c, prefix, st.Name)
-		if in.ss && st.Kind == chart.NormalState && n.ss.Kind == statesmith.State && name != "" && !statesmith.IsStateName(name) {
+		if st.Kind == chart.HistoryState || st.Kind == chart.DeepHistoryState {
+			st.Name = "" // "H", "H*", "$H": what it is, not a name
+		}
+		if in.ss && st.Kind == chart.NormalState && (n.ss.Kind == statesmith.State || n.ss.Kind == statesmith.Ortho) && name != "" && !statesmith.IsStateName(name) {
 			in.diag(chart.Warning, st.Pos, "name the state with letters, digits and underscores, as StateSmith requires",
 				"state name %q is not a StateSmith identifier: StateSmith refuses the drawing; read as a state of that name", name)
 		}
@@ -843,8 +908,8 @@ func (in *interp) transition(pg *page, n *node, prefix string, sev chart.Severit
 	}
 	if !strict && isArrowless(c.style) {
 		if n.src != nil && n.src == n.dst && n.src.class == clState && styleIs(c.style, "dashed", "1") {
-			in.diag(chart.Error, at, "draw the regions as separate machines",
-				"a dashed line across %s divides it into parallel regions, which are not supported yet", describe(n.src))
+			in.diag(chart.Error, at, regionsHint,
+				"a dashed line across %s divides it into parallel regions, which a line cannot say: which states are in which region?", describe(n.src))
 			return
 		}
 		if n.src != nil && n.dst != nil && n.src.class == clState && n.dst.class == clState {
@@ -877,6 +942,9 @@ func (in *interp) transition(pg *page, n *node, prefix string, sev chart.Severit
 		return // reported with the vertex
 	case src.class == clNotes || dst != nil && dst.class == clNotes:
 		in.diag(chart.Note, at, "", "edge %s starts or ends in a note or a setting; not part of the chart", c.id)
+		return
+	case src.class == clContinue || dst != nil && dst.class == clContinue:
+		in.diag(chart.Error, at, "remove the edge: a $HC only marks the state it is drawn in", "edge %s starts or ends at a $HC, which StateSmith allows no transition; ignored", c.id)
 		return
 	case src.class == clAlias || dst != nil && dst.class == clAlias:
 		in.diag(chart.Error, at, "draw the $PARENT_ALIAS inside the state it stands for", "edge %s starts or ends at a $PARENT_ALIAS drawn in no state", c.id)
@@ -1035,6 +1103,13 @@ func (in *interp) plainTransition(t *chart.Transition, n *node, label string) {
 	if v, ok := c.get(AttrTest); ok {
 		t.Test = v
 	}
+	if v, ok := c.get(AttrInternal); ok {
+		if on, valid := importer.ParseFlag(v); valid {
+			t.Internal = on
+		} else {
+			in.diag(chart.Warning, t.Pos, "write 1 or 0", "%s %q is not 1 or 0; ignored", AttrInternal, importer.Shorten(v, 20))
+		}
+	}
 	if v, ok := c.get(AttrOrder); ok {
 		o, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil || o < 0 {
@@ -1110,14 +1185,12 @@ func (in *interp) stateSmithVertex(pg *page, n *node, prefix string) bool {
 		n.class, n.kind = clState, chart.StartState
 	case statesmith.Choice, statesmith.EntryPoint, statesmith.ExitPoint:
 		n.class, n.kind = clState, chart.ChoiceState
-	case statesmith.History, statesmith.HistoryContinue:
-		n.class = clBad
-		in.diag(chart.Error, at(), "draw the transition to the state the machine should return to; history comes with nested states in a later fsmforge",
-			"%s shape %s: history states are not supported yet; the transitions to and from it are left out", v.Kind, n.c.id)
+	case statesmith.History:
+		n.class, n.kind = clState, chart.HistoryState
+	case statesmith.HistoryContinue:
+		n.class = clContinue
 	case statesmith.Ortho:
-		n.class = clBad
-		in.diag(chart.Error, at(), "draw the regions as separate machines",
-			"%s shape %s: orthogonal regions (parallel states) are not supported yet; the transitions to and from it are left out", v.Kind, n.c.id)
+		n.class = clState // a region: its state becomes parallel (statesmith.Regions)
 	case statesmith.ParentAlias:
 		n.class = clAlias
 	}
@@ -1183,7 +1256,7 @@ func (in *interp) point(pg *page, n *node, prefix string) {
 // StateSmith drawing, and its behaviour text.
 func stateSmithName(n *node) (name, behaviour string) {
 	switch n.ss.Kind {
-	case statesmith.State:
+	case statesmith.State, statesmith.Ortho:
 		return n.ss.Name, n.ss.Behaviour
 	case statesmith.Choice:
 		return n.ss.Name, ""
@@ -1209,33 +1282,54 @@ func (in *interp) behaviour(st *chart.State, text string) {
 }
 
 // chain reads the chart's Chain and ChainLimit from the Edit Data of the
-// first page's root cell that sets them.
+// first page's root cell that sets them, and its Statechart from the first
+// that sets it.
 func (in *interp) chain(pages []*page) {
+	chainRead, statechartRead := false, false
 	for _, pg := range pages {
 		for i := range pg.cells {
 			c := &pg.cells[i]
 			if c.parent != "" || c.vertex || c.edge {
 				continue
 			}
-			v, okChain := c.get(AttrChain)
-			l, okLimit := c.get(AttrChainLimit)
-			if !okChain && !okLimit {
-				continue
-			}
-			at := in.pos(pg, c, "", "")
-			if on, ok := importer.ParseFlag(v); ok {
-				in.c.Chain = on
-			} else {
-				in.diag(chart.Warning, at, "write 1 or 0", "%s %q is not 1 or 0; ignored", AttrChain, importer.Shorten(v, 20))
-			}
-			if l = strings.TrimSpace(l); l != "" {
-				if n, ok := importer.ParseChainLimit(l); ok {
-					in.c.ChainLimit = n
+			if v, ok := c.get(AttrStatechart); ok && !statechartRead {
+				statechartRead = true
+				if on, ok := importer.ParseFlag(v); ok {
+					in.c.Statechart = on
 				} else {
-					in.diag(chart.Warning, at, "write a whole number from 1 to 65535, or leave it empty for the number of states", "%s %q is not a whole number from 0 to 65535; ignored", AttrChainLimit, importer.Shorten(l, 20))
+					in.diag(chart.Warning, in.pos(pg, c, "", ""), "write 1 or 0", "%s %q is not 1 or 0; ignored", AttrStatechart, importer.Shorten(v, 20))
 				}
 			}
-			return
+			if !chainRead {
+				chainRead = in.chainOf(pg, c)
+			}
+			if chainRead && statechartRead {
+				return
+			}
 		}
 	}
+}
+
+// chainOf reads the chart's Chain and ChainLimit from root cell c of page
+// pg, and reports whether it sets either.
+func (in *interp) chainOf(pg *page, c *cell) bool {
+	v, okChain := c.get(AttrChain)
+	l, okLimit := c.get(AttrChainLimit)
+	if !okChain && !okLimit {
+		return false
+	}
+	at := in.pos(pg, c, "", "")
+	if on, ok := importer.ParseFlag(v); ok {
+		in.c.Chain = on
+	} else {
+		in.diag(chart.Warning, at, "write 1 or 0", "%s %q is not 1 or 0; ignored", AttrChain, importer.Shorten(v, 20))
+	}
+	if l = strings.TrimSpace(l); l != "" {
+		if n, ok := importer.ParseChainLimit(l); ok {
+			in.c.ChainLimit = n
+		} else {
+			in.diag(chart.Warning, at, "write a whole number from 1 to 65535, or leave it empty for the number of states", "%s %q is not a whole number from 0 to 65535; ignored", AttrChainLimit, importer.Shorten(l, 20))
+		}
+	}
+	return true
 }

@@ -29,8 +29,9 @@ import (
 //     included).
 //   - MaxDepth bounds how deeply cells nest (a state in a container in a
 //     container...); XML elements may nest MaxDepth+32 deep.
-//   - MaxTransitions bounds the transitions of the flattened chart
-//     ([chart.Flatten]).
+//   - MaxTransitions is not used: the reader keeps the states' nesting,
+//     and does not flatten the chart ([chart.Flatten] copies
+//     transitions).
 //   - RoleKey names the Edit Data attribute that says which master of the
 //     stencil a shape stands for ([AttrRole] by default).
 type Options = chart.ReadOptions

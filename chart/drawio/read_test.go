@@ -336,18 +336,21 @@ func TestPlain(t *testing.T) {
 			model(vertex("h", "H*", "ellipse;"), vertex("s", "S", "rounded=1;"), edge("d", "", "endArrow=none;dashed=1;", "s", "s"),
 				`<mxCell id="l" value="" style="line;dashed=1;" vertex="1" parent="s"><mxGeometry as="geometry"/></mxCell>`),
 			[]string{`state "s" name="S"`},
-			[]string{`shape h "H*": drawio: shape h: history pseudo-states are not supported yet`,
-				`shape l: drawio: a dashed line inside shape s "S" divides it into parallel regions, which are not supported yet`,
-				`shape d: drawio: a dashed line across shape s "S" divides it into parallel regions, which are not supported yet`}},
+			[]string{`shape h "H*": drawio: history pseudo-state h is drawn in no state: a history keeps the history of the state it is drawn in; it and its transitions are left out`,
+				`shape l: drawio: a dashed line inside shape s "S" divides it into parallel regions, which a line cannot say: which states are in which region?`,
+				`shape d: drawio: a dashed line across shape s "S" divides it into parallel regions, which a line cannot say: which states are in which region?`}},
 		{"compound",
 			model(vertex("st", "", "ellipse;fillColor=#000;"), `<mxCell id="on" value="On" style="swimlane;" vertex="1" parent="1"><mxGeometry x="100" y="100" width="300" height="200" as="geometry"/></mxCell>`,
 				`<mxCell id="is" value="" style="ellipse;fillColor=black;" vertex="1" parent="on"><mxGeometry x="5" y="5" width="10" height="10" as="geometry"/></mxCell>`,
 				`<mxCell id="a" value="A" style="" vertex="1" parent="on"><mxGeometry x="10" y="30" width="80" height="40" as="geometry"/></mxCell>`,
 				`<mxCell id="b" value="B" style="" vertex="1" parent="on"><mxGeometry x="150" y="30" width="80" height="40" as="geometry"/></mxCell>`,
 				vertex("off", "Off", ""), edge("t0", "", "", "st", "on"), edge("t1", "", "", "is", "b"), edge("t2", "next", "", "b", "a"), edge("t3", "off", "", "on", "off")),
-			[]string{`state "a" name="A" kind=normal initial=false parent=""`, `transition "t0" from="st" any=false order=1 test="" value="" label="" event="" guard="" action="" target=b`,
-				`transition "t3@a" from="a" any=false order=1 test="off"`, `transition "t3@b" from="b" any=false order=2 test="off"`},
-			[]string{`note: chart: compound state "On" flattened: its 1 transition applies in each of its 2 states; entering it enters "B"`}},
+			[]string{`state "on" name="On" kind=normal initial=false parent=""`, `state "is" name="" kind=start initial=true parent="on"`,
+				`state "a" name="A" kind=normal initial=false parent="on"`,
+				`transition "t0" from="st" any=false order=1 test="" value="" label="" event="" guard="" action="" target=on`,
+				`transition "t1" from="is" any=false order=1 test="" value="" label="" event="" guard="" action="" target=b`,
+				`transition "t3" from="on" any=false order=1 test="off"`},
+			nil},
 		{"cycle",
 			model(`<mxCell id="a" value="A" vertex="1" parent="b"/>`, `<mxCell id="b" value="B" vertex="1" parent="a"/>`),
 			[]string{`state "a"`, `state "b"`},
@@ -411,6 +414,20 @@ func TestHugeInput(t *testing.T) {
 		labels.WriteString(`<mxCell id="l` + strconv.Itoa(i) + `" value="x" vertex="1" parent="e"/>`)
 	}
 	labels.WriteString(`</root></mxGraphModel>`)
+	// One state of 30,000 histories without a transition, and a
+	// parallel state of 30,000 regions, each entered by a transition.
+	var histories, regions strings.Builder
+	histories.WriteString(`<mxGraphModel><root><mxCell id="0"/><mxCell id="1" parent="0"/><mxCell id="g" value="G" style="swimlane;" vertex="1" parent="1"/>` +
+		`<mxCell id="s" style="shape=startState;" vertex="1" parent="g"/><mxCell id="a" value="A" vertex="1" parent="g"/><mxCell id="e" edge="1" parent="1" source="s" target="a"/>`)
+	regions.WriteString(`<mxGraphModel><root><mxCell id="0"/><mxCell id="1" parent="0"/><object label="P" fsmforgeParallel="1" id="p"><mxCell vertex="1" parent="1"/></object>`)
+	for i := range 30000 {
+		n := strconv.Itoa(i)
+		histories.WriteString(`<mxCell id="h` + n + `" value="H" style="ellipse;" vertex="1" parent="g"/>`)
+		regions.WriteString(`<mxCell id="r` + n + `" value="R" vertex="1" parent="p"/><mxCell id="x` + n + `" value="X" vertex="1" parent="r` + n + `"/>` +
+			`<mxCell id="e` + n + `" value="go" edge="1" parent="1" source="p" target="x` + n + `"/>`)
+	}
+	histories.WriteString(`</root></mxGraphModel>`)
+	regions.WriteString(`</root></mxGraphModel>`)
 	for _, tt := range []struct {
 		name, data string
 		opt        drawio.Options
@@ -418,6 +435,8 @@ func TestHugeInput(t *testing.T) {
 		{"many pages", selfClosing.String(), drawio.Options{}},
 		{"a long cycle of cells", chain.String(), drawio.Options{MaxDepth: 100000}},
 		{"many labels of an edge", labels.String(), drawio.Options{}},
+		{"many histories in a state", histories.String(), drawio.Options{}},
+		{"many regions entered", regions.String(), drawio.Options{}},
 		{"HTML of '<'", model(vertex("a", strings.Repeat("<", 1<<20), "html=1;")), drawio.Options{}},
 		{"HTML of scripts", model(vertex("a", strings.Repeat("<script>", 1<<17), "html=1;")), drawio.Options{}},
 		{"placeholders", model(`<UserObject label="` + strings.Repeat("%a", 1<<19) + `" placeholders="1" id="a"><mxCell vertex="1" parent="1"/></UserObject>`), drawio.Options{}},

@@ -44,6 +44,11 @@ const (
 	styleEnd        = "ellipse;shape=endState;fillColor=#000000;strokeColor=#000000;"
 	styleChoice     = "rhombus;whiteSpace=wrap;"
 	styleTransition = "rounded=0;orthogonalLoop=1;jettySize=auto;endArrow=block;endFill=1;"
+	styleAlso       = "rounded=0;orthogonalLoop=1;jettySize=auto;endArrow=block;endFill=1;dashed=1;"
+	styleContainer  = "container=1;verticalAlign=top;arcSize=6;"
+	styleParallel   = "swimlane;rounded=1;whiteSpace=wrap;container=1;startSize=30;arcSize=6;"
+	styleRegion     = "rounded=0;whiteSpace=wrap;dashed=1;container=1;verticalAlign=top;align=left;spacingLeft=6;"
+	styleHistory    = "ellipse;whiteSpace=wrap;aspect=fixed;"
 )
 
 // Write writes c as a draw.io diagram (an mxfile, one diagram per page of
@@ -65,16 +70,27 @@ const (
 // others. States of a page whose IDs carry the page's prefix ("4/36", as
 // Read makes them for pages after the first) go on a page of their own;
 // otherwise all are drawn on one page. A state with a Parent is drawn
-// inside it. Transitions that end in the final state, or return, end
-// loose.
+// inside it, a container (container=1) large enough to hold the states
+// inside, which are laid out in rows when they have no Box; a parallel
+// state is marked AttrParallel, its regions stacked inside it; a history
+// is an ellipse labelled H or H* (its name is not drawn). A transition to
+// several states (Also) is an edge to its Target and, to each further
+// state, an edge marked AttrAlso; an internal transition is marked
+// AttrInternal. Transitions that end in the final
+// state, or return, end loose. A chart that runs as a statechart
+// (Chart.Statechart) is marked AttrStatechart.
 //
 // The output is deterministic: the same chart gives the same bytes. Write
 // returns an error, and writes nothing, for a chart it cannot draw so that
 // it reads back: a plain chart with entry actions, values, stack
 // operations or any-state transitions (which only a stencil gives), a
 // chart with a stencil whose property names are not XML names or that has
-// pseudo-states, an ID shared by a state and a transition, an entry action
-// the stencil does not list. It panics if c is nil.
+// pseudo-states, parallel states or internal transitions, an ID shared by
+// a state and a transition, an entry action the stencil does not list;
+// exit actions, transitions with actions (Transition.Actions) or without
+// a target (chart.ToNone); a state inside a pseudo-state, inside
+// itself or inside a state the chart does not have; a history at the top
+// level, a parallel state without regions. It panics if c is nil.
 func Write(w io.Writer, c *chart.Chart, opt WriteOptions) error {
 	if c == nil {
 		panic("drawio: Write of a nil chart")
@@ -135,6 +151,7 @@ type writer struct {
 	// each of their transitions is written with its order, since Read
 	// tries those without one after those with one.
 	ranked map[string]bool
+	holds  map[string]bool // the states of the page being written that hold states
 }
 
 // groupKey is the key of a transition's state in writer.ranked.
@@ -161,7 +178,7 @@ func writeErr(format string, args ...any) error {
 
 // reserved are the wrapper attributes a stencil's property may not be
 // named.
-var reserved = []string{"id", "label", "placeholders", "tooltip", "link", "linkTarget", "tags", AttrRole, AttrStencil, AttrVersion}
+var reserved = []string{"id", "label", "placeholders", "tooltip", "link", "linkTarget", "tags", AttrRole, AttrStencil, AttrVersion, AttrAlso}
 
 // check refuses what cannot be written so that it reads back.
 func (wr *writer) check() error {
@@ -187,11 +204,17 @@ func (wr *writer) check() error {
 		if s.ID == "" {
 			return writeErr("a state without an ID")
 		}
+		if len(s.Exit) > 0 {
+			return writeErr("state %q has exit actions, which a drawing cannot carry", s.ID)
+		}
 		if st == nil {
 			if len(s.Entry) > 0 {
 				return writeErr("state %q has entry actions, which a chart without a stencil cannot carry", s.ID)
 			}
 			continue
+		}
+		if s.Kind == chart.ParallelState {
+			return writeErr("state %q is a parallel state, which a chart drawn with stencil %q cannot have", s.ID, st.Name)
 		}
 		if s.Kind != chart.NormalState {
 			return writeErr("state %q is a %s pseudo-state, which a chart drawn with stencil %q cannot have", s.ID, s.Kind, st.Name)
@@ -230,6 +253,72 @@ func (wr *writer) check() error {
 		}
 		if t.Target.Kind == chart.ToState && t.Target.State == "" {
 			return writeErr("transition %q goes to a state without an ID", t.ID)
+		}
+		switch {
+		case len(t.Actions) > 0:
+			return writeErr("transition %q has actions, which a drawing cannot carry", t.ID)
+		case t.Internal && st != nil:
+			return writeErr("transition %q is internal, which a chart drawn with stencil %q cannot carry", t.ID, st.Name)
+		case t.Target.Kind == chart.ToNone:
+			return writeErr("transition %q has no target, which a drawing cannot carry (an edge whose end is loose goes to the final state)", t.ID)
+		case len(t.Also) > 0 && t.Target.Kind != chart.ToState:
+			return writeErr("transition %q enters more states (Also) but its target is the %s", t.ID, t.Target.Kind)
+		}
+		for _, id := range t.Also {
+			if !ids[id] {
+				return writeErr("transition %q also enters %q, which the chart does not have", t.ID, id)
+			}
+		}
+	}
+	return wr.checkNesting()
+}
+
+// checkNesting refuses a state inside a state the chart does not have, or
+// inside a pseudo-state, or inside itself: a drawing could not say so.
+func (wr *writer) checkNesting() error {
+	c := wr.c
+	index := make(map[string]int, len(c.States))
+	for i := range c.States {
+		if _, dup := index[c.States[i].ID]; !dup {
+			index[c.States[i].ID] = i
+		}
+	}
+	state := make([]uint8, len(c.States)) // 0: not seen, 1: on the path, 2: done
+	for i := range c.States {
+		var path []int
+		for k := i; state[k] == 0; {
+			state[k] = 1
+			path = append(path, k)
+			p := c.States[k].Parent
+			if p == "" {
+				break
+			}
+			j, ok := index[p]
+			switch {
+			case !ok:
+				return writeErr("state %q is inside %q, which the chart does not have", c.States[k].ID, p)
+			case c.States[j].Kind != chart.NormalState && c.States[j].Kind != chart.ParallelState:
+				return writeErr("state %q is inside %q, a %s pseudo-state", c.States[k].ID, p, c.States[j].Kind)
+			case state[j] == 1:
+				return writeErr("state %q is inside itself", c.States[j].ID)
+			}
+			k = j
+		}
+		for _, k := range path {
+			state[k] = 2
+		}
+	}
+	holds := make(map[string]bool)
+	for i := range c.States {
+		holds[c.States[i].Parent] = true
+	}
+	for i := range c.States {
+		s := &c.States[i]
+		switch {
+		case (s.Kind == chart.HistoryState || s.Kind == chart.DeepHistoryState) && s.Parent == "":
+			return writeErr("history state %q is at the top level: a drawing draws a history inside the state whose history it keeps", s.ID)
+		case s.Kind == chart.ParallelState && !holds[s.ID]:
+			return writeErr("parallel state %q has no regions", s.ID)
 		}
 	}
 	return nil
@@ -309,6 +398,11 @@ func (wr *writer) split(names []string, pageOf []int) ([]*wpage, bool) {
 		}
 		pg.states = append(pg.states, i)
 	}
+	for i := range c.States {
+		if p := c.States[i].Parent; p != "" && index[p] != pageOf[i] {
+			return nil, false // a state inside one of another page
+		}
+	}
 	for k := 1; k < len(pages); k++ {
 		pages[k].id = strings.TrimSuffix(pages[k].prefix, "/")
 		for j := 1; j < k; j++ {
@@ -335,8 +429,8 @@ func (wr *writer) split(names []string, pageOf []int) ([]*wpage, bool) {
 		if !ok {
 			return nil, false
 		}
-		if t.Target.Kind == chart.ToState {
-			if kt, ok := index[t.Target.State]; !ok || kt != k {
+		for _, id := range append([]string{t.Target.State}, t.Also...) {
+			if kt, ok := index[id]; t.Target.Kind == chart.ToState && (!ok || kt != k) {
 				return nil, false
 			}
 		}
@@ -381,6 +475,12 @@ func (wr *writer) model(pg *wpage) string {
 	for _, i := range pg.states {
 		onPage[c.States[i].ID] = i
 	}
+	wr.holds = make(map[string]bool)
+	for _, i := range pg.states {
+		if p := c.States[i].Parent; p != "" {
+			wr.holds[p] = true
+		}
+	}
 	handler := ""
 	for _, i := range pg.trans {
 		if c.Transitions[i].AnyState {
@@ -392,16 +492,22 @@ func (wr *writer) model(pg *wpage) string {
 	var b strings.Builder
 	b.WriteString(`    <mxGraphModel dx="0" dy="0" grid="1" gridSize="10" guides="1" tooltips="1" connect="1" arrows="1" fold="1" page="1" pageScale="1" pageWidth="850" pageHeight="1100" math="0" shadow="0">` + "\n")
 	b.WriteString("      <root>\n")
-	if wr.c.Chain || wr.c.ChainLimit != 0 {
-		chain := "0"
-		if wr.c.Chain {
-			chain = "1"
+	if wr.c.Chain || wr.c.ChainLimit != 0 || wr.c.Statechart {
+		attrs := ""
+		if wr.c.Chain || wr.c.ChainLimit != 0 {
+			chain := "0"
+			if wr.c.Chain {
+				chain = "1"
+			}
+			attrs += ` ` + AttrChain + `="` + chain + `"`
 		}
-		limit := ""
 		if wr.c.ChainLimit != 0 {
-			limit = fmt.Sprintf(` %s="%d"`, AttrChainLimit, wr.c.ChainLimit)
+			attrs += fmt.Sprintf(` %s="%d"`, AttrChainLimit, wr.c.ChainLimit)
 		}
-		b.WriteString(`        <object label="" ` + AttrChain + `="` + chain + `"` + limit + ` id="` + esc(root) + `"><mxCell/></object>` + "\n")
+		if wr.c.Statechart {
+			attrs += ` ` + AttrStatechart + `="1"`
+		}
+		b.WriteString(`        <object label=""` + attrs + ` id="` + esc(root) + `"><mxCell/></object>` + "\n")
 	} else {
 		b.WriteString(`        <mxCell id="` + esc(root) + `"/>` + "\n")
 	}
@@ -415,7 +521,11 @@ func (wr *writer) model(pg *wpage) string {
 		}
 		bx := boxes[s.ID]
 		geo := fmt.Sprintf(`<mxGeometry x="%s" y="%s" width="%s" height="%s" as="geometry"/>`, num(bx.X-px), num(bx.Y-py), num(bx.W), num(bx.H))
-		wr.state(&b, pg, s, parent, geo)
+		region := false
+		if k, ok := onPage[s.Parent]; ok && s.Parent != "" {
+			region = c.States[k].Kind == chart.ParallelState
+		}
+		wr.state(&b, pg, s, parent, geo, region)
 	}
 	if handler != "" {
 		y := float64(margin)
@@ -429,15 +539,16 @@ func (wr *writer) model(pg *wpage) string {
 	}
 	for _, i := range pg.trans {
 		wr.transition(&b, pg, &c.Transitions[i], layer, handler, wr.nth[i], boxes)
+		wr.alsoEdges(&b, pg, &c.Transitions[i], layer, used)
 	}
 	b.WriteString("      </root>\n")
 	b.WriteString("    </mxGraphModel>\n")
 	return b.String()
 }
 
-// layout returns where each state of the page is drawn: at its Box, or
-// on a grid below the states that have one.
-func (wr *writer) layout(pg *wpage) map[string]chart.Box {
+// gridLayout returns where each state of a page without nesting is
+// drawn: at its Box, or on a grid below the states that have one.
+func (wr *writer) gridLayout(pg *wpage) map[string]chart.Box {
 	c := wr.c
 	boxes := make(map[string]chart.Box, len(pg.states))
 	top := float64(margin)
@@ -468,13 +579,18 @@ func (wr *writer) layout(pg *wpage) map[string]chart.Box {
 	return boxes
 }
 
-// state writes the cell of a state.
-func (wr *writer) state(b *strings.Builder, pg *wpage, s *chart.State, parent, geo string) {
+// state writes the cell of a state; region says that it is a region of
+// a parallel state.
+func (wr *writer) state(b *strings.Builder, pg *wpage, s *chart.State, parent, geo string, region bool) {
 	id := pg.cellID(s.ID)
+	compound := wr.holds[s.ID]
 	if st := wr.st; st != nil {
 		master, style := st.Masters.State, styleState
 		if s.Initial {
 			master, style = st.Masters.Initial, styleInitial
+		}
+		if compound {
+			style += styleContainer
 		}
 		// The label names the state, as the designer edits it; the
 		// name property stays empty.
@@ -494,26 +610,46 @@ func (wr *writer) state(b *strings.Builder, pg *wpage, s *chart.State, parent, g
 		b.WriteString("          </mxCell>\n        </UserObject>\n")
 		return
 	}
-	style := styleState
-	switch s.Kind {
-	case chart.StartState:
+	style, label := styleState, s.Name
+	switch {
+	case s.Kind == chart.StartState:
 		style = styleStart
-	case chart.EndState:
+	case s.Kind == chart.EndState:
 		style = styleEnd
-	case chart.ChoiceState:
+	case s.Kind == chart.ChoiceState:
 		style = styleChoice
+	case s.Kind == chart.HistoryState:
+		style, label = styleHistory, "H"
+	case s.Kind == chart.DeepHistoryState:
+		style, label = styleHistory, "H*"
+	case s.Kind == chart.ParallelState:
+		style = styleParallel
+	case region:
+		style = styleRegion
+	case compound:
+		style = styleState + styleContainer
 	}
-	if s.Initial == (s.Kind == chart.StartState) {
-		fmt.Fprintf(b, `        <mxCell id="%s" value="%s" style="%s" vertex="1" parent="%s">`+"\n", esc(id), esc(s.Name), style, esc(parent))
+	// A container without text is a frame, unless its Edit Data says it
+	// is a state.
+	nameless := compound && s.Name == "" && s.Kind != chart.ParallelState
+	if s.Initial == (s.Kind == chart.StartState) && s.Kind != chart.ParallelState && !nameless {
+		fmt.Fprintf(b, `        <mxCell id="%s" value="%s" style="%s" vertex="1" parent="%s">`+"\n", esc(id), esc(label), style, esc(parent))
 		b.WriteString("          " + geo + "\n")
 		b.WriteString("        </mxCell>\n")
 		return
 	}
-	initial := "0"
-	if s.Initial {
-		initial = "1"
+	var attrs []string
+	if s.Initial != (s.Kind == chart.StartState) || nameless {
+		initial := "0"
+		if s.Initial {
+			initial = "1"
+		}
+		attrs = append(attrs, AttrInitial+`="`+initial+`"`)
 	}
-	fmt.Fprintf(b, `        <object label="%s" %s="%s" id="%s">`+"\n", esc(s.Name), AttrInitial, initial, esc(id))
+	if s.Kind == chart.ParallelState {
+		attrs = append(attrs, AttrParallel+`="1"`)
+	}
+	fmt.Fprintf(b, `        <object label="%s" %s id="%s">`+"\n", esc(label), strings.Join(attrs, " "), esc(id))
 	fmt.Fprintf(b, `          <mxCell style="%s" vertex="1" parent="%s">`+"\n", style, esc(parent))
 	b.WriteString("            " + geo + "\n")
 	b.WriteString("          </mxCell>\n        </object>\n")
@@ -630,6 +766,9 @@ func (wr *writer) transition(b *strings.Builder, pg *wpage, t *chart.Transition,
 	if t.Target.Kind == chart.ToFinal {
 		extra = append(extra, AttrFinal+`="1"`)
 	}
+	if t.Internal {
+		extra = append(extra, AttrInternal+`="1"`)
+	}
 	add(AttrTest, test, t.Test)
 	add(AttrEvent, ev, t.Event)
 	add(AttrGuard, gu, t.Guard)
@@ -644,6 +783,19 @@ func (wr *writer) transition(b *strings.Builder, pg *wpage, t *chart.Transition,
 	fmt.Fprintf(b, `          <mxCell style="%s" edge="1" parent="%s"%s>`+"\n", styleTransition, esc(layer), ends)
 	b.WriteString("            " + geo + "\n")
 	b.WriteString("          </mxCell>\n        </object>\n")
+}
+
+// alsoEdges writes an edge for each further target of a transition
+// (Also), from its state to the target, marked with AttrAlso: Read adds
+// the target to the transition.
+func (wr *writer) alsoEdges(b *strings.Builder, pg *wpage, t *chart.Transition, layer string, used map[string]bool) {
+	for _, target := range t.Also {
+		id := freeID(used, pg.cellID(t.ID)+"-also")
+		fmt.Fprintf(b, `        <object label="" %s="%s" id="%s">`+"\n", AttrAlso, esc(pg.cellID(t.ID)), esc(id))
+		fmt.Fprintf(b, `          <mxCell style="%s" edge="1" parent="%s" source="%s" target="%s">`+"\n", styleAlso, esc(layer), esc(pg.cellID(t.From)), esc(pg.cellID(target)))
+		b.WriteString("            <mxGeometry relative=\"1\" as=\"geometry\"/>\n")
+		b.WriteString("          </mxCell>\n        </object>\n")
+	}
 }
 
 // derive reads a plain label as Read does: its order prefix, event, guard,

@@ -10,10 +10,13 @@ import (
 
 // Reading is what an importer gathers while it reads a drawing made for
 // StateSmith, for [Reading.Finish]: the points it records, and what
-// [Reading.State] and [Reading.Edge] read. The zero value is ready to
+// [Reading.State] and [Reading.Edge] read, and the regions and history
+// continue vertices for [Reading.Hierarchy]. The zero value is ready to
 // use; it is not safe for concurrent use.
 type Reading struct {
-	Points []Point // entry and exit points
+	Points    []Point    // entry and exit points
+	Regions   []Region   // $ORTHO regions, for [Reading.Hierarchy]
+	Continues []Continue // $HC vertices, for [Reading.Hierarchy]
 
 	vias     []Via     // transitions through the points
 	handlers []Handler // events states stop without a transition
@@ -65,11 +68,12 @@ func (r *Reading) Edge(label string, from Kind, first int) (ts []Transition, pro
 }
 
 // Finish makes a chart read from a drawing made for StateSmith, whose
-// states still nest, mean what StateSmith makes of the drawing, and
-// reports what it cannot say, in this order: [ResolveVias] (r's points
-// and the vias of its edges), [EnterStarts], [CheckStarts],
-// [CheckHandlers] (the handlers of its states). A drawing not made for
-// StateSmith needs only CheckStarts.
+// states nest, mean what StateSmith makes of the drawing, and reports
+// what it cannot say, in this order: [ResolveVias] (r's points and the
+// vias of its edges), [EnterStarts], [CheckStarts], [CheckHandlers] (the
+// handlers of its states). A drawing not made for StateSmith needs only
+// CheckStarts. [Reading.Hierarchy] reads the regions and histories after
+// it.
 func (r *Reading) Finish(c *chart.Chart) []Problem {
 	ps := ResolveVias(c, r.Points, r.vias)
 	ps = append(ps, EnterStarts(c)...)
@@ -270,7 +274,7 @@ func stops(name *names, h *Handler, p string, t *chart.Transition) Problem {
 // it, as a choice's: a note says so. A start whose transitions do not lead
 // to one state without a condition (several, or one with an event or a
 // guard) is an error for each transition into it, which goes where the
-// start's first transition leads, as flattening enters a state; a start
+// start's first transition leads; a start
 // without a transition, or whose first leads to itself, is an error too,
 // and the transitions into it are left as they are. It costs time linear
 // in the chart.
@@ -311,12 +315,13 @@ func EnterStarts(c *chart.Chart) []Problem {
 }
 
 // CheckStarts reports the start pseudo-states inside a state that a chart
-// cannot read as drawn: flattening enters the first target of a start's
-// transitions ([chart.Flatten]), so a start with several (StateSmith's and
-// Kingly's conditional initial transitions), or whose one transition has
-// an event or a guard, is an error at the start; an action on it is code,
-// not run: a warning at the transition. It costs time linear in the
-// chart.
+// cannot read as drawn: a chart enters a compound state through the one
+// transition of its start, without a test (package compile; and
+// [chart.Flatten] enters the first target of a start's transitions), so
+// a start with several (StateSmith's and Kingly's conditional initial
+// transitions), or whose one transition has an event or a guard, is an
+// error at the start; an action on it is code, not run: a warning at the
+// transition. It costs time linear in the chart.
 func CheckStarts(c *chart.Chart) []Problem {
 	var starts []int // nested starts, in the chart's order
 	out := make(map[string][]*chart.Transition)

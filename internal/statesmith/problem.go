@@ -60,4 +60,8 @@ const (
 	hintChoice      = "draw one transition from it, without a label, to a choice (a diamond, or $choice), and the branches from the choice"
 	hintCode        = "no code from the drawing is run: a state's entry actions come from a stencil's properties, and the game does the rest"
 	hintTwice       = "give each entry or exit point of a state its own label"
+	hintRegion      = "draw the $ORTHO regions inside the state that runs them in parallel"
+	hintNotRegion   = "draw it inside one of the regions, or label it \"$ORTHO : NAME\" to make it a region"
+	hintRegionOrder = "write the order as a number: \"$ORTHO 2 : NAME\""
+	hintHistory     = "draw one transition, without a label, from the $H to the state to enter while the state has no history yet"
 )

@@ -22,7 +22,12 @@
 // nested, [Reading.Finish] resolves the transitions through entry and
 // exit points ([ResolveVias]), makes those into an $initial_state go
 // where it leads ([EnterStarts]), and reports what a chart cannot say
-// ([CheckStarts], [CheckHandlers]).
+// ([CheckStarts], [CheckHandlers]); then [Reading.Hierarchy] reads what
+// StateSmith draws of a statechart's structure: the $ORTHO regions the
+// importer recorded, whose states become parallel ([Regions]), the $H
+// history vertices, which the $HC vertices it recorded may make deep
+// ([Histories]), and the local transitions into a state from around it
+// ([LocalTransitions]).
 //
 // What StateSmith refuses, or a chart cannot say, is returned as a
 // [Problem], a value the importer words as its diagnostic, with its prefix
@@ -38,6 +43,8 @@
 //   - Charts: [Reading], whose [Reading.State] and [Reading.Edge] read
 //     and [Reading.Finish] runs [ResolveVias] ([Point], [Via]),
 //     [EnterStarts], [CheckStarts] and [CheckHandlers].
+//   - Structure: [Reading.Hierarchy], which runs [Regions] ([Region]),
+//     [Histories] ([Continue]) and [LocalTransitions].
 //   - Problems: [Problem], [AppendDiagnostics].
 package statesmith
 
@@ -55,13 +62,13 @@ const (
 	Choice                      // "$choice" or "$choice : label": a choice point
 	EntryPoint                  // "entry : label": an entry point of the state around it
 	ExitPoint                   // "exit : label": an exit point of the state around it
-	History                     // "$H": shallow history of the state around it
-	HistoryContinue             // "$HC": deep history continued in the state around it
+	History                     // "$H": the history of the state around it
+	HistoryContinue             // "$HC": carries the history around its state into it
 	Notes                       // "$NOTES ...": a comment, with whatever is drawn in it
 	Config                      // "$CONFIG : name": a setting of StateSmith's generator
 	RenderConfig                // "$RenderConfig": settings of StateSmith's generator
 	Machine                     // "$STATEMACHINE : Name": the machine itself
-	Ortho                       // "$ORTHO ...": an orthogonal (parallel) region
+	Ortho                       // "$ORTHO order : NAME": an orthogonal region of the state around it
 	ParentAlias                 // "$PARENT_ALIAS": stands for the state around it
 )
 
@@ -91,9 +98,15 @@ type Vertex struct {
 	// "$CONFIG :". Empty for the other kinds.
 	Name string
 
-	// Behaviour is the text of a state's (or the machine's) label below
-	// its first line, trimmed: its behaviours as written.
+	// Behaviour is the text of a state's (or the machine's, or an
+	// $ORTHO region's) label below its first line, trimmed: its
+	// behaviours as written.
 	Behaviour string
+
+	// Order is an $ORTHO region's order, the number written between
+	// "$ORTHO" and the colon ("2" in "$ORTHO 2 : ARMS"), or "" when there
+	// is none; not checked. Empty for the other kinds.
+	Order string
 }
 
 // ParseVertex reads a vertex's label (plain text, lines separated by
@@ -116,8 +129,11 @@ func ParseVertex(label string) Vertex {
 	case keywordWord(lower, "$statemachine"):
 		return Vertex{Kind: Machine, Name: afterColon(first[len("$statemachine"):]), Behaviour: rest}
 	case strings.HasPrefix(lower, "$ortho"):
-		_, name, _ := strings.Cut(first, ":")
-		return Vertex{Kind: Ortho, Name: strings.TrimSpace(name)}
+		order, name, _ := strings.Cut(first[len("$ortho"):], ":")
+		if r := lower[len("$ortho"):]; r != "" && (r[0] == '_' || r[0] >= 'a' && r[0] <= 'z') {
+			order = "" // "$ortho_state", StateSmith's old keyword
+		}
+		return Vertex{Kind: Ortho, Name: strings.Join(strings.Fields(name), " "), Order: strings.TrimSpace(order), Behaviour: rest}
 	case keywordWord(strings.ToLower(whole), "$choice"):
 		return Vertex{Kind: Choice, Name: afterColon(strings.TrimSpace(label)[len("$choice"):])}
 	case lower == "$initial_state" || lower == "$initial":
