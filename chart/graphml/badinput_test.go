@@ -153,14 +153,43 @@ func TestNegativeOptions(t *testing.T) {
 	graphml.Read(strings.NewReader("<graphml/>"), graphml.Options{MaxDepth: -1})
 }
 
-// TestFlatteningLimit reads a group whose transitions, copied into each
-// of its states, would make more than Options.MaxTransitions.
-func TestFlatteningLimit(t *testing.T) {
-	data := doc(group("g", "G", nil, node("a", "A"), node("b", "B"), node("c", "C")),
+// TestTransitionLimit reads labels that make more transitions than
+// Options.MaxTransitions (Kingly's lists of transitions, StateSmith's
+// behaviours and trigger lists: several transitions per edge), and a
+// group whose transitions flattening once multiplied, which now stay
+// what they are.
+func TestTransitionLimit(t *testing.T) {
+	kingly := doc(node("i", "init"), node("a", "A"), edge("e0", "i", "a", ""),
+		edge("e1", "a", "a", "| a | b | c | d | e"), edge("e2", "a", "a", "| f | g | h | i | j"))
+	smith := doc(node("s", "$initial_state"), node("a", "A"), edge("e0", "s", "a", ""),
+		edge("e1", "a", "a", "(A, B, C, D, E)\nF\nG\n(H, I, J)"))
+	for _, tt := range []struct {
+		name string
+		text string
+		line int // of the edge that goes over
+	}{
+		{"Kingly", kingly, strings.Count(kingly[:strings.Index(kingly, `<edge id="e2"`)], "\n") + 1},
+		{"StateSmith", smith, strings.Count(smith[:strings.Index(smith, `<edge id="e1"`)], "\n") + 1},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := graphml.Read(strings.NewReader(tt.text), graphml.Options{File: "test.graphml", MaxTransitions: 8})
+			var l chart.Diagnostics
+			if c != nil || !errors.Is(err, graphml.ErrTooLarge) || !errors.As(err, &l) || len(l) != 1 {
+				t.Fatalf("Read = %v, %v; want ErrTooLarge", c, err)
+			}
+			if want := "graphml: the edges' labels make more than 8 transitions"; l[0].Message != want || l[0].Pos.Line != tt.line || l[0].Hint == "" {
+				t.Errorf("Read error = %+v, want %q at line %d, with a hint", l[0], want, tt.line)
+			}
+			if _, err := graphml.Read(strings.NewReader(tt.text), graphml.Options{File: "test.graphml", MaxTransitions: 11}); err != nil {
+				t.Errorf("Read with MaxTransitions 11 = %v", err)
+			}
+		})
+	}
+	groups := doc(group("g", "G", nil, node("a", "A"), node("b", "B"), node("c", "C")),
 		edge("e1", "g", "g", "x"), edge("e2", "g", "g", "y"), edge("e3", "g", "g", "z"), edge("e4", "g", "g", "w"), edge("e5", "g", "g", "v"))
-	_, err := graphml.Read(strings.NewReader(data), graphml.Options{File: "test.graphml", MaxTransitions: 10})
-	if !errors.Is(err, chart.ErrLimit) {
-		t.Errorf("Read error = %v, want chart.ErrLimit", err)
+	c, _ := graphml.Read(strings.NewReader(groups), graphml.Options{File: "test.graphml", MaxTransitions: 10})
+	if c == nil || len(c.Transitions) != 5 {
+		t.Errorf("Read(groups) = %+v, want 5 transitions", c)
 	}
 }
 

@@ -79,31 +79,53 @@
 //   - choice: a diamond; a flowchart decision or a BPMN gateway.
 //
 // A node labelled "H" or "H*" (Kingly's shallow and deep history, any
-// shape; or an ellipse labelled "h" or "h*") is a history pseudo-state,
-// which a chart cannot hold yet: an error naming the node, and its edges
-// are left out.
+// shape; or an ellipse labelled "h" or "h*") is a history pseudo-state
+// ([chart.HistoryState], [chart.DeepHistoryState]) of the group it is drawn
+// in (see "Groups"); one drawn in no group is an error, and it and its
+// edges are left out.
 //
 // # Groups
 //
 // A group node (yfiles.foldertype "group" or "folder", or any node with a
-// nested <graph>) is a compound state: its members' State.Parent names it.
-// A group of a drawing made with a stencil is a compound state only when
-// its role is a state; otherwise it is a frame, and its members belong to
-// the state around it. Before it returns, the reader flattens the chart
-// with [chart.Flatten], which adds a note for each compound: the leaves
-// become the chart's states, a compound's transitions apply to each of its
-// descendants after the descendant's own, and a transition into a compound
-// enters its initial child (the target of the start pseudo-state inside
-// it, or its child of the stencil's initial-state master). A compound
-// without an initial state is an error when a transition enters it, and
-// only a note when none does (StateSmith's tutorial draws one).
+// nested <graph>) is a compound state: its members' State.Parent names it,
+// and the chart lists it before them, in document order. A folder (a
+// group yEd shows closed) is read from its open realizer, which holds its
+// members. The chart keeps the nesting as drawn: a group's transitions
+// stay the group's, tried in each state inside it after the state's own,
+// as package compile runs a chart whose states nest (a statechart: see
+// package table). A group of a drawing made with a stencil is a compound
+// state only when its role is a state; otherwise it is a frame, and its
+// members belong to the state around it. A pseudo-state (a start, an end,
+// a choice, a history) holds no nodes: one that does is an error, and it,
+// what it holds and its edges are left out.
 //
-// Flattening enters a compound through the one transition of its start: a
-// start inside a group with several transitions (StateSmith's and
-// Kingly's conditional initial transitions), or whose transition has an
-// event or a guard, is an error naming the start (draw its one transition
-// to a choice, and the branches from the choice); an action on it is code,
-// not run: a warning.
+// Inside a group, a start pseudo-state is the group's initial
+// pseudo-state (State.Initial): its transition leads to the state that
+// entering the group enters. An end pseudo-state is the group's final
+// state: entering it completes the group, whose transitions without a
+// label (UML's completion transitions) are then taken. With a stencil, the
+// group's state of the initial-state master is its initial state. A group
+// that holds states but no initial one is an error when the machine
+// enters it so: a transition ends at the group, the machine starts in it,
+// a shallow history may restore it, or entering the state around it
+// enters it. The drawing does not say which of its states the machine is
+// then in (a statechart would enter the first in the file). A group that
+// nothing enters so needs none (StateSmith's tutorial draws one).
+//
+// A start inside a group enters it through its one transition: one with
+// several transitions (StateSmith's and Kingly's conditional initial
+// transitions), or whose transition has an event or a guard, is an error
+// naming the start (draw its one transition to a choice, and the branches
+// from the choice); an action on it is code, not run: a warning.
+//
+// A history's one transition is its default: the state it enters while
+// its group has no history yet. An event or a guard on it, or a second
+// transition, is an error. A history without a transition enters its
+// group as a transition to the group does, as UML and Kingly define it:
+// the reader adds that default, from the history to where the group's
+// start leads (ID "H#default" for history node H, at the node), with a
+// note; when the group has no start with one transition without event or
+// guard, it is an error naming the history.
 //
 // # StateSmith
 //
@@ -141,11 +163,30 @@
 //     enter to leave that way. A point drawn in no state, a "via" to a
 //     point the state does not have, and a point drawn twice are errors;
 //     an exit point no transition goes through is a warning.
-//   - History ("$H", "$HC", and "H*" as in Kingly) and orthogonal
-//     regions ("$ORTHO") cannot be expressed in a chart yet: each is an
-//     error naming the node, and it, what it holds and its edges are left
-//     out. A node labelled "H" is a state named H, as StateSmith reads it
-//     (its history is "$H"), with a warning.
+//   - "$H" is the history of the state it is drawn in. Its one
+//     transition, without a trigger or a guard, is its default, which
+//     StateSmith requires: none, or several, is an error. A "$HC" drawn in
+//     one of that state's states carries the history one level down, into
+//     that state's states, and a $HC in one of those one more level: a $H
+//     without a $HC below it is a shallow history ([chart.HistoryState]);
+//     one whose $HC nodes reach into every state inside that holds states
+//     is a deep one ([chart.DeepHistoryState]), with a note; one whose $HC
+//     nodes reach into some of them only is an error, read as deep (a
+//     chart's history keeps one level or all). A second $H or $HC in one
+//     state, a $HC without a $H or a carrying $HC in the state around its
+//     own, and an edge to or from a $HC are errors, as in StateSmith; a $H
+//     drawn in no state is an error, and it and its edges are left out.
+//     "H*" is no name to StateSmith: an error. A node labelled "H" is a
+//     state named H, as StateSmith reads it (its history is "$H"), with a
+//     warning.
+//   - "$ORTHO order : NAME" is an orthogonal region, a state named NAME,
+//     of the state it is drawn in, which is then a parallel state
+//     ([chart.ParallelState]): its regions are all active at once while it
+//     is, in the order of their numbers (the regions, with what they hold,
+//     are moved in the chart to follow it). StateSmith does not generate
+//     code for regions yet: a warning for each such state. A region drawn
+//     in no state, a state drawn beside a state's regions, and an order
+//     that is not a number are errors.
 //   - A node without a label is nothing to StateSmith: an error when an
 //     edge touches it or it holds nodes, else left out (one note counts
 //     them).
@@ -164,11 +205,16 @@
 // from one state is an error. Orders are ranked as in plain diagrams,
 // decimals included, with a warning when a state mixes orders and none.
 // A trigger on a transition of a pseudo-state, and "enter", "entry" or
-// "exit" on an edge, are errors. StateSmith's events ignore case: the
-// first spelling met names the event, and a warning reports each other
-// one. StateSmith reads an edge from its source to its target whatever its
-// arrows: so does the reader, with a warning when the arrow is at the
-// source.
+// "exit" on an edge, are errors. A transition from a state to a state
+// inside it is local, as StateSmith takes it: it does not leave the state
+// (Transition.Internal). A state that holds states but no $initial_state,
+// which a transition enters (also a local one from a state inside it, or
+// from its $PARENT_ALIAS), is an error: StateSmith then stays in the state
+// itself, with none of its states active, which a chart cannot say.
+// StateSmith's events ignore case: the first spelling met names the
+// event, and a warning reports each other one. StateSmith reads an edge
+// from its source to its target whatever its arrows: so does the reader,
+// with a warning when the arrow is at the source.
 //
 // A state's behaviour (the lines under its name: "enter / on();", "EV /
 // count++;") is code, not run: a warning. An event it handles without a
@@ -237,9 +283,9 @@
 // stencil does not list are errors. A plain diagram is read leniently
 // where nothing is lost: an edge that does not join two states, a second
 // label, is a warning and left out. In all, what the drawing says that a
-// chart cannot say, or that its tool reads otherwise (history, a
-// conditional initial transition inside a group, a StateSmith handler
-// that stops a transition...), is an error: a drawing is read with the
+// chart cannot say, or that its tool reads otherwise (a conditional
+// initial transition inside a group, a group entered without an initial
+// state, a StateSmith handler that stops a transition...), is an error: a drawing is read with the
 // meaning its tool gives it, or refused. An edge whose source or target is
 // missing or names no node is an error naming the edge. Nothing the reader
 // leaves out goes unreported.
@@ -250,9 +296,9 @@
 // says why and where ([ErrTooLarge], [ErrNotGraphML], [ErrMalformed],
 // [ErrTooDeep]): a file over Options.MaxSize (256 MiB by default, once
 // uncompressed for a gzip file); more than Options.MaxElements nodes and
-// edges (about a million by default), or groups whose flattening would
-// make more than Options.MaxTransitions transitions (as many by
-// default); an empty, binary or zip file, or XML whose root is not
+// edges (about a million by default), or edges whose labels make more
+// than Options.MaxTransitions transitions (as many by default: the labels
+// of StateSmith and Kingly make several transitions of one edge); an empty, binary or zip file, or XML whose root is not
 // <graphml> (with a hint when it is a draw.io, Visio or SCXML file);
 // malformed XML or invalid UTF-8, with the line and column; XML elements
 // nested deeper than 2×Options.MaxDepth+32, or groups deeper than
@@ -268,9 +314,11 @@
 // the elements the reader uses are kept (GraphML's, and yEd's realizers,
 // geometry, shapes and labels), the rest is skipped as it is parsed. Time
 // and memory grow linearly with the file: a drawing of 10,000 states in
-// 1,000 groups with 20,000 transitions, graphics included (7 MB), reads in
-// about 0.6 s on one core and allocates about 23 times the file's size,
-// mostly encoding/xml's tokens (BenchmarkRead). A chart does not share
+// 1,000 groups, each with its initial state, and 21,000 transitions,
+// graphics included (7.4 MB), reads in about 0.6 s on one core and
+// allocates about 22 times the file's size, mostly encoding/xml's tokens
+// (BenchmarkRead). The checks of nested states cost time linear in the
+// chart times the depth of its nesting. A chart does not share
 // memory with the file. The package holds no global state: calls may run
 // concurrently.
 package graphml

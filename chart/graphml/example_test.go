@@ -9,9 +9,10 @@ import (
 )
 
 // StateSmith's tutorial, drawn in yEd: the $STATEMACHINE group names the
-// chart, ON_GROUP is flattened into its three states, and ON3's "2.
-// INCREASE [count >= 3]" is tried before its "DIM", which has no order, as
-// StateSmith tries them (a warning says so).
+// chart, ON_GROUP holds ON1, ON2 and ON3 (their Parent) and keeps its OFF
+// transition, which a statechart tries in each of them after their own,
+// and ON3's "2. INCREASE [count >= 3]" is tried before its "DIM", which
+// has no order, as StateSmith tries them (a warning says so).
 func ExampleReadFile() {
 	c, err := graphml.ReadFile("testdata/statesmith_tutorial1.graphml", graphml.Options{})
 	if err != nil {
@@ -19,29 +20,33 @@ func ExampleReadFile() {
 		return
 	}
 	name := map[string]string{}
+	fmt.Println("chart", c.Name)
 	for _, s := range c.States {
 		name[s.ID] = s.Name
 		if s.Kind != chart.NormalState {
 			name[s.ID] = "(" + s.Kind.String() + ")"
 		}
+		if s.Parent != "" {
+			fmt.Printf("%s is in %s\n", name[s.ID], name[s.Parent])
+		}
 	}
-	fmt.Println("chart", c.Name)
 	for _, t := range c.Transitions {
 		fmt.Printf("%s --%d. %s--> %s\n", name[t.From], t.Order, t.Label, name[t.Target.State])
 	}
 	// Output:
 	// chart Tutorial1Sm
+	// ON1 is in ON_GROUP
+	// ON2 is in ON_GROUP
+	// ON3 is in ON_GROUP
 	// (start) --1. --> OFF
 	// OFF --1. INCREASE--> ON1
+	// ON_GROUP --1. OFF--> OFF
 	// ON1 --1. DIM--> OFF
 	// ON1 --2. INCREASE--> ON2
 	// ON2 --1. INCREASE--> ON3
 	// ON2 --2. DIM--> ON1
 	// ON3 --3. DIM--> ON2
 	// ON3 --2. 2. INCREASE [count >= 3]--> BOOM
-	// ON1 --3. OFF--> OFF
-	// ON2 --3. OFF--> OFF
-	// ON3 --4. OFF--> OFF
 }
 
 // door is a plain state diagram as yEd saves it (its graphics trimmed to

@@ -34,6 +34,13 @@ func FuzzRead(f *testing.F) {
 		edge("e1", "s", "g", "via entry 2"), edge("e2", "g", "b", "via exit 1\n2. do / x()"), edge("e3", "b", "s", "| a [b] / c | d"))))
 	f.Add([]byte(doc(node("i", "INIT"), node("a", "A\nentry / x"), node("h", "H*"), edge("e1", "i", "a", "| go [ok] / run, log | stop"),
 		edge("e2", "a", "h", "back"), edge("e3", "a", "a", "2.5. tick\n/ act"))))
+	f.Add([]byte(doc(node("s", "[*]"), group("g", "G", nil, node("gs", "init"), node("a", "A"), node("h", "H"), node("d", "H*"), node("f", "final", "shape=ellipse"),
+		folder("k", "K", node("k1", "K1")), edge("g0", "gs", "a", ""), edge("g1", "a", "f", "done"), edge("g2", "d", "k", "")),
+		edge("e0", "s", "g", ""), edge("e1", "g", "h", "back"), edge("e2", "g", "k1", ""))))
+	f.Add([]byte(doc(node("s", "$initial_state"), group("g", "G", nil, node("gs", "$initial_state"), node("h", "$H"), node("a", "A"),
+		group("b", "B", nil, node("bc", "$HC"), node("b1", "B1")), group("p", "P", nil, group("l", "$ORTHO 1 : L", nil, node("l1", "L1")), group("r", "$ORTHO 2 : R", nil, node("r1", "R1"))),
+		node("al", "$PARENT_ALIAS"), edge("g0", "gs", "a", ""), edge("g1", "h", "b", ""), edge("g2", "al", "b1", "EV"), edge("g3", "a", "p", "GO")),
+		edge("e0", "s", "g", ""), edge("e1", "b1", "h", "BACK"))))
 	f.Add([]byte(nest(4)))
 	f.Add([]byte("\x1F\x8B"))
 	f.Add([]byte(`<?xml version="1.0" encoding="ISO-8859-1"?><graphml><graph><node id="a"/><edge source="a" target="a"/></graph></graphml>`))

@@ -101,6 +101,9 @@ func summary(c *chart.Chart) string {
 		if s.Name != "" && s.Name != s.ID {
 			b.WriteString("=" + s.Name)
 		}
+		if s.Parent != "" {
+			b.WriteString("^" + s.Parent)
+		}
 		if s.Kind != chart.NormalState {
 			b.WriteString("(" + s.Kind.String() + ")")
 		}
@@ -127,6 +130,9 @@ func summary(c *chart.Chart) string {
 		}
 		if t.Push {
 			b.WriteString("+push")
+		}
+		if t.Internal {
+			b.WriteString("+internal")
 		}
 	}
 	return b.String()

@@ -305,19 +305,35 @@ func (in *interp) run() {
 	in.classify()
 	in.states()
 	in.transitions()
+	if in.fatal != nil {
+		return
+	}
+	in.historyDefaults()
 	if in.ss {
 		in.report(in.smith.Finish(in.c), chart.Pos{}, "")
+		in.report(in.smith.Hierarchy(in.c), chart.Pos{}, "")
 	} else {
 		in.report(statesmith.CheckStarts(in.c), chart.Pos{}, "")
 	}
+	in.checkEntries()
 	importer.RankOrders(in.c, in.orders, "graphml")
 	in.layout()
-	in.flatten()
 }
 
 // addTransition appends a transition to the chart, with the order drawn
-// on it (a key of [importer.RankOrders]).
+// on it (a key of [importer.RankOrders]). Past Options.MaxTransitions
+// (the labels of StateSmith and Kingly make several transitions of an
+// edge), the reading stops with [ErrTooLarge].
 func (in *interp) addTransition(t chart.Transition, key float64) {
+	if in.fatal != nil {
+		return
+	}
+	if len(in.c.Transitions) >= in.opt.MaxTransitions {
+		in.fatal = source.Fatal(in.file, t.Pos.Line, t.Pos.Col, ErrTooLarge,
+			fmt.Sprintf("graphml: the edges' labels make more than %d transitions", in.opt.MaxTransitions),
+			sentence(chart.LimitHint("MaxTransitions")))
+		return
+	}
 	in.c.Transitions = append(in.c.Transitions, t)
 	in.orders = append(in.orders, key)
 }
@@ -424,7 +440,7 @@ func (in *interp) classify() {
 		if in.st != nil {
 			in.classifyStencil(n, first, rest)
 		} else {
-			in.classifyPlain(n, first, lower)
+			in.classifyPlain(i, n, first, lower)
 		}
 	}
 	if in.unlabelled > 0 {
@@ -479,19 +495,50 @@ func parentState(n *node) *node {
 	return nil
 }
 
-// classifyPlain reads a node of a plain diagram (not made for StateSmith,
-// whose keywords classifyStateSmith reads): pseudo-states, and states.
-func (in *interp) classifyPlain(n *node, first, lower string) {
+// classifyPlain reads the i-th node of a plain diagram (not made for
+// StateSmith, whose keywords classifyStateSmith reads): pseudo-states,
+// and states. A pseudo-state holds no nodes: one that does is an error,
+// and it and what it holds are left out.
+func (in *interp) classifyPlain(i int, n *node, first, lower string) {
 	if isHistory(n) {
-		n.what = isBad
-		in.diag(chart.Error, in.at(n.e, n.id, first), historyHint,
-			"history node %s %q: history states are not supported yet; its edges are left out", n.id, first)
+		in.plainHistory(i, n, first)
 		return
 	}
-	n.what = isState
-	var behaviour string
-	n.kind, n.name, behaviour = plainKind(n, first, lower)
+	kind, name, behaviour := plainKind(n, first, lower)
+	if kind != chart.NormalState {
+		if members := in.members(i); members > 0 {
+			n.what = isBad
+			in.diag(chart.Error, in.at(n.e, n.id, first), "Draw the nodes beside the pseudo-state, not inside it; a state that holds states is drawn as a group with a name.",
+				"node %s is read as a %s pseudo-state, but it holds %s: a pseudo-state holds none; it, what it holds and its edges are left out",
+				n.id, kind, importer.Plural(members, "node"))
+			return
+		}
+	}
+	n.what, n.kind, n.name = isState, kind, name
 	in.behaviour(n, behaviour)
+}
+
+// plainHistory reads the i-th node, a history pseudo-state drawn as
+// Kingly and UML draw it ([isHistory]): "H" is a shallow history of the
+// state it is drawn in, "H*" a deep one. One drawn in no state, or
+// holding nodes, is an error, and it and its edges are left out.
+func (in *interp) plainHistory(i int, n *node, first string) {
+	at := in.at(n.e, n.id, first)
+	switch {
+	case parentState(n) == nil:
+		n.what = isBad
+		in.diag(chart.Error, at, hintHistoryInside,
+			"history node %s %q is drawn in no state: a history keeps the history of the state it is drawn in; it and its edges are left out", n.id, first)
+	case in.members(i) > 0:
+		n.what = isBad
+		in.diag(chart.Error, at, "Draw the nodes beside the history node, not inside it.",
+			"history node %s %q holds other nodes: a pseudo-state holds none; it, what it holds and its edges are left out", n.id, first)
+	default:
+		n.what, n.kind = isState, chart.HistoryState
+		if strings.HasSuffix(first, "*") {
+			n.kind = chart.DeepHistoryState
+		}
+	}
 }
 
 func isEllipse(n *node) bool {
@@ -759,6 +806,11 @@ func (in *interp) transitions() {
 		}
 		if from.what == isBad || to.what == isBad {
 			continue // the node was reported
+		}
+		if from.what == isContinue || to.what == isContinue {
+			in.diag(chart.Error, at, "Remove the edge: a $HC only marks the state it is drawn in.",
+				"edge %s starts or ends at a $HC, which StateSmith allows no transition; ignored", e.id)
+			continue
 		}
 		if in.st != nil {
 			in.stencilTransition(e, from, to, at)
@@ -1057,12 +1109,6 @@ func (in *interp) layout() {
 			b.Y -= minY
 		}
 	}
-}
-
-// flatten flattens the compound states ([chart.Flatten]), which counts
-// what it would copy against Options.MaxTransitions before it copies.
-func (in *interp) flatten() {
-	chart.Flatten(in.c, in.opt.MaxTransitions)
 }
 
 // shownName is how a node is named in positions: the first line of its

@@ -92,6 +92,7 @@ const (
 	isAlias                    // a $PARENT_ALIAS: its parent state
 	isAnyState                 // the stencil's message handler
 	isBad                      // reported as an error; its edges are left out
+	isContinue                 // StateSmith's $HC: it makes the $H above it deep
 )
 
 // edge is an <edge> of the file.

@@ -15,8 +15,9 @@ import (
 // file (for a compressed file, once uncompressed); MaxElements the nodes
 // and edges, together; MaxDepth how deeply group nodes nest (XML elements
 // may nest 2×MaxDepth+32 deep: a group level is two, the node and its
-// graph); MaxTransitions the transitions of the flattened chart
-// ([chart.Flatten]). RoleKey is the name (attr.name) of the custom
+// graph); MaxTransitions the transitions the edges' labels make (the
+// labels of StateSmith and Kingly make several of one edge; the reader
+// keeps nested states as they are, and does not flatten them). RoleKey is the name (attr.name) of the custom
 // property whose value names the stencil master a node or an edge stands
 // for ([chart.DefaultRoleKey] by default); it is used only with a Stencil.
 type Options = chart.ReadOptions
@@ -29,8 +30,8 @@ const DefaultRoleKey = chart.DefaultRoleKey
 // where and why.
 var (
 	// ErrTooLarge: the file is larger than Options.MaxSize, holds more
-	// than Options.MaxNodes nodes and edges, or its flattening would make
-	// more than twice as many transitions.
+	// than Options.MaxElements nodes and edges, or its edges' labels make
+	// more than Options.MaxTransitions transitions.
 	ErrTooLarge = errors.New("graphml: file too large")
 	// ErrNotGraphML: the file is not a GraphML document: empty, binary, a
 	// zip, or XML of another kind.

@@ -65,13 +65,6 @@ func TestPlain(t *testing.T) {
 			diags: []string{`warning: graphml: edge e2: guard "ready, f(x, y)" is read as one condition of that name; Kingly reads a guard list as all of its conditions`},
 		},
 		{
-			name:  "Kingly's history",
-			text:  doc(node("i", "init"), group("g", "G", nil, node("h", "H", "shape=rectangle"), node("x", "X"), node("hs", "H*")), edge("e1", "i", "x", ""), edge("e2", "x", "h", "back")),
-			want:  "i(start)*; x=X; | e1:i>x#1",
-			diags: []string{`error: graphml: history node h "H": history states are not supported yet; its edges are left out`, `error: graphml: history node hs "H*"`},
-			err:   true,
-		},
-		{
 			name: "init entered is a state",
 			text: doc(start, node("a", "A"), node("i", "init"), edge("e1", "s", "a", ""), edge("e2", "a", "i", "go"), edge("e3", "i", "a", "back")),
 			want: "s(start)*; a=A; i=init; | e1:s>a#1 e2:a>i#1[go] e3:i>a#1[back]",
@@ -87,12 +80,6 @@ func TestPlain(t *testing.T) {
 			text:  doc(start, group("g", "G", nil, node("gi", "init"), node("a", "A"), edge("g1", "gi", "a", "[x] / go")), edge("e1", "s", "g", "")),
 			diags: []string{`error: graphml: the transition of the initial state of state "G" has a trigger or a guard ("[x] / go")`},
 			err:   true,
-		},
-		{
-			name:  "initial action in a group",
-			text:  doc(start, group("g", "G", nil, node("gi", "init"), node("a", "A"), edge("g1", "gi", "a", "/ logGtoA")), edge("e1", "s", "g", "")),
-			want:  "s(start)*; a=A; | e1:s>a#1",
-			diags: []string{`warning: graphml: the action of the initial transition of state "G" is code for a code generator, which fsmforge does not run: "logGtoA"`},
 		},
 		{
 			name: "pseudo-states",
@@ -131,28 +118,6 @@ func TestPlain(t *testing.T) {
 			name: "no namespace",
 			text: `<graphml><graph><node id="a"/><node id="b"/><edge id="a2" source="a" target="b"/></graph></graphml>`,
 			want: "a; b; | a2:a>b#1",
-		},
-		{
-			name: "compound",
-			text: doc(start, node("off", "OFF"),
-				group("on", "ON", nil, node("on::s", "", "shape=ellipse", "box=0,0,20,20"), node("on::a", "A"), node("on::b", "B"),
-					edge("on::e0", "on::s", "on::b", "")),
-				edge("e1", "s", "off", ""), edge("e2", "off", "on", "power"), edge("e3", "on", "off", "power"), edge("e4", "on::b", "on::a", "tick")),
-			want:  "s(start)*; off=OFF; on::a=A; on::b=B; | e1:s>off#1 e2:off>on::b#1[power] e4:on::b>on::a#1[tick] e3@on::a:on::a>off#1[power] e3@on::b:on::b>off#2[power]",
-			diags: []string{`note: chart: compound state "ON" flattened: its 1 transition applies in each of its 2 states; entering it enters "B"`},
-		},
-		{
-			name: "compound entered without initial",
-			text: doc(start, node("off", "OFF"), group("on", "ON", nil, node("a", "A")),
-				edge("e1", "s", "off", ""), edge("e2", "off", "on", "power")),
-			diags: []string{`error: chart: compound state "ON" has no initial state, so no transition can enter it`},
-			err:   true,
-		},
-		{
-			name:  "nested initial group",
-			text:  doc(group("top", "TOP", nil, node("s", "[*]"), node("a", "A"), edge("e0", "s", "a", ""))),
-			want:  "a=A; |",
-			diags: []string{`note: chart: compound state "TOP" flattened: its 0 transitions apply in each of its 1 state; entering it enters "A"`},
 		},
 		{
 			name: "bad edges",

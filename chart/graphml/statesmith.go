@@ -15,11 +15,8 @@ import (
 // (package internal/statesmith), the behaviours of an edge's label, and
 // what the drawing can say that a chart cannot hold, which is refused.
 
-// Hints of StateSmith's diagnostics.
-const (
-	dropHint    = "No code from the drawing is run: a state's entry actions come from a stencil's properties, and the game does the rest."
-	historyHint = "Draw the transition to the state the machine should return to; history comes with nested states in a later fsmforge."
-)
+// dropHint is the hint of the diagnostics about code in the drawing.
+const dropHint = "No code from the drawing is run: a state's entry actions come from a stencil's properties, and the game does the rest."
 
 // report adds the problems package internal/statesmith found as
 // diagnostics: about says what they are about ("edge e1: "), and at is
@@ -87,10 +84,13 @@ func (in *interp) classifyStateSmith(i int, n *node) {
 		bad("Draw one state machine per file, in a $STATEMACHINE group at the top level.",
 			"%s node %s is drawn inside another node: a state machine inside another is not supported; it, what it holds and its edges are left out", v.Kind, n.id)
 	case statesmith.Ortho:
-		bad("Draw the regions as separate machines.",
-			"%s node %s: orthogonal regions (parallel states) are not supported yet; it, what it holds and its edges are left out", v.Kind, n.id)
+		// A region: [statesmith.Reading.Hierarchy] makes the state
+		// around it parallel.
+		n.what, n.kind, n.name = isState, chart.NormalState, v.Name
+		in.smith.Regions = append(in.smith.Regions, statesmith.Region{State: n.id, Order: v.Order, Pos: in.at(n.e, n.id, v.Name)})
+		in.behaviour(n, v.Behaviour)
 	case statesmith.History, statesmith.HistoryContinue:
-		bad(historyHint, "%s node %s: history states are not supported yet; its edges are left out", v.Kind, n.id)
+		in.smithHistory(i, n, v, bad)
 	case statesmith.ParentAlias:
 		switch p := parentState(n); {
 		case p == nil && in.machine != nil && n.in == 0 && n.out == 0:
@@ -111,8 +111,10 @@ func (in *interp) classifyStateSmith(i int, n *node) {
 	case statesmith.State:
 		switch {
 		case isHistory(n) && !statesmith.IsStateName(v.Name):
-			// "H*" is no StateSmith name: it can only be UML's deep history.
-			bad(historyHint, "history node %s %q: history states are not supported yet; its edges are left out", n.id, shownName(n.label))
+			// "H*" is no StateSmith name: it can only be UML's deep history,
+			// which StateSmith does not read.
+			bad("Label it $H, and draw a $HC in each state inside the state around it, for StateSmith's deep history.",
+				"history node %s %q: StateSmith reads neither a state of that name nor UML's deep history; it and its edges are left out", n.id, shownName(n.label))
 		case isHistory(n):
 			// StateSmith reads "H" as a state named H (its history is $H).
 			n.what, n.kind, n.name = isState, chart.NormalState, v.Name

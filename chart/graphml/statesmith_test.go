@@ -110,27 +110,6 @@ func TestStateSmith(t *testing.T) {
 			want:  "s(start)*; a=Door open; | e0:s>a#1",
 			diags: []string{`warning: graphml: state name "Door open" is not a StateSmith identifier: StateSmith refuses the drawing; read as a state of that name`},
 		},
-		// What cannot be read yet.
-		{
-			name: "history",
-			text: doc(start, group("g", "G", nil, node("h", "$H"), node("hc", "$hc"), node("k", "H", "shape=rectangle"), node("k2", "H*"), node("a", "A"),
-				edge("g1", "h", "a", "")), edge("e1", "s", "g", "")),
-			diags: []string{
-				`error: graphml: $H node h: history states are not supported yet; its edges are left out`,
-				`error: graphml: $HC node hc: history states are not supported yet`,
-				// In a StateSmith drawing, H is a state's name (its history is $H); H* is no name.
-				`warning: graphml: node k is labelled "H": StateSmith reads it as a state of that name`,
-				`error: graphml: history node k2 "H*": history states are not supported yet`,
-			},
-			err: true,
-		},
-		{
-			name:  "orthogonal regions",
-			text:  doc(start, group("o", "$ORTHO 1 : LEFT", nil, node("a", "A")), edge("e1", "s", "a", "")),
-			want:  "s(start)*; |",
-			diags: []string{`error: graphml: $ORTHO node o: orthogonal regions (parallel states) are not supported yet; it, what it holds and its edges are left out`},
-			err:   true,
-		},
 		// Pseudo-states.
 		{
 			name: "parent alias",
@@ -138,7 +117,7 @@ func TestStateSmith(t *testing.T) {
 				group("on", "ON", nil, node("on::s", "$initial_state"), node("on::a", "A"), node("alias", "$PARENT_ALIAS"),
 					edge("on::e0", "on::s", "on::a", ""), edge("on::e1", "alias", "off", "POWER"), edge("on::e2", "on::a", "alias", "RESET")),
 				edge("e1", "s", "off", ""), edge("e2", "off", "on", "POWER")),
-			want: "s(start)*; off=OFF; on::a=A; | on::e2:on::a>on::a#1[RESET] e1:s>off#1 e2:off>on::a#1[POWER] on::e1@on::a:on::a>off#2[POWER]",
+			want: "s(start)*; off=OFF; on=ON; on::s^on(start)*; on::a=A^on; | on::e0:on::s>on::a#1 on::e1:on>off#1[POWER] on::e2:on::a>on#1[RESET] e1:s>off#1 e2:off>on#1[POWER]",
 		},
 		{
 			name: "parent alias of the machine",
@@ -207,7 +186,7 @@ func TestStateSmith(t *testing.T) {
 			name: "entering the initial state",
 			text: doc(start, group("g", "G", nil, node("gi", "$initial_state"), node("a", "A"), node("b", "B"),
 				edge("g0", "gi", "a", ""), edge("g1", "b", "gi", "RESTART")), edge("e0", "s", "g", "")),
-			want:  "s(start)*; a=A; b=B; | g1:b>a#1[RESTART] e0:s>a#1",
+			want:  "s(start)*; g=G; gi^g(start)*; a=A^g; b=B^g; | g0:gi>a#1 g1:b>a#1[RESTART] e0:s>g#1",
 			diags: []string{`note: graphml: edge g1 enters the initial state gi: it goes where the initial state leads, to a`},
 		},
 		{
@@ -222,13 +201,13 @@ func TestStateSmith(t *testing.T) {
 			name: "exit point",
 			text: doc(start, group("g", "G", nil, node("a", "A"), node("x", "exit : done")), node("b", "B"),
 				edge("e1", "s", "a", ""), edge("e2", "a", "x", "DONE"), edge("e3", "g", "b", "via exit done")),
-			want: "s(start)*; a=A; x=exit point done(choice); b=B; | e1:s>a#1 e2:a>x#1[DONE] e3:x>b#1",
+			want: "s(start)*; g=G; a=A^g; x=exit point done^g(choice); b=B; | e1:s>a#1 e2:a>x#1[DONE] e3:x>b#1",
 		},
 		{
 			name: "entry point",
 			text: doc(start, group("g", "G", nil, node("gi", "$initial_state"), node("a", "A"), node("c", "C"), node("n", "entry:back")), node("b", "B"),
 				edge("e1", "s", "b", ""), edge("e2", "gi", "a", ""), edge("e3", "b", "g", "BACK via entry back"), edge("e4", "n", "c", "")),
-			want: "s(start)*; a=A; c=C; n=entry point back(choice); b=B; | e1:s>b#1 e3:b>n#1[BACK] e4:n>c#1",
+			want: "s(start)*; g=G; gi^g(start)*; a=A^g; c=C^g; n=entry point back^g(choice); b=B; | e1:s>b#1 e2:gi>a#1 e3:b>n#1[BACK] e4:n>c#1",
 		},
 		{
 			name: "a trigger via an exit point",
@@ -336,7 +315,7 @@ func TestStateSmith(t *testing.T) {
 			name: "a handler that does not consume",
 			text: doc(start, group("g", "G", nil, node("a", "A\nev / consume_event = false;\n$mod / prefix.auto();\ndo / x++;")), node("b", "B"),
 				edge("e0", "s", "a", ""), edge("e1", "g", "b", "EV"), edge("e2", "g", "b", "[t > 3]")),
-			want: "s(start)*; a=A; b=B; | e0:s>a#1 e1@a:a>b#1[EV] e2@a:a>b#2[t > 3]",
+			want: "s(start)*; g=G; a=A^g; b=B; | e0:s>a#1 e1:g>b#1[EV] e2:g>b#2[t > 3]",
 		},
 		{
 			name: "a state consumes the do event",

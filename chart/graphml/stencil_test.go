@@ -41,9 +41,20 @@ func TestStencil(t *testing.T) {
 					tr("t1", "A", "B", "hitTriggerLeft")),
 				group("F", "frame", nil, node("C", "c", "role=State")),
 				tr("t0", "S", "G", "animationDone"), tr("t2", "G", "C", "hitByPlayer"), tr("t3", "C", "S", "animationDone")),
-			want: "S=start*; A=a XMovement:left Animation:moveLeft; B=b XMovement:right Animation:moveLeft; C=c; |" +
-				" t1:A>B#1[hitTriggerLeft] t0:S>A#1[animationDone] t3:C>S#1[animationDone] t2@A:A>C#2[hitByPlayer] t2@B:B>C#1[hitByPlayer]",
+			// G keeps its entry action and its transition; C, in a frame
+			// (a group without a role), is at the top level.
+			want: "S=start*; G=alive Animation:moveLeft; A=a^G* XMovement:left; B=b^G XMovement:right; C=c; |" +
+				" t1:A>B#1[hitTriggerLeft] t0:S>G#1[animationDone] t2:G>C#1[hitByPlayer] t3:C>S#1[animationDone]",
 			diags: []string{`note: graphml: 1 node without a "fsmforge" property or an edge is not part of the chart`},
+		},
+		{
+			name: "compound without an initial state",
+			text: doc(node("S", "start", "role=Initial State"),
+				group("G", "alive", []string{"role=State"}, node("A", "a", "role=State"), node("B", "b", "role=State")),
+				tr("t0", "S", "G", "animationDone")),
+			want:  "S=start*; G=alive; A=a^G; B=b^G; | t0:S>G#1[animationDone]",
+			diags: []string{`error: graphml: state "alive" holds states but none of role "Initial State", and transition t0 enters it: the drawing does not say which of them the machine is then in (a statechart would enter "a", the first in the file)`},
+			err:   true,
 		},
 		{
 			name: "errors",
