@@ -44,16 +44,18 @@ type sheet struct {
 	dup, glue, stateDiags chart.Diagnostics
 
 	// What few nodes need.
-	labels  map[*node]string           // a shape without text: its NameU or Name
-	far     map[*node]Pos              // a position nodes cannot hold
-	stale   map[*node]*[2]string       // shape IDs an end is glued to, when no shape has them
-	unsup   map[*node]chart.Diagnostic // plain: what a state cannot be
-	tdiags  map[*node][]finding        // a transition's properties' problems
-	ret     map[*node]chart.Pos        // a returning transition's Stack property
-	orders  map[*node]int              // an order too large for transDraft
-	inState map[*node]*node            // the first container holding a node that is a state
-	bigActs map[int32]chart.Action     // actions actDraft cannot hold, by index in acts
-	extra   map[*node]string           // plain: the text of a state besides its name, shortened
+	labels   map[*node]string           // a shape without text: its NameU or Name
+	far      map[*node]Pos              // a position nodes cannot hold
+	stale    map[*node]*[2]string       // shape IDs an end is glued to, when no shape has them
+	unsup    map[*node]chart.Diagnostic // plain: what a state cannot be
+	tdiags   map[*node][]finding        // a transition's properties' problems
+	ret      map[*node]chart.Pos        // a returning transition's Stack property
+	orders   map[*node]int              // an order too large for transDraft
+	inState  map[*node]*node            // the innermost container holding a node that is a state (see innermost)
+	up       map[*node]*node            // the state a state is drawn inside (see nest)
+	masterOf map[*node]*Master          // with a stencil: the master of a shape that may be a composite state
+	bigActs  map[int32]chart.Action     // actions actDraft cannot hold, by index in acts
+	extra    map[*node]string           // plain: the text of a state besides its name, shortened
 
 	// The states' boxes, for telling which state a connector's free end
 	// lies on (see sheet.on), made when first needed; budget is how many
@@ -99,10 +101,10 @@ const (
 	fSkip                         // no ID, or another shape's: left out
 	fFar                          // its position is in sheet.far
 	fState                        // read as a state
-	fGlued                        // plain: a connector is glued to it
+	fGlued                        // a connector (with a stencil, a transition) is glued to it
 	fGluedBelow                   // plain: a connector is glued to one of its members
 	fContainer                    // a container (Relationships cell) holds shapes
-	fInStateSet                   // sheet.inState is computed
+	fInStateSet                   // sheet.inState is computed (see enclosing)
 	fBegin                        // a Connect row glues the connector's start
 	fEnd                          // and its end
 	fBigOrder                     // the order is in sheet.orders
@@ -112,11 +114,13 @@ const (
 // stateDraft is what a shape that may be a state says of it: with a
 // stencil, its entry actions are acts[first:first+n].
 type stateDraft struct {
-	name     string
-	box      *chart.Box // in inches until the state is built (see box, pixelBox)
-	first, n int32
-	kind     chart.StateKind
-	initial  bool // plain: the machine starts here (see kindOf)
+	name      string
+	box       *chart.Box // in inches until the state is built (see box, pixelBox)
+	first, n  int32
+	kind      chart.StateKind
+	initial   bool // plain: the machine starts here (see kindOf)
+	composite bool // plain: its master says it is a composite state
+	region    bool // plain: its master says it is a region (of an orthogonal state)
 }
 
 // actDraft is an entry action of a state: the stencil's action act takes
@@ -450,6 +454,10 @@ func (in *interp) collectShape(sh *sheet, s *Shape, parent ref) {
 		case chart.RoleTransition:
 			in.stencilTransition(sh, n, s)
 			*sh.ends.add() = ends(s, in.path)
+		case chart.RoleNone:
+			if n.flags&(fOneD|fPart|fSkip|fGuide|fForeign) == 0 {
+				in.compositeCandidate(sh, n, s)
+			}
 		}
 	} else if n.flags&(fOneD|fGuide|fPart|fSkip) == 0 {
 		in.plainState(sh, n, s)
@@ -606,6 +614,21 @@ func (in *interp) stencilState(sh *sheet, n *node, s *Shape) {
 	*sh.states.add() = d
 }
 
+// compositeCandidate reads what a 2-D shape of no master of the stencil
+// says of the composite state it is when it is a container a transition
+// is glued to (see prepare): its name, its text or its heading's (see
+// stateText), and its box.
+func (in *interp) compositeCandidate(sh *sheet, n *node, s *Shape) {
+	n.draft = int32(sh.states.n)
+	*sh.states.add() = stateDraft{name: in.text(chart.NormalizeSpace(stateText(s))), box: box(s, in.path)}
+	if s.Master != nil && s.MasterID != "" {
+		if sh.masterOf == nil {
+			sh.masterOf = make(map[*node]*Master)
+		}
+		sh.masterOf[n] = s.Master
+	}
+}
+
 // entry returns the entry actions of a state of a stencil.
 func (in *interp) entry(sh *sheet, n *node, d *stateDraft) []chart.Action {
 	if d.n == 0 {
@@ -636,19 +659,23 @@ func (in *interp) plainState(sh *sheet, n *node, s *Shape) {
 	n.draft = int32(sh.states.n)
 	kind, initial := kindOf(s)
 	name, extra := plainText(s)
-	*sh.states.add() = stateDraft{name: in.text(name), box: box(s, in.path), kind: kind, initial: initial}
+	if (kind == chart.HistoryState || kind == chart.DeepHistoryState) && (name == "H" || name == "H*") {
+		name = "" // UML's notation, not a name
+	}
+	*sh.states.add() = stateDraft{name: in.text(name), box: box(s, in.path), kind: kind, initial: initial,
+		composite: hasWord(s, "composite"), region: hasWord(s, "region")}
 	if extra != "" {
 		if sh.extra == nil {
 			sh.extra = make(map[*node]string)
 		}
 		sh.extra[n] = strings.Clone(extra) // shortened: small
 	}
-	if what, lacks := unsupported(s); what != "" {
+	if what := unsupported(s); what != "" {
 		if sh.unsup == nil {
 			sh.unsup = make(map[*node]chart.Diagnostic)
 		}
-		sh.unsup[n] = diag(chart.Error, in.at(sh, n, displayName(s)), "draw the machine without it",
-			"%s is not supported (charts have no %s); the shape is left out", what, lacks)
+		sh.unsup[n] = diag(chart.Error, in.at(sh, n, displayName(s)), hintRegions,
+			"%s is not supported: the Visio reader reads no parallel regions; the shape is left out", what)
 	}
 }
 

@@ -69,12 +69,14 @@
 // master without the row is not warned about). The importer checks the
 // drawing's masters against the stencil: a drawing that uses none of the
 // stencil's masters was made with another stencil (an error); a master the
-// stencil does not know is reported and its shapes ignored; a master whose
-// drop-list differs from the stencil's, or that has a Shape Data row the
-// stencil does not list (its values left out), was made with another
-// version of the stencil (a warning). Shapes drawn without a master are
-// not part of the chart (a note counts them: titles, comments); a
-// connector drawn without one, glued to shapes, is a warning.
+// stencil does not know is reported and its shapes ignored, but for the
+// Visio containers among them that are composite states (see Composite
+// states); a master whose drop-list differs from the stencil's, or that
+// has a Shape Data row the stencil does not list (its values left out),
+// was made with another version of the stencil (a warning). Shapes drawn
+// without a master, composite states aside, are not part of the chart (a
+// note counts them: titles, comments); a connector drawn without one,
+// glued to shapes, is a warning.
 //
 // # Without a stencil
 //
@@ -85,31 +87,87 @@
 // its own, as the states of Visio's UML stencil do); 1-D shapes are
 // transitions, whose text is a UML label, "event [guard] / action", split
 // into its parts. A container no connector is glued to is a frame, not a
-// state. What a state's shape says besides its name is left out with a
+// state, unless its master's name says it is a composite state (see
+// Composite states). What a state's shape says besides its name is left out with a
 // warning: the lines of its text from the first after the first that
 // holds a '/' (UML's "entry / action" below the name), and the texts of
 // the other members of its master's picture (the behaviour compartment of
 // the UML stencil's "State with internal behavior").
-// Start, end and choice pseudo-states are recognised by the words of their
-// master's name: "start" or "initial", "end" or "final", "decision" or
-// "choice" (Lucidchart's UMLStartBlock, Visio's Initial state, a flowchart's
-// Decision). Background pages are left out; the states of the second and
-// later pages take their page's ID as prefix ("4/36").
+// Start, end, choice and history pseudo-states are recognised by the words
+// of their master's name: "start" or "initial", "end" or "final",
+// "decision" or "choice", "history" (Lucidchart's UMLStartBlock, Visio's
+// Initial state, a flowchart's Decision, the UML stencil's Shallow history;
+// see Composite states). Background pages are left out; the states of the
+// second and later pages take their page's ID as prefix ("4/36").
 //
-// # Nesting and layout
+// # Composite states
 //
-// A state drawn inside another is recorded in its Parent: a state that is
-// a member of a group that is a state, or a member of a container (Visio
-// 2010 and later: the Relationships cell, DEPENDSON(1, ...) on the
-// container, DEPENDSON(4, ...) on its members) that is a state, as the UML
-// stencil's composite state is. [chart.Flatten] then turns the compound
-// states into the flat chart compile reads (a compound's transitions apply
-// in each of its states); it reports a compound without an initial state.
-// With a stencil, a state of the initial-state master starts the machine in
-// each compound around it. In a plain diagram, a shape of a history state,
-// an orthogonal (concurrent, parallel) state, a fork or a join, told by its
-// master's name, is an error: charts have neither history nor parallel
-// regions.
+// A state drawn inside another is inside it in the chart (State.Parent),
+// as Visio draws it: inside the nearest group around it that is a state,
+// or inside a container that is a state and holds it (or holds a group
+// around it). Containers (Visio 2010 and later) are told by the
+// Relationships cell: DEPENDSON(1, ...) on a container lists its members,
+// DEPENDSON(4, ...) on a shape the containers it is a member of; either
+// side is enough. Of several containers that hold a shape (Visio lists
+// each container a shape is in, nested or not), the innermost, the one
+// of the smallest box, is its parent. A shape only drawn over another is
+// not inside it: Visio moves neither with the other. The chart keeps its
+// composite states, in document order, and is never flattened (see
+// [chart.Flatten] for those who want it flat); package compile runs a
+// chart whose states nest as a statechart.
+//
+// Visio's UML State Machine stencil (Visio 2013 and later) draws a
+// composite state ("Composite state") as a container whose name is written
+// in its heading, a member of its group: the heading's text names the
+// state; the states, pseudo-states and connectors dropped into it are its
+// members. In a plain diagram, a container is a state when a connector is
+// glued to it, or when its master's name says "composite" (or "region":
+// see below) even when none is; any other container is a frame around
+// states.
+//
+// Inside a composite state, a start pseudo-state (UML's initial state, the
+// filled circle) starts it: its one transition goes to the state the
+// composite starts in; a state marked initial does so too (with a
+// stencil, a state of the initial-state master: the machine starts in it,
+// so that each composite around it is marked initial as well). An end
+// pseudo-state (UML's final state, the bull's-eye) is the composite's
+// final state: entering it completes the composite, which then takes its
+// transitions drawn without a label (UML's completion transitions; see
+// package compile). A shape whose master's name says
+// "history" is a history pseudo-state (chart.HistoryState), deep
+// (chart.DeepHistoryState) when the name also says "deep" or its text is
+// "H*" (the text "H" or "H*" is UML's notation, not a name): a transition
+// into it enters the state of its composite that was active when the
+// composite was last left (for a deep one, every state below it), and its
+// one transition leaving it says where to go the first time. A composite
+// state that a transition enters but that has no initial state is a
+// warning: package compile then enters the first of its states in the
+// file, which the drawing does not show.
+//
+// The reader reads no parallel regions: none of the Visio drawings it was
+// tested on draws orthogonal regions, so that how Visio's UML stencil
+// stores them (separator lines, region shapes) is not known. A shape whose master's
+// name says "orthogonal", "concurrent" or "parallel", a fork and a join
+// are errors that name the shape, which is left out; so is a shape whose
+// master's name says "region" drawn inside a state (the states in it are
+// read inside the state around it).
+//
+// With a stencil, states nest in the same ways. A stencil file names no
+// master of composite states ([chart.Masters] has none): a composite state
+// is a shape of the stencil's state master that is a container or a group
+// holding states, or a Visio container of no master of the stencil (drawn
+// with Insert, Container, or with a container master such as "Container
+// 1"), named by its text or its heading's, that a transition is glued to.
+// Such a container that no transition is glued to is a frame, and its
+// master is reported as not in the stencil.
+//
+// What cannot be read as drawn is reported: a state drawn inside itself,
+// through groups or containers that hold each other (a damaged file), is an
+// error, and is read at the top level; a state drawn inside a start, end,
+// choice or history pseudo-state, which holds no states, is a warning, and
+// is read outside it.
+//
+// # Layout
 //
 // Each state's Box is where its shape is drawn: its PinX, PinY, Width,
 // Height, LocPinX and LocPinY (inches, Y upwards, from the page's
@@ -183,8 +241,9 @@
 // nothing, an end glued to a shape the page does not have, an unknown test
 // or drop-list value are errors. A plain diagram is read leniently: what
 // cannot be a transition is a warning and left out, but for what was
-// drawn as one and cannot be read as drawn (see Glue), and the states
-// charts cannot hold, which are errors.
+// drawn as one and cannot be read as drawn (see Glue), the parallel
+// regions it does not read and the states drawn inside themselves (see
+// Composite states), which are errors.
 //
 // # Bad input
 //

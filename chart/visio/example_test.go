@@ -164,40 +164,45 @@ func ExampleReadFile_vsdx() {
 }
 
 // A UML state machine drawn with Visio's UML stencil: the composite state
-// "Distance Dependant States" holds four states, so its transition applies
-// in each of them. But the drawing cannot be read as drawn: three
-// connectors between those states lie on them without being glued to
-// them, so that Visio does not connect them; and the composite state has
-// no initial state, while a transition enters it.
+// "Distance Dependant States", a container named by its heading, holds
+// four states, and its transition applies in each of them. But the drawing
+// cannot be read as drawn: three connectors between those states lie on
+// them without being glued to them, so that Visio does not connect them.
+// (And the composite state has no initial state, though a transition
+// enters it: a warning.)
 func ExampleReadFile_uml() {
 	c, err := visio.ReadFile("testdata/hossam_obstacle_car_uml_statemachine.vsdx", visio.Options{File: "car.vsdx"})
-	for _, s := range c.States[1:] {
-		fmt.Printf("%s %q\n", s.Kind, s.Name)
+	for _, s := range c.States {
+		if s.ID == "13" {
+			continue // the diagram's title, a box of text read as a state
+		}
+		in := ""
+		if s.Parent != "" {
+			in = " in " + s.Parent
+		}
+		fmt.Printf("%s %s %q%s\n", s.ID, s.Kind, s.Name, in)
 	}
-	for _, t := range c.Transitions[12:] {
-		fmt.Printf("%s: %s -> %s\n", t.ID, t.From, t.Target)
+	for _, t := range c.Transitions[5:6] {
+		fmt.Printf("%s: %s -%s-> %s\n", t.ID, t.From, t.Event, t.Target)
 	}
 	for _, d := range err.(chart.Diagnostics) {
 		fmt.Println(d.Message)
 	}
 	// Output:
-	// start "Start"
-	// normal "Inital state"
-	// normal "Direction Setting"
-	// normal "Starting"
-	// normal "Distance check"
-	// normal "Dist > 70 cm"
-	// normal "30 < Dist < 70"
-	// normal "20 < Dist < 30"
-	// normal "Dist < 20"
-	// 238@247: 247 -> 203
-	// 238@252: 252 -> 203
-	// 238@257: 257 -> 203
-	// 238@260: 260 -> 203
+	// 235 normal "Distance Dependant States"
+	// 199 start "Start"
+	// 203 normal "Inital state"
+	// 215 normal "Direction Setting"
+	// 223 normal "Starting"
+	// 243 normal "Distance check"
+	// 247 normal "Dist > 70 cm" in 235
+	// 252 normal "30 < Dist < 70" in 235
+	// 257 normal "20 < Dist < 30" in 235
+	// 260 normal "Dist < 20" in 235
+	// 238: 235 -KPD2 (STOP) is pressed-> 203
 	// visio: the connector is glued to no shape, though its start lies on state 247 "Dist > 70 cm" and its end on state 260 "Dist < 20": it is not a transition until its ends are glued
 	// visio: the connector is glued to no shape, though its start lies on state 260 "Dist < 20" and its end on state 247 "Dist > 70 cm": it is not a transition until its ends are glued
 	// visio: the connector is glued to no shape, though its start lies on state 257 "20 < Dist < 30" and its end on state 252 "30 < Dist < 70": it is not a transition until its ends are glued
-	// chart: compound state "Distance Dependant States" has no initial state, so no transition can enter it
 }
 
 // The model of a .vsdx: masters and pages found through the package's

@@ -41,6 +41,7 @@ func fuzzOptions(file string, st *chart.Stencil) visio.Options {
 func FuzzRead(f *testing.F) {
 	f.Add([]byte(miniVDX))
 	f.Add([]byte(miniUML))
+	f.Add([]byte(miniNested))
 	f.Add([]byte(inheritance))
 	f.Add([]byte("PK\x03\x04"))
 	f.Add([]byte("<VisioDocument xmlns='urn:schemas-microsoft-com:office:visio'><Pages><Page><Shapes><Shape ID='1'><Shapes><Shape ID='1'/></Shapes></Shape></Shapes><Connects><Connect FromSheet='1' FromCell='BeginX' ToSheet='1'/></Connects></Page></Pages></VisioDocument>"))
@@ -70,6 +71,19 @@ const miniUML = "<VisioDocument xmlns='urn:schemas-microsoft-com:office:visio'><
 	"<Pages><Page ID='0'><Shapes><Shape ID='1' Master='1'/><Shape ID='2' Type='Group'><Text>idle</Text><Shapes><Shape ID='3'/></Shapes></Shape>" +
 	"<Shape ID='4'><XForm1D/><Text>go [ok] / run</Text></Shape></Shapes><Connects><Connect FromSheet='4' FromCell='BeginX' ToSheet='1'/>" +
 	"<Connect FromSheet='4' FromCell='EndX' ToSheet='3'/></Connects></Page></Pages></VisioDocument>"
+
+// miniNested is a plain state diagram of a kilobyte: a composite state
+// (a container named by its heading) holding a start, a state that holds
+// the composite in turn (a cycle), and a history state.
+const miniNested = "<VisioDocument xmlns='http://schemas.microsoft.com/visio/2003/core' xmlns:v14='http://schemas.microsoft.com/office/visio/2010/extension'>" +
+	"<Masters><Master ID='1' NameU='Initial state'/><Master ID='2' NameU='Deep history'/><Master ID='3' NameU='Composite state'/></Masters>" +
+	"<Pages><Page ID='0'><Shapes><Shape ID='1' Master='3' Type='Group'><v14:Layout><v14:Relationships F='SUM(DEPENDSON(1,Sheet.3!SheetRef(),Sheet.5!SheetRef()))'/>" +
+	"</v14:Layout><Shapes><Shape ID='2' MasterShape='6'><Text>busy</Text></Shape></Shapes></Shape><Shape ID='3' Master='1'/>" +
+	"<Shape ID='4'><v14:Layout><v14:Relationships F='SUM(DEPENDSON(1,Sheet.1!SheetRef()),DEPENDSON(4,Sheet.1!SheetRef()))'/></v14:Layout><Text>a</Text></Shape>" +
+	"<Shape ID='5' Master='2'/><Shape ID='6'><XForm1D/></Shape><Shape ID='7'><XForm1D/></Shape><Shape ID='8'><XForm1D/><Text>go</Text></Shape></Shapes>" +
+	"<Connects><Connect FromSheet='6' FromCell='BeginX' ToSheet='3'/><Connect FromSheet='6' FromCell='EndX' ToSheet='4'/>" +
+	"<Connect FromSheet='7' FromCell='BeginX' ToSheet='5'/><Connect FromSheet='7' FromCell='EndX' ToSheet='4'/>" +
+	"<Connect FromSheet='8' FromCell='BeginX' ToSheet='4'/><Connect FromSheet='8' FromCell='EndX' ToSheet='2'/></Connects></Page></Pages></VisioDocument>"
 
 // miniParts returns the parts of a package of two kilobytes: a master, a
 // page with a state, a transition and their glue.
@@ -187,7 +201,19 @@ func FuzzReadVSDX(f *testing.F) {
 // with masters.
 func fuzzBases() [][]vsdxgen.Part {
 	tiny := tinyParts()
-	return [][]vsdxgen.Part{tiny, listedTimes(tiny, 30, false), listedTimes(tiny, 10, true), miniParts()}
+	return [][]vsdxgen.Part{tiny, listedTimes(tiny, 30, false), listedTimes(tiny, 10, true), miniParts(), nestedParts()}
+}
+
+// nestedParts returns tinyParts with a page whose shape 1, a container,
+// holds shape 2, which holds it in turn: a cycle of containers.
+func nestedParts() []vsdxgen.Part {
+	parts := tinyParts()
+	parts[len(parts)-1].Data = []byte("<PageContents xmlns='" + visio.NamespaceVSDX + "'><Shapes>" +
+		"<Shape ID='1'><Cell N='Relationships' F='SUM(DEPENDSON(1,Sheet.2!SheetRef()))'/><Text>a</Text></Shape>" +
+		"<Shape ID='2'><Cell N='Relationships' F='SUM(DEPENDSON(1,Sheet.1!SheetRef()),DEPENDSON(4,Sheet.1!SheetRef()))'/></Shape>" +
+		"<Shape ID='3'><Cell N='BeginX' V='0'/><Text>go</Text></Shape></Shapes><Connects><Connect FromSheet='3' FromCell='BeginX' ToSheet='1'/>" +
+		"<Connect FromSheet='3' FromCell='EndX' ToSheet='2'/></Connects></PageContents>")
+	return parts
 }
 
 // tinyParts returns the parts of a package of as few parts as a drawing

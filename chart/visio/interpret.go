@@ -3,6 +3,7 @@ package visio
 import (
 	"fmt"
 	"hash/maphash"
+	"iter"
 	"math"
 	"path/filepath"
 	"slices"
@@ -43,10 +44,10 @@ const (
 // Interpret reads a chart from a drawing: with Options.Stencil, as a
 // drawing made with that stencil; without, as a plain state diagram (see
 // the package documentation for both readings). It calls doc.Resolve
-// first, and [chart.Flatten] last: states drawn inside others (in a group
-// or a container) are recorded as nested, then flattened. States get the
-// Box they are drawn in when the drawing gives it. Only Options.Stencil is
-// used.
+// first. States drawn inside others (in a group or a container) are
+// inside them in the chart (State.Parent): it is never flattened. States
+// get the Box they are drawn in when the drawing gives it. Only
+// Options.Stencil is used.
 //
 // The chart is never nil. Its Diagnostics hold the document's own
 // diagnostics followed by the interpretation's; the error, when not nil, is
@@ -108,8 +109,6 @@ type interp struct {
 	valIdx map[string]int32
 	stream bool // shapes are the parser's, reused after collect: copy what is kept
 
-	maxTransitions int // Options.MaxTransitions, for Flatten
-
 	sheets []*sheet // the pages that are not background pages, in order
 	path   []*Shape // collect: the groups around the shape being read
 
@@ -126,14 +125,16 @@ type interp struct {
 	rep repeats // caps the chart's diagnostics of each kind
 }
 
-// use is how a master is used: by how many shapes, the first where.
+// use is how a master is used: by how many shapes, the first where, and
+// for a master of no part of the stencil, how many of its shapes are
+// composite states (see prepare).
 type use struct {
-	shapes int
-	at     chart.Pos
+	shapes, composites int
+	at                 chart.Pos
 }
 
 func newInterp(opt Options) *interp {
-	in := &interp{st: opt.Stencil, maxTransitions: opt.MaxTransitions, texts: &owner{seed: maphash.MakeSeed()}}
+	in := &interp{st: opt.Stencil, texts: &owner{seed: maphash.MakeSeed()}}
 	if in.st != nil {
 		in.props = in.st.PropertyNames()
 		in.roles = make(map[*Master]chart.Role)
@@ -172,12 +173,12 @@ func (in *interp) finish() (*chart.Chart, error) {
 	}
 	in.run()
 	in.chain()
-	in.rep.flush(&in.c.Diagnostics)
 	in.sheets = nil
 	if in.st != nil {
 		in.initialAncestors()
 	}
-	chart.Flatten(in.c, in.maxTransitions)
+	in.checkInitials()
+	in.rep.flush(&in.c.Diagnostics)
 	if in.c.States == nil {
 		in.c.States = []chart.State{}
 	}
@@ -197,6 +198,9 @@ func (in *interp) run() {
 	if !slices.ContainsFunc(doc.Pages, func(pg *Page) bool { return !pg.Background }) {
 		in.diag(chart.Error, chart.Pos{File: in.strs.Clone(doc.File)}, "", "the drawing has only background pages")
 		return
+	}
+	for _, sh := range in.sheets {
+		in.prepare(sh)
 	}
 	if in.st != nil && !in.checkMasters() {
 		return
@@ -319,8 +323,8 @@ func (in *interp) initialAncestors() {
 		}
 		// Climb to the first compound already marked: it is marked by a
 		// climb that went on above it, or is an initial state that climbs
-		// on its own turn. Each state is so climbed through once, cycles
-		// (Flatten's to report) included.
+		// on its own turn. Each state is so climbed through once (nest
+		// broke the cycles).
 		for p := in.c.States[i].Parent; p != ""; {
 			j, ok := index[p]
 			if !ok || in.c.States[j].Initial {
@@ -350,35 +354,13 @@ func (in *interp) page(sh *sheet) {
 	strict := in.st != nil
 	sev := in.severity()
 	in.c.Diagnostics = append(in.c.Diagnostics, sh.dup...)
-	for _, cs := range sh.containerOf {
-		for _, c := range cs {
-			if n := sh.node(sh.lookup(c)); n != nil {
-				n.flags |= fContainer
-			}
-		}
-	}
 	in.c.Diagnostics = append(in.c.Diagnostics, sh.glue...)
 
 	// Which shapes of a plain diagram are states: those a connector is
-	// glued to, and others by where they are.
+	// glued to (see prepare), and others by where they are.
 	if !strict {
 		for n := range sh.nodes.all() {
-			if n.flags&fOneD == 0 {
-				continue
-			}
-			for _, g := range [2]ref{n.begin, n.end} {
-				if g == 0 {
-					continue
-				}
-				t := whole(sh, sh.node(g))
-				t.flags |= fGlued
-				for a := sh.node(t.parent); a != nil && a.flags&fGluedBelow == 0; a = sh.node(a.parent) {
-					a.flags |= fGluedBelow
-				}
-			}
-		}
-		for n := range sh.nodes.all() {
-			if n.draft < 0 || !plainState(n) {
+			if n.draft < 0 || !plainState(sh, n) {
 				continue
 			}
 			if d, ok := sh.unsup[n]; ok {
@@ -389,6 +371,7 @@ func (in *interp) page(sh *sheet) {
 		}
 	}
 	in.c.Diagnostics = append(in.c.Diagnostics, sh.stateDiags...)
+	in.nest(sh)
 
 	states, transitions := 0, 0
 	for n := range sh.nodes.all() {
@@ -402,7 +385,7 @@ func (in *interp) page(sh *sheet) {
 	in.c.States = slices.Grow(in.c.States, states)
 	for n := range sh.nodes.all() {
 		if n.flags&fState != 0 {
-			in.state(sh, n, parentState(sh, n))
+			in.state(sh, n, sh.up[n])
 		}
 	}
 	// The transitions' array is the largest allocation of a reading (256
@@ -417,7 +400,7 @@ func (in *interp) page(sh *sheet) {
 		switch {
 		case in.isTransition(n):
 			in.transition(sh, n, sev)
-		case strict && n.role == chart.RoleNone && n.flags&(fMastered|fPart|fSkip) == 0:
+		case strict && n.role == chart.RoleNone && n.flags&(fMastered|fPart|fSkip|fState) == 0:
 			if n.flags&fOneD != 0 && n.flags&(fBegin|fEnd) != 0 {
 				in.diag(chart.Warning, in.at(sh, n, chart.NormalizeSpace(n.text)),
 					fmt.Sprintf("draw transitions with the stencil's %q master", in.st.Masters.Transition),
@@ -448,43 +431,18 @@ func endName(cell string) string {
 	return "end"
 }
 
-// parentState returns the state a state is drawn inside: the nearest
-// group around it that is a state, or a container that holds it (or holds
-// a group around it) and is a state; nil if none. Each shape's containers
-// are looked at once.
-func parentState(sh *sheet, n *node) *node {
-	for x := n; x != nil; x = sh.node(x.parent) {
-		if x != n && x.flags&fState != 0 {
-			return x
-		}
-		if x.flags&fInStateSet == 0 {
-			x.flags |= fInStateSet
-			for _, id := range sh.containerOf[sh.shapeID(x)] {
-				if c := sh.node(sh.lookup(id)); c != nil && c != x && c.flags&fState != 0 {
-					if sh.inState == nil {
-						sh.inState = make(map[*node]*node)
-					}
-					sh.inState[x] = c
-					break
-				}
-			}
-		}
-		if c := sh.inState[x]; c != nil && c != n {
-			return c
-		}
-	}
-	return nil
-}
-
 // plainState reports whether a shape of a plain state diagram is a state:
 // a 2-D shape at the top of the page (not a guide, a picture, a group that
-// only holds states, or a container no connector is glued to), or any 2-D
-// shape a connector is glued to.
-func plainState(n *node) bool {
+// only holds states, or a container no connector is glued to, unless its
+// master says it is a composite state or a region), or any 2-D shape a
+// connector is glued to.
+func plainState(sh *sheet, n *node) bool {
 	switch {
 	case n.flags&(fOneD|fGuide|fPart) != 0:
 		return false
 	case n.flags&fGlued != 0:
+		return true
+	case n.parent == 0 && n.flags&(fForeign|fContainer) == fContainer && (sh.states.at(n.draft).composite || sh.states.at(n.draft).region):
 		return true
 	case n.parent != 0 || n.flags&(fForeign|fContainer) != 0:
 		return false
@@ -959,9 +917,11 @@ func (in *interp) checkMasters() bool {
 	for _, m := range in.order {
 		r, u := in.role(m), in.uses[m]
 		if r == chart.RoleNone {
-			in.diag(chart.Warning, u.at,
-				"draw charts with the stencil's masters only; decorations belong on a background page",
-				"master %s is not in stencil %q: its %d shapes are ignored", quote(m.Label()), st.Name, u.shapes)
+			if ignored := u.shapes - u.composites; ignored > 0 { // a composite state is Visio's container, of any master
+				in.diag(chart.Warning, u.at,
+					"draw charts with the stencil's masters only; decorations belong on a background page",
+					"master %s is not in stencil %q: its %d shapes are ignored", quote(m.Label()), st.Name, ignored)
+			}
 			continue
 		}
 		in.checkMaster(m, r)
@@ -1045,30 +1005,52 @@ func sameSet(a, b []string) bool {
 	return true
 }
 
-// unsupported names what a shape of a plain diagram is that a chart cannot
-// hold, and what charts lack, told by the words of its master's name (or
-// its own): a history state, or a part of parallel regions (an orthogonal,
-// concurrent or parallel state, a fork, a join); "" for other shapes.
-func unsupported(s *Shape) (what, lacks string) {
+// unsupported names what a shape of a plain diagram is that the reader
+// does not read, told by the words of its master's name (or its own): a
+// part of parallel regions (an orthogonal, concurrent or parallel state, a
+// fork, a join); "" for other shapes. (A region of an orthogonal state is
+// left out when it is drawn inside a state: see nest.)
+func unsupported(s *Shape) string {
+	for w := range shapeWords(s) {
+		switch w {
+		case "orthogonal":
+			return "an orthogonal state"
+		case "concurrent", "parallel":
+			return "a " + w + " state"
+		case "fork", "join":
+			return "a " + w
+		}
+	}
+	return ""
+}
+
+// hasWord reports whether the name of a shape's master (or its own name)
+// has the word w.
+func hasWord(s *Shape, w string) bool {
+	for x := range shapeWords(s) {
+		if x == w {
+			return true
+		}
+	}
+	return false
+}
+
+// shapeWords yields the words of the universal and local names of a
+// shape's master, or of the shape's own names when it has no master.
+func shapeWords(s *Shape) iter.Seq[string] {
 	names := [2]string{s.NameU, s.Name}
 	if s.Master != nil {
 		names = [2]string{s.Master.NameU, s.Master.Name}
 	}
-	for _, name := range names {
-		for _, w := range nameWords(name) {
-			switch w {
-			case "history":
-				return "a history state", "history"
-			case "orthogonal":
-				return "an orthogonal state", "parallel regions"
-			case "concurrent", "parallel":
-				return "a " + w + " state", "parallel regions"
-			case "fork", "join":
-				return "a " + w, "parallel regions"
+	return func(yield func(string) bool) {
+		for _, name := range names {
+			for _, w := range nameWords(name) {
+				if !yield(w) {
+					return
+				}
 			}
 		}
 	}
-	return "", ""
 }
 
 // nameWords returns the words of a master's name (see importer.Words), of
@@ -1081,32 +1063,36 @@ func nameWords(name string) []string {
 // kindOf recognises the pseudo-states of a plain state diagram by the
 // words of their master's name (or their own, without a master):
 // "start" or "initial" for a start, "end" or "final" for an end, "decision"
-// or "choice" for a choice. A flowchart terminator ("Start/End") is told
-// by its text. It also reports whether the machine starts there: at a
-// start, and at a named shape of a start master, which is a state the
-// machine starts in rather than a pseudo-state (fsmforge's stencils draw
-// the initial state with an "Initial State" master).
+// or "choice" for a choice, "history" for a history state, deep when the
+// name also says "deep" or the shape's text is "H*" (UML's notation). A
+// flowchart terminator ("Start/End") is told by its text. It also reports
+// whether the machine starts there: at a start, and at a named shape of a
+// start master, which is a state the machine starts in rather than a
+// pseudo-state (fsmforge's stencils draw the initial state with an
+// "Initial State" master).
 func kindOf(s *Shape) (kind chart.StateKind, initial bool) {
-	names := [2]string{s.NameU, s.Name}
-	if s.Master != nil {
-		names = [2]string{s.Master.NameU, s.Master.Name}
-	}
-	var start, end, choice, terminator bool
-	for _, name := range names {
-		for _, w := range nameWords(name) {
-			switch w {
-			case "start", "initial":
-				start = true
-			case "end", "final":
-				end = true
-			case "decision", "choice":
-				choice = true
-			case "terminator":
-				terminator = true
-			}
+	var start, end, choice, terminator, history, deep bool
+	for w := range shapeWords(s) {
+		switch w {
+		case "start", "initial":
+			start = true
+		case "end", "final":
+			end = true
+		case "decision", "choice":
+			choice = true
+		case "terminator":
+			terminator = true
+		case "history":
+			history = true
+		case "deep":
+			deep = true
 		}
 	}
 	switch {
+	case history && (deep || strings.TrimSpace(s.Text) == "H*"):
+		return chart.DeepHistoryState, false
+	case history:
+		return chart.HistoryState, false
 	case choice:
 		return chart.ChoiceState, false
 	case start && !end:

@@ -27,6 +27,12 @@ func TestKindOf(t *testing.T) {
 		// A named shape of an initial-state master is a state, initial.
 		{Shape{Master: m("Initial State"), Text: "walkLeft"}, chart.NormalState, true},
 		{Shape{Master: m("Initial state"), Text: "Start"}, chart.StartState, true},
+		// History states: deep when the name or the text (UML's H*) says so.
+		{Shape{Master: m("Shallow history"), Text: "H"}, chart.HistoryState, false},
+		{Shape{Master: m("Deep history"), Text: "H*"}, chart.DeepHistoryState, false},
+		{Shape{Master: m("History"), Text: "H*"}, chart.DeepHistoryState, false},
+		{Shape{Master: m("DeepHistoryState")}, chart.DeepHistoryState, false},
+		{Shape{NameU: "History.7"}, chart.HistoryState, false},
 	} {
 		if got, initial := kindOf(&tt.s); got != tt.want || initial != tt.initial {
 			t.Errorf("kindOf(%+v) = %v, %v; want %v, %v", tt.s, got, initial, tt.want, tt.initial)

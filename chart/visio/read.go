@@ -20,8 +20,9 @@ import (
 //     (of pages and masters, group members included), Shape Data rows
 //     (of shapes and page sheets), Connect rows, pages, masters, the
 //     shapes Relationships cells name, custom properties and a package's
-//     content types; MaxTransitions the transitions of the flattened
-//     chart ([chart.Flatten]).
+//     content types. MaxTransitions does not apply: the reader keeps
+//     composite states as drawn, and flattens nothing (it bounds
+//     [chart.Flatten], for those who flatten a chart).
 //   - The limits of a Visio package (.vsdx), a zip archive of XML parts,
 //     against archives made to exhaust the reader's memory or time:
 //     MaxParts is how many files the archive may hold, and how many pages,

@@ -6,10 +6,13 @@
 // A [Drawing] is plain data written by [Drawing.Bytes]; package
 // internal/vsdxgen writes the same data as a .vsdx. Shapes are placed all
 // at one spot unless their XForm says where; a Relationships formula makes
-// containers. The helpers [GoombaMasters], [State], [Transition], [Glue]
-// and [Goomba] draw with the masters of the Goomba stencil
-// (examples/goomba/goomba.stencil.json); [Generate] and [GenerateDrawing]
-// draw the large charts of the benchmarks.
+// containers ([Holds] and [In] write it). The helpers [GoombaMasters],
+// [State], [Transition], [Glue] and [Goomba] draw with the masters of the
+// Goomba stencil (examples/goomba/goomba.stencil.json); [UMLMasters] and
+// [Composite] with masters named as those of Visio's UML State Machine
+// stencil, whose composite state is a container named by its heading;
+// [Generate] and [GenerateDrawing] draw the large charts of the
+// benchmarks.
 //
 // The output of a given Drawing never changes from one run to the next:
 // tests may compare line and column numbers in it.

@@ -2,6 +2,7 @@ package vdxgen_test
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/fsmforge/fsmforge/chart"
@@ -84,5 +85,34 @@ func TestGeometry(t *testing.T) {
 	}
 	if x := line.XForm; !line.OneD || x.Width != 2 || x.PinY != 2 || x.Angle < 1.57 || x.Angle > 1.58 || x.EndY != 3 {
 		t.Errorf("connector: %+v", x)
+	}
+}
+
+// TestUML reads a composite state drawn with the UML masters: a container
+// named by its heading, holding the shapes that name it as their
+// container.
+func TestUML(t *testing.T) {
+	d := &vdxgen.Drawing{Masters: vdxgen.UMLMasters(), Pages: []vdxgen.Page{{ID: "0", Name: "P", Shapes: []vdxgen.Shape{
+		vdxgen.Composite("1", "2", "Busy", "3", "4"),
+		{ID: "3", Master: vdxgen.UMLInitial, Relationships: vdxgen.In("1")},
+		{ID: "4", Master: vdxgen.UMLState, Text: "A", Relationships: vdxgen.In("1")},
+		{ID: "5", Master: vdxgen.UMLDeepHistory, Relationships: vdxgen.In("1")},
+		{ID: "6", Master: vdxgen.UMLConnector, OneD: true, Relationships: vdxgen.In("1")},
+		{ID: "7", Master: vdxgen.UMLConnector, OneD: true, Text: "back"},
+	}, Connects: append(vdxgen.Glue("6", "3", "4"), vdxgen.Glue("7", "4", "5")...)}}}
+	if got, want := vdxgen.Holds("2", "3"), "SUM(DEPENDSON(1,Sheet.2!SheetRef(),Sheet.3!SheetRef()))"; got != want {
+		t.Errorf("Holds = %q, want %q", got, want)
+	}
+	c, err := visio.Read(bytes.NewReader(d.Bytes()), visio.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, s := range c.States {
+		got = append(got, s.ID+" "+s.Kind.String()+" "+s.Name+" in "+s.Parent)
+	}
+	want := []string{"1 normal Busy in ", "3 start  in 1", "4 normal A in 1", "5 deepHistory  in 1"}
+	if strings.Join(got, "|") != strings.Join(want, "|") || len(c.Transitions) != 2 {
+		t.Errorf("states = %q, %d transitions; want %q, 2", got, len(c.Transitions), want)
 	}
 }
