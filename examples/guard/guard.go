@@ -3,9 +3,11 @@
 // was, with a deep history) and fights (a parallel state: its weapon aims
 // and fires while its legs stand and chase), gives up the search after
 // five seconds in the alert state (a state timer), and dies when hit. The
-// drawing is guard.scxml, made in Qt Creator's SCXML editor; fsmforge
-// runs it with the W3C SCXML semantics, as table.Agent does for any
-// statechart table.
+// drawing is guard.scxml, made for Qt Creator's SCXML editor, and the same
+// machine is drawn in draw.io as guard.drawio (made from it with
+// "fsmforge convert guard.scxml guard.drawio"): both compile to the same
+// table, byte for byte. fsmforge runs it with the W3C SCXML semantics, as
+// table.Agent does for any statechart table.
 //
 // Run it with "go run ./cmd/fsmforge demo guard".
 package guard
