@@ -279,17 +279,17 @@ func (in *interp) run() {
 		in.report(in.smith.Finish(in.c), chart.Pos{}, "")
 		in.report(in.smith.Hierarchy(in.c), chart.Pos{}, "")
 	} else {
+		in.nested()
 		in.report(statesmith.CheckStarts(in.c), chart.Pos{}, "")
 	}
-	in.nested()
 	importer.RankOrders(in.c, in.keys, "drawio")
 }
 
 // report adds the problems package internal/statesmith found as
 // diagnostics: about says what they are about (`state "A": `), and at is
 // where those without a position of their own are.
-func (in *interp) report(ps []statesmith.Problem, at chart.Pos, about string) {
-	in.c.Diagnostics = statesmith.AppendDiagnostics(in.c.Diagnostics, ps, "drawio: ", about, at, nil)
+func (in *interp) report(ps []importer.Problem, at chart.Pos, about string) {
+	in.c.Diagnostics = importer.AppendDiagnostics(in.c.Diagnostics, ps, "drawio: ", about, at, nil)
 }
 
 // madeForStateSmith reports whether a vertex of the pages is labelled with

@@ -95,7 +95,7 @@ func TestNested(t *testing.T) {
 				edge("e0", "", "", "s", "g"), edge("e1", "", "", "gi", "a"), edge("e2", "", "", "h1", "x"), edge("e3", "[ready]", "", "h2", "a"),
 				edge("e4", "", "", "h3", "a"), edge("e5", "", "", "h3", "a"), edge("e6", "", "", "top", "x")),
 			[]string{`state "h1" name="" kind=history`},
-			[]string{`shape top "H": drawio: history pseudo-state top is drawn in no state: a history keeps the history of the state it is drawn in; it and its transitions are left out`,
+			[]string{`shape top "H": drawio: history top is drawn in no state: a history keeps the history of the state it is drawn in; it and its transitions are left out`,
 				`shape e2: drawio: the transition of history h1 goes to "X", which is not inside state "G": a history enters the states of its own state`,
 				`shape e3 "[ready]": drawio: the transition of history h2 has a trigger or a guard ("[ready]")`,
 				`shape h3 "H": drawio: history h3 has 2 transitions: a history has one, its default`,
@@ -133,7 +133,7 @@ func TestNested(t *testing.T) {
 				group("n", "N", "1"), in("na", "NA", "", "n", 0, 0), edge("e0", "", "", "s", "g"), edge("e1", "", "", "s", "na")),
 			nil,
 			// N is entered only through NA: it needs no initial state.
-			[]string{`shape g "G": drawio: state "G" holds states but no start state nor one marked initial, and transition e0 enters it: the drawing does not say which of them the machine is then in (a statechart would enter "A", the first in the file)`}},
+			[]string{`shape g "G": drawio: state "G" holds states but no initial state, and transition e0 enters it: the drawing does not say which of them the machine is then in (a statechart would enter "A", the first in the file)`}},
 		{"statechart",
 			`<mxGraphModel><root><object label="" fsmforgeStatechart="1" id="0"><mxCell/></object><mxCell id="1" parent="0"/>` + vertex("a", "A", "") + `</root></mxGraphModel>`,
 			[]string{`state "a"`}, nil},

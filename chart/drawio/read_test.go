@@ -336,7 +336,7 @@ func TestPlain(t *testing.T) {
 			model(vertex("h", "H*", "ellipse;"), vertex("s", "S", "rounded=1;"), edge("d", "", "endArrow=none;dashed=1;", "s", "s"),
 				`<mxCell id="l" value="" style="line;dashed=1;" vertex="1" parent="s"><mxGeometry as="geometry"/></mxCell>`),
 			[]string{`state "s" name="S"`},
-			[]string{`shape h "H*": drawio: history pseudo-state h is drawn in no state: a history keeps the history of the state it is drawn in; it and its transitions are left out`,
+			[]string{`shape h "H*": drawio: history h is drawn in no state: a history keeps the history of the state it is drawn in; it and its transitions are left out`,
 				`shape l: drawio: a dashed line inside shape s "S" divides it into parallel regions, which a line cannot say: which states are in which region?`,
 				`shape d: drawio: a dashed line across shape s "S" divides it into parallel regions, which a line cannot say: which states are in which region?`}},
 		{"compound",

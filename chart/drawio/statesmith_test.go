@@ -113,7 +113,7 @@ func TestStateSmith(t *testing.T) {
 			model(start, vertex("h", "H", "ellipse;"), vertex("k", "H*", "ellipse;"), edge("e0", "", "", "i", "h")),
 			[]string{`state "h" name="H" kind=normal`},
 			[]string{`warning: drawio: shape h is labelled "H": StateSmith reads it as a state of that name`,
-				`error: drawio: history pseudo-state k is drawn in no state`}},
+				`error: drawio: history k is drawn in no state`}},
 		{"orthogonal regions drawn in no state",
 			model(start, vertex("o", "$ORTHO 1 : LEFT", ""), edge("e0", "", "", "i", "o")),
 			[]string{`state "o" name="LEFT" kind=normal`},

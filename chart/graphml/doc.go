@@ -119,13 +119,17 @@
 // from the choice); an action on it is code, not run: a warning.
 //
 // A history's one transition is its default: the state it enters while
-// its group has no history yet. An event or a guard on it, or a second
-// transition, is an error. A history without a transition enters its
-// group as a transition to the group does, as UML and Kingly define it:
-// the reader adds that default, from the history to where the group's
-// start leads (ID "H#default" for history node H, at the node), with a
-// note; when the group has no start with one transition without event or
-// guard, it is an error naming the history.
+// its group has no history yet. An event or a guard on it, a second
+// transition, and a transition to no state or to a state outside the
+// group are errors. A history without a transition enters its group as a
+// transition to the group does, as UML and Kingly define it: the reader
+// adds that default, from the history to where the group's start leads
+// (or, with a stencil, to its state of the initial-state master), with
+// ID "H#1" for history node H (as chart/drawio and chart/scxml name the
+// transitions they make; "H#2"... when a node or a transition has that
+// ID) and the node's position, with a note; when the group does not say
+// where it is entered, it is an error naming the history. These checks
+// are chart/drawio's too (package internal/importer).
 //
 // # StateSmith
 //
@@ -165,7 +169,8 @@
 //     an exit point no transition goes through is a warning.
 //   - "$H" is the history of the state it is drawn in. Its one
 //     transition, without a trigger or a guard, is its default, which
-//     StateSmith requires: none, or several, is an error. A "$HC" drawn in
+//     StateSmith requires: none, several, a trigger or a guard, or a
+//     transition to a state outside its state is an error. A "$HC" drawn in
 //     one of that state's states carries the history one level down, into
 //     that state's states, and a $HC in one of those one more level: a $H
 //     without a $HC below it is a shallow history ([chart.HistoryState]);

@@ -308,14 +308,13 @@ func (in *interp) run() {
 	if in.fatal != nil {
 		return
 	}
-	in.historyDefaults()
 	if in.ss {
 		in.report(in.smith.Finish(in.c), chart.Pos{}, "")
 		in.report(in.smith.Hierarchy(in.c), chart.Pos{}, "")
 	} else {
+		in.nested()
 		in.report(statesmith.CheckStarts(in.c), chart.Pos{}, "")
 	}
-	in.checkEntries()
 	importer.RankOrders(in.c, in.orders, "graphml")
 	in.layout()
 }
@@ -527,8 +526,7 @@ func (in *interp) plainHistory(i int, n *node, first string) {
 	switch {
 	case parentState(n) == nil:
 		n.what = isBad
-		in.diag(chart.Error, at, hintHistoryInside,
-			"history node %s %q is drawn in no state: a history keeps the history of the state it is drawn in; it and its edges are left out", n.id, first)
+		in.report([]importer.Problem{importer.HistoryInNoState(chart.Pos{}, "history", n.id)}, at, "")
 	case in.members(i) > 0:
 		n.what = isBad
 		in.diag(chart.Error, at, "Draw the nodes beside the history node, not inside it.",

@@ -21,8 +21,8 @@ const dropHint = "No code from the drawing is run: a state's entry actions come 
 // report adds the problems package internal/statesmith found as
 // diagnostics: about says what they are about ("edge e1: "), and at is
 // where those without a position of their own are.
-func (in *interp) report(ps []statesmith.Problem, at chart.Pos, about string) {
-	in.c.Diagnostics = statesmith.AppendDiagnostics(in.c.Diagnostics, ps, "graphml: ", about, at, sentence)
+func (in *interp) report(ps []importer.Problem, at chart.Pos, about string) {
+	in.c.Diagnostics = importer.AppendDiagnostics(in.c.Diagnostics, ps, "graphml: ", about, at, sentence)
 }
 
 // sentence writes a hint of package internal/statesmith (lower case, no

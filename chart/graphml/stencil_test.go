@@ -53,7 +53,7 @@ func TestStencil(t *testing.T) {
 				group("G", "alive", []string{"role=State"}, node("A", "a", "role=State"), node("B", "b", "role=State")),
 				tr("t0", "S", "G", "animationDone")),
 			want:  "S=start*; G=alive; A=a^G; B=b^G; | t0:S>G#1[animationDone]",
-			diags: []string{`error: graphml: state "alive" holds states but none of role "Initial State", and transition t0 enters it: the drawing does not say which of them the machine is then in (a statechart would enter "a", the first in the file)`},
+			diags: []string{`error: graphml: state "alive" holds states but no initial state, and transition t0 enters it: the drawing does not say which of them the machine is then in (a statechart would enter "a", the first in the file)`},
 			err:   true,
 		},
 		{

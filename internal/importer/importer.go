@@ -2,16 +2,21 @@
 // chart/drawio, chart/graphml) share besides reading the file (package
 // internal/source) and scanning its XML (internal/xmlscan): allocating
 // what they decode in blocks, interning the chart's strings, ranking
-// transitions by the orders drawn, reading the drawing's settings of how
-// the machine runs, telling pseudo-states by the words of their names,
-// and wording messages: the stencil's names and version, counts, text
-// shortened.
+// transitions by the orders drawn, checking what the nesting of a
+// statechart asks of it, reading the drawing's settings of how the
+// machine runs, telling pseudo-states by the words of their names, and
+// wording messages: the problems found, the stencil's names and version,
+// counts, text shortened.
 //
 // # Sections
 //
 //   - Allocation: [Block] hands out values and slices cut from blocks.
 //   - Strings: [Strings] clones a chart's strings out of the file once.
 //   - Transitions: [RankOrders], [Unordered], [Else].
+//   - Nesting: [CheckNesting] ([Nesting], [StencilInitialHint]), and its
+//     pieces package internal/statesmith uses too:
+//     [CheckHistoryTransitions], [NoInitials], [HistoryInNoState].
+//   - Problems: [Problem], [AppendDiagnostics].
 //   - Stencils: [TestNames], [Version].
 //   - Settings: [ParseFlag], [ParseChainLimit], [MaxChainLimit].
 //   - Text: [Words], [TerminatorKind], [Shorten], [SplitBehaviour],

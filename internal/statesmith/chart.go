@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/internal/importer"
 )
 
 // Reading is what an importer gathers while it reads a drawing made for
@@ -29,12 +30,12 @@ type Reading struct {
 // behaviour's problems, which the importer says are about the state, and
 // then the warnings about the spellings of its events. Neither has a
 // position: both are at the state.
-func (r *Reading) State(id string, pos chart.Pos, behaviour string) (problems, spellings []Problem) {
+func (r *Reading) State(id string, pos chart.Pos, behaviour string) (problems, spellings []importer.Problem) {
 	hs, problems := StateHandlers(behaviour)
 	for _, h := range hs {
 		h.State, h.Pos = id, pos
 		if h.Event != "" {
-			var ps []Problem
+			var ps []importer.Problem
 			h.Event, ps = r.events.Name(h.Event)
 			spellings = append(spellings, ps...)
 		}
@@ -51,12 +52,12 @@ func (r *Reading) State(id string, pos chart.Pos, behaviour string) (problems, s
 // the label's problems, which the importer says are about the edge, and
 // then the warnings about the spellings of its events. Neither has a
 // position: both are at the edge.
-func (r *Reading) Edge(label string, from Kind, first int) (ts []Transition, problems, spellings []Problem) {
+func (r *Reading) Edge(label string, from Kind, first int) (ts []Transition, problems, spellings []importer.Problem) {
 	ts, problems = EdgeTransitions(label, from)
 	for k := range ts {
 		t := &ts[k]
 		if t.Event != "" {
-			var ps []Problem
+			var ps []importer.Problem
 			t.Event, ps = r.events.Name(t.Event)
 			spellings = append(spellings, ps...)
 		}
@@ -74,7 +75,7 @@ func (r *Reading) Edge(label string, from Kind, first int) (ts []Transition, pro
 // handlers of its states). A drawing not made for StateSmith needs only
 // CheckStarts. [Reading.Hierarchy] reads the regions and histories after
 // it.
-func (r *Reading) Finish(c *chart.Chart) []Problem {
+func (r *Reading) Finish(c *chart.Chart) []importer.Problem {
 	ps := ResolveVias(c, r.Points, r.vias)
 	ps = append(ps, EnterStarts(c)...)
 	ps = append(ps, CheckStarts(c)...)
@@ -107,12 +108,12 @@ type Via struct {
 // in a state and a name no point has are errors; an exit point that no
 // transition names is a warning. It costs time linear in the points and
 // the vias.
-func ResolveVias(c *chart.Chart, points []Point, vias []Via) []Problem {
+func ResolveVias(c *chart.Chart, points []Point, vias []Via) []importer.Problem {
 	type key struct {
 		parent, label string
 		exit          bool
 	}
-	var ps []Problem
+	var ps []importer.Problem
 	name := names{c: c}
 	byKey := make(map[key]*Point, len(points))
 	used := make(map[key]bool)
@@ -120,7 +121,7 @@ func ResolveVias(c *chart.Chart, points []Point, vias []Via) []Problem {
 		p := &points[i]
 		k := key{p.Parent, p.Label, p.Exit}
 		if byKey[k] != nil {
-			ps = append(ps, Problem{Pos: p.Pos, Severity: chart.Error, Hint: hintTwice,
+			ps = append(ps, importer.Problem{Pos: p.Pos, Severity: chart.Error, Hint: hintTwice,
 				Message: fmt.Sprintf("%s %q is drawn twice in state %q", pointKind(p.Exit), p.Label, name.of(p.Parent))})
 			continue
 		}
@@ -134,7 +135,7 @@ func ResolveVias(c *chart.Chart, points []Point, vias []Via) []Problem {
 				t.Target.State = p.State
 				used[k] = true
 			} else {
-				ps = append(ps, Problem{Pos: t.Pos, Severity: chart.Error,
+				ps = append(ps, importer.Problem{Pos: t.Pos, Severity: chart.Error,
 					Message: fmt.Sprintf("the transition goes via entry %q, but the state it enters, %q, has no entry point %q", v.Entry, name.of(t.Target.State), v.Entry),
 					Hint:    "draw the entry point inside the state (a shape labelled \"entry : " + v.Entry + "\"), or correct the label"})
 			}
@@ -145,7 +146,7 @@ func ResolveVias(c *chart.Chart, points []Point, vias []Via) []Problem {
 				t.From = p.State
 				used[k] = true
 			} else {
-				ps = append(ps, Problem{Pos: t.Pos, Severity: chart.Error,
+				ps = append(ps, importer.Problem{Pos: t.Pos, Severity: chart.Error,
 					Message: fmt.Sprintf("the transition goes via exit %q, but the state it leaves, %q, has no exit point %q", v.Exit, name.of(t.From), v.Exit),
 					Hint:    "draw the exit point inside the state (a shape labelled \"exit : " + v.Exit + "\"), or correct the label"})
 			}
@@ -154,7 +155,7 @@ func ResolveVias(c *chart.Chart, points []Point, vias []Via) []Problem {
 	for i := range points {
 		p := &points[i]
 		if p.Exit && !used[key{p.Parent, p.Label, true}] {
-			ps = append(ps, Problem{Pos: p.Pos, Severity: chart.Warning,
+			ps = append(ps, importer.Problem{Pos: p.Pos, Severity: chart.Warning,
 				Message: fmt.Sprintf("exit point %q of state %q: no transition of the state goes via exit %q, so the machine stays in the point once it enters it", p.Label, name.of(p.Parent), p.Label),
 				Hint:    "label the transition that leaves the state this way \"via exit " + p.Label + "\""})
 		}
@@ -217,7 +218,7 @@ type Handler struct {
 // something else: an error too, which says so. CheckHandlers runs on a
 // chart whose states still nest; it costs time linear in the chart and in
 // the handlers times the depth of their states.
-func CheckHandlers(c *chart.Chart, hs []Handler) []Problem {
+func CheckHandlers(c *chart.Chart, hs []Handler) []importer.Problem {
 	if len(hs) == 0 {
 		return nil
 	}
@@ -237,7 +238,7 @@ func CheckHandlers(c *chart.Chart, hs []Handler) []Problem {
 			on[k] = i
 		}
 	}
-	var ps []Problem
+	var ps []importer.Problem
 	name := names{c: c}
 	for _, h := range hs {
 		seen := 0
@@ -253,18 +254,18 @@ func CheckHandlers(c *chart.Chart, hs []Handler) []Problem {
 }
 
 // stops is the error of a handler that stops transition t of state p.
-func stops(name *names, h *Handler, p string, t *chart.Transition) Problem {
+func stops(name *names, h *Handler, p string, t *chart.Transition) importer.Problem {
 	when, hint := "", "to keep the machine in the state on "+t.Event+", draw a transition on it from the state to itself; or remove the handler"
 	if h.Guard != "" {
 		when = " and the guard [" + h.Guard + "] holds"
 		hint = "to keep the machine in the state on " + t.Event + " [" + h.Guard + "], draw a transition on it from the state to itself; or remove the handler"
 	}
 	if h.Event == "" {
-		return Problem{Pos: h.Pos, Severity: chart.Error, Hint: hintDo,
+		return importer.Problem{Pos: h.Pos, Severity: chart.Error, Hint: hintDo,
 			Message: fmt.Sprintf("state %q consumes the do event (%s), which stops the transition %s of state %q (%s) while the machine is in it%s; a chart cannot say so",
 				name.of(h.State), strconv.Quote(h.Text), t.ID, name.of(p), strconv.Quote(t.Label), when)}
 	}
-	return Problem{Pos: h.Pos, Severity: chart.Error, Hint: hint,
+	return importer.Problem{Pos: h.Pos, Severity: chart.Error, Hint: hint,
 		Message: fmt.Sprintf("state %q handles %s itself (%s), which stops the transition on %s of state %q (%s) while the machine is in it%s; fsmforge keeps no handler without a transition, so it would take that transition",
 			name.of(h.State), h.Event, strconv.Quote(h.Text), t.Event, name.of(p), strconv.Quote(t.Label), when)}
 }
@@ -278,7 +279,7 @@ func stops(name *names, h *Handler, p string, t *chart.Transition) Problem {
 // without a transition, or whose first leads to itself, is an error too,
 // and the transitions into it are left as they are. It costs time linear
 // in the chart.
-func EnterStarts(c *chart.Chart) []Problem {
+func EnterStarts(c *chart.Chart) []importer.Problem {
 	kind := make(map[string]chart.StateKind, len(c.States))
 	for i := range c.States {
 		kind[c.States[i].ID] = c.States[i].Kind
@@ -289,7 +290,7 @@ func EnterStarts(c *chart.Chart) []Problem {
 			out[t.From] = append(out[t.From], i)
 		}
 	}
-	var ps []Problem
+	var ps []importer.Problem
 	for i := range c.Transitions {
 		t := &c.Transitions[i]
 		if t.Target.Kind != chart.ToState || kind[t.Target.State] != chart.StartState {
@@ -297,18 +298,18 @@ func EnterStarts(c *chart.Chart) []Problem {
 		}
 		start, ts := t.Target.State, out[t.Target.State]
 		if len(ts) == 0 || c.Transitions[ts[0]].Target.State == start {
-			ps = append(ps, Problem{Pos: t.Pos, Severity: chart.Error, Hint: hintEnterStart,
+			ps = append(ps, importer.Problem{Pos: t.Pos, Severity: chart.Error, Hint: hintEnterStart,
 				Message: fmt.Sprintf("edge %s enters the initial state %s, which does not lead to one state", t.ID, start)})
 			continue
 		}
 		u := &c.Transitions[ts[0]]
 		t.Target = u.Target
 		if len(ts) == 1 && u.Event == "" && u.Guard == "" {
-			ps = append(ps, Problem{Pos: t.Pos, Severity: chart.Note,
+			ps = append(ps, importer.Problem{Pos: t.Pos, Severity: chart.Note,
 				Message: fmt.Sprintf("edge %s enters the initial state %s: it goes where the initial state leads, to %s", t.ID, start, t.Target)})
 			continue
 		}
-		ps = append(ps, Problem{Pos: t.Pos, Severity: chart.Error, Hint: hintEnterStart,
+		ps = append(ps, importer.Problem{Pos: t.Pos, Severity: chart.Error, Hint: hintEnterStart,
 			Message: fmt.Sprintf("edge %s enters the initial state %s, which does not lead to one state without a condition; read as going where its first transition leads, to %s", t.ID, start, t.Target)})
 	}
 	return ps
@@ -322,7 +323,7 @@ func EnterStarts(c *chart.Chart) []Problem {
 // transitions), or whose one transition has an event or a guard, is an
 // error at the start; an action on it is code, not run: a warning at the
 // transition. It costs time linear in the chart.
-func CheckStarts(c *chart.Chart) []Problem {
+func CheckStarts(c *chart.Chart) []importer.Problem {
 	var starts []int // nested starts, in the chart's order
 	out := make(map[string][]*chart.Transition)
 	for i := range c.States {
@@ -340,7 +341,7 @@ func CheckStarts(c *chart.Chart) []Problem {
 			out[t.From] = append(ts, t)
 		}
 	}
-	var ps []Problem
+	var ps []importer.Problem
 	name := names{c: c}
 	for _, i := range starts {
 		st := &c.States[i]
@@ -350,13 +351,13 @@ func CheckStarts(c *chart.Chart) []Problem {
 		}
 		switch t := ts[0]; {
 		case len(ts) > 1:
-			ps = append(ps, Problem{Pos: st.Pos, Severity: chart.Error, Hint: hintChoice,
+			ps = append(ps, importer.Problem{Pos: st.Pos, Severity: chart.Error, Hint: hintChoice,
 				Message: fmt.Sprintf("the initial state of state %q has %d transitions: a conditional initial transition inside a state is not supported yet, as entering the state would always take the first", name.of(st.Parent), len(ts))})
 		case t.Event != "" || t.Guard != "":
-			ps = append(ps, Problem{Pos: st.Pos, Severity: chart.Error, Hint: hintChoice,
+			ps = append(ps, importer.Problem{Pos: st.Pos, Severity: chart.Error, Hint: hintChoice,
 				Message: fmt.Sprintf("the transition of the initial state of state %q has a trigger or a guard (%s): not supported yet, as entering the state always takes it", name.of(st.Parent), strconv.Quote(t.Label))})
 		case t.Action != "":
-			ps = append(ps, Problem{Pos: t.Pos, Severity: chart.Warning, Hint: hintCode,
+			ps = append(ps, importer.Problem{Pos: t.Pos, Severity: chart.Warning, Hint: hintCode,
 				Message: fmt.Sprintf("the action of the initial transition of state %q is code for a code generator, which fsmforge does not run: %s", name.of(st.Parent), strconv.Quote(t.Action))})
 		}
 	}

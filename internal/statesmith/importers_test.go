@@ -12,8 +12,10 @@ import (
 	"github.com/fsmforge/fsmforge/chart/graphml"
 )
 
-// A drawing made for StateSmith, written once and saved both as draw.io
-// and as yEd save it, for TestImportersAgree.
+// A drawing, made for StateSmith or a plain UML one, written once and
+// saved both as draw.io and as yEd save it, for TestImportersAgree. In a
+// UML drawing, a shape labelled "[*]" is a start state, one labelled "H"
+// or "H*" a history (drawn in draw.io as its reader expects them).
 type drawing struct {
 	shapes []shape
 	links  []link
@@ -34,7 +36,13 @@ func (d drawing) drawioText() string {
 	var b strings.Builder
 	b.WriteString(`<mxGraphModel><root><mxCell id="0"/><mxCell id="1" parent="0"/>`)
 	for _, s := range d.shapes {
-		style, parent := "rounded=1;", "1"
+		style, value, parent := "rounded=1;", s.label, "1"
+		switch s.label {
+		case "[*]":
+			style, value = "ellipse;shape=startState;fillColor=#000000;", ""
+		case "H", "H*":
+			style = "ellipse;"
+		}
 		if d.holds(s.id) {
 			style += "container=1;"
 		}
@@ -42,7 +50,7 @@ func (d drawing) drawioText() string {
 			parent = s.parent
 		}
 		fmt.Fprintf(&b, `<mxCell id="%s" value="%s" style="%s" vertex="1" parent="%s"><mxGeometry width="80" height="40" as="geometry"/></mxCell>`,
-			s.id, esc(s.label), style, parent)
+			s.id, esc(value), style, parent)
 	}
 	for _, l := range d.links {
 		fmt.Fprintf(&b, `<mxCell id="%s" value="%s" style="" edge="1" parent="1" source="%s" target="%s"><mxGeometry relative="1" as="geometry"/></mxCell>`,
@@ -124,9 +132,9 @@ func flat(c *chart.Chart) string {
 	return strings.Join(append(lines, diags...), "\n")
 }
 
-// TestImportersAgree reads the same drawings made for StateSmith from a
-// draw.io file and from a yEd file: the charts, and the errors and
-// warnings, must be the same, and hold what want lists.
+// TestImportersAgree reads the same drawings, made for StateSmith or
+// plain UML ones, from a draw.io file and from a yEd file: the charts, and
+// the errors and warnings, must be the same, and hold what want lists.
 func TestImportersAgree(t *testing.T) {
 	start := shape{"s", "$initial_state", ""}
 	enter := link{"e0", "s", "a", ""}
@@ -186,6 +194,48 @@ func TestImportersAgree(t *testing.T) {
 				[]link{enter, {"e1", "a", "b", "NEXT / { }\n2. (EV1, EV2) [ready] / go()\n1.5. do"}}},
 			[]string{`transition e1#2 a>b order=2 test="EV1" event="EV1" guard="ready" action="go()"`, `transition e1#3 a>b order=3 test="EV2"`,
 				`transition e1#4 a>b order=1 test="" event="" guard="" action="" label="1.5. do"`}},
+		{"$ORTHO regions by their numbers",
+			drawing{[]shape{start, {"p", "P", ""},
+				{"r2", "$ORTHO 2 : LEGS", "p"}, {"r2i", "$initial_state", "r2"}, {"walk", "WALK", "r2"},
+				{"r1", "$ORTHO 1 : ARMS", "p"}, {"r1i", "$initial_state", "r1"}, {"wave", "WAVE", "r1"}},
+				[]link{{"e0", "s", "p", ""}, {"e1", "r2i", "walk", ""}, {"e2", "r1i", "wave", ""}, {"e3", "p", "walk", "GO"}}},
+			[]string{"state p \"P\" parallel initial=false\nstate r1 \"ARMS\" normal initial=false\nstate r1i", "state wave \"WAVE\" normal initial=false\nstate r2 \"LEGS\"",
+				`warning: state "P" holds 2 $ORTHO regions, which StateSmith does not generate code for yet`}},
+		{"$H and $HC",
+			drawing{[]shape{start, {"g", "G", ""}, {"gi", "$initial_state", "g"}, {"h", "$H", "g"}, {"h2", "$H", "g"},
+				{"a", "A", "g"}, {"hc", "$HC", "a"}, {"ai", "$initial_state", "a"}, {"a1", "A1", "a"}, {"b", "B", "g"}, {"b1", "B1", "b"},
+				{"k", "K", ""}, {"k1", "K1", "k"}, {"x", "X", ""}},
+				[]link{{"e0", "s", "g", ""}, {"e1", "gi", "a", ""}, {"e2", "h", "a", "[ready]"}, {"e3", "h", "x", ""}, {"e4", "ai", "a1", ""},
+					{"e5", "g", "x", "OUT"}, {"e6", "x", "h", "BACK"}, {"e7", "x", "k", "IN"}}},
+			[]string{`state h "" deepHistory`,
+				`error: $H h has 2 transitions: a history has one, its default`,
+				`error: $H h2 has no transition: StateSmith requires one`,
+				`error: $H h2 is the second $H in state "G", after h, which StateSmith refuses`,
+				`error: $H h: the $HC carry the history of state "G" into state "A", but not into state "B", which hold no $HC`,
+				`error: the transition of $H h has a trigger or a guard ("[ready]")`,
+				`error: the transition of $H h goes to "X", which is not inside state "G"`,
+				`error: state "B" holds states but no $initial_state, and $H h2 may restore it: StateSmith then stays in "B" itself`,
+				`error: state "K" holds states but no $initial_state, and transition e7 enters it`}},
+		{"UML history and its default",
+			drawing{[]shape{{"s", "[*]", ""}, {"g", "G", ""}, {"gi", "[*]", "g"}, {"h", "H", "g"}, {"k", "H*", "g"}, {"a", "A", "g"}, {"b", "B", "g"}, {"x", "X", ""}},
+				[]link{{"e0", "s", "g", ""}, {"e1", "gi", "a", ""}, {"e2", "k", "b", ""}, {"e3", "g", "x", "out"}, {"e4", "x", "h", "back"}, {"e5", "x", "k", "deep"}}},
+			[]string{`state h "" history`, `state k "" deepHistory`, `transition e2 k>b order=1`, `transition h#1 h>a order=1 test="" event="" guard=""`}},
+		{"UML history errors",
+			drawing{[]shape{{"s", "[*]", ""}, {"top", "H", ""}, {"g", "G", ""}, {"gi", "[*]", "g"}, {"a", "A", "g"},
+				{"h1", "H", "g"}, {"h2", "H*", "g"}, {"h3", "H", "g"}, {"x", "X", ""}, {"n", "N", ""}, {"h4", "H", "n"}, {"na", "NA", "n"}},
+				[]link{{"e0", "s", "g", ""}, {"e1", "gi", "a", ""}, {"e2", "h1", "x", ""}, {"e3", "h2", "a", "[ready]"},
+					{"e4", "h3", "a", ""}, {"e5", "h3", "a", ""}, {"e6", "top", "x", ""}, {"e7", "x", "na", "go"}}},
+			[]string{`error: history top is drawn in no state: a history keeps the history of the state it is drawn in; it and its transitions are left out`,
+				`error: the transition of history h1 goes to "X", which is not inside state "G": a history enters the states of its own state`,
+				`error: the transition of history h2 has a trigger or a guard ("[ready]")`,
+				`error: history h3 has 2 transitions: a history has one, its default`,
+				`error: history h4 has no transition, and state "N" has no start state whose one transition, nor a state marked initial, says which state to enter`}},
+		{"UML compounds entered without an initial state",
+			drawing{[]shape{{"s", "[*]", ""}, {"g", "G", ""}, {"a", "A", "g"}, {"b", "B", "g"}, {"n", "N", ""}, {"na", "NA", "n"}, {"nb", "NB", "n"},
+				{"m", "M", ""}, {"mi", "[*]", "m"}, {"m1", "M1", "m"}, {"h", "H", "m"}},
+				[]link{{"e0", "s", "g", ""}, {"e1", "a", "na", "go"}, {"e2", "mi", "m1", ""}, {"e3", "na", "h", "back"}, {"e4", "b", "m", "on"}}},
+			[]string{`error: state "G" holds states but no initial state, and transition e0 enters it: the drawing does not say which of them the machine is then in (a statechart would enter "A", the first in the file)`,
+				`transition h#1 h>m1`}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dc, _ := drawio.Read(strings.NewReader(tt.d.drawioText()), drawio.Options{File: "x.drawio"})

@@ -59,21 +59,21 @@ func (t Transition) Test() string {
 // ExitPoint, History or HistoryContinue), or on a transition
 // "via exit", which leaves from the exit point; "enter", "entry" or
 // "exit" as a trigger. It costs one pass over the label.
-func EdgeTransitions(label string, from Kind) ([]Transition, []Problem) {
+func EdgeTransitions(label string, from Kind) ([]Transition, []importer.Problem) {
 	bs := ParseBehaviors(label)
 	if len(bs) == 0 {
 		return []Transition{{Order: importer.Unordered}}, nil
 	}
 	var out []Transition
-	var ps []Problem
+	var ps []importer.Problem
 	refuse := func(b *Behavior, hint, format string, args ...any) {
-		ps = append(ps, Problem{Severity: chart.Error, Hint: hint,
+		ps = append(ps, importer.Problem{Severity: chart.Error, Hint: hint,
 			Message: "behaviour " + strconv.Quote(importer.Shorten(b.Text, 60)) + ": " + fmt.Sprintf(format, args...)})
 	}
 	for i := range bs {
 		b := &bs[i]
 		if b.Err != "" {
-			ps = append(ps, Problem{Severity: chart.Error, Hint: hintGrammar,
+			ps = append(ps, importer.Problem{Severity: chart.Error, Hint: hintGrammar,
 				Message: "behaviour " + strconv.Quote(importer.Shorten(b.Text, 60)) + " does not follow StateSmith's grammar: " + b.Err})
 			continue
 		}
@@ -186,22 +186,22 @@ func (k Kind) article() string {
 // as a trigger (else is only for transitions), or an order with the
 // guard "[else]", is a problem and gives no handler. It costs one pass
 // over the text.
-func StateHandlers(behaviour string) ([]Handler, []Problem) {
+func StateHandlers(behaviour string) ([]Handler, []importer.Problem) {
 	var hs []Handler
-	var ps []Problem
+	var ps []importer.Problem
 	for _, b := range ParseBehaviors(behaviour) {
 		text := strconv.Quote(importer.Shorten(b.Text, 60))
 		switch {
 		case b.Err != "":
-			ps = append(ps, Problem{Severity: chart.Error, Hint: hintGrammar,
+			ps = append(ps, importer.Problem{Severity: chart.Error, Hint: hintGrammar,
 				Message: "behaviour " + text + " does not follow StateSmith's grammar: " + b.Err})
 			continue
 		case b.ElseTrigger:
-			ps = append(ps, Problem{Severity: chart.Error, Hint: hintElseHandler,
+			ps = append(ps, importer.Problem{Severity: chart.Error, Hint: hintElseHandler,
 				Message: "behaviour " + text + ": else as a trigger is only valid on a transition"})
 			continue
 		case b.Else && b.Order != "":
-			ps = append(ps, Problem{Severity: chart.Error, Hint: hintElseOrder,
+			ps = append(ps, importer.Problem{Severity: chart.Error, Hint: hintElseOrder,
 				Message: "behaviour " + text + ": [else] with an order"})
 			continue
 		}
@@ -263,7 +263,7 @@ type Events struct {
 // Name returns the name under which the chart knows event ev: the first
 // spelling of it met. The first time another spelling is met, a warning
 // says which.
-func (e *Events) Name(ev string) (string, []Problem) {
+func (e *Events) Name(ev string) (string, []importer.Problem) {
 	lower := strings.ToLower(ev)
 	first, ok := e.first[lower]
 	switch {
@@ -278,7 +278,7 @@ func (e *Events) Name(ev string) (string, []Problem) {
 			e.told = make(map[string]bool)
 		}
 		e.told[ev] = true
-		return first, []Problem{{Severity: chart.Warning, Hint: hintSpelling,
+		return first, []importer.Problem{{Severity: chart.Warning, Hint: hintSpelling,
 			Message: "event " + ev + " is read as " + first + ": StateSmith's events ignore case"}}
 	}
 	return first, nil

@@ -33,14 +33,35 @@ type Continue struct {
 }
 
 // Hierarchy runs [Regions] on r.Regions, [Histories] on r.Continues and
-// [LocalTransitions], on a chart read from a drawing made for StateSmith:
-// the importer records its $ORTHO regions and $HC vertices as it reads
-// the drawing, and calls Hierarchy once the chart is read (after
-// [Reading.Finish]).
-func (r *Reading) Hierarchy(c *chart.Chart) []Problem {
+// [LocalTransitions], on a chart read from a drawing made for StateSmith,
+// then checks the transitions of its $H vertices as any history's
+// (importer.CheckHistoryTransitions) and reports the states it enters
+// without an $initial_state ([CheckEntries]): the importer records its
+// $ORTHO regions and $HC vertices as it reads the drawing, and calls
+// Hierarchy once the chart is read (after [Reading.Finish]).
+func (r *Reading) Hierarchy(c *chart.Chart) []importer.Problem {
 	ps := Regions(c, r.Regions)
 	ps = append(ps, Histories(c, r.Continues)...)
 	LocalTransitions(c)
+	ps = append(ps, importer.CheckHistoryTransitions(c, "$H")...)
+	return append(ps, CheckEntries(c)...)
+}
+
+// CheckEntries reports, as errors, the states of a chart read from a
+// drawing made for StateSmith that hold states but no $initial_state,
+// and that the machine enters by default (importer.NoInitials): StateSmith
+// then stays in the state itself, with none of its states active, which a
+// chart cannot say (a statechart enters the first of its states in the
+// file). It costs what importer.NoInitials costs.
+func CheckEntries(c *chart.Chart) []importer.Problem {
+	var ps []importer.Problem
+	name := names{c: c}
+	for _, e := range importer.NoInitials(c, "$H") {
+		s := &c.States[e.State]
+		ps = append(ps, importer.Problem{Pos: s.Pos, Severity: chart.Error, Hint: "draw an $initial_state in it, with a transition to the state to enter; or end the transition at that state",
+			Message: fmt.Sprintf("state %q holds states but no $initial_state, and %s: StateSmith then stays in %q itself, with none of its states active, which a chart cannot say "+
+				"(a statechart would enter %q, the first in the file)", name.of(s.ID), e.How, name.of(s.ID), name.of(c.States[e.First].ID))})
+	}
 	return ps
 }
 
@@ -55,11 +76,11 @@ func (r *Reading) Hierarchy(c *chart.Chart) []Problem {
 // (StateSmith's grammar refuses it; the region is then unordered) are
 // errors. It costs time linear in the chart, plus the states inside the
 // parallel states whose regions it reorders.
-func Regions(c *chart.Chart, regions []Region) []Problem {
+func Regions(c *chart.Chart, regions []Region) []importer.Problem {
 	if len(regions) == 0 {
 		return nil
 	}
-	var ps []Problem
+	var ps []importer.Problem
 	name := names{c: c}
 	index := make(map[string]int, len(c.States))
 	for i := range c.States {
@@ -77,12 +98,12 @@ func Regions(c *chart.Chart, regions []Region) []Problem {
 		}
 		isRegion[r.State] = true
 		if c.States[i].Name == "" {
-			ps = append(ps, Problem{Pos: r.Pos, Severity: chart.Error, Hint: "name the region after the colon: \"$ORTHO 1 : NAME\"",
+			ps = append(ps, importer.Problem{Pos: r.Pos, Severity: chart.Error, Hint: "name the region after the colon: \"$ORTHO 1 : NAME\"",
 				Message: fmt.Sprintf("$ORTHO region %s has no name, which StateSmith's grammar requires", r.State)})
 		}
 		p := c.States[i].Parent
 		if p == "" {
-			ps = append(ps, Problem{Pos: r.Pos, Severity: chart.Error, Hint: hintRegion,
+			ps = append(ps, importer.Problem{Pos: r.Pos, Severity: chart.Error, Hint: hintRegion,
 				Message: fmt.Sprintf("$ORTHO region %q is drawn in no state: regions run in parallel inside the state they are drawn in", name.of(r.State))})
 			continue
 		}
@@ -96,14 +117,14 @@ func Regions(c *chart.Chart, regions []Region) []Problem {
 		if s.Kind == chart.NormalState {
 			s.Kind = chart.ParallelState
 		}
-		ps = append(ps, Problem{Pos: s.Pos, Severity: chart.Warning, Hint: "StateSmith refuses orthogonal regions for now: check the machine with fsmforge's tools",
+		ps = append(ps, importer.Problem{Pos: s.Pos, Severity: chart.Warning, Hint: "StateSmith refuses orthogonal regions for now: check the machine with fsmforge's tools",
 			Message: fmt.Sprintf("state %q holds %s, which StateSmith does not generate code for yet: read as UML's orthogonal regions, all active at once while %q is, in the order of their numbers",
 				name.of(p), importer.Plural(len(byParent[p]), "$ORTHO region"), name.of(p))})
 	}
 	for i := range c.States {
 		s := &c.States[i]
 		if _, ok := byParent[s.Parent]; ok && s.Parent != "" && !isRegion[s.ID] {
-			ps = append(ps, Problem{Pos: s.Pos, Severity: chart.Error, Hint: hintNotRegion,
+			ps = append(ps, importer.Problem{Pos: s.Pos, Severity: chart.Error, Hint: hintNotRegion,
 				Message: fmt.Sprintf("state %q holds $ORTHO regions and %s, which is not one: the states inside a parallel state are its regions", name.of(s.Parent), describeState(s))})
 		}
 	}
@@ -119,7 +140,7 @@ func Regions(c *chart.Chart, regions []Region) []Problem {
 			}
 			v, err := strconv.ParseFloat(r.Order, 64)
 			if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
-				ps = append(ps, Problem{Pos: r.Pos, Severity: chart.Error, Hint: hintRegionOrder,
+				ps = append(ps, importer.Problem{Pos: r.Pos, Severity: chart.Error, Hint: hintRegionOrder,
 					Message: fmt.Sprintf("the order %q of $ORTHO region %q is not a number; the region is read as unordered", r.Order, name.of(r.State))})
 				continue
 			}
@@ -216,11 +237,12 @@ func describeState(s *chart.State) string {
 // becomes deep, with a note; one whose $HC vertices reach only some of
 // them is an error, read as deep. As in StateSmith, these are errors: a
 // second $H or $HC in a state, a $HC without a $H or a carried $HC in the
-// state around its own, and a $H without exactly one transition, its
-// default (to the state entered while there is no history yet). It costs
-// time linear in the chart, and in the states inside those with a
-// history.
-func Histories(c *chart.Chart, continues []Continue) []Problem {
+// state around its own, and a $H without a transition, its default (to
+// the state entered while there is no history yet), which StateSmith
+// requires; importer.CheckHistoryTransitions, which [Reading.Hierarchy]
+// runs, checks the transitions of those with some. It costs time linear
+// in the chart, and in the states inside those with a history.
+func Histories(c *chart.Chart, continues []Continue) []importer.Problem {
 	var hs []int
 	for i := range c.States {
 		if c.States[i].Kind == chart.HistoryState {
@@ -230,7 +252,7 @@ func Histories(c *chart.Chart, continues []Continue) []Problem {
 	if len(hs) == 0 && len(continues) == 0 {
 		return nil
 	}
-	var ps []Problem
+	var ps []importer.Problem
 	name := names{c: c}
 	index := make(map[string]int, len(c.States))
 	children := make(map[string][]int, len(c.States))
@@ -248,14 +270,14 @@ func Histories(c *chart.Chart, continues []Continue) []Problem {
 		}
 		return ""
 	}
-	out := make(map[string]int, len(hs))
+	leaves := make(map[string]bool, len(hs)) // whether a transition leaves each $H
 	for _, i := range hs {
-		out[c.States[i].ID] = 0
+		leaves[c.States[i].ID] = false
 	}
 	for i := range c.Transitions {
 		t := &c.Transitions[i]
-		if n, ok := out[t.From]; ok && !t.AnyState {
-			out[t.From] = n + 1
+		if _, ok := leaves[t.From]; ok && !t.AnyState {
+			leaves[t.From] = true
 		}
 	}
 	hOf := make(map[string]int, len(hs)) // a state's $H, by index in c.States
@@ -263,23 +285,19 @@ func Histories(c *chart.Chart, continues []Continue) []Problem {
 		h := &c.States[i]
 		p := h.Parent
 		if p == "" {
-			ps = append(ps, Problem{Pos: h.Pos, Severity: chart.Error, Hint: "draw the $H inside the state whose history it keeps",
+			ps = append(ps, importer.Problem{Pos: h.Pos, Severity: chart.Error, Hint: "draw the $H inside the state whose history it keeps",
 				Message: fmt.Sprintf("$H %s is drawn in no state", h.ID)})
 			continue
 		}
 		if f, dup := hOf[p]; dup {
-			ps = append(ps, Problem{Pos: h.Pos, Severity: chart.Error, Hint: "keep one $H in each state",
+			ps = append(ps, importer.Problem{Pos: h.Pos, Severity: chart.Error, Hint: "keep one $H in each state",
 				Message: fmt.Sprintf("$H %s is the second $H in state %q, after %s, which StateSmith refuses", h.ID, name.of(p), c.States[f].ID)})
 		} else {
 			hOf[p] = i
 		}
-		switch n := out[h.ID]; {
-		case n == 0:
-			ps = append(ps, Problem{Pos: h.Pos, Severity: chart.Error, Hint: hintHistory,
+		if !leaves[h.ID] {
+			ps = append(ps, importer.Problem{Pos: h.Pos, Severity: chart.Error, Hint: hintHistory,
 				Message: fmt.Sprintf("$H %s has no transition: StateSmith requires one, its default, to the state it enters when there is no history yet", h.ID)})
-		case n > 1:
-			ps = append(ps, Problem{Pos: h.Pos, Severity: chart.Error, Hint: hintHistory,
-				Message: fmt.Sprintf("$H %s has %d transitions: a history has one, its default, to the state it enters when there is no history yet", h.ID, n)})
 		}
 	}
 	// A $HC carries a history when the state around its own holds a $H,
@@ -288,7 +306,7 @@ func Histories(c *chart.Chart, continues []Continue) []Problem {
 	held := make(map[string]bool, len(continues))
 	for _, hc := range continues {
 		if hc.State != "" && held[hc.State] {
-			ps = append(ps, Problem{Pos: hc.Pos, Severity: chart.Error, Hint: "keep one $HC in each state",
+			ps = append(ps, importer.Problem{Pos: hc.Pos, Severity: chart.Error, Hint: "keep one $HC in each state",
 				Message: fmt.Sprintf("a second $HC in state %q, which StateSmith refuses; ignored", name.of(hc.State))})
 			continue
 		}
@@ -314,7 +332,7 @@ func Histories(c *chart.Chart, continues []Continue) []Problem {
 			if hc.State != "" {
 				where = fmt.Sprintf("in state %q", name.of(hc.State))
 			}
-			ps = append(ps, Problem{Pos: hc.Pos, Severity: chart.Error, Hint: "draw a $H in the state around the $HC's state, or remove the $HC",
+			ps = append(ps, importer.Problem{Pos: hc.Pos, Severity: chart.Error, Hint: "draw a $H in the state around the $HC's state, or remove the $HC",
 				Message: fmt.Sprintf("the $HC %s carries no history: StateSmith wants a $H or a $HC in the state around its own; ignored", where)})
 			held[hc.State] = false
 			continue
@@ -332,11 +350,11 @@ func Histories(c *chart.Chart, continues []Continue) []Problem {
 		}
 		h.Kind = chart.DeepHistoryState
 		if len(lacking) == 0 {
-			ps = append(ps, Problem{Pos: h.Pos, Severity: chart.Note,
+			ps = append(ps, importer.Problem{Pos: h.Pos, Severity: chart.Note,
 				Message: fmt.Sprintf("$H %s: the $HC in %s carry the history of state %q to every level: read as a deep history", h.ID, quoteNames(&name, c, deep), name.of(h.Parent))})
 			continue
 		}
-		ps = append(ps, Problem{Pos: h.Pos, Severity: chart.Error, Hint: "draw a $HC in every state inside it that holds states, for a deep history, or in none, for a shallow one",
+		ps = append(ps, importer.Problem{Pos: h.Pos, Severity: chart.Error, Hint: "draw a $HC in every state inside it that holds states, for a deep history, or in none, for a shallow one",
 			Message: fmt.Sprintf("$H %s: the $HC carry the history of state %q into %s, but not into %s, which hold no $HC; a chart's history keeps one level or all of them: read as keeping all",
 				h.ID, name.of(h.Parent), quoteNames(&name, c, deep), quoteNames(&name, c, lacking))})
 	}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/internal/importer"
 )
 
 // nested makes a chart of states "id" or "id<parent" (kind normal, named
@@ -36,7 +37,7 @@ func withKind(c *chart.Chart, id string, k chart.StateKind) *chart.Chart {
 }
 
 // problemLines renders problems as "severity at shape: message".
-func problemLines(ps []Problem) []string {
+func problemLines(ps []importer.Problem) []string {
 	var out []string
 	for _, p := range ps {
 		out = append(out, p.Severity.String()+" at "+p.Pos.Shape+": "+p.Message)
@@ -44,7 +45,7 @@ func problemLines(ps []Problem) []string {
 	return out
 }
 
-func checkNest(t *testing.T, ps []Problem, want []string) {
+func checkNest(t *testing.T, ps []importer.Problem, want []string) {
 	t.Helper()
 	got := problemLines(ps)
 	if len(got) != len(want) {
@@ -135,7 +136,6 @@ func TestHistories(t *testing.T) {
 			[]Continue{{"k", at("hc1")}, {"k", at("hc2")}, {"", at("hc3")}}, chart.HistoryState,
 			[]string{`error at h: $H h has no transition: StateSmith requires one`,
 				`error at h2: $H h2 is the second $H in state "g", after h, which StateSmith refuses`,
-				`error at h2: $H h2 has 2 transitions: a history has one`,
 				`error at hc2: a second $HC in state "k", which StateSmith refuses; ignored`,
 				`error at hc1: the $HC in state "k" carries no history`,
 				`error at hc3: the $HC drawn in no state carries no history`}},
@@ -182,5 +182,30 @@ func TestHierarchy(t *testing.T) {
 	}
 	if !c.Transitions[1].Internal || c.States[0].Kind != chart.ParallelState {
 		t.Errorf("p>x internal = %v, p is %v; want true, parallel", c.Transitions[1].Internal, c.States[0].Kind)
+	}
+}
+
+// TestHierarchyChecks checks what Hierarchy reports besides Regions and
+// Histories: the transitions of the $H vertices, as any history's, and
+// the states entered without an $initial_state, in StateSmith's words.
+func TestHierarchyChecks(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		c    *chart.Chart
+		want []string
+	}{
+		{"a $H with two transitions",
+			withKind(tree([]string{"g", "h<g", "a<g", "b<g", "x"}, "h>a", "h>x"), "h", chart.HistoryState),
+			[]string{`error at h: $H h has 2 transitions: a history has one`,
+				`error at t1: the transition of $H h goes to "x", which is not inside state "g"`}},
+		{"entered without an $initial_state",
+			withKind(tree([]string{"x", "g", "h<g", "a<g", "a1<a", "a2<a"}, "x>g", "h>a"), "h", chart.HistoryState),
+			[]string{`error at g: state "g" holds states but no $initial_state, and transition t0 enters it: StateSmith then stays in "g" itself, with none of its states active, which a chart cannot say (a statechart would enter "h", the first in the file)`,
+				`error at a: state "a" holds states but no $initial_state, and transition t1 enters it`}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var r Reading
+			checkNest(t, r.Hierarchy(tt.c), tt.want)
+		})
 	}
 }

@@ -27,11 +27,15 @@
 // importer recorded, whose states become parallel ([Regions]), the $H
 // history vertices, which the $HC vertices it recorded may make deep
 // ([Histories]), and the local transitions into a state from around it
-// ([LocalTransitions]).
+// ([LocalTransitions]); it checks the transitions of the $H vertices as
+// package internal/importer checks any history's, and the states
+// entered without an $initial_state ([CheckEntries]). A plain diagram's
+// nesting the importer checks with importer.CheckNesting instead.
 //
 // What StateSmith refuses, or a chart cannot say, is returned as a
-// [Problem], a value the importer words as its diagnostic, with its prefix
-// and its style of hints ([AppendDiagnostics]): the reading goes on.
+// Problem of package internal/importer, a value the importer words as its
+// diagnostic, with its prefix and its style of hints
+// (importer.AppendDiagnostics): the reading goes on.
 //
 // # Sections
 //
@@ -44,8 +48,7 @@
 //     and [Reading.Finish] runs [ResolveVias] ([Point], [Via]),
 //     [EnterStarts], [CheckStarts] and [CheckHandlers].
 //   - Structure: [Reading.Hierarchy], which runs [Regions] ([Region]),
-//     [Histories] ([Continue]) and [LocalTransitions].
-//   - Problems: [Problem], [AppendDiagnostics].
+//     [Histories] ([Continue]), [LocalTransitions] and [CheckEntries].
 package statesmith
 
 import (

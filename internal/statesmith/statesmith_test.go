@@ -150,7 +150,7 @@ func sameTransitions(a, b []Transition) bool {
 
 // checkProblems checks that each problem's message starts as one of want
 // does, in order, and that errors and warnings have hints.
-func checkProblems(t *testing.T, call string, ps []Problem, want []string) {
+func checkProblems(t *testing.T, call string, ps []importer.Problem, want []string) {
 	t.Helper()
 	if len(ps) != len(want) {
 		t.Errorf("%s: %d problems %+v, want %d", call, len(ps), ps, len(want))
@@ -319,7 +319,7 @@ func FuzzParse(f *testing.F) {
 
 // checkRendered checks that each problem says something, and how to fix
 // it unless it is a note.
-func checkRendered(t *testing.T, ps []Problem) {
+func checkRendered(t *testing.T, ps []importer.Problem) {
 	for _, p := range ps {
 		if p.Message == "" || p.Hint == "" && p.Severity != chart.Note {
 			t.Errorf("problem %+v: no message or no hint", p)
