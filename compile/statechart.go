@@ -137,6 +137,11 @@ func (x *lowering) lowerTree() {
 		switch st.Kind {
 		case chart.StartState:
 			x.low[i] = lowStart
+			if p < n && c.States[p].Kind == chart.ParallelState {
+				x.errorf(st.Pos, ErrNesting, "remove it: entering a parallel state enters every region, each at its own initial state",
+					"start state %q is in parallel state %q, which has no initial state", short(st.ID), short(c.States[p].ID))
+				return
+			}
 			if s.start[p] >= 0 {
 				x.errorf(st.Pos, ErrTwoInitials, "keep one start state in each state", "%s has two start states", x.stateName(p))
 			}
@@ -172,7 +177,10 @@ func (x *lowering) lowerTree() {
 		if k == table.KindParallel && len(kids[i]) == 0 {
 			x.errorf(st.Pos, ErrNesting, "nest the regions (states) in it", "parallel state %q has no regions", short(st.ID))
 		}
-		if st.Initial && k != table.KindHistory && k != table.KindDeepHistory {
+		if st.Initial && p < n && c.States[p].Kind == chart.ParallelState {
+			x.warnf(st.Pos, ErrIgnored, "remove the mark: entering a parallel state enters every region",
+				"region %q of parallel state %q is marked initial; the mark is ignored", short(st.ID), short(c.States[p].ID))
+		} else if st.Initial && k != table.KindHistory && k != table.KindDeepHistory {
 			if s.initial[p] >= 0 {
 				x.errorf(st.Pos, ErrTwoInitials, "mark one initial state in each state", "%s has two initial states: %q and this one", x.stateName(p), short(c.States[x.states[s.initial[p]].src].ID))
 			}
