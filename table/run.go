@@ -3,6 +3,7 @@ package table
 import (
 	"cmp"
 	"fmt"
+	"math/bits"
 	"slices"
 )
 
@@ -107,10 +108,7 @@ func (a *Agent[E]) represent() {
 	c := a.table.sc
 	for i := range r.conf {
 		if w := r.conf[i] & c.atomic[i]; w != 0 {
-			a.state = StateID(setNext(r.conf, i*64))
-			for !setHas(c.atomic, a.state) {
-				a.state = StateID(setNext(r.conf, int(a.state)+1))
-			}
+			a.state = StateID(i*64 + bits.TrailingZeros64(w))
 			return
 		}
 	}
@@ -217,23 +215,23 @@ func (a *Agent[E]) selectTransitions(h Host[E], ev TestID) bool {
 	r.enabled = r.enabled[:0]
 	r.domains = r.domains[:0]
 	root := c.root()
-	for s := setNext(r.conf, 0); s >= 0; s = setNext(r.conf, s+1) {
-		if !setHas(c.atomic, StateID(s)) {
-			continue
-		}
-	ancestors:
-		for q := StateID(s); q != NoState; q = c.nodes[q].parent {
-			nd := &c.nodes[q]
-			for i := nd.tlo; i < nd.thi; i++ {
-				if a.enabledBy(h, int32(i), ev) {
-					if !slices.Contains(r.enabled, int32(i)) {
-						r.enabled = append(r.enabled, int32(i))
+	for w, word := range r.conf {
+		for active := word & c.atomic[w]; active != 0; active &= active - 1 {
+			s := StateID(w*64 + bits.TrailingZeros64(active))
+		ancestors:
+			for q := s; q != NoState; q = c.nodes[q].parent {
+				nd := &c.nodes[q]
+				for i := nd.tlo; i < nd.thi; i++ {
+					if a.enabledBy(h, int32(i), ev) {
+						if !slices.Contains(r.enabled, int32(i)) {
+							r.enabled = append(r.enabled, int32(i))
+						}
+						break ancestors
 					}
-					break ancestors
 				}
-			}
-			if q == root {
-				break
+				if q == root {
+					break
+				}
 			}
 		}
 	}
