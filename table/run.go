@@ -221,6 +221,12 @@ func (a *Agent[E]) selectTransitions(h Host[E], ev TestID) bool {
 		ancestors:
 			for q := s; q != NoState; q = c.nodes[q].parent {
 				nd := &c.nodes[q]
+				if ev == NoTest && !nd.eventless {
+					if q == root {
+						break
+					}
+					continue
+				}
 				for i := nd.tlo; i < nd.thi; i++ {
 					if a.enabledBy(h, int32(i), ev) {
 						if !slices.Contains(r.enabled, int32(i)) {

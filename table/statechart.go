@@ -327,17 +327,18 @@ func (src *chartSource) builder(t *Table) *Builder {
 
 // node is a state of a statechart.
 type node struct {
-	parent   StateID
-	end      StateID // descendants are below end
-	kind     StateKind
-	compound bool   // a basic state with children
-	hist     int32  // for a history state, its slot; else -1
-	klo, khi uint32 // kids: children that are states (not history)
-	hlo, hhi uint32 // kids: history children
-	tlo, thi uint32 // trans
-	elo, ehi uint32 // acts: entry
-	xlo, xhi uint32 // acts: exit
-	dflt     int32  // trans index of the default transition, or -1
+	parent    StateID
+	end       StateID // descendants are below end
+	kind      StateKind
+	compound  bool   // a basic state with children
+	eventless bool   // some transition of tlo:thi has no event
+	hist      int32  // for a history state, its slot; else -1
+	klo, khi  uint32 // kids: children that are states (not history)
+	hlo, hhi  uint32 // kids: history children
+	tlo, thi  uint32 // trans
+	elo, ehi  uint32 // acts: entry
+	xlo, xhi  uint32 // acts: exit
+	dflt      int32  // trans index of the default transition, or -1
 }
 
 // ctrans is a transition of a statechart.
@@ -590,6 +591,7 @@ func (b *Builder) layOutChartTransitions(t *Table, c *statechart, x *errs) {
 		nd.tlo = uint32(len(c.trans))
 		for i := range bySource[s] {
 			c.addTrans(t, x, sp, &bySource[s][i], msgs)
+			nd.eventless = nd.eventless || !c.trans[len(c.trans)-1].eventful
 		}
 		nd.thi = uint32(len(c.trans))
 	}
