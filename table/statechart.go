@@ -968,3 +968,62 @@ func (t *Table) TimerName(id TimerID) string {
 	}
 	return t.sc.timers[id]
 }
+
+// ExitActions yields the exit actions of state s of a statechart table,
+// in the order they are performed. It yields nothing for a flat table or
+// an ID that is not a state.
+func (t *Table) ExitActions(s StateID) iter.Seq[Action] {
+	return func(yield func(Action) bool) {
+		if t.sc == nil || !t.HasState(s) {
+			return
+		}
+		for _, a := range t.sc.src.exits[s] {
+			if !yield(a) {
+				return
+			}
+		}
+	}
+}
+
+// Default returns the default transition of state s of a statechart
+// table, as [Builder.SetDefault] took it (or as Build made it: to a
+// compound's initial child), and whether it has one: for a compound
+// state, the transition to its initial states; for a history state, the
+// one taken when its parent has no history; for [NoState], the agent's
+// start.
+func (t *Table) Default(s StateID) (Transition, bool) {
+	if t.sc == nil {
+		return Transition{}, false
+	}
+	q := s
+	if s == NoState {
+		q = t.sc.root()
+	} else if !t.HasState(s) {
+		return Transition{}, false
+	}
+	d := t.sc.nodes[q].dflt
+	if d < 0 {
+		return Transition{}, false
+	}
+	ct := &t.sc.trans[d]
+	tr := Transition{From: s, Test: NoTest, To: NoState}
+	if targets := t.sc.targets[ct.tlo:ct.thi]; len(targets) > 0 {
+		tr.To = targets[0]
+		if len(targets) > 1 {
+			tr.Also = slices.Clone(targets[1:])
+		}
+	}
+	if ct.ahi > ct.alo {
+		tr.Actions = slices.Clone(t.sc.acts[ct.alo:ct.ahi])
+	}
+	return tr, true
+}
+
+// NumTimers returns the number of named timers of a statechart table;
+// their IDs are 0 to NumTimers()-1 ([Table.TimerName]).
+func (t *Table) NumTimers() int {
+	if t.sc == nil {
+		return 0
+	}
+	return len(t.sc.timers)
+}

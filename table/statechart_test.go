@@ -370,3 +370,36 @@ func TestStatechartBuildErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestStatechartDescribes checks what a statechart table says of itself:
+// kinds, parents, defaults, exit actions and timers.
+func TestStatechartDescribes(t *testing.T) {
+	tb, _, _ := guardChart(t)
+	id := func(name string) table.StateID {
+		s, ok := tb.LookupState(name)
+		if !ok {
+			t.Fatalf("no state %q", name)
+		}
+		return s
+	}
+	if k := tb.Kind(id("combat")); k != table.KindParallel {
+		t.Errorf("Kind(combat) = %v", k)
+	}
+	if p := tb.Parent(id("aim")); p != id("weapon") {
+		t.Errorf("Parent(aim) = %v", tb.StateName(p))
+	}
+	d, ok := tb.Default(id("alertHistory"))
+	if !ok || d.To != id("aim") || len(d.Also) != 1 || d.Also[0] != id("stand") {
+		t.Errorf("Default(alertHistory) = %+v, %v; want to aim and stand", d, ok)
+	}
+	if d, ok := tb.Default(table.NoState); !ok || d.To != id("patrol") {
+		t.Errorf("Default(NoState) = %+v, %v; want to patrol", d, ok)
+	}
+	var exits []table.Action
+	for a := range tb.ExitActions(id("alert")) {
+		exits = append(exits, a)
+	}
+	if len(exits) != 1 || exits[0].Kind != table.CancelAction || tb.TimerName(exits[0].Timer) != "search" || tb.NumTimers() != 1 {
+		t.Errorf("ExitActions(alert) = %+v, NumTimers %d; want the cancel of search", exits, tb.NumTimers())
+	}
+}
