@@ -112,6 +112,9 @@ func TestFileCommands(t *testing.T) {
 		{name: "run drawing", args: []string{"run", goombaVDX, "-stencil", goombaStencil, "-events", goombaEvents},
 			stdout: []string{"tick 0: start in walkLeft: XMovement=left Animation=moveLeft", "tick 4: walkLeft -> walkRight on hitTriggerLeft: XMovement=right Animation=moveRight", "tick 13: walkLeft -> death on hitByPlayer (message)", "tick 14: done"}, noStderr: true},
 		{name: "run table", args: []string{"run", "-events", goombaEvents, table}, stdout: []string{"tick 14: death -> (final) on animationDone"}, noStderr: true},
+		{name: "inspect statechart", args: []string{"inspect", alarm}, noStderr: true, stdout: []string{
+			"a statechart: updates run to a stable configuration", "    2 alert (parallel)\n", "entry: send giveUp after 2s as search", "exit: cancel search",
+			"default -> walk", "run -> run", "giveUp -> patrol"}},
 		{name: "run, trace", args: []string{"run", "-trace", "-events", alarmEvents, alarm}, noStderr: true, stdout: []string{
 			`{"tick":0,"active":["patrol"]}` + "\n" +
 				`{"tick":2,"event":"alarm.heard","active":["look","walk"]}` + "\n" +

@@ -54,7 +54,12 @@ func printTable(w io.Writer, t *table.Table) error {
 		stack = table.MaxStack
 	}
 	fmt.Fprintf(w, "table %q: %s, %s, %s\n", t.Name(), plural(t.NumStates(), "state"), plural(t.NumTests(), "test"), plural(t.NumProperties(), "property"))
-	fmt.Fprintf(w, "%s; stack of %d; initial state %s\n", update, stack, t.StateName(t.Initial()))
+	if t.Statechart() {
+		update = strings.Replace(strings.Replace(update, "transition", "microstep", 1), "updates chain", "updates run to a stable configuration", 1)
+		fmt.Fprintf(w, "a statechart: %s; queues of %d events, %d pending sends\n", update, cmpOr(o.QueueLimit, table.DefaultQueueLimit), cmpOr(o.TimerLimit, table.DefaultTimerLimit))
+	} else {
+		fmt.Fprintf(w, "%s; stack of %d; initial state %s\n", update, stack, t.StateName(t.Initial()))
+	}
 
 	if t.NumProperties() > 0 {
 		fmt.Fprintln(w, "\nentry-action properties:")
@@ -74,6 +79,11 @@ func printTable(w io.Writer, t *table.Table) error {
 			kind = "message"
 		}
 		fmt.Fprintf(w, "  %d %s (%s)\n", id, t.Test(id), kind)
+	}
+
+	if t.Statechart() {
+		printStatechart(w, t)
+		return nil
 	}
 
 	first := true
@@ -166,4 +176,167 @@ func describeTransition(t *table.Table, tr table.Transition) string {
 		b.WriteString(", pushing " + t.StateName(tr.From))
 	}
 	return b.String()
+}
+
+func cmpOr(a, b int) int {
+	if a != 0 {
+		return a
+	}
+	return b
+}
+
+// printStatechart prints a statechart table's states as a tree: each
+// state indented under its parent, with its kind, entry and exit actions,
+// default transition and transitions; then the any-state transitions.
+func printStatechart(w io.Writer, t *table.Table) {
+	if d, ok := t.Default(table.NoState); ok {
+		fmt.Fprintf(w, "\nstart %s\n", strings.TrimPrefix(describeChartTransition(t, d), "(no event) "))
+	}
+	fmt.Fprintln(w, "\nstates:")
+	for s := range table.StateID(t.NumStates()) {
+		depth := 0
+		for p := t.Parent(s); p != table.NoState; p = t.Parent(p) {
+			depth++
+		}
+		indent := strings.Repeat("  ", depth+1)
+		fmt.Fprintf(w, "%s%d %s", indent, s, t.StateName(s))
+		if k := t.Kind(s); k != table.KindBasic {
+			fmt.Fprintf(w, " (%s)", k)
+		}
+		fmt.Fprintln(w)
+		var entry, exit []string
+		for a := range t.Actions(s) {
+			entry = append(entry, describeAction(t, a))
+		}
+		for a := range t.ExitActions(s) {
+			exit = append(exit, describeAction(t, a))
+		}
+		if len(entry) > 0 {
+			fmt.Fprintf(w, "%s    entry: %s\n", indent, strings.Join(entry, "; "))
+		}
+		if len(exit) > 0 {
+			fmt.Fprintf(w, "%s    exit: %s\n", indent, strings.Join(exit, "; "))
+		}
+		if d, ok := t.Default(s); ok {
+			fmt.Fprintf(w, "%s    default %s\n", indent, strings.TrimPrefix(describeChartTransition(t, d), "(no event) "))
+		}
+		for tr := range t.Transitions(s) {
+			fmt.Fprintf(w, "%s    %s\n", indent, describeChartTransition(t, tr))
+		}
+	}
+	first := true
+	for tr := range t.Transitions(table.AnyState) {
+		if first {
+			fmt.Fprintln(w, "\nin any state, tried after the states' own:")
+			first = false
+		}
+		fmt.Fprintf(w, "    %s\n", describeChartTransition(t, tr))
+	}
+}
+
+// describeChartTransition renders a statechart transition as
+// "noise [seesPlayer] -> aim, stand / raise x".
+func describeChartTransition(t *table.Table, tr table.Transition) string {
+	var on []string
+	if tr.Test != table.NoTest && t.Test(tr.Test).Message {
+		on = append(on, t.Test(tr.Test).String())
+	}
+	for _, e := range tr.Events {
+		on = append(on, t.Test(e).String())
+	}
+	var b strings.Builder
+	b.WriteString(strings.Join(on, " "))
+	var cond []string
+	if tr.Test != table.NoTest && !t.Test(tr.Test).Message {
+		cond = append(cond, t.Test(tr.Test).String())
+	}
+	if c := describeCond(t, tr.Cond); c != "" {
+		cond = append(cond, c)
+	}
+	if len(cond) > 0 {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString("[" + strings.Join(cond, " && ") + "]")
+	}
+	if b.Len() == 0 {
+		b.WriteString("(no event)")
+	}
+	b.WriteString(" -> ")
+	if tr.To == table.NoState {
+		b.WriteString("(no target)")
+	} else {
+		names := []string{t.StateName(tr.To)}
+		for _, s := range tr.Also {
+			names = append(names, t.StateName(s))
+		}
+		b.WriteString(strings.Join(names, ", "))
+	}
+	if tr.Internal {
+		b.WriteString(" (internal)")
+	}
+	if len(tr.Actions) > 0 {
+		var acts []string
+		for _, a := range tr.Actions {
+			acts = append(acts, describeAction(t, a))
+		}
+		b.WriteString(" / " + strings.Join(acts, "; "))
+	}
+	return b.String()
+}
+
+// describeCond renders a condition in infix form.
+func describeCond(t *table.Table, c table.Cond) string {
+	var stack []string
+	for _, term := range c {
+		switch term.Op {
+		case table.CondTest:
+			stack = append(stack, t.Test(term.Test).String())
+		case table.CondIn:
+			stack = append(stack, "In("+t.StateName(term.State)+")")
+		case table.CondTrue:
+			stack = append(stack, "true")
+		case table.CondFalse:
+			stack = append(stack, "false")
+		case table.CondNot:
+			if n := len(stack); n > 0 {
+				stack[n-1] = "!" + stack[n-1]
+			}
+		case table.CondAnd, table.CondOr:
+			if n := len(stack); n > 1 {
+				op := " && "
+				if term.Op == table.CondOr {
+					op = " || "
+				}
+				stack = append(stack[:n-2], "("+stack[n-2]+op+stack[n-1]+")")
+			}
+		}
+	}
+	return strings.Join(stack, " ")
+}
+
+// describeAction renders an action: "Animation=walk", "raise e", "send e
+// after 2s as t", "cancel t", with its condition first.
+func describeAction(t *table.Table, a table.Action) string {
+	var s string
+	switch a.Kind {
+	case table.GameAction:
+		s = t.Property(a.Property) + "=" + t.Value(a.Property, a.Value)
+	case table.RaiseAction:
+		s = "raise " + t.Test(a.Event).String()
+	case table.SendAction:
+		s = "send " + t.Test(a.Event).String()
+		if a.Delay > 0 {
+			s += fmt.Sprintf(" after %gs", a.Delay)
+		}
+		if a.Timer != table.NoTimer {
+			s += " as " + t.TimerName(a.Timer)
+		}
+	case table.CancelAction:
+		s = "cancel " + t.TimerName(a.Timer)
+	}
+	if c := describeCond(t, a.Cond); c != "" {
+		s = "[" + c + "] " + s
+	}
+	return s
 }
