@@ -8,8 +8,8 @@
 // tool consume both. This package holds data, the options every importer
 // shares, the registry of their formats, and the few helpers every
 // importer needs: [NormalizeSpace] and [ParseLabel] for shape texts and
-// UML labels, and [Flatten] for nested states. It parses no drawing but
-// its own JSON file form, and checks no chart.
+// UML labels, and [Flatten] for those who want a nested chart flat. It
+// parses no drawing but its own JSON file form, and checks no chart.
 //
 // # Reading any drawing
 //
@@ -37,10 +37,13 @@
 //
 // A [Chart] lists [State] values and [Transition] values in document order.
 // A state has a stable ID (its shape's ID, unique within the chart, while
-// names may repeat), a Name, a [StateKind] (a normal state, or a start, end
-// or choice pseudo-state of a UML diagram), whether the machine starts in
-// it, and its entry actions: [Action] values, a property and the value the
-// designer picked from its drop-list (XMovement = left).
+// names may repeat), a Name, a [StateKind] (a normal state; a parallel
+// state; or a start, end, choice, history or deep-history pseudo-state),
+// whether the machine (or its parent) starts in it, the state it is
+// nested in (Parent), and its entry and exit actions: [Action] values,
+// most of them a property and the value the designer picked from its
+// drop-list (XMovement = left), some a statechart's own (raise an event,
+// send one after a delay of game time, cancel it), each possibly guarded.
 //
 // A transition leaves the state From, or any state (AnyState, drawn from a
 // "message handler" shape), ranks Order among the transitions leaving that
@@ -48,8 +51,12 @@
 // state, the final state (ToFinal: a transition whose end is glued to no
 // state, which importers warn about unless the drawing says it is meant:
 // the stencil's Final property), or the state on top of the stack
-// (ToReturn), which a transition with Push set saved. Transitions of plain
-// UML diagrams keep their label and its parts: "event [guard] / action".
+// (ToReturn), which a transition with Push set saved, or nowhere (ToNone:
+// it only performs its actions); Also lists further targets in other
+// regions of a parallel state, Internal marks an internal transition, and
+// Actions are performed while it is taken. Transitions of plain UML
+// diagrams keep their label and its parts: "event [guard] / action"; an
+// Event holds SCXML's event descriptors, a Guard a condition.
 // Transitions leaving one state are tried by Order: importers rank those
 // the designer numbered first, then the others in document order, then an
 // else, as StateSmith does, and warn when a state mixes them.
@@ -57,18 +64,20 @@
 // A chart also says how its machine runs when the drawing does (a
 // property of the drawing as a whole, which each importer's documentation
 // names): Chain and ChainLimit, which package compile honours as it
-// honours its own options.
+// honours its own options, and Statechart, set for SCXML documents, which
+// run with SCXML's semantics even when flat.
 //
 // # Nested states and layout
 //
 // Real drawings nest states (UML composite states, draw.io containers,
 // nested SCXML states, yEd group nodes). Importers record the nesting in
-// State.Parent, then call [Flatten], which leaves the states compile can
-// run: the leaves, each with its own transitions followed by those of the
+// State.Parent, with each state after the state it is nested in, and
+// package compile runs a nested chart as a statechart. [Flatten] still
+// turns a nested chart into a flat one for those who want it: the
+// leaves, each with its own transitions followed by those of the
 // compounds around it, transitions into a compound entering its initial
-// leaf, and a note for each compound removed. Since copying a compound's
-// transitions into each state inside it multiplies them, Flatten counts
-// them first, against ReadOptions.MaxTransitions.
+// leaf; since that multiplies transitions, it counts them first, against
+// a limit.
 //
 // State.Box keeps where the designer drew a state, in draw.io's pixels, so
 // that exporters keep the layout; it is nil for sources without geometry.
