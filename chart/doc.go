@@ -163,10 +163,8 @@
 // kinds and severities marshal as words ("normal", "final", "warning").
 // The chart's own file format is that JSON, indented: [WriteJSON] writes
 // it, streaming, and [ReadJSON] (or [LoadJSON]) reads it back, checking
-// its form with the line and column of each problem. A chart file is
-// flat, as the importers' charts are; one whose states nest (a state's
-// "parent" set, as a chart built in Go may have) is flattened on reading,
-// by [Flatten], what Flatten finds joining the chart's diagnostics.
+// its form with the line and column of each problem. A chart file keeps
+// its nesting (a state's "parent"), as the importers' charts do.
 // Chart and stencil files nest a few levels deep (a chart 6, a stencil
 // 4): deeper than 64 levels, a file is refused. ReadJSON also refuses
 // files over the limits of [ReadOptions] at their defaults (256 MiB;

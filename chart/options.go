@@ -56,10 +56,11 @@ type ReadOptions struct {
 	// documentation counts; 0 means DefaultMaxElements.
 	MaxElements int
 
-	// MaxTransitions is the most transitions a chart may have once its
-	// nested states are flattened ([Flatten] copies a compound's
-	// transitions into each state inside it), and the most entry actions
-	// flattening copies into them; 0 means DefaultMaxTransitions.
+	// MaxTransitions is the most transitions a chart may have (an
+	// importer whose labels make several transitions of one arrow counts
+	// them); 0 means DefaultMaxTransitions. [Flatten], which copies a
+	// compound's transitions into each state inside it, takes the same
+	// bound.
 	MaxTransitions int
 
 	// The limits of a drawing stored as a zip archive (a Visio .vsdx),

@@ -34,7 +34,7 @@ func addReadFlags(f *flags) *readFlags {
 		maxSize:        f.Int64("max-size", 0, "read files of up to `BYTES` bytes, and their compressed content up to as much (default 256 MiB; SCXML 16 MiB)"),
 		maxDepth:       f.Int("max-depth", 0, "let states, groups and cells nest `N` deep (default 100)"),
 		maxElements:    f.Int("max-elements", 0, "read up to `N` shapes, states and transitions (default 1048576; SCXML 250000 elements)"),
-		maxTransitions: f.Int("max-transitions", 0, "let flattening nested states make up to `N` transitions (default 1048576)"),
+		maxTransitions: f.Int("max-transitions", 0, "read up to `N` transitions (default 1048576)"),
 	}
 }
 
