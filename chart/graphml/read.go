@@ -18,8 +18,9 @@ import (
 // graph); MaxTransitions the transitions the edges' labels make (the
 // labels of StateSmith and Kingly make several of one edge; the reader
 // keeps nested states as they are, and does not flatten them). RoleKey is
-// the name (attr.name) of the custom property whose value names the stencil master a node or an edge stands
-// for ([chart.DefaultRoleKey] by default); it is used only with a Stencil.
+// the name (attr.name) of the custom property whose value names the
+// stencil master a node or an edge stands for ([chart.DefaultRoleKey] by
+// default); it is used only with a Stencil.
 type Options = chart.ReadOptions
 
 // DefaultRoleKey is the default of Options.RoleKey.
