@@ -156,6 +156,44 @@
 // Without [Options.Host], each test tried and each entry action costs an
 // interface call.
 //
+// # Statecharts
+//
+// A statechart table ([table.Table.Statechart]: nested and parallel
+// states, history, final states, exit and transition actions, conditions,
+// raised and sent events, timers) gives a file of another shape, with the
+// same constants, value types and Host interface (one method per polled
+// test name and per game-action property). Its data is the layout package
+// table's runtime uses, as static arrays: the states in document order with
+// their parent, the end of their descendants, kind, history slot and ranges
+// of children, transitions and entry and exit actions, and default
+// transition; the transitions with source, test, targets, actions,
+// condition, sorted events and precomputed domain; the actions, the
+// condition terms in postfix form, and each state's "done.state.NAME"
+// event. gogen lays these out again from the table's accessors (Parent,
+// Kind, Actions, ExitActions, Default, Transitions, TimerName) with the
+// rules of table/statechart.go.
+//
+// The runtime is in the file too: SCXML's algorithm (its Appendix D) as
+// table.Agent runs it, over bitsets of states. Its Machine holds the
+// configuration, the history, the internal and external event queues
+// (Options.QueueLimit each), the pending sends (Options.TimerLimit) and its
+// scratch sets in fixed-size arrays, so it is a value of fixed size:
+// NewMachine and Update allocate nothing (Update only for an error).
+// NewMachine(h), Update(h), Post, SetTime, Time, NextTimer, In, Active,
+// State and Done behave as table.Agent's NewAgent, Update, Post, SetTime,
+// Time, NextTimer, In, AppendActive, State and Done: one microstep per
+// update, or, when the table chains, microsteps until none is pending, up
+// to its chain limit (a *ChainError past it); an event or send dropped on
+// a full queue is a *QueueError matching ErrQueueFull. A condition's
+// polled tests are calls of the host's methods from one switch on the
+// test. The differential tests in gogen/internal/npcgen and
+// gogen/internal/w3cgen run generated machines beside table.Agent through
+// seeded random scripts and compare every host call, result, error and
+// active state. On the NPC of those tests (BenchmarkNPC, 1024 NPCs, a
+// shared 2-core machine) an update took about 40 ns with the generated
+// machine through the Host interface and 58 ns with table.Agent; neither
+// allocates.
+//
 // # Keeping generated code fresh
 //
 // Commit the generated file with the drawing, regenerate it with go

@@ -6,7 +6,6 @@ import (
 	"go/format"
 	"go/parser"
 	"go/token"
-	"strconv"
 	"strings"
 	"unicode"
 
@@ -124,7 +123,9 @@ func (x *errs) err() error {
 // as static data, a Host interface with one method per polled test and per
 // property, and a Machine with the semantics of [table.Agent] whose Update
 // is a switch on the state with direct calls to the host (see the package
-// documentation). The source is gofmt-clean and depends only on t and opt:
+// documentation). For a statechart table the Machine runs SCXML's
+// algorithm over the table's layout as static arrays (see the package
+// documentation's "Statecharts"). The source is gofmt-clean and depends only on t and opt:
 // the same table and options give the same bytes.
 //
 // Generate returns an [ErrorList] for a nil or empty table, invalid
@@ -143,10 +144,6 @@ func Generate(t *table.Table, opt Options) ([]byte, error) {
 		x.name("", "the table has no states (make it with table.Builder.Build or decode it)")
 		return nil, x.err()
 	}
-	if t.Statechart() {
-		x.name("", "table %s is a statechart (nested states, exit actions, events raised or sent): gogen generates code for flat tables only, for now; run it as a table", strconv.Quote(t.Name()))
-		return nil, x.err()
-	}
 	if err := x.err(); err != nil {
 		return nil, err
 	}
@@ -154,7 +151,19 @@ func Generate(t *table.Table, opt Options) ([]byte, error) {
 	if err := x.err(); err != nil {
 		return nil, err
 	}
-	src := m.emit()
+	var src []byte
+	if t.Statechart() {
+		c := newChart(&x, t)
+		if c != nil {
+			c.check(&x, m)
+		}
+		if err := x.err(); err != nil {
+			return nil, err
+		}
+		src = m.emitChart(c)
+	} else {
+		src = m.emit()
+	}
 	out, err := format.Source(src)
 	if err != nil {
 		// A bug in this package, not in the caller's input.

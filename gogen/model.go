@@ -81,7 +81,7 @@ type propM struct {
 // after Err.
 var fixedNames = []string{
 	"State", "Test", "Message", "Property", "Action", "Transition", "Host", "Machine",
-	"Result", "Snapshot", "StackError", "ChainError",
+	"Result", "Snapshot", "StackError", "ChainError", "QueueError",
 	"Final", "Return", "AnyState", "NoState", "NoTest", "Initial",
 	"NumStates", "NumTests", "NumMessages", "NumProperties", "StackLimit", "ChainLimit",
 	"Transitions", "EntryActions", "AnyTransitions", "Dest", "DestPush",
@@ -94,7 +94,7 @@ func (m *model) errName(s string) string {
 	return "Err" + m.pre + s
 }
 
-var errNames = []string{"NotStarted", "Reentrant", "StackOverflow", "StackUnderflow", "ChainLimit"}
+var errNames = []string{"NotStarted", "Reentrant", "StackOverflow", "StackUnderflow", "ChainLimit", "QueueFull"}
 
 // id returns a fixed package-level name with the prefix.
 func (m *model) id(name string) string { return m.pre + name }
