@@ -120,6 +120,8 @@ func TestFileCommands(t *testing.T) {
 				`{"tick":2,"event":"alarm.heard","active":["look","walk"]}` + "\n" +
 				`{"tick":2,"event":"run","active":["look","run"]}` + "\n" +
 				`{"tick":5,"event":"calm","active":["patrol"]}` + "\n"}},
+		{name: "run, the guard", args: []string{"run", "-trace", "-events", "../../examples/guard/guard.events", "../../examples/guard/guard.scxml"}, noStderr: true, stdout: []string{
+			`{"tick":20,"event":"noise","active":["aim","stand"]}`, `{"tick":70,"active":["patrol"]}`, `{"tick":90,"event":"hit","active":["dead"],"done":true}`}},
 		{name: "run, timers", args: []string{"run", "-trace", "-dt", "0.5", "-events", alarmOnly, alarm}, noStderr: true, stdout: []string{
 			`{"tick":2,"event":"alarm.heard","active":["look","walk"]}` + "\n" + `{"tick":6,"active":["patrol"]}` + "\n"}},
 		{name: "run, ticks", args: []string{"run", "-events", goombaEvents, "-ticks", "5", table}, stdout: []string{"end: in walkRight"}, noStderr: true},
