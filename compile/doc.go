@@ -182,8 +182,10 @@
 //     cannot be active together (not in different regions of one parallel
 //     state), In() of a state the chart does not have, a condition that
 //     does not parse, a name used both as an event and as a test, more
-//     states than a table holds. A statechart has no stack (push and
-//     return) yet, and cannot be minimised.
+//     states than a table holds, a return without a push anywhere. A
+//     push saves its source with what is active inside it; a return
+//     comes back to that (see package table). A statechart cannot be
+//     minimised.
 //
 // # Minimisation
 //

@@ -55,6 +55,7 @@ type sc struct {
 	timers    map[string]table.TimerID
 	exit      [][]table.Action
 	completes []bool               // per lowered state: a compound with a final child, or a parallel
+	pushes    bool                 // some transition pushes
 	trans     [][]table.Transition // per lowered state (and the root, at len): its transitions
 	dflt      []table.Transition
 }
@@ -545,6 +546,9 @@ func (x *lowering) timer(name string) table.TimerID {
 // and the any-state ones (the root's).
 func (x *lowering) lowerChartTransitions() {
 	c, s := x.c, x.sc
+	for i := range c.Transitions {
+		s.pushes = s.pushes || c.Transitions[i].Push && c.Transitions[i].Target.Kind == chart.ToState
+	}
 	n := len(c.States)
 	s.trans = make([][]table.Transition, len(x.states)+1)
 	for i := range n + 1 {
@@ -703,17 +707,22 @@ func (x *lowering) lowerTargets(t *chart.Transition, tr *table.Transition) bool 
 		tr.To = table.StateID(x.sc.final)
 		return true
 	case chart.ToReturn:
-		x.errorf(t.Pos, ErrTransition, "draw a transition to a state, or to a history state inside the compound to go back to", "transition %q returns to a pushed state: a statechart has no stack yet", short(t.ID))
-		return false
+		if t.Push || len(t.Also) > 0 {
+			x.errorf(t.Pos, ErrTransition, "a return goes back to what a push saved: remove the push or the further targets", "transition %q returns and pushes, or has further targets", short(t.ID))
+			return false
+		}
+		if !x.sc.pushes {
+			x.errorf(t.Pos, ErrNoPush, "mark the transition that should save the state (Stack = push)", "transition %q returns to a pushed state, but no transition pushes one", short(t.ID))
+			return false
+		}
+		tr.To = table.Return
+		return true
 	case chart.ToState:
 	default:
 		x.errorf(t.Pos, ErrTransition, "", "transition %q has an unknown target kind %d", short(t.ID), t.Target.Kind)
 		return false
 	}
-	if t.Push {
-		x.errorf(t.Pos, ErrTransition, "", "transition %q pushes a state: a statechart has no stack yet", short(t.ID))
-		return false
-	}
+	tr.Push = t.Push
 	ids := append([]string{t.Target.State}, t.Also...)
 	qs := make([]int, 0, len(ids))
 	for _, id := range ids {
@@ -863,7 +872,7 @@ func (x *lowering) lowerDefault(t *chart.Transition, from table.StateID) (table.
 // buildChart builds the statechart table.
 func (x *lowering) buildChart(r *Result, opt Options) {
 	s := x.sc
-	b := table.Builder{Name: x.name, Options: table.Options{Chain: opt.Chain, ChainLimit: opt.ChainLimit}}
+	b := table.Builder{Name: x.name, Options: table.Options{Chain: opt.Chain, ChainLimit: opt.ChainLimit, StackLimit: opt.StackLimit}}
 	for _, p := range x.props {
 		b.AddProperty(p.name, p.values...)
 	}

@@ -214,3 +214,44 @@ func TestStateTimer(t *testing.T) {
 	step(3, false, "search")
 	step(3.5, false, "patrol")
 }
+
+// TestStatechartStack compiles a nested chart with a push and a return:
+// the return comes back to the configuration the push left.
+func TestStatechartStack(t *testing.T) {
+	c := statechart([]chart.State{
+		initial(state("patrol", "patrol")),
+		nested("patrol", initial(state("legA", "legA"))),
+		nested("patrol", state("legB", "legB")),
+		state("fight", "fight"),
+	},
+		event("t1", "legA", "next", "", "legB"),
+		push(event("t2", "patrol", "alarm", "", "fight")),
+		func() chart.Transition {
+			tr := event("t3", "fight", "done", "", "x")
+			tr.Target = chart.Target{Kind: chart.ToReturn}
+			return tr
+		}(),
+	)
+	r, err := compile.Compile(c, compile.Options{Chain: true})
+	checkResult(t, r, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := r.Table
+	a := table.NewAgent[int](tb, 0, nil)
+	for _, ev := range []string{"next", "alarm", "done"} {
+		id, _ := tb.LookupTest(ev, "")
+		a.Post(id)
+		if _, err := a.Update(nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if a.Name() != "legB" || a.Depth() != 0 {
+		t.Errorf("after next, alarm, done: in %s (stack %d), want legB", a.Name(), a.Depth())
+	}
+	// A return without a push anywhere is an error.
+	c.Transitions[1].Push = false
+	if r, err := compile.Compile(c, compile.Options{}); !errors.Is(err, compile.ErrNoPush) {
+		t.Errorf("Compile without a push = %v, %v; want ErrNoPush", r.Diagnostics, err)
+	}
+}

@@ -3,6 +3,7 @@ package gogen
 import (
 	"cmp"
 	"slices"
+	"strconv"
 
 	"github.com/fsmforge/fsmforge/table"
 )
@@ -98,6 +99,20 @@ func readSource(t *table.Table) *chartSource {
 // newChart lays out statechart t as table/statechart.go's buildChart
 // does. t is valid: Build or decoding checked it.
 func newChart(x *errs, t *table.Table) *chartM {
+	for s := range table.StateID(t.NumStates()) {
+		for tr := range t.Transitions(s) {
+			if tr.Push || tr.To == table.Return {
+				x.name("", "statechart %s pushes or returns (the stack): gogen does not generate the stack of a statechart yet; run it as a table", strconv.Quote(t.Name()))
+				return nil
+			}
+		}
+	}
+	for tr := range t.Transitions(table.AnyState) {
+		if tr.Push || tr.To == table.Return {
+			x.name("", "statechart %s pushes or returns (the stack): gogen does not generate the stack of a statechart yet; run it as a table", strconv.Quote(t.Name()))
+			return nil
+		}
+	}
 	src := readSource(t)
 	n := t.NumStates()
 	o := t.Options()

@@ -173,6 +173,9 @@
 // Kind, Actions, ExitActions, Default, Transitions, TimerName) with the
 // rules of table/statechart.go.
 //
+// A statechart that uses the pushdown stack (a push or a return) is
+// refused, with a message, for now: run it as a table.
+//
 // The runtime is in the file too: SCXML's algorithm (its Appendix D) as
 // table.Agent runs it, over bitsets of states. Its Machine holds the
 // configuration, the history, the internal and external event queues

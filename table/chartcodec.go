@@ -323,7 +323,11 @@ func (t *Table) jsonChartTrans(tr Transition) jsonTrans {
 	if tr.Test != NoTest {
 		j.Test, j.Value = t.tests[tr.Test].Name, t.tests[tr.Test].Value
 	}
-	if tr.To != NoState {
+	switch tr.To {
+	case NoState:
+	case Return:
+		j.Return = true
+	default:
 		j.To = t.states[tr.To].name
 	}
 	for _, e := range tr.Events {
@@ -449,8 +453,13 @@ func unmarshalChartJSON(j *jsonTable) (*Table, error) {
 		if jt.To != "" {
 			tr.To = state(where, jt.To)
 		}
-		if jt.Final || jt.Return {
-			x.invalid(where, "a statechart table has no final or return targets")
+		switch {
+		case jt.Final:
+			x.invalid(where, "a statechart table has no final target: add a final state")
+		case jt.Return && jt.To != "":
+			x.invalid(where, "has both to and return; a transition has one")
+		case jt.Return:
+			tr.To = Return
 		}
 		for _, e := range jt.Events {
 			tr.Events = append(tr.Events, test(where, e.Name, e.Value))

@@ -209,9 +209,15 @@
 //     macrosteps, every event posted before it included), at most
 //     ChainLimit of them: a [*ChainError] then says where it stopped.
 //   - Any-state transitions are the root's: tried after the states' own
-//     and their ancestors'. A statechart table has no stack (push and
-//     return) yet, and neither [Crowd]s, generated code nor
-//     [RestoreAgent] run statechart tables yet: they say so.
+//     and their ancestors'.
+//   - The pushdown stack: a transition with Push saves its source state
+//     with the atomic states active inside it (an any-state one, the
+//     whole configuration), up to [Options.StackLimit]; a transition to
+//     [Return] goes back to them, as a deep history would, popping them.
+//     A return with nothing pushed, or a push onto a full stack, is not
+//     taken, and the update returns a [*StackError].
+//   - Neither [Crowd]s nor [RestoreAgent] run statechart tables yet, nor
+//     does generated code when a statechart uses the stack: they say so.
 //   - A statechart agent's memory is fixed when it is made: six sets of
 //     one bit per state (the configuration and a microstep's scratch), one
 //     more per history state, two queues of [Options.QueueLimit] events,

@@ -18,15 +18,19 @@ type run struct {
 	// Scratch sets of one microstep (SCXML's statesToEnter,
 	// statesForDefaultEntry, defaultHistoryContent, the exit set).
 	enter, dflt, hdflt, exit []uint64
-	enabled                  []int32   // the transitions selected
-	domains                  []StateID // their domains
-	tgt                      []StateID // effective targets of a transition to history
-	internal, external       queue
-	timers                   []timer
-	seq                      uint64 // of the next timer, to keep sends in order
-	now                      float64
-	err                      error // the first error of an action in this update
-	final                    StateID
+	// The stack: for each state pushed (Agent.stack), the atomic states
+	// that were active in it, words words each; popped holds the entry a
+	// microstep's return took off.
+	saved, popped      []uint64
+	enabled            []int32   // the transitions selected
+	domains            []StateID // their domains
+	tgt                []StateID // effective targets of a transition to history
+	internal, external queue
+	timers             []timer
+	seq                uint64 // of the next timer, to keep sends in order
+	now                float64
+	err                error // the first error of an action in this update
+	final              StateID
 }
 
 // queue is a ring of events.
@@ -63,15 +67,18 @@ type timer struct {
 }
 
 // newRun makes the run of an agent of statechart c.
-func newRun(c *statechart) *run {
+func newRun(c *statechart, stack int) *run {
 	w := c.words
-	mem := make([]uint64, w*(5+c.nhist)+(c.nhist+63)/64)
+	if !c.stack {
+		stack = 0
+	}
+	mem := make([]uint64, w*(6+c.nhist+stack)+(c.nhist+63)/64)
 	take := func(n int) []uint64 {
 		s := mem[:n:n]
 		mem = mem[n:]
 		return s
 	}
-	r := &run{conf: take(w), enter: take(w), dflt: take(w), hdflt: take(w), exit: take(w),
+	r := &run{conf: take(w), enter: take(w), dflt: take(w), hdflt: take(w), exit: take(w), popped: take(w), saved: take(w * stack),
 		hist: take(w * c.nhist), recorded: take((c.nhist + 63) / 64), final: NoState}
 	n := len(c.nodes)
 	r.enabled = make([]int32, 0, n)
@@ -86,7 +93,7 @@ func newRun(c *statechart) *run {
 // startChart enters the initial configuration of a statechart agent.
 func (a *Agent[E]) startChart(h Host[E]) {
 	c := a.table.sc
-	a.sc = newRun(c)
+	a.sc = newRun(c, a.table.stackLimit())
 	a.status |= statusChart
 	d := c.nodes[c.root()].dflt
 	r := a.sc
@@ -260,7 +267,32 @@ func (a *Agent[E]) enabledBy(h Host[E], i int32, ev TestID) bool {
 	} else if !t.eventful || !hasEvent(c.events[t.elo:t.ehi], ev) {
 		return false
 	}
-	return t.clo == t.chi || a.cond(h, c.conds[t.clo:t.chi])
+	if t.clo != t.chi && !a.cond(h, c.conds[t.clo:t.chi]) {
+		return false
+	}
+	switch {
+	case t.ret && a.depth == 0:
+		a.stackError(t, false)
+		return false
+	case t.push && int(a.depth) >= a.table.stackLimit():
+		a.stackError(t, true)
+		return false
+	}
+	return true
+}
+
+// stackError records that transition t cannot be taken: it returns with
+// nothing pushed, or pushes onto a full stack.
+func (a *Agent[E]) stackError(t *ctrans, overflow bool) {
+	if a.sc.err == nil {
+		a.sc.err = &StackError{Overflow: overflow, State: a.state, Test: t.test, Limit: a.table.stackLimit(), table: a.table}
+	}
+}
+
+// top returns the atomic states saved with the state on top of the stack.
+func (a *Agent[E]) top() []uint64 {
+	w := a.table.sc.words
+	return a.sc.saved[(int(a.depth)-1)*w : int(a.depth)*w]
 }
 
 // hasEvent reports whether the sorted list evs holds ev.
@@ -322,14 +354,18 @@ func (a *Agent[E]) domain(i int32) StateID {
 	if !t.dynamic {
 		return t.domain
 	}
-	if t.thi == t.tlo {
+	if t.thi == t.tlo && !t.ret {
 		return NoState
 	}
 	// The effective targets are below the history states' parents, or
 	// the recorded states: their common ancestor with the source.
 	r := a.sc
 	clear(r.exit) // scratch until the microstep's exit set
-	a.effectiveTargets(c.targets[t.tlo:t.thi], r.exit)
+	if t.ret {
+		copy(r.exit, a.top())
+	} else {
+		a.effectiveTargets(c.targets[t.tlo:t.thi], r.exit)
+	}
 	r.tgt = r.tgt[:0]
 	for s := setNext(r.exit, 0); s >= 0; s = setNext(r.exit, s+1) {
 		r.tgt = append(r.tgt, StateID(s))
@@ -407,6 +443,12 @@ func (a *Agent[E]) exitsIntersect(d1, d2 StateID) bool {
 // transitions leave, perform their actions, enter their targets.
 func (a *Agent[E]) takeTransitions(h Host[E]) {
 	r, c := a.sc, a.table.sc
+	// Pushes save their source and what is active in it, before it is left.
+	for _, i := range r.enabled {
+		if t := &c.trans[i]; t.push {
+			a.push(t.source)
+		}
+	}
 	// The exit set.
 	clear(r.exit)
 	for _, d := range r.domains {
@@ -435,6 +477,29 @@ func (a *Agent[E]) takeTransitions(h Host[E]) {
 		a.act(h, c.acts[t.alo:t.ahi])
 	}
 	a.enterStates(h)
+}
+
+// push pushes state s on the stack with the atomic states active in it
+// (s itself when it is atomic).
+func (a *Agent[E]) push(s StateID) {
+	r, c := a.sc, a.table.sc
+	if int(a.depth) >= a.table.stackLimit() {
+		return // enabledBy refused it; a second push in one microstep is dropped
+	}
+	a.stack[a.depth] = s
+	a.depth++
+	saved := a.top()
+	clear(saved)
+	if s != c.root() && setHas(c.atomic, s) {
+		setAdd(saved, s)
+		return
+	}
+	lo, hi := c.below(s)
+	for q := setNext(r.conf, lo); q >= 0 && q < hi; q = setNext(r.conf, q+1) {
+		if setHas(c.atomic, StateID(q)) {
+			setAdd(saved, StateID(q))
+		}
+	}
 }
 
 // record records in history state hs what is active below its parent s.
@@ -469,6 +534,10 @@ func (a *Agent[E]) enterStates(h Host[E]) {
 	clear(r.hdflt)
 	for k, i := range r.enabled {
 		t := &c.trans[i]
+		if t.ret {
+			a.enterPopped(r.domains[k])
+			continue
+		}
 		if t.thi == t.tlo {
 			continue
 		}
@@ -508,6 +577,23 @@ func (a *Agent[E]) enterStates(h Host[E]) {
 		if g := c.nodes[p].parent; g != root && c.nodes[g].kind == KindParallel && a.inFinal(g) {
 			a.raise(c.done[g])
 		}
+	}
+}
+
+// enterPopped pops the stack and adds its saved states, with their
+// ancestors up to domain d, to the states to enter.
+func (a *Agent[E]) enterPopped(d StateID) {
+	r := a.sc
+	if a.depth == 0 {
+		return
+	}
+	copy(r.popped, a.top())
+	a.depth--
+	for q := setNext(r.popped, 0); q >= 0; q = setNext(r.popped, q+1) {
+		a.addDescendants(StateID(q))
+	}
+	for q := setNext(r.popped, 0); q >= 0; q = setNext(r.popped, q+1) {
+		a.addAncestors(StateID(q), d)
 	}
 }
 

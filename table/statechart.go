@@ -245,6 +245,7 @@ type statechart struct {
 	words   int      // of a set of states
 	nhist   int
 	done    []TestID // per state: the done event it raises when completed, or NoTest
+	stack   bool     // some transition pushes or returns
 	queue   int      // limits, from the options
 	ntimers int
 	src     chartSource
@@ -352,7 +353,9 @@ type ctrans struct {
 	domain   StateID
 	eventful bool
 	internal bool
-	dynamic  bool // a target is a history state: the domain depends on it
+	dynamic  bool // a target is a history state, or the stack's top: the domain depends on it
+	push     bool // pushes its source, with what is active inside it
+	ret      bool // returns to the configuration on top of the stack
 }
 
 // root returns the root's number.
@@ -552,7 +555,7 @@ func (b *Builder) layOutChartTransitions(t *Table, c *statechart, x *errs) {
 		if dflt[from] != nil {
 			x.invalid("state "+t.quoteState(from), "has two default transitions")
 		}
-		if tr.Test != NoTest || tr.Events != nil || tr.Cond != nil || tr.Internal || tr.Push || tr.To == NoState {
+		if tr.Test != NoTest || tr.Events != nil || tr.Cond != nil || tr.Internal || tr.Push || tr.To == NoState || tr.To == Return {
 			x.invalid("default transition of "+t.quoteState(from), "has a test, events, a condition, internal or push set, or no target: a default transition has only targets and actions")
 		}
 		dflt[from] = tr
@@ -664,7 +667,12 @@ func (c *statechart) addTrans(t *Table, x *errs, s StateID, tr *Transition, msgs
 	ct.ehi = uint32(len(c.events))
 	// Targets.
 	ct.tlo = uint32(len(c.targets))
-	if tr.To != NoState {
+	if tr.To == Return {
+		ct.ret, ct.dynamic = true, true
+		if len(tr.Also) > 0 || tr.Push {
+			x.invalid(where, "returns, with further targets or a push: a return goes to what the stack holds")
+		}
+	} else if tr.To != NoState {
 		for _, to := range append([]StateID{tr.To}, tr.Also...) {
 			if !t.HasState(to) {
 				x.invalid(where, "target %s: not a state (a statechart table has no Final or Return targets: add a final state)", to)
@@ -679,9 +687,11 @@ func (c *statechart) addTrans(t *Table, x *errs, s StateID, tr *Transition, msgs
 		x.invalid(where, "Also without To")
 	}
 	ct.thi = uint32(len(c.targets))
-	if tr.Push {
-		x.invalid(where, "push: a statechart table has no stack yet")
+	if tr.Push && tr.To == NoState {
+		x.invalid(where, "pushes, but has no target: a push is only useful with a transition that leaves its source")
 	}
+	ct.push = tr.Push && tr.To != Return
+	c.stack = c.stack || ct.push || ct.ret
 	ct.alo = uint32(len(c.acts))
 	c.acts = append(c.acts, tr.Actions...)
 	ct.ahi = uint32(len(c.acts))
@@ -697,6 +707,11 @@ func (c *statechart) addTrans(t *Table, x *errs, s StateID, tr *Transition, msgs
 func (t *Table) checkCond(x *errs, where string, cond Cond) {
 	depth, most := 0, 0
 	for _, ct := range cond {
+		// The operand a term does not use is zero, so that every
+		// encoding of a table says the same thing.
+		if ct.Op != CondTest && ct.Test != 0 || ct.Op != CondIn && ct.State != 0 {
+			x.invalid(where, "condition: term %d sets an operand it does not use", ct.Op)
+		}
 		switch ct.Op {
 		case CondTest:
 			if int(ct.Test) >= len(t.tests) || t.tests[ct.Test].Message {
@@ -803,6 +818,25 @@ func (t *Table) checkChartAction(x *errs, a Action, c *statechart, badActions []
 		}
 	default:
 		x.invalid("", "action of unknown kind %d", a.Kind)
+		return
+	}
+	// What an action's kind does not use is zero (or NoTest, NoTimer), so
+	// that every encoding of a table says the same thing: make actions
+	// with Builder.Action, Raise, Send and Cancel.
+	zero := math.Float64bits(a.Delay) == 0
+	var unused bool
+	switch a.Kind {
+	case GameAction:
+		unused = a.Event == 0 && a.Timer == 0 && zero
+	case RaiseAction:
+		unused = a.Property == 0 && a.Value == 0 && a.Timer == NoTimer && zero
+	case SendAction:
+		unused = a.Property == 0 && a.Value == 0 && !math.Signbit(a.Delay)
+	case CancelAction:
+		unused = a.Property == 0 && a.Value == 0 && a.Event == NoTest && zero
+	}
+	if !unused {
+		x.invalid("", "%s action sets fields its kind does not use (make it with Builder.Action, Raise, Send or Cancel)", a.Kind)
 	}
 }
 

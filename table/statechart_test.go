@@ -403,3 +403,51 @@ func TestStatechartDescribes(t *testing.T) {
 		t.Errorf("ExitActions(alert) = %+v, NumTimers %d; want the cancel of search", exits, tb.NumTimers())
 	}
 }
+
+// TestStatechartStack runs the pushdown stack in a statechart: an alarm
+// interrupts a patrol (pushing it, with the leg it was on), and the
+// return comes back to that leg, not to the patrol's first.
+func TestStatechartStack(t *testing.T) {
+	var b table.Builder
+	b.Options.Chain = true
+	b.Options.StackLimit = 1
+	next, alarm, done := b.AddMessage("next", ""), b.AddMessage("alarm", ""), b.AddMessage("done", "")
+	patrol := b.AddState("patrol")
+	legA := b.AddState("legA")
+	b.Nest(legA, patrol)
+	legB := b.AddState("legB")
+	b.Nest(legB, patrol)
+	fight := b.AddState("fight")
+	b.AddTransition(table.Transition{From: legA, Test: next, To: legB})
+	b.AddTransition(table.Transition{From: patrol, Test: alarm, To: fight, Push: true})
+	b.AddTransition(table.Transition{From: fight, Test: alarm, To: fight, Push: true})
+	b.AddTransition(table.Transition{From: fight, Test: done, To: table.Return})
+	b.AddTransition(table.Transition{From: legB, Test: done, To: table.Return})
+	tb, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := &nopHost{}
+	a := table.NewAgent[int](tb, 0, h)
+	step := func(ev table.TestID, want string, wantErr bool) {
+		t.Helper()
+		a.Post(ev)
+		_, err := a.Update(h)
+		if (err != nil) != wantErr || a.Name() != want {
+			t.Errorf("after %s: in %s (stack %d), %v; want %s, error %v", tb.Test(ev), a.Name(), a.Depth(), err, want, wantErr)
+		}
+	}
+	step(next, "legB", false)
+	step(alarm, "fight", false)
+	step(alarm, "fight", true) // the stack holds 1: the push is refused
+	step(done, "legB", false)  // back to the leg it was on
+	step(done, "legB", true)   // legB returns, with nothing to return to
+	data, err := tb.MarshalJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back table.Table
+	if err := back.UnmarshalJSON(data); err != nil {
+		t.Fatalf("%v\n%s", err, data)
+	}
+}
