@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -47,11 +48,12 @@ type sc struct {
 	order     []int // chart states that become table states, in document order (parents first)
 	parent    []int // per lowered state: its parent's lowered index, or -1
 	kind      []table.StateKind
-	initial   []int          // per chart state: the lowered child marked initial, or -1
-	start     []int          // per chart state (and the top, at len): its start pseudo-state, or -1
-	final     int            // the lowered final state made for transitions to the final state, or -1
-	events    []string       // the events, in the order of their test IDs among the messages
-	eventIdx  map[string]int // event name → test index
+	initial   []int           // per chart state: the lowered child marked initial, or -1
+	start     []int           // per chart state (and the top, at len): its start pseudo-state, or -1
+	final     int             // the lowered final state made for transitions to the final state, or -1
+	events    []string        // the events, in the order of their test IDs among the messages
+	eventIdx  map[string]int  // event name → test index
+	polledIdx map[testKey]int // polled test → test index
 	timers    map[string]table.TimerID
 	exit      [][]table.Action
 	completes []bool               // per lowered state: a compound with a final child, or a parallel
@@ -64,7 +66,7 @@ type sc struct {
 // order, parents before their children; the transitions with their
 // events and conditions; the actions.
 func (x *lowering) analyzeChart() {
-	x.sc = &sc{final: -1, eventIdx: map[string]int{}, timers: map[string]table.TimerID{}}
+	x.sc = &sc{final: -1, eventIdx: map[string]int{}, polledIdx: map[testKey]int{}, timers: map[string]table.TimerID{}}
 	x.lowerTree()
 	if len(x.states) > table.MaxStates {
 		x.errorf(x.chartPos(), ErrLimit, "split the machine into several charts", "%d states; a table holds at most %d", len(x.states), table.MaxStates)
@@ -592,7 +594,7 @@ func (x *lowering) lowerChartTransition(t *chart.Transition, from table.StateID)
 		x.warnf(t.Pos, ErrUnreachable, "check the event's spelling", "transition %q waits for %q, which nothing in the chart raises or sends, and no message of the game can be it", short(t.ID), short(t.Event))
 		return tr, false
 	}
-	sortIDs(tr.Events)
+	slices.Sort(tr.Events)
 	// Condition.
 	guard := t.Guard
 	if q := x.source(t); x.isCompletion(t) && (q < 0 || !x.sc.completes[q]) {
@@ -615,28 +617,20 @@ func (x *lowering) lowerChartTransition(t *chart.Transition, from table.StateID)
 	return tr, ok
 }
 
-// sortIDs sorts test IDs.
-func sortIDs(ids []table.TestID) {
-	for i := 1; i < len(ids); i++ {
-		for j := i; j > 0 && ids[j] < ids[j-1]; j-- {
-			ids[j], ids[j-1] = ids[j-1], ids[j]
-		}
-	}
-}
-
 // polled returns the index of the polled test name=value, adding it.
 func (x *lowering) polled(name, value string, at chart.Pos) int {
-	for i, t := range x.tests {
-		if t.name == name && t.value == value {
-			if t.message {
-				x.errorf(at, ErrSameTest, "rename the test or the event", "%q is both an event and a condition's test", short(name))
-			}
-			return i
-		}
+	k := testKey{name, value}
+	if i, ok := x.sc.polledIdx[k]; ok {
+		return i
+	}
+	if i, ok := x.sc.eventIdx[name]; ok && value == "" {
+		x.errorf(at, ErrSameTest, "rename the test or the event", "%q is both an event and a condition's test", short(name))
+		return i
 	}
 	if !validName(name) {
 		x.errorf(at, ErrName, "", "test %q is too long or not UTF-8", short(name))
 	}
+	x.sc.polledIdx[k] = len(x.tests)
 	x.tests = append(x.tests, ltest{name: name, value: value, polled: true, pos: at})
 	return len(x.tests) - 1
 }

@@ -81,7 +81,9 @@ func (id ValueID) String() string { return "value #" + strconv.Itoa(int(id)) }
 // entered. The host performs it ([Host.Do]). In a statechart table (see
 // [StateKind]), actions are also performed on exit and by transitions,
 // and an action may instead raise or send an event or cancel a timer
-// (Kind; see [Builder.Raise], [Builder.Send], [Builder.Cancel]).
+// (Kind; see [Builder.Raise], [Builder.Send], [Builder.Cancel]). The
+// fields an action's kind does not use are zero (Event NoTest for a
+// cancel, Timer NoTimer for a raise): Build refuses others.
 type Action struct {
 	Property ActionID // the property to set, such as XMovement
 	Value    ValueID  // one of its values, such as left

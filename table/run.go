@@ -24,7 +24,7 @@ type run struct {
 	saved, popped      []uint64
 	enabled            []int32   // the transitions selected
 	domains            []StateID // their domains
-	tgt                []StateID // effective targets of a transition to history
+	tgt                []StateID // effective targets of a transition to history or of a return
 	internal, external queue
 	timers             []timer
 	seq                uint64 // of the next timer, to keep sends in order
@@ -221,17 +221,13 @@ func (a *Agent[E]) selectTransitions(h Host[E], ev TestID) bool {
 	r, c := a.sc, a.table.sc
 	r.enabled = r.enabled[:0]
 	r.domains = r.domains[:0]
-	root := c.root()
 	for w, word := range r.conf {
 		for active := word & c.atomic[w]; active != 0; active &= active - 1 {
 			s := StateID(w*64 + bits.TrailingZeros64(active))
-		ancestors:
+		ancestors: // the state, its ancestors, then the root, whose parent is NoState
 			for q := s; q != NoState; q = c.nodes[q].parent {
 				nd := &c.nodes[q]
 				if ev == NoTest && !nd.eventless {
-					if q == root {
-						break
-					}
 					continue
 				}
 				for i := nd.tlo; i < nd.thi; i++ {
@@ -241,9 +237,6 @@ func (a *Agent[E]) selectTransitions(h Host[E], ev TestID) bool {
 						}
 						break ancestors
 					}
-				}
-				if q == root {
-					break
 				}
 			}
 		}
@@ -347,7 +340,7 @@ func (a *Agent[E]) cond(h Host[E], terms []CondTerm) bool {
 }
 
 // domain returns the domain of transition i, working it out for one whose
-// targets are history states.
+// targets are history states or the top of the stack.
 func (a *Agent[E]) domain(i int32) StateID {
 	c := a.table.sc
 	t := &c.trans[i]

@@ -123,8 +123,13 @@ type CondTerm struct {
 
 // Cond is a transition's condition in postfix form: each term pushes a
 // value or combines the values on top of a stack; the condition holds
-// when the one value left is true. A nil Cond always holds. The host is
-// asked only for the tests whose value is needed (&& and || stop early).
+// when the one value left is true. A nil Cond always holds. Every term
+// is evaluated, in order: the host is asked each of the condition's
+// polled tests (&& and || do not stop early), so that a table and the
+// code generated from it ask the same questions.
+//
+// The operand a term does not use is zero: Test for every op but
+// CondTest, State for every op but CondIn.
 type Cond []CondTerm
 
 // MaxCondDepth is the deepest stack a Cond may need.
