@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/fsmforge/fsmforge/chart"
@@ -18,8 +17,8 @@ import (
 // render, and every chart must hold together (see checkChart). A
 // chart read without errors must be written, and read back the same (see
 // sameChart). The corpus starts from the files of testdata, the shared
-// fixtures and the W3C conformance tests TestW3C reads when they are
-// there, the Goomba, and generated charts, flat and nested.
+// fixtures when they are there, the W3C conformance tests TestW3C reads,
+// the Goomba, and generated charts, flat and nested.
 //
 //	go test -run '^$' -fuzz FuzzRead -fuzztime 60s ./chart/scxml
 func FuzzRead(f *testing.F) {
@@ -37,9 +36,7 @@ func FuzzRead(f *testing.F) {
 		}
 	}
 	for _, w := range w3cTests {
-		if src, err := os.ReadFile(filepath.Join(irp, w.file)); err == nil {
-			f.Add([]byte(w3cConvert(f, string(src))))
-		}
+		f.Add(w3cDoc(f, w.file))
 	}
 	f.Add([]byte(doc(` initial="outer"`, `<state id="outer" initial="mid"><transition event="reset" target="outer"/><state id="first"/>
 		<state id="mid"><initial><transition target="deep2"/></initial><state id="deep1"/><state id="deep2"/></state></state>

@@ -1,10 +1,10 @@
 package scxml_test
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -12,11 +12,13 @@ import (
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/scxml"
 	"github.com/fsmforge/fsmforge/internal/charttest"
+	"github.com/fsmforge/fsmforge/internal/w3c"
 )
 
-// irp is the shared copy of the W3C SCXML conformance tests (see its
-// README.md).
-const irp = "../../../shared/fixtures/scxml-irp"
+// w3cData is package internal/w3c's copy of the W3C SCXML conformance
+// tests that need no data model (see its README.md; its TestCopies checks
+// it against the shared fixtures).
+const w3cData = "../../internal/w3c/testdata"
 
 // w3cTests are the conformance tests that need no data model, which
 // package compile must pass: what each must read as (features, see
@@ -61,30 +63,18 @@ var w3cTests = []struct {
 	}},
 }
 
-// w3cConvert converts a test of the suite for the null data model, by
-// the substitutions package internal/w3c makes: conf:pass and conf:fail
-// become top-level final states, conf:targetpass and conf:targetfail
-// transitions to them, conf:delay a delay in seconds, conf:inState an
-// In() condition. It fails the test when a placeholder is left.
-func w3cConvert(t testing.TB, src string) string {
+// w3cDoc reads file of w3cData, converted by [w3c.Convert].
+func w3cDoc(t testing.TB, file string) []byte {
 	t.Helper()
-	for _, r := range []struct {
-		re  *regexp.Regexp
-		new string
-	}{
-		{regexp.MustCompile(`<conf:(pass|fail)\s*/>`), `<final id="$1"/>`},
-		{regexp.MustCompile(`conf:target(pass|fail)=""`), `target="$1"`},
-		{regexp.MustCompile(`conf:datamodel=""`), `datamodel="null"`},
-		{regexp.MustCompile(`conf:delay="([0-9.]+)"`), `delay="${1}s"`},
-		{regexp.MustCompile(`conf:inState="([^"]*)"`), `cond="In('$1')"`},
-		{regexp.MustCompile(`\s*xmlns:conf="[^"]*"`), ``},
-	} {
-		src = r.re.ReplaceAllString(src, r.new)
+	src, err := os.ReadFile(filepath.Join(w3cData, file))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if strings.Contains(src, "conf:") {
-		t.Fatalf("a placeholder is left:\n%s", src)
+	doc, err := w3c.Convert(src)
+	if err != nil {
+		t.Fatalf("w3c.Convert(%s) = %v", file, err)
 	}
-	return src
+	return doc
 }
 
 // features lists what a chart uses of statecharts, for TestW3C.
@@ -148,23 +138,16 @@ func features(c *chart.Chart) []string {
 }
 
 // TestW3C reads the conformance tests that need no data model, converted
-// for the null data model: each reads without an error, but for the
+// for the null data model by [w3c.Convert]: each reads without an error, but for the
 // executable content a chart does not have (<if>, <log>), and uses what
 // it tests (parallel states, histories, delayed events...). Read
 // leniently, none has an error.
 func TestW3C(t *testing.T) {
-	if _, err := os.Stat(irp); err != nil {
-		t.Skip("no " + irp)
-	}
 	for _, w := range w3cTests {
 		t.Run(w.file, func(t *testing.T) {
-			src, err := os.ReadFile(filepath.Join(irp, w.file))
-			if err != nil {
-				t.Fatal(err)
-			}
-			doc := w3cConvert(t, string(src))
+			doc := w3cDoc(t, w.file)
 			name := filepath.Base(w.file)
-			c, err := scxml.Read(strings.NewReader(doc), scxml.Options{File: name})
+			c, err := scxml.Read(bytes.NewReader(doc), scxml.Options{File: name})
 			charttest.CheckChart(t, c, err)
 			if c == nil {
 				t.Fatalf("Read = %v", err)
@@ -193,7 +176,7 @@ func TestW3C(t *testing.T) {
 				}
 			}
 
-			c, err = scxml.Read(strings.NewReader(doc), scxml.Options{File: name, Lenient: true})
+			c, err = scxml.Read(bytes.NewReader(doc), scxml.Options{File: name, Lenient: true})
 			charttest.CheckChart(t, c, err)
 			if err != nil {
 				t.Errorf("Read leniently = %v", err)
