@@ -1,10 +1,12 @@
 // Package charttest holds the charts the exporters' and importers' tests
-// share: the designer-pipeline article's Goomba read from examples/goomba, the Lucidchart UML
-// state diagram of chart/visio's testdata, and a hand-built guard with
-// what those drawings lack (push and return, any-state transitions,
-// values, a self-loop, orders that differ from chart order); and, in
-// check.go, what every importer's tests check of the charts they read:
-// [CheckChart], [Golden] files, and fuzz seeds from files ([AddFiles]).
+// share: the designer-pipeline article's Goomba read from examples/goomba,
+// the Lucidchart UML state diagram of chart/visio's testdata, and a
+// hand-built guard with what those drawings lack (push and return,
+// any-state transitions, values, a self-loop, orders that differ from
+// chart order); in soldier.go, a hand-built statechart with every feature
+// of nesting ([Soldier]); and, in check.go, what every importer's tests
+// check of the charts they read: [CheckChart], [Golden] files, and fuzz
+// seeds from files ([AddFiles]).
 package charttest
 
 import (
