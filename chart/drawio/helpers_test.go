@@ -208,3 +208,26 @@ func problems(c *chart.Chart) []string {
 	}
 	return slices.Clip(out)
 }
+
+// checkContains reports each line of want that the rendering of c lacks,
+// and each text of diags that none of its diagnostics holds; it returns
+// the diagnostics, rendered.
+func checkContains(t *testing.T, c *chart.Chart, want, diags []string) []string {
+	t.Helper()
+	got := strings.Join(render(c), "\n")
+	for _, w := range want {
+		if !strings.Contains(got, w) {
+			t.Errorf("chart lacks %s in\n%s", w, got)
+		}
+	}
+	var ds []string
+	for _, d := range c.Diagnostics {
+		ds = append(ds, d.Error())
+	}
+	for _, w := range diags {
+		if !slices.ContainsFunc(ds, func(d string) bool { return strings.Contains(d, w) }) {
+			t.Errorf("want a diagnostic with %q among\n%s", w, strings.Join(ds, "\n"))
+		}
+	}
+	return ds
+}

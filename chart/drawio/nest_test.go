@@ -183,21 +183,7 @@ func TestNested(t *testing.T) {
 				t.Fatalf("Read = nil, %v", err)
 			}
 			charttest.CheckChart(t, c, err)
-			got := strings.Join(render(c), "\n")
-			for _, w := range tt.want {
-				if !strings.Contains(got, w) {
-					t.Errorf("chart lacks %s in\n%s", w, got)
-				}
-			}
-			var diags []string
-			for _, d := range c.Diagnostics {
-				diags = append(diags, d.Error())
-			}
-			for _, w := range tt.diags {
-				if !slices.ContainsFunc(diags, func(d string) bool { return strings.Contains(d, w) }) {
-					t.Errorf("want a diagnostic with %q among\n%s", w, strings.Join(diags, "\n"))
-				}
-			}
+			checkContains(t, c, tt.want, tt.diags)
 			for _, d := range c.Diagnostics {
 				if d.Severity == chart.Error && !slices.ContainsFunc(tt.diags, func(w string) bool { return strings.Contains(d.Error(), w) }) {
 					t.Errorf("unexpected error: %s", d.Error())

@@ -376,21 +376,7 @@ func TestPlain(t *testing.T) {
 				t.Fatalf("Read = nil, %v", err)
 			}
 			charttest.CheckChart(t, c, err)
-			got := strings.Join(render(c), "\n")
-			for _, w := range tt.want {
-				if !strings.Contains(got, w) {
-					t.Errorf("chart lacks %s in\n%s", w, got)
-				}
-			}
-			var diags []string
-			for _, d := range c.Diagnostics {
-				diags = append(diags, d.Error())
-			}
-			for _, w := range tt.diags {
-				if !slices.ContainsFunc(diags, func(d string) bool { return strings.Contains(d, w) }) {
-					t.Errorf("want a diagnostic with %q among\n%s", w, strings.Join(diags, "\n"))
-				}
-			}
+			checkContains(t, c, tt.want, tt.diags)
 		})
 	}
 }

@@ -1,7 +1,6 @@
 package drawio_test
 
 import (
-	"slices"
 	"strings"
 	"testing"
 
@@ -129,21 +128,7 @@ func TestStencil(t *testing.T) {
 				t.Errorf("Read error = %v, want an error: %v", err, tt.err)
 			}
 			charttest.CheckChart(t, c, err)
-			got := strings.Join(render(c), "\n")
-			for _, w := range tt.want {
-				if !strings.Contains(got, w) {
-					t.Errorf("chart lacks %s in\n%s", w, got)
-				}
-			}
-			var diags []string
-			for _, d := range c.Diagnostics {
-				diags = append(diags, d.Error())
-			}
-			for _, w := range tt.diags {
-				if !slices.ContainsFunc(diags, func(d string) bool { return strings.Contains(d, w) }) {
-					t.Errorf("want a diagnostic with %q among\n%s", w, strings.Join(diags, "\n"))
-				}
-			}
+			diags := checkContains(t, c, tt.want, tt.diags)
 			if tt.diags == nil && len(diags) > 0 {
 				t.Errorf("Diagnostics = %s, want none", strings.Join(diags, "\n"))
 			}
