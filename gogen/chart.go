@@ -32,21 +32,19 @@ type chartM struct {
 }
 
 type cnode struct {
-	parent, end   int // parent: -1 for the root
-	kind          table.StateKind
-	compound      bool
-	eventless     bool
-	hist          int
-	klo, khi      int
-	hlo, hhi      int
-	tlo, thi      int
-	elo, ehi      int
-	xlo, xhi      int
-	dflt          int
-	name          string
-	entry, exit   []table.Action
-	own           []table.Transition
-	defaultTarget *table.Transition
+	parent, end int // parent: -1 for the root
+	kind        table.StateKind
+	compound    bool
+	eventless   bool
+	hist        int
+	klo, khi    int
+	hlo, hhi    int
+	tlo, thi    int
+	elo, ehi    int
+	xlo, xhi    int
+	dflt        int
+	name        string
+	entry, exit []table.Action
 }
 
 type ctrans struct {
@@ -99,18 +97,17 @@ func readSource(t *table.Table) *chartSource {
 // newChart lays out statechart t as table/statechart.go's buildChart
 // does. t is valid: Build or decoding checked it.
 func newChart(x *errs, t *table.Table) *chartM {
-	for s := range table.StateID(t.NumStates()) {
+	// The states' transitions, then AnyState's (the root's).
+	for i := range t.NumStates() + 1 {
+		s := table.AnyState
+		if i < t.NumStates() {
+			s = table.StateID(i)
+		}
 		for tr := range t.Transitions(s) {
 			if tr.Push || tr.To == table.Return {
 				x.name("", "statechart %s pushes or returns (the stack): gogen does not generate the stack of a statechart yet; run it as a table", strconv.Quote(t.Name()))
 				return nil
 			}
-		}
-	}
-	for tr := range t.Transitions(table.AnyState) {
-		if tr.Push || tr.To == table.Return {
-			x.name("", "statechart %s pushes or returns (the stack): gogen does not generate the stack of a statechart yet; run it as a table", strconv.Quote(t.Name()))
-			return nil
 		}
 	}
 	src := readSource(t)
@@ -331,7 +328,7 @@ func (c *chartM) domainOf(t *ctrans, tgt []int) int {
 	}
 }
 
-// checkChart reports what the generated runtime cannot hold.
+// check reports what the generated runtime cannot hold.
 func (c *chartM) check(x *errs, m *model) {
 	if c.n+1 >= int(m.noState) {
 		x.name("", "%d states: a statechart gogen generates holds at most %d", c.n, m.noState-2)

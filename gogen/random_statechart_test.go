@@ -212,8 +212,6 @@ func randomAdapter(pkg string, src []byte) ([]byte, error) {
 const randomAdapterSrc = `package PKG
 
 import (
-	"errors"
-
 	"github.com/fsmforge/fsmforge/gogen/internal/difftest"
 	"github.com/fsmforge/fsmforge/table"
 )
@@ -236,23 +234,11 @@ func NewRandChart(h *difftest.Host) difftest.ChartMachine {
 	return g
 }
 
-func randState(s State) table.StateID {
-	switch s {
-	case Final:
-		return table.Final
-	case NoState:
-		return table.NoState
-	}
-	return table.StateID(s)
-}
+var randIDs = difftest.GenIDs[State, Test]{Final: Final, NoState: NoState, NoTest: NoTest}
 
 func (g *randGen) Update() (table.Result, error) {
 	r, err := g.m.Update(g.h)
-	test := table.TestID(r.Test)
-	if r.Test == NoTest {
-		test = table.NoTest
-	}
-	return table.Result{From: randState(r.From), To: randState(r.To), Test: test, Steps: r.Steps}, err
+	return randIDs.Result(r.From, r.To, r.Test, r.Steps), err
 }
 
 func (g *randGen) Post(ev table.TestID) error {
@@ -261,35 +247,18 @@ POST}
 func (g *randGen) SetTime(now float64)        { g.m.SetTime(now) }
 func (g *randGen) NextTimer() (float64, bool) { return g.m.NextTimer() }
 func (g *randGen) In(s table.StateID) bool    { return g.m.In(State(min(s, 255))) }
-func (g *randGen) State() table.StateID       { return randState(g.m.State()) }
+func (g *randGen) State() table.StateID       { return randIDs.State(g.m.State()) }
 func (g *randGen) Done() bool                 { return g.m.Done() }
 
 func (g *randGen) Active(dst []table.StateID) []table.StateID {
 	var buf [NumStates]State
-	for _, s := range g.m.Active(buf[:0]) {
-		dst = append(dst, randState(s))
-	}
-	return dst
+	return randIDs.AppendStates(dst, g.m.Active(buf[:0]))
 }
 
 func (g *randGen) Err(err error) difftest.ChartErr {
-	var ce *ChainError
-	switch {
-	case err == nil:
-		return difftest.ChartErr{}
-	case errors.Is(err, ErrQueueFull):
-		return difftest.ChartErr{Kind: "queue full"}
-	case errors.As(err, &ce):
-		if !errors.Is(err, ErrChainLimit) {
-			return difftest.ChartErr{Kind: "chain, but not ErrChainLimit"}
-		}
-		path := make([]table.StateID, len(ce.Path))
-		for i, s := range ce.Path {
-			path[i] = randState(s)
-		}
-		return difftest.ChartErr{Kind: "chain", Limit: ce.Limit, Path: path, Visited: ce.Visited, At: randState(ce.At)}
-	}
-	return difftest.ChartErr{Kind: "other: " + err.Error()}
+	return difftest.GenErr(randIDs, err, ErrQueueFull, ErrChainLimit, func(ce *ChainError) (int, []State, int, State) {
+		return ce.Limit, ce.Path, ce.Visited, ce.At
+	})
 }
 `
 
@@ -334,12 +303,7 @@ func TestRandom(t *testing.T) {
 		t.Run(fmt.Sprintf("chart_seed_%d", c.seed), func(t *testing.T) {
 			for s := range uint64(SCRIPTS) {
 				st := difftest.RunChart(t, res.Table, c.gen, FRAMES, c.seed<<8|s)
-				total.Updates += st.Updates
-				total.Steps += st.Steps
-				total.Finals += st.Finals
-				total.QueueFull += st.QueueFull
-				total.Chains += st.Chains
-				total.Timers += st.Timers
+				total.Add(st)
 			}
 		})
 		if t.Failed() {

@@ -1,7 +1,6 @@
 package npcgen
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/fsmforge/fsmforge/gogen/internal/difftest"
@@ -18,11 +17,7 @@ func TestDifferential(t *testing.T) {
 	seen := map[table.StateID]bool{}
 	for seed := range uint64(8) {
 		st := difftest.RunChart(t, tbl, newGen, 3000, seed)
-		total.Updates += st.Updates
-		total.Steps += st.Steps
-		total.QueueFull += st.QueueFull
-		total.Chains += st.Chains
-		total.Timers += st.Timers
+		total.Add(st)
 		for s := range st.States {
 			seen[s] = true
 		}
@@ -59,23 +54,11 @@ func newGen(h *difftest.Host) difftest.ChartMachine {
 	return g
 }
 
-func tableState(s State) table.StateID {
-	switch s {
-	case Final:
-		return table.Final
-	case NoState:
-		return table.NoState
-	}
-	return table.StateID(s)
-}
+var ids = difftest.GenIDs[State, Test]{Final: Final, NoState: NoState, NoTest: NoTest}
 
 func (g *gen) Update() (table.Result, error) {
 	r, err := g.m.Update(g.h)
-	test := table.TestID(r.Test)
-	if r.Test == NoTest {
-		test = table.NoTest
-	}
-	return table.Result{From: tableState(r.From), To: tableState(r.To), Test: test, Steps: r.Steps}, err
+	return ids.Result(r.From, r.To, r.Test, r.Steps), err
 }
 
 func (g *gen) Post(ev table.TestID) error {
@@ -89,33 +72,16 @@ func (g *gen) Post(ev table.TestID) error {
 func (g *gen) SetTime(now float64)        { g.m.SetTime(now) }
 func (g *gen) NextTimer() (float64, bool) { return g.m.NextTimer() }
 func (g *gen) In(s table.StateID) bool    { return g.m.In(State(min(s, 255))) }
-func (g *gen) State() table.StateID       { return tableState(g.m.State()) }
+func (g *gen) State() table.StateID       { return ids.State(g.m.State()) }
 func (g *gen) Done() bool                 { return g.m.Done() }
 
 func (g *gen) Active(dst []table.StateID) []table.StateID {
 	var buf [NumStates]State
-	for _, s := range g.m.Active(buf[:0]) {
-		dst = append(dst, tableState(s))
-	}
-	return dst
+	return ids.AppendStates(dst, g.m.Active(buf[:0]))
 }
 
 func (g *gen) Err(err error) difftest.ChartErr {
-	var ce *ChainError
-	switch {
-	case err == nil:
-		return difftest.ChartErr{}
-	case errors.Is(err, ErrQueueFull):
-		return difftest.ChartErr{Kind: "queue full"}
-	case errors.As(err, &ce):
-		if !errors.Is(err, ErrChainLimit) {
-			return difftest.ChartErr{Kind: "chain, but not ErrChainLimit"}
-		}
-		path := make([]table.StateID, len(ce.Path))
-		for i, s := range ce.Path {
-			path[i] = tableState(s)
-		}
-		return difftest.ChartErr{Kind: "chain", Limit: ce.Limit, Path: path, Visited: ce.Visited, At: tableState(ce.At)}
-	}
-	return difftest.ChartErr{Kind: "other: " + err.Error()}
+	return difftest.GenErr(ids, err, ErrQueueFull, ErrChainLimit, func(ce *ChainError) (int, []State, int, State) {
+		return ce.Limit, ce.Path, ce.Visited, ce.At
+	})
 }

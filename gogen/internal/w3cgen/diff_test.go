@@ -1,7 +1,6 @@
 package w3cgen
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/fsmforge/fsmforge/gogen/internal/difftest"
@@ -30,8 +29,7 @@ func TestDifferential(t *testing.T) {
 			var total difftest.ChartStats
 			for seed := range uint64(8) {
 				st := difftest.RunChart(t, tbl, c.gen, 1000, seed)
-				total.Steps += st.Steps
-				total.Finals += st.Finals
+				total.Add(st)
 			}
 			t.Logf("%+v", total)
 			if total.Steps < 100 || total.Finals == 0 {
@@ -65,23 +63,11 @@ type genT387 struct{ m T387Machine }
 
 func newT387(*difftest.Host) difftest.ChartMachine { return &genT387{NewT387Machine(struct{}{})} }
 
-func t387State(s T387State) table.StateID {
-	switch s {
-	case T387Final:
-		return table.Final
-	case T387NoState:
-		return table.NoState
-	}
-	return table.StateID(s)
-}
+var t387IDs = difftest.GenIDs[T387State, T387Test]{Final: T387Final, NoState: T387NoState, NoTest: T387NoTest}
 
 func (g *genT387) Update() (table.Result, error) {
 	r, err := g.m.Update(struct{}{})
-	test := table.TestID(r.Test)
-	if r.Test == T387NoTest {
-		test = table.NoTest
-	}
-	return table.Result{From: t387State(r.From), To: t387State(r.To), Test: test, Steps: r.Steps}, err
+	return t387IDs.Result(r.From, r.To, r.Test, r.Steps), err
 }
 
 func (g *genT387) Post(ev table.TestID) error {
@@ -95,32 +81,18 @@ func (g *genT387) Post(ev table.TestID) error {
 func (g *genT387) SetTime(now float64)        { g.m.SetTime(now) }
 func (g *genT387) NextTimer() (float64, bool) { return g.m.NextTimer() }
 func (g *genT387) In(s table.StateID) bool    { return g.m.In(T387State(min(s, 255))) }
-func (g *genT387) State() table.StateID       { return t387State(g.m.State()) }
+func (g *genT387) State() table.StateID       { return t387IDs.State(g.m.State()) }
 func (g *genT387) Done() bool                 { return g.m.Done() }
 
 func (g *genT387) Active(dst []table.StateID) []table.StateID {
 	var buf [T387NumStates]T387State
-	for _, s := range g.m.Active(buf[:0]) {
-		dst = append(dst, t387State(s))
-	}
-	return dst
+	return t387IDs.AppendStates(dst, g.m.Active(buf[:0]))
 }
 
 func (g *genT387) Err(err error) difftest.ChartErr {
-	var ce *T387ChainError
-	switch {
-	case err == nil:
-		return difftest.ChartErr{}
-	case errors.Is(err, ErrT387QueueFull):
-		return difftest.ChartErr{Kind: "queue full"}
-	case errors.As(err, &ce) && errors.Is(err, ErrT387ChainLimit):
-		path := make([]table.StateID, len(ce.Path))
-		for i, s := range ce.Path {
-			path[i] = t387State(s)
-		}
-		return difftest.ChartErr{Kind: "chain", Limit: ce.Limit, Path: path, Visited: ce.Visited, At: t387State(ce.At)}
-	}
-	return difftest.ChartErr{Kind: "other: " + err.Error()}
+	return difftest.GenErr(t387IDs, err, ErrT387QueueFull, ErrT387ChainLimit, func(ce *T387ChainError) (int, []T387State, int, T387State) {
+		return ce.Limit, ce.Path, ce.Visited, ce.At
+	})
 }
 
 // genT405 is the generated T405Machine as a difftest.ChartMachine.
@@ -128,23 +100,11 @@ type genT405 struct{ m T405Machine }
 
 func newT405(*difftest.Host) difftest.ChartMachine { return &genT405{NewT405Machine(struct{}{})} }
 
-func t405State(s T405State) table.StateID {
-	switch s {
-	case T405Final:
-		return table.Final
-	case T405NoState:
-		return table.NoState
-	}
-	return table.StateID(s)
-}
+var t405IDs = difftest.GenIDs[T405State, T405Test]{Final: T405Final, NoState: T405NoState, NoTest: T405NoTest}
 
 func (g *genT405) Update() (table.Result, error) {
 	r, err := g.m.Update(struct{}{})
-	test := table.TestID(r.Test)
-	if r.Test == T405NoTest {
-		test = table.NoTest
-	}
-	return table.Result{From: t405State(r.From), To: t405State(r.To), Test: test, Steps: r.Steps}, err
+	return t405IDs.Result(r.From, r.To, r.Test, r.Steps), err
 }
 
 func (g *genT405) Post(ev table.TestID) error {
@@ -158,32 +118,18 @@ func (g *genT405) Post(ev table.TestID) error {
 func (g *genT405) SetTime(now float64)        { g.m.SetTime(now) }
 func (g *genT405) NextTimer() (float64, bool) { return g.m.NextTimer() }
 func (g *genT405) In(s table.StateID) bool    { return g.m.In(T405State(min(s, 255))) }
-func (g *genT405) State() table.StateID       { return t405State(g.m.State()) }
+func (g *genT405) State() table.StateID       { return t405IDs.State(g.m.State()) }
 func (g *genT405) Done() bool                 { return g.m.Done() }
 
 func (g *genT405) Active(dst []table.StateID) []table.StateID {
 	var buf [T405NumStates]T405State
-	for _, s := range g.m.Active(buf[:0]) {
-		dst = append(dst, t405State(s))
-	}
-	return dst
+	return t405IDs.AppendStates(dst, g.m.Active(buf[:0]))
 }
 
 func (g *genT405) Err(err error) difftest.ChartErr {
-	var ce *T405ChainError
-	switch {
-	case err == nil:
-		return difftest.ChartErr{}
-	case errors.Is(err, ErrT405QueueFull):
-		return difftest.ChartErr{Kind: "queue full"}
-	case errors.As(err, &ce) && errors.Is(err, ErrT405ChainLimit):
-		path := make([]table.StateID, len(ce.Path))
-		for i, s := range ce.Path {
-			path[i] = t405State(s)
-		}
-		return difftest.ChartErr{Kind: "chain", Limit: ce.Limit, Path: path, Visited: ce.Visited, At: t405State(ce.At)}
-	}
-	return difftest.ChartErr{Kind: "other: " + err.Error()}
+	return difftest.GenErr(t405IDs, err, ErrT405QueueFull, ErrT405ChainLimit, func(ce *T405ChainError) (int, []T405State, int, T405State) {
+		return ce.Limit, ce.Path, ce.Visited, ce.At
+	})
 }
 
 // genT208 is the generated T208Machine as a difftest.ChartMachine.
@@ -191,23 +137,11 @@ type genT208 struct{ m T208Machine }
 
 func newT208(*difftest.Host) difftest.ChartMachine { return &genT208{NewT208Machine(struct{}{})} }
 
-func t208State(s T208State) table.StateID {
-	switch s {
-	case T208Final:
-		return table.Final
-	case T208NoState:
-		return table.NoState
-	}
-	return table.StateID(s)
-}
+var t208IDs = difftest.GenIDs[T208State, T208Test]{Final: T208Final, NoState: T208NoState, NoTest: T208NoTest}
 
 func (g *genT208) Update() (table.Result, error) {
 	r, err := g.m.Update(struct{}{})
-	test := table.TestID(r.Test)
-	if r.Test == T208NoTest {
-		test = table.NoTest
-	}
-	return table.Result{From: t208State(r.From), To: t208State(r.To), Test: test, Steps: r.Steps}, err
+	return t208IDs.Result(r.From, r.To, r.Test, r.Steps), err
 }
 
 func (g *genT208) Post(ev table.TestID) error {
@@ -221,30 +155,16 @@ func (g *genT208) Post(ev table.TestID) error {
 func (g *genT208) SetTime(now float64)        { g.m.SetTime(now) }
 func (g *genT208) NextTimer() (float64, bool) { return g.m.NextTimer() }
 func (g *genT208) In(s table.StateID) bool    { return g.m.In(T208State(min(s, 255))) }
-func (g *genT208) State() table.StateID       { return t208State(g.m.State()) }
+func (g *genT208) State() table.StateID       { return t208IDs.State(g.m.State()) }
 func (g *genT208) Done() bool                 { return g.m.Done() }
 
 func (g *genT208) Active(dst []table.StateID) []table.StateID {
 	var buf [T208NumStates]T208State
-	for _, s := range g.m.Active(buf[:0]) {
-		dst = append(dst, t208State(s))
-	}
-	return dst
+	return t208IDs.AppendStates(dst, g.m.Active(buf[:0]))
 }
 
 func (g *genT208) Err(err error) difftest.ChartErr {
-	var ce *T208ChainError
-	switch {
-	case err == nil:
-		return difftest.ChartErr{}
-	case errors.Is(err, ErrT208QueueFull):
-		return difftest.ChartErr{Kind: "queue full"}
-	case errors.As(err, &ce) && errors.Is(err, ErrT208ChainLimit):
-		path := make([]table.StateID, len(ce.Path))
-		for i, s := range ce.Path {
-			path[i] = t208State(s)
-		}
-		return difftest.ChartErr{Kind: "chain", Limit: ce.Limit, Path: path, Visited: ce.Visited, At: t208State(ce.At)}
-	}
-	return difftest.ChartErr{Kind: "other: " + err.Error()}
+	return difftest.GenErr(t208IDs, err, ErrT208QueueFull, ErrT208ChainLimit, func(ce *T208ChainError) (int, []T208State, int, T208State) {
+		return ce.Limit, ce.Path, ce.Visited, ce.At
+	})
 }
