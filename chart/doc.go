@@ -56,7 +56,8 @@
 // regions of a parallel state, Internal marks an internal transition, and
 // Actions are performed while it is taken. Transitions of plain UML
 // diagrams keep their label and its parts: "event [guard] / action"; an
-// Event holds SCXML's event descriptors, a Guard a condition.
+// Event holds SCXML's event descriptors, a Guard a condition, an Action
+// the text of game actions that [ParseActions] reads.
 // Transitions leaving one state are tried by Order: importers rank those
 // the designer numbered first, then the others in document order, then an
 // else, as StateSmith does, and warn when a state mixes them.

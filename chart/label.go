@@ -58,3 +58,71 @@ loop:
 	}
 	return NormalizeSpace(label), guard, action
 }
+
+// ParseActions reads the action part of a UML transition label (the
+// action ParseLabel returns) as the game actions it names, each at pos.
+// Actions are separated by ';' or ',' outside parentheses and quotes.
+// "property = value" (or ":=") sets the property to the value;
+// "name(argument)" sets property name to the argument; "name()" and a
+// bare "name" set property name to "()": a call the game makes. Empty
+// actions are skipped.
+func ParseActions(text string, pos Pos) []Action {
+	var out []Action
+	for _, part := range splitActions(text) {
+		if a, ok := parseAction(part); ok {
+			a.Pos = pos
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// splitActions splits text at the ';' and ',' outside parentheses,
+// brackets and quotes.
+func splitActions(text string) []string {
+	var parts []string
+	depth, start := 0, 0
+	var quote byte
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+		case c == '"' || c == '\'':
+			quote = c
+		case c == '(' || c == '[':
+			depth++
+		case c == ')' || c == ']':
+			depth--
+		case (c == ';' || c == ',') && depth <= 0:
+			parts = append(parts, text[start:i])
+			start = i + 1
+		}
+	}
+	return append(parts, text[start:])
+}
+
+// parseAction reads one action of ParseActions.
+func parseAction(s string) (Action, bool) {
+	s = NormalizeSpace(s)
+	if s == "" {
+		return Action{}, false
+	}
+	if i := strings.Index(s, "="); i > 0 && !strings.ContainsAny(s[:i], "(\"'") && !strings.HasPrefix(s[i+1:], "=") {
+		p := strings.TrimSpace(strings.TrimSuffix(s[:i], ":"))
+		v := strings.TrimSpace(s[i+1:])
+		if p != "" && v != "" {
+			return Action{Property: p, Value: v}, true
+		}
+	}
+	if i := strings.IndexByte(s, '('); i > 0 && strings.HasSuffix(s, ")") {
+		name, arg := strings.TrimSpace(s[:i]), strings.TrimSpace(s[i+1:len(s)-1])
+		if arg == "" {
+			arg = "()"
+		}
+		return Action{Property: name, Value: arg}, true
+	}
+	return Action{Property: s, Value: "()"}, true
+}

@@ -35,13 +35,6 @@ type Options struct {
 
 	// Name is the table's name; "" (the default) means the chart's Name.
 	Name string
-
-	// Lenient compiles what a table cannot hold by leaving it out with a
-	// warning rather than stopping with an error: in a plain diagram, a
-	// transition's guard beside its event ("hit [hp < 10]"), which the
-	// table then takes on the event alone. False by default, so that a
-	// machine never runs differently from its drawing without an error.
-	Lenient bool
 }
 
 // Result is what Compile made of a chart.
@@ -133,15 +126,9 @@ var (
 	// ErrNoWayOut: a state no transition leaves.
 	ErrNoWayOut = errors.New("compile: state with no way out")
 	// ErrIgnored: part of the drawing that a table cannot represent and
-	// the compiler left out (a label's action; with Options.Lenient, a
-	// guard beside an event).
+	// the compiler left out (the label of a start pseudo-state's or a
+	// default transition, the initial mark of a parallel state's region).
 	ErrIgnored = errors.New("compile: part of the chart ignored")
-	// ErrGuard: a transition of a plain diagram with both an event and a
-	// guard ("hit [hp < 10]"), which a table cannot test together: an
-	// error, since the transition would be taken on the event alone, unless
-	// Options.Lenient makes it a warning ([ErrIgnored]) that drops the
-	// guard.
-	ErrGuard = errors.New("compile: event and guard on one transition")
 	// ErrLowered: a plain diagram's construct lowered in a way worth
 	// knowing (completion transitions, choice pseudo-states, events
 	// polled rather than received).

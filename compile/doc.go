@@ -54,10 +54,6 @@
 //     pushes but goes to the final state or returns;
 //   - two transitions leaving a state on the same test ([ErrSameTest]):
 //     the second could never be taken;
-//   - in a plain diagram, a transition with both an event and a guard
-//     ("hit [hp < 10]"), which a table cannot test together
-//     ([ErrGuard]); with Options.Lenient, a warning that drops the guard
-//     ([ErrIgnored]);
 //   - a chart a table cannot hold ([ErrLimit]): more than
 //     [table.MaxStates] states, [table.MaxTests] tests, [table.MaxCells]
 //     cells of tests × states, or [table.MaxMessages] (64) message tests;
@@ -123,12 +119,14 @@
 //     completion transition: it takes the polled test "completion"
 //     ([Completion]), which the host answers when the state's work is
 //     done. One note counts them.
-//   - What a table cannot hold is reported, never dropped silently: the
-//     guard of "event [guard]" is an error ([ErrGuard]), or with
-//     Options.Lenient a warning, the event alone then tested; the action
-//     of "event / action" (a table has entry actions only), a transition
-//     into a start pseudo-state (ignored), a second transition on one
-//     test from one state (the first is kept) are warnings.
+//   - A label that says more than one test, "event [guard]" or
+//     "event [guard] / action", makes the diagram a statechart (below),
+//     which keeps all three parts: the transition waits for the event, is
+//     taken only when the guard holds, and performs the actions
+//     ([chart.ParseActions]: "swing()", "speed = fast", separated by ';').
+//   - A transition into a start pseudo-state (ignored) and a second
+//     transition on one test from one state (the first is kept) are
+//     warnings.
 //   - Names are only labels: states with one name are kept apart by ID and
 //     renamed, in chart order, "Idle", "Idle#2", "Idle#3" (skipping names
 //     taken), with a warning saying so; a nameless state is called
@@ -140,10 +138,11 @@
 // A chart whose states nest (State.Parent), or that has parallel or
 // history states, exit actions, actions on transitions or that raise,
 // send or cancel events, transitions with several targets, none, or
-// internal ones, state timers, or that says it is one (Chart.Statechart:
-// an SCXML document), is lowered into a statechart table, which runs
-// with the W3C SCXML semantics (see package table). Flat charts are
-// lowered as above, exactly as before.
+// internal ones, state timers, a plain diagram's labels with an event and
+// a guard or with actions, or that says it is one (Chart.Statechart: an
+// SCXML document), is lowered into a statechart table, which runs with
+// the W3C SCXML semantics (see package table). Flat charts are lowered as
+// above, exactly as before.
 //
 //   - States: in document order, each state's children right after it;
 //     start pseudo-states are not states: the one inside a compound (or at
@@ -163,7 +162,12 @@
 //     it is a message, its condition otherwise.
 //   - Conditions: a transition's Guard (and an action's) is parsed:
 //     names of polled tests, true, false and In(stateID), combined with !,
-//     && and || and parentheses, as package internal/cond documents.
+//     && and || and parentheses, as package internal/cond documents. In
+//     a drawing, as in flat plain diagrams, a choice's branches and the
+//     events also tested as conditions are polled tests (with a note).
+//   - Actions: a transition's Actions, or in a drawing the game actions
+//     its label's action names ([chart.ParseActions]), are performed
+//     between the exits and the entries.
 //   - Completion: in a drawing (not an SCXML document), an arrow without
 //     label leaving a compound state with a final state, or a parallel
 //     state, is taken when it completes (its done.state event); from any
@@ -182,7 +186,12 @@
 //     cannot be active together (not in different regions of one parallel
 //     state), In() of a state the chart does not have, a condition that
 //     does not parse, a name used both as an event and as a test, more
-//     states than a table holds, a return without a push anywhere. A
+//     states than a table holds, a return without a push anywhere.
+//     Warnings: a state no run enters (the outermost of each such
+//     subtree: [ErrUnreachable]), an atomic state that nothing leaves,
+//     neither its transitions nor those of a state around it
+//     ([ErrNoWayOut]); in a drawing, transitions that leave a final state
+//     or enter a start pseudo-state (ignored). A
 //     push saves its source with what is active inside it; a return
 //     comes back to that (see package table). A statechart cannot be
 //     minimised.

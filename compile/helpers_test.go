@@ -183,7 +183,7 @@ func checkResult(t testing.TB, r *compile.Result, err error) {
 var sentinels = []error{compile.ErrWrongStencil, compile.ErrBadStencil, compile.ErrUnknownTest, compile.ErrUnknownAction, compile.ErrUnknownValue,
 	compile.ErrNoTest, compile.ErrNoInitial, compile.ErrTwoInitials, compile.ErrDuplicateName, compile.ErrDuplicateID,
 	compile.ErrName, compile.ErrMissingState, compile.ErrTransition, compile.ErrSameTest, compile.ErrShadowed, compile.ErrNoPush,
-	compile.ErrUnreachable, compile.ErrNoWayOut, compile.ErrIgnored, compile.ErrGuard, compile.ErrLowered, compile.ErrLimit, compile.ErrOptions}
+	compile.ErrUnreachable, compile.ErrNoWayOut, compile.ErrIgnored, compile.ErrLowered, compile.ErrLimit, compile.ErrOptions}
 
 func sentinelName(err error) string {
 	if i := slices.Index(sentinels, err); i >= 0 {

@@ -44,7 +44,6 @@ type lowering struct {
 	any     []ltrans
 	initial int  // lowered state, or -1
 	chain   bool // Options.Chain
-	lenient bool // Options.Lenient
 
 	propIdx map[string]int    // action property → index in props
 	valIdx  map[propValue]int // property and value → index of the value
@@ -162,7 +161,7 @@ func where(p chart.Pos, id string) string {
 
 // analyze checks c and lowers it.
 func analyze(c *chart.Chart, opt Options) *lowering {
-	x := &lowering{c: c, initial: -1, chain: opt.Chain, lenient: opt.Lenient}
+	x := &lowering{c: c, initial: -1, chain: opt.Chain}
 	for _, d := range c.Diagnostics {
 		if d.Severity == chart.Error && d.Pos.Shape != "" {
 			if x.flagged == nil {
@@ -175,7 +174,7 @@ func analyze(c *chart.Chart, opt Options) *lowering {
 	if !x.checkStencil(opt) {
 		return x // everything else would follow from the wrong stencil
 	}
-	if isStatechart(c) {
+	if isStatechart(c, x.plain) {
 		if opt.Minimize {
 			x.errorf(x.chartPos(), ErrOptions, "compile without -minimize", "minimisation merges the states of flat charts only; this chart nests states (or has exit actions, events raised or sent, transitions with several targets)")
 		}
@@ -920,31 +919,9 @@ func (x *lowering) lowerTransition(i int, from chart.StateKind, use func(testKey
 	k := testKey{t.Test, t.Value}
 	flagged := x.isFlagged(t.Pos)
 	if x.plain {
-		if from == chart.ChoiceState {
-			if t.Event != "" && t.Guard != "" {
-				if !x.lenient {
-					x.errorf(t.Pos, ErrGuard, "a choice's branch is a condition: write it as [condition] (or compile with -lenient to test "+strconv.Quote(short(t.Test))+" alone)",
-						"branch %q of a choice: event %q and guard [%s] cannot both be kept: a branch tests one thing", short(t.Label), short(t.Event), short(t.Guard))
-				} else {
-					x.warnf(t.Pos, ErrIgnored, "a choice's branch is a condition: write it as [condition]", "branch %q of a choice: guard [%s] is ignored; the branch tests %q", short(t.Label), short(t.Guard), short(t.Test))
-				}
-			}
-		} else {
-			tr.evt = t.Event != "" && t.Test == t.Event
-			if tr.evt && t.Guard != "" {
-				if !x.lenient {
-					x.errorf(t.Pos, ErrGuard, "move the condition to a choice after the event (or compile with -lenient to take the transition on the event alone)",
-						"transition %q: guard [%s] cannot be kept beside event %q: a table transition tests one thing, so it would be taken on the event alone", short(t.Label), short(t.Guard), short(t.Event))
-				} else {
-					x.warnf(t.Pos, ErrIgnored, "a table transition has one test: move the condition to a choice after the event",
-						"transition %q: guard [%s] is ignored; the transition is taken on event %q alone", short(t.Label), short(t.Guard), short(t.Event))
-				}
-			}
-		}
-		if t.Action != "" {
-			x.warnf(t.Pos, ErrIgnored, "a table has entry actions only: give the target state the action",
-				"transition %q: action %q is ignored", short(t.Label), short(t.Action))
-		}
+		// A label with both an event and a guard, or an action, makes a
+		// statechart (isStatechart): here a label tests one thing.
+		tr.evt = from != chart.ChoiceState && t.Event != "" && t.Test == t.Event
 		if k.name == "" {
 			k.name = Completion
 			tr.evt = false

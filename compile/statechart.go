@@ -14,9 +14,10 @@ import (
 // says it is one (an SCXML document), or one with states that
 // nest, parallel or history states, exit actions, actions on transitions
 // or that raise, send or cancel events, transitions with several targets,
-// none, or internal ones. Other charts are flat and compile as they
-// always have.
-func isStatechart(c *chart.Chart) bool {
+// none, or internal ones; in a plain diagram, a label that says more than
+// a table transition holds: "event [guard]", or "/ action". Other charts
+// are flat and compile as they always have.
+func isStatechart(c *chart.Chart, plain bool) bool {
 	if c.Statechart {
 		return true
 	}
@@ -34,6 +35,9 @@ func isStatechart(c *chart.Chart) bool {
 	for i := range c.Transitions {
 		t := &c.Transitions[i]
 		if len(t.Also) > 0 || t.Internal || len(t.Actions) > 0 || t.Target.Kind == chart.ToNone {
+			return true
+		}
+		if plain && (t.Event != "" && t.Guard != "" || t.Action != "") {
 			return true
 		}
 		if _, ok := afterDelay(t.Event); ok && c.Stencil == nil {
@@ -55,6 +59,8 @@ type sc struct {
 	eventIdx  map[string]int  // event name → test index
 	polledIdx map[testKey]int // polled test → test index
 	timers    map[string]table.TimerID
+	conds     map[string]bool // a plain drawing's names tested as conditions: an event so named is polled too
+	noted     map[string]bool // events of conds noted as polled
 	exit      [][]table.Action
 	completes []bool               // per lowered state: a compound with a final child, or a parallel
 	pushes    bool                 // some transition pushes
@@ -79,10 +85,12 @@ func (x *lowering) analyzeChart() {
 	x.completing()
 	x.initProps()
 	x.groupTransitions()
+	x.plainConditions()
 	x.lowerEvents()
 	x.lowerChartActions()
 	x.lowerChartTransitions()
 	x.lowerDefaults()
+	x.checkChartGraph()
 }
 
 // lowerTree orders the states: each state's children after it, in the
@@ -291,7 +299,7 @@ func (x *lowering) lowerEvents() {
 			}
 		}
 		for _, d := range x.descriptors(t) {
-			if !strings.Contains(d, "*") {
+			if !strings.Contains(d, "*") && !s.conds[d] {
 				add(d, t.Pos)
 			}
 		}
@@ -331,6 +339,44 @@ func (x *lowering) completing() {
 	}
 }
 
+// drawing reports whether the chart is a plain drawing: no stencil, and
+// not an SCXML document.
+func (x *lowering) drawing() bool { return x.plain && !x.c.Statechart }
+
+// plainConditions lists, in a drawing, the names tested as conditions:
+// the tests of guards, the labels of a choice's branches, and
+// "completion". An event of one of these names is a polled test too, as
+// in flat charts (see the package doc's Plain diagrams).
+func (x *lowering) plainConditions() {
+	if !x.drawing() {
+		return
+	}
+	s := x.sc
+	s.conds = map[string]bool{}
+	for i := range x.c.Transitions {
+		t := &x.c.Transitions[i]
+		if e, err := cond.Parse(t.Guard); strings.TrimSpace(t.Guard) != "" && err == nil {
+			for _, name := range e.Names() {
+				s.conds[name] = true
+			}
+		}
+		if x.fromChoice(t) {
+			for _, d := range strings.Fields(t.Event) {
+				s.conds[d] = true
+			}
+		}
+		if q := x.source(t); x.isCompletion(t) && (q < 0 || !s.completes[q]) {
+			s.conds[Completion] = true
+		}
+	}
+}
+
+// fromChoice reports whether t leaves a choice pseudo-state.
+func (x *lowering) fromChoice(t *chart.Transition) bool {
+	i, ok := x.idx[t.From]
+	return ok && !t.AnyState && x.c.States[i].Kind == chart.ChoiceState
+}
+
 // isCompletion reports whether t is a UML completion transition of a
 // drawing: a transition without event, guard or test, in a plain chart
 // that is not an SCXML document (where it is an eventless transition).
@@ -339,11 +385,10 @@ func (x *lowering) completing() {
 // of any other (the host says when the state's work is done), as in flat
 // charts.
 func (x *lowering) isCompletion(t *chart.Transition) bool {
-	if !x.plain || x.c.Statechart || t.Event != "" || t.Guard != "" || t.Test != "" {
+	if !x.drawing() || t.Event != "" || t.Guard != "" || t.Test != "" {
 		return false
 	}
-	i, ok := x.idx[t.From]
-	return !ok || t.AnyState || x.c.States[i].Kind != chart.ChoiceState // a choice's branches are taken at once
+	return !x.fromChoice(t) // a choice's branches are taken at once
 }
 
 // source returns the lowered state transition t leaves, or -1.
@@ -566,6 +611,11 @@ func (x *lowering) lowerChartTransitions() {
 			if k := s.kind[q]; k == table.KindHistory || k == table.KindDeepHistory {
 				continue // its transition is its default
 			}
+			if out := x.out(i); s.kind[q] == table.KindFinal && len(out) > 0 && x.drawing() {
+				t := &c.Transitions[out[0]]
+				x.warnf(t.Pos, ErrTransition, "remove the arrows that leave the final state", "%s ignored", count(len(out), "transition leaves a final state; it is", "transitions leave a final state; they are"))
+				continue
+			}
 		}
 		for _, ti := range x.out(i) {
 			if tr, ok := x.lowerChartTransition(&c.Transitions[ti], table.StateID(q)); ok {
@@ -582,15 +632,16 @@ func (x *lowering) lowerChartTransition(t *chart.Transition, from table.StateID)
 		tr.From = table.AnyState
 	}
 	ok := x.lowerTargets(t, &tr)
-	// Trigger.
-	for _, d := range x.descriptors(t) {
+	// Trigger: events, or in a drawing the names tested as conditions.
+	descs, polled := x.triggers(t)
+	for _, d := range descs {
 		for name, id := range x.sc.eventIdx {
 			if matches(d, name) {
 				tr.Events = append(tr.Events, table.TestID(id))
 			}
 		}
 	}
-	if len(x.descriptors(t)) > 0 && len(tr.Events) == 0 {
+	if len(descs) > 0 && len(tr.Events) == 0 {
 		x.warnf(t.Pos, ErrUnreachable, "check the event's spelling", "transition %q waits for %q, which nothing in the chart raises or sends, and no message of the game can be it", short(t.ID), short(t.Event))
 		return tr, false
 	}
@@ -598,7 +649,13 @@ func (x *lowering) lowerChartTransition(t *chart.Transition, from table.StateID)
 	// Condition.
 	guard := t.Guard
 	if q := x.source(t); x.isCompletion(t) && (q < 0 || !x.sc.completes[q]) {
-		tr.Cond = table.Cond{{Op: table.CondTest, Test: table.TestID(x.polled(Completion, "", t.Pos))}}
+		polled = append(polled, Completion)
+	}
+	for k, name := range polled {
+		tr.Cond = append(tr.Cond, table.CondTerm{Op: table.CondTest, Test: table.TestID(x.polled(name, "", t.Pos))})
+		if k > 0 {
+			tr.Cond = append(tr.Cond, table.CondTerm{Op: table.CondOr})
+		}
 	}
 	if x.st != nil && !x.plain {
 		if i := x.stencilTest(t.Test); i >= 0 && !x.st.Tests[i].Message {
@@ -611,10 +668,44 @@ func (x *lowering) lowerChartTransition(t *chart.Transition, from table.StateID)
 		if !good {
 			return tr, false
 		}
+		if len(tr.Cond) > 0 {
+			c = append(append(tr.Cond, c...), table.CondTerm{Op: table.CondAnd})
+		}
 		tr.Cond = c
 	}
-	tr.Actions = x.lowerActions(t.Actions, t.Pos, "transition "+t.ID)
+	actions := t.Actions
+	if len(actions) == 0 && x.drawing() {
+		actions = chart.ParseActions(t.Action, t.Pos)
+	}
+	tr.Actions = x.lowerActions(actions, t.Pos, "transition "+t.ID)
 	return tr, ok
+}
+
+// triggers returns the event descriptors of t that wait for events, and
+// (in a drawing) the names it tests as conditions instead: a choice's
+// branch, or an event also tested as a condition, which a note reports
+// once.
+func (x *lowering) triggers(t *chart.Transition) (events, polled []string) {
+	descs := x.descriptors(t)
+	if x.sc.conds == nil {
+		return descs, nil
+	}
+	for _, d := range descs {
+		if !x.sc.conds[d] {
+			events = append(events, d)
+			continue
+		}
+		polled = append(polled, d)
+		if !x.fromChoice(t) && !x.sc.noted[d] {
+			if x.sc.noted == nil {
+				x.sc.noted = map[string]bool{}
+			}
+			x.sc.noted[d] = true
+			x.notef(t.Pos, ErrLowered, "rename the event or the condition if they are not the same thing",
+				"event %q is also tested as a condition (a [guard], a choice's branch or a completion): it is a polled test, not a message", short(d))
+		}
+	}
+	return events, polled
 }
 
 // polled returns the index of the polled test name=value, adding it.
@@ -724,6 +815,9 @@ func (x *lowering) lowerTargets(t *chart.Transition, tr *table.Transition) bool 
 		switch {
 		case !ok:
 			x.errorf(t.Pos, ErrMissingState, "", "transition %q goes to %q, which the chart does not have", short(t.ID), short(id))
+			return false
+		case x.low[i] == lowStart && x.drawing():
+			x.warnf(t.Pos, ErrTransition, "a start node only starts the machine: glue the arrow's end to a state", "the transition enters the start pseudo-state; it is ignored")
 			return false
 		case x.low[i] == lowStart:
 			x.errorf(t.Pos, ErrTransition, "draw it to the state the start state leads to", "transition %q goes into start state %q", short(t.ID), short(id))
@@ -923,6 +1017,168 @@ func (x *lowering) buildChart(r *Result, opt Options) {
 	for q := range x.states {
 		if i := x.states[q].src; i >= 0 {
 			r.Pos[q] = x.c.States[i].Pos
+		}
+	}
+}
+
+// checkChartGraph reports, in a statechart, the states no run of the
+// machine enters (the outermost of each such subtree) and the atomic
+// states entered that nothing leaves: no transition of their own, of an
+// ancestor or of the root, and no other region of a parallel ancestor.
+func (x *lowering) checkChartGraph() {
+	if x.diags.HasErrors() {
+		return
+	}
+	s := x.sc
+	n := len(x.states)
+	r := reach{x: x, seen: make([]bool, n), kids: make([][]int, n+1), dflt: make([][]table.StateID, n+1)}
+	for q, p := range s.parent {
+		if p < 0 {
+			p = n
+		}
+		r.kids[p] = append(r.kids[p], q)
+	}
+	for _, tr := range s.dflt {
+		f := n
+		if tr.From != table.NoState {
+			f = int(tr.From)
+		}
+		r.dflt[f] = append([]table.StateID{tr.To}, tr.Also...)
+	}
+	r.enterDefault(n)
+	for len(r.stack) > 0 {
+		q := r.stack[len(r.stack)-1]
+		r.stack = r.stack[:len(r.stack)-1]
+		r.follow(s.trans[q])
+		r.follow(s.trans[n])
+	}
+	for q := range x.states {
+		i := x.states[q].src
+		if i < 0 || s.kind[q] == table.KindHistory || s.kind[q] == table.KindDeepHistory {
+			continue
+		}
+		if p := s.parent[q]; !r.seen[q] && (p < 0 || r.seen[p]) {
+			x.warnf(x.c.States[i].Pos, ErrUnreachable, "draw a transition into it, or delete it",
+				"state %q is unreachable: no run of the machine enters it", short(x.states[q].name))
+		}
+		if !r.seen[q] || s.kind[q] != table.KindBasic || len(r.kids[q]) > 0 || len(s.trans[n]) > 0 {
+			continue
+		}
+		out := false // a parallel state's other regions may leave it too
+		for a := q; a >= 0 && !out; a = s.parent[a] {
+			out = len(s.trans[a]) > 0 || s.kind[a] == table.KindParallel
+		}
+		if !out {
+			x.warnf(x.c.States[i].Pos, ErrNoWayOut, "add a transition out of it or out of a state around it (one to a final state ends the machine), unless the machine is meant to stay there",
+				"state %q has no way out: no transition leaves it or a state around it, so the machine stays there for ever", short(x.states[q].name))
+		}
+	}
+}
+
+// reach walks the states a statechart's runs can enter.
+type reach struct {
+	x     *lowering
+	seen  []bool            // per lowered state
+	stack []int             // states seen whose transitions are not yet followed
+	kids  [][]int           // per lowered state (the top at len): its children
+	dflt  [][]table.StateID // per lowered state (the top at len): its default transition's targets
+	left  map[int]int       // per parallel state entered: the one region not entered by default yet, or -1
+}
+
+func (r *reach) mark(q int) {
+	if !r.seen[q] {
+		r.seen[q] = true
+		r.stack = append(r.stack, q)
+	}
+}
+
+// follow enters the targets of transitions.
+func (r *reach) follow(list []table.Transition) {
+	for _, tr := range list {
+		if int(tr.To) < len(r.seen) {
+			r.enterTarget(int(tr.To))
+		}
+		for _, to := range tr.Also {
+			r.enterTarget(int(to))
+		}
+	}
+}
+
+// enterTarget enters q as a transition's target: its ancestors, the
+// other regions of the parallel states among them, then q by default.
+func (r *reach) enterTarget(q int) {
+	parent := r.x.sc.parent
+	for c, a := q, parent[q]; a >= 0; c, a = a, parent[a] {
+		r.mark(a)
+		if r.x.sc.kind[a] == table.KindParallel {
+			r.enterRegions(a, c)
+		}
+	}
+	r.enterDefault(q)
+}
+
+// enterRegions enters by default the regions of parallel state a but c,
+// once each: the first call enters all but c, a later one with another
+// region enters c, so that many transitions into a wide parallel state
+// cost its width once.
+func (r *reach) enterRegions(a, c int) {
+	if r.left == nil {
+		r.left = make(map[int]int)
+	}
+	left, ok := r.left[a]
+	switch {
+	case !ok:
+		r.left[a] = c
+		for _, k := range r.kids[a] {
+			if k != c {
+				r.enterDefault(k)
+			}
+		}
+	case left >= 0 && left != c:
+		r.left[a] = -1
+		r.enterDefault(left)
+	}
+}
+
+// enterDefault enters q (the top, at len(seen)) and what entering it by
+// default enters: every region of a parallel state, a compound state's
+// initial states, a history state's default targets.
+func (r *reach) enterDefault(q int) {
+	s, n := r.x.sc, len(r.seen)
+	if q < n {
+		if r.seen[q] {
+			return
+		}
+		r.mark(q)
+	}
+	kind := table.KindBasic
+	if q < n {
+		kind = s.kind[q]
+	}
+	switch {
+	case kind == table.KindParallel:
+		for _, k := range r.kids[q] {
+			r.enterDefault(k)
+		}
+	case len(r.dflt[q]) > 0:
+		for _, to := range r.dflt[q] {
+			r.enterTarget(int(to))
+		}
+	case kind == table.KindHistory || kind == table.KindDeepHistory || len(r.kids[q]) == 0:
+	default:
+		i := len(r.x.c.States)
+		if q < n {
+			i = r.x.states[q].src
+		}
+		if k := s.initial[i]; k >= 0 {
+			r.enterDefault(k)
+			return
+		}
+		for _, k := range r.kids[q] {
+			if s.kind[k] != table.KindHistory && s.kind[k] != table.KindDeepHistory {
+				r.enterDefault(k)
+				return
+			}
 		}
 	}
 }

@@ -134,8 +134,9 @@ func TestStatechartErrors(t *testing.T) {
 }
 
 // TestStatechartHostile compiles statecharts made to be slow or deep:
-// nesting 100,000 deep, 60,000 regions of one parallel state, and more
-// states than a table holds.
+// nesting 100,000 deep, 60,000 regions of one parallel state (with a
+// transition from each into the next), and more states than a table
+// holds.
 func TestStatechartHostile(t *testing.T) {
 	deep := []chart.State{initial(state("s0", "s0"))}
 	for i := 1; i < 100_000; i++ {
@@ -153,6 +154,7 @@ func TestStatechartHostile(t *testing.T) {
 	}{
 		{"deep", statechart(deep), false, "nested more than 64 deep"},
 		{"wide", statechart(wide), true, ""},
+		{"wide, each region into the next", statechart(wide, crossing(60_000)...), true, ""},
 		{"too wide", statechart(append(wide, manyStates(10_000, func(i int) string { return "x" + strconv.Itoa(i) })...)), false, "70001 states; a table holds at most 65532"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -164,6 +166,58 @@ func TestStatechartHostile(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestStatechartGraph checks the warnings of a statechart's graph: the
+// outermost state of each part no run enters, and the atomic states
+// nothing leaves; a region of a parallel state may be left by another.
+func TestStatechartGraph(t *testing.T) {
+	c := statechart([]chart.State{
+		initial(state("a", "a")),
+		nested("a", initial(state("a1", "a1"))),
+		nested("a", state("a2", "a2")), // a transition of a leaves it
+		state("b", "b"),                // nothing enters b, so neither b1
+		nested("b", initial(state("b1", "b1"))),
+		kind(chart.ParallelState, state("p", "p")),
+		nested("p", state("r1", "r1")),
+		nested("r1", initial(state("x", "x"))), // left by r2's transition
+		nested("r1", state("y", "y")),          // entered by no one: r1 enters x
+		nested("p", state("r2", "r2")),
+		state("c", "c"),
+	},
+		event("t0", "a1", "next", "", "a2"),
+		event("t1", "a", "go", "", "p"),
+		event("t2", "r2", "back", "", "c"),
+	)
+	r, err := compile.Compile(c, compile.Options{})
+	checkResult(t, r, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, d := range r.Diagnostics {
+		switch {
+		case errors.Is(d.Err, compile.ErrUnreachable):
+			got = append(got, d.Pos.Shape+":unreachable")
+		case errors.Is(d.Err, compile.ErrNoWayOut):
+			got = append(got, d.Pos.Shape+":no way out")
+		default:
+			got = append(got, d.Pos.Shape+":"+d.Message)
+		}
+	}
+	want := "b:unreachable y:unreachable c:no way out"
+	if g := strings.Join(got, " "); g != want {
+		t.Errorf("diagnostics = %s\nwant %s\n%s", g, want, render(r.Diagnostics))
+	}
+}
+
+// crossing returns a transition from each region ri of n into the next.
+func crossing(n int) []chart.Transition {
+	out := make([]chart.Transition, n)
+	for i := range out {
+		out[i] = event("t"+strconv.Itoa(i), "r"+strconv.Itoa(i), "go", "", "r"+strconv.Itoa((i+1)%n))
+	}
+	return out
 }
 
 // TestAfterDelay reads state timers' labels.
@@ -254,4 +308,58 @@ func TestStatechartStack(t *testing.T) {
 	if r, err := compile.Compile(c, compile.Options{}); !errors.Is(err, compile.ErrNoPush) {
 		t.Errorf("Compile without a push = %v, %v; want ErrNoPush", r.Diagnostics, err)
 	}
+}
+
+// doorHost answers the door's conditions and records the actions.
+type doorHost struct {
+	tb   *table.Table
+	hold map[string]bool
+	did  []string
+}
+
+func (h *doorHost) Test(_ int, t table.TestID) bool { return h.hold[h.tb.Test(t).Name] }
+func (h *doorHost) Do(_ int, p table.ActionID, v table.ValueID) {
+	h.did = append(h.did, h.tb.Property(p)+"="+h.tb.Value(p, v))
+}
+
+// TestPlainLabels compiles a plain diagram whose labels say
+// "event [guard] / action": the transition waits for the event, is taken
+// only when the guard holds, and performs the actions.
+func TestPlainLabels(t *testing.T) {
+	c := &chart.Chart{Name: "door", File: "t", States: []chart.State{
+		kind(chart.StartState, state("1", "")), state("2", "Closed"), state("3", "Open"),
+	}, Transitions: []chart.Transition{
+		uml("10", "1", "", "2"),
+		uml("11", "2", "push [unlocked && !jammed] / swing(); sound = creak", "3"),
+		uml("12", "3", "pull / slam(hard)", "2"),
+	}}
+	r, err := compile.Compile(c, compile.Options{})
+	checkResult(t, r, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tb := r.Table
+	h := &doorHost{tb: tb, hold: map[string]bool{}}
+	a := table.NewAgent[int](tb, 0, nil)
+	step := func(ev string, want string, did ...string) {
+		t.Helper()
+		id, ok := tb.LookupTest(ev, "")
+		if !ok || !tb.Test(id).Message {
+			t.Fatalf("event %q is not a message of the table", ev)
+		}
+		h.did = nil
+		a.Post(id)
+		if _, err := a.Update(h); err != nil {
+			t.Fatal(err)
+		}
+		if a.Name() != want || strings.Join(h.did, " ") != strings.Join(did, " ") {
+			t.Errorf("after %s: in %s, did %q; want %s, %q", ev, a.Name(), h.did, want, did)
+		}
+	}
+	step("push", "Closed") // locked
+	h.hold["unlocked"] = true
+	step("push", "Open", "swing=()", "sound=creak")
+	step("pull", "Closed", "slam=hard")
+	h.hold["jammed"] = true
+	step("push", "Closed")
 }

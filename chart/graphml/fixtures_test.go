@@ -144,8 +144,7 @@ func TestFixtures(t *testing.T) {
 				}
 			}
 			if w.compiles {
-				// Leniently: a guard beside an event is compile's to refuse.
-				if _, err := compile.Compile(c, compile.Options{Lenient: true}); err != nil {
+				if _, err := compile.Compile(c, compile.Options{}); err != nil {
 					t.Errorf("compile.Compile = %v", err)
 				}
 			}

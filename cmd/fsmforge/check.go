@@ -41,7 +41,7 @@ Flags:
 		var ds chart.Diagnostics
 		switch {
 		case c != nil:
-			ds = compile.Check(c, compile.Options{Stencil: ro.Stencil, Lenient: ro.Lenient})
+			ds = compile.Check(c, compile.Options{Stencil: ro.Stencil})
 		case errors.As(err, &ds):
 		default:
 			return err

@@ -91,7 +91,6 @@ func compileFile(cmd, path string, ro chart.ReadOptions, opt compile.Options, st
 	if opt.Stencil == nil {
 		opt.Stencil = ro.Stencil
 	}
-	opt.Lenient = ro.Lenient
 	res, err := compile.Compile(c, opt)
 	printDiagnostics(stderr, res.Diagnostics)
 	suggestStencil(stderr, path, ro.Stencil)
