@@ -136,7 +136,12 @@
 //     messages about drawings made with another version.
 //   - masters: the universal names (NameU) of the Visio masters. state and
 //     transition are required; initial and anyState (a message handler,
-//     whose transitions apply in every state) are optional.
+//     whose transitions apply in every state) are optional, and so are
+//     the masters of statecharts: composite (a container that is a
+//     compound state), parallel (a container whose states are regions,
+//     active together), history and deepHistory (UML's H and H*
+//     pseudo-states, inside a compound state). A state's shape that holds
+//     states is a compound state too, with or without a composite master.
 //   - properties (optional): the names of the Shape Data rows that carry a
 //     state's name ("name", default "Name"), a transition's test ("test",
 //     default "Test"), its value ("value", default "Value"), its rank among

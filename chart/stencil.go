@@ -58,6 +58,26 @@ type Masters struct {
 	// AnyState: a 2-D "message handler" shape (optional). Transitions that
 	// start from it apply in every state.
 	AnyState string `json:"anyState,omitempty"`
+
+	// The masters of statecharts, all optional. A state master's shape
+	// that holds states is a compound state too; these draw the parts of
+	// a statechart as UML draws them.
+	//
+	// Composite: a container that is a compound state: the states drawn
+	// in it are its children; its name property or its text names it
+	// (Visio: in its heading), its action properties are its entry
+	// actions, as a state's.
+	Composite string `json:"composite,omitempty"`
+	// Parallel: a container that is a parallel state: each state drawn
+	// in it (a composite, or a state holding states) is a region, and
+	// all of them are active together.
+	Parallel string `json:"parallel,omitempty"`
+	// History and DeepHistory: history pseudo-states (UML's "H" and
+	// "H*"), drawn inside a compound state. A transition into one enters
+	// what was active in the compound state when it was last left; its
+	// one transition out says where to go the first time.
+	History     string `json:"history,omitempty"`
+	DeepHistory string `json:"deepHistory,omitempty"`
 }
 
 // Properties names the custom properties (Visio Prop rows, matched by
@@ -117,17 +137,43 @@ type Property struct {
 type Role uint8
 
 const (
-	RoleNone       Role = iota // not a master of the stencil
-	RoleState                  // Masters.State
-	RoleInitial                // Masters.Initial
-	RoleTransition             // Masters.Transition
-	RoleAnyState               // Masters.AnyState
+	RoleNone        Role = iota // not a master of the stencil
+	RoleState                   // Masters.State
+	RoleInitial                 // Masters.Initial
+	RoleTransition              // Masters.Transition
+	RoleAnyState                // Masters.AnyState
+	RoleComposite               // Masters.Composite
+	RoleParallel                // Masters.Parallel
+	RoleHistory                 // Masters.History
+	RoleDeepHistory             // Masters.DeepHistory
 )
 
-var roleNames = [...]string{RoleNone: "none", RoleState: "state", RoleInitial: "initial state", RoleTransition: "transition", RoleAnyState: "message handler"}
+var roleNames = [...]string{RoleNone: "none", RoleState: "state", RoleInitial: "initial state", RoleTransition: "transition", RoleAnyState: "message handler",
+	RoleComposite: "composite state", RoleParallel: "parallel state", RoleHistory: "history state", RoleDeepHistory: "deep history state"}
 
-// String returns "none", "state", "initial state", "transition" or
-// "message handler".
+// IsState reports whether a shape of the master is a state of the chart,
+// a pseudo-state or a container of states: every role but the
+// transition's and none.
+func (r Role) IsState() bool { return r != RoleNone && r != RoleTransition }
+
+// Kind returns the kind of state a shape of the master is: a
+// ParallelState, HistoryState or DeepHistoryState for those masters, a
+// NormalState for the others.
+func (r Role) Kind() StateKind {
+	switch r {
+	case RoleParallel:
+		return ParallelState
+	case RoleHistory:
+		return HistoryState
+	case RoleDeepHistory:
+		return DeepHistoryState
+	}
+	return NormalState
+}
+
+// String returns "none", "state", "initial state", "transition",
+// "message handler", "composite state", "parallel state", "history state"
+// or "deep history state".
 func (r Role) String() string {
 	if int(r) < len(roleNames) {
 		return roleNames[r]
@@ -160,6 +206,14 @@ func (s *Stencil) role(name string) Role {
 		return RoleTransition
 	case s.Masters.AnyState:
 		return RoleAnyState
+	case s.Masters.Composite:
+		return RoleComposite
+	case s.Masters.Parallel:
+		return RoleParallel
+	case s.Masters.History:
+		return RoleHistory
+	case s.Masters.DeepHistory:
+		return RoleDeepHistory
 	}
 	return RoleNone
 }
@@ -348,6 +402,8 @@ func (s *Stencil) check(at func(path string) Pos) Diagnostics {
 	masters := []struct{ path, name string }{
 		{"masters.state", s.Masters.State}, {"masters.initial", s.Masters.Initial},
 		{"masters.transition", s.Masters.Transition}, {"masters.anyState", s.Masters.AnyState},
+		{"masters.composite", s.Masters.Composite}, {"masters.parallel", s.Masters.Parallel},
+		{"masters.history", s.Masters.History}, {"masters.deepHistory", s.Masters.DeepHistory},
 	}
 	for i, m := range masters {
 		for _, o := range masters[:i] {
@@ -427,7 +483,7 @@ func (s *Stencil) checkValues(path, owner string, values []string, required bool
 // path with the array indices left out.
 var stencilKeys = map[string][]string{
 	"":           {"name", "version", "masters", "properties", "tests", "actions"},
-	"masters":    {"state", "initial", "transition", "anyState"},
+	"masters":    {"state", "initial", "transition", "anyState", "composite", "parallel", "history", "deepHistory"},
 	"properties": {"name", "test", "value", "order", "stack", "final"},
 	"tests[]":    {"name", "message", "values"},
 	"actions[]":  {"name", "values"},
