@@ -109,7 +109,7 @@ func TestKindStrings(t *testing.T) {
 		{chart.NormalState.String(), "normal"}, {chart.EndState.String(), "end"}, {chart.StateKind(7).String(), "StateKind(7)"},
 		{chart.ToState.String(), "state"}, {chart.ToReturn.String(), "return"}, {chart.TargetKind(7).String(), "TargetKind(7)"},
 		{chart.Warning.String(), "warning"}, {chart.Severity(7).String(), "Severity(7)"},
-		{chart.RoleAnyState.String(), "message handler"}, {chart.Role(9).String(), "Role(9)"},
+		{chart.RoleAnyState.String(), "message handler"}, {chart.RoleStart.String(), "start state"}, {chart.Role(99).String(), "Role(99)"},
 		{chart.Target{Kind: chart.ToState, State: "12"}.String(), "12"},
 		{chart.Target{Kind: chart.ToFinal}.String(), "(final)"},
 	} {

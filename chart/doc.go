@@ -140,8 +140,10 @@
 //     the masters of statecharts: composite (a container that is a
 //     compound state), parallel (a container whose states are regions,
 //     active together), history and deepHistory (UML's H and H*
-//     pseudo-states, inside a compound state). A state's shape that holds
-//     states is a compound state too, with or without a composite master.
+//     pseudo-states, inside a compound state), start (UML's initial
+//     pseudo-state, whose one transition says where its compound state,
+//     or the machine, starts). A state's shape that holds states is a
+//     compound state too, with or without a composite master.
 //   - properties (optional): the names of the Shape Data rows that carry a
 //     state's name ("name", default "Name"), a transition's test ("test",
 //     default "Test"), its value ("value", default "Value"), its rank among

@@ -72,6 +72,13 @@ type Masters struct {
 	// in it (a composite, or a state holding states) is a region, and
 	// all of them are active together.
 	Parallel string `json:"parallel,omitempty"`
+	// Start: a start pseudo-state (UML's initial state, a filled
+	// circle), at the top or inside a compound state: its one transition,
+	// without a test, goes to the state its parent starts in. The initial
+	// master marks the state the machine starts in; a start shape is how
+	// a compound state the machine does not start in says where it
+	// starts.
+	Start string `json:"start,omitempty"`
 	// History and DeepHistory: history pseudo-states (UML's "H" and
 	// "H*"), drawn inside a compound state. A transition into one enters
 	// what was active in the compound state when it was last left; its
@@ -146,19 +153,21 @@ const (
 	RoleParallel                // Masters.Parallel
 	RoleHistory                 // Masters.History
 	RoleDeepHistory             // Masters.DeepHistory
+	RoleStart                   // Masters.Start
 )
 
 var roleNames = [...]string{RoleNone: "none", RoleState: "state", RoleInitial: "initial state", RoleTransition: "transition", RoleAnyState: "message handler",
-	RoleComposite: "composite state", RoleParallel: "parallel state", RoleHistory: "history state", RoleDeepHistory: "deep history state"}
+	RoleComposite: "composite state", RoleParallel: "parallel state", RoleHistory: "history state", RoleDeepHistory: "deep history state",
+	RoleStart: "start state"}
 
 // IsState reports whether a shape of the master is a state of the chart,
-// a pseudo-state or a container of states: every role but the
-// transition's and none.
-func (r Role) IsState() bool { return r != RoleNone && r != RoleTransition }
+// a pseudo-state or a container of states: every role but none, the
+// transition's and the message handler's.
+func (r Role) IsState() bool { return r != RoleNone && r != RoleTransition && r != RoleAnyState }
 
 // Kind returns the kind of state a shape of the master is: a
-// ParallelState, HistoryState or DeepHistoryState for those masters, a
-// NormalState for the others.
+// ParallelState, HistoryState, DeepHistoryState or StartState for those
+// masters, a NormalState for the others.
 func (r Role) Kind() StateKind {
 	switch r {
 	case RoleParallel:
@@ -167,13 +176,15 @@ func (r Role) Kind() StateKind {
 		return HistoryState
 	case RoleDeepHistory:
 		return DeepHistoryState
+	case RoleStart:
+		return StartState
 	}
 	return NormalState
 }
 
 // String returns "none", "state", "initial state", "transition",
-// "message handler", "composite state", "parallel state", "history state"
-// or "deep history state".
+// "message handler", "composite state", "parallel state", "history
+// state", "deep history state" or "start state".
 func (r Role) String() string {
 	if int(r) < len(roleNames) {
 		return roleNames[r]
@@ -214,6 +225,8 @@ func (s *Stencil) role(name string) Role {
 		return RoleHistory
 	case s.Masters.DeepHistory:
 		return RoleDeepHistory
+	case s.Masters.Start:
+		return RoleStart
 	}
 	return RoleNone
 }
@@ -404,6 +417,7 @@ func (s *Stencil) check(at func(path string) Pos) Diagnostics {
 		{"masters.transition", s.Masters.Transition}, {"masters.anyState", s.Masters.AnyState},
 		{"masters.composite", s.Masters.Composite}, {"masters.parallel", s.Masters.Parallel},
 		{"masters.history", s.Masters.History}, {"masters.deepHistory", s.Masters.DeepHistory},
+		{"masters.start", s.Masters.Start},
 	}
 	for i, m := range masters {
 		for _, o := range masters[:i] {
@@ -483,7 +497,7 @@ func (s *Stencil) checkValues(path, owner string, values []string, required bool
 // path with the array indices left out.
 var stencilKeys = map[string][]string{
 	"":           {"name", "version", "masters", "properties", "tests", "actions"},
-	"masters":    {"state", "initial", "transition", "anyState", "composite", "parallel", "history", "deepHistory"},
+	"masters":    {"state", "initial", "transition", "anyState", "composite", "parallel", "history", "deepHistory", "start"},
 	"properties": {"name", "test", "value", "order", "stack", "final"},
 	"tests[]":    {"name", "message", "values"},
 	"actions[]":  {"name", "values"},

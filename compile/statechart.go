@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"cmp"
 	"slices"
 	"strconv"
 	"strings"
@@ -921,8 +922,9 @@ func (x *lowering) lowerDefaults() {
 // lowerDefault lowers a default transition: targets and actions only.
 func (x *lowering) lowerDefault(t *chart.Transition, from table.StateID) (table.Transition, bool) {
 	tr := table.Transition{From: from, Test: table.NoTest}
-	if t.Event != "" || t.Guard != "" {
-		x.warnf(t.Pos, ErrIgnored, "remove the label", "transition %q is a default transition: its event and condition are ignored", short(t.ID))
+	if t.Event != "" || t.Guard != "" || t.Test != "" {
+		x.warnf(t.Pos, ErrIgnored, "remove the label (with a stencil: clear the test)",
+			"transition %q is a default transition, taken without a test: what it tests (%q) is ignored", short(t.ID), short(cmp.Or(t.Label, t.Test)))
 	}
 	if !x.lowerTargets(t, &tr) {
 		return tr, false

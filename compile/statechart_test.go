@@ -363,3 +363,24 @@ func TestPlainLabels(t *testing.T) {
 	h.hold["jammed"] = true
 	step("push", "Closed")
 }
+
+// TestDefaultWithTest warns that the test of a history's transition, its
+// default, is ignored: a stencil's transition master may preset one.
+func TestDefaultWithTest(t *testing.T) {
+	c := statechart([]chart.State{
+		initial(state("a", "a")),
+		nested("a", initial(state("a1", "a1"))),
+		nested("a", kind(chart.HistoryState, state("h", "h"))),
+		state("b", "b"),
+	},
+		event("t1", "h", "", "", "a1"),
+		event("t2", "a", "go", "", "b"),
+		event("t3", "b", "back", "", "h"),
+	)
+	c.Transitions[0].Test = "seePlayer"
+	r, err := compile.Compile(c, compile.Options{})
+	checkResult(t, r, err)
+	if err != nil || !strings.Contains(render(r.Diagnostics), `transition "t1" is a default transition, taken without a test: what it tests ("seePlayer") is ignored`) {
+		t.Errorf("Compile = %v\n%s\nwant a warning that the test is ignored", err, render(r.Diagnostics))
+	}
+}
