@@ -447,14 +447,14 @@ func (in *interp) collectShape(sh *sheet, s *Shape, parent ref) {
 				n.role = in.role(m)
 			}
 		}
-		switch n.role {
-		case chart.RoleState, chart.RoleInitial:
+		switch {
+		case stateRole(n.role):
 			n.flags |= fState
 			in.stencilState(sh, n, s)
-		case chart.RoleTransition:
+		case n.role == chart.RoleTransition:
 			in.stencilTransition(sh, n, s)
 			*sh.ends.add() = ends(s, in.path)
-		case chart.RoleNone:
+		case n.role == chart.RoleNone:
 			if n.flags&(fOneD|fPart|fSkip|fGuide|fForeign) == 0 {
 				in.compositeCandidate(sh, n, s)
 			}
@@ -486,6 +486,12 @@ func (sh *sheet) link(in *interp, member, container string) {
 	sh.seen[k] = true
 	sh.containerOf[k[0]] = append(sh.containerOf[k[0]], k[1])
 }
+
+// stateRole reports whether the shapes of a master of role r are states
+// of the chart: states, initial states, composite and parallel states,
+// pseudo-states ([chart.Role.IsState]); not the message handler, which
+// only starts transitions.
+func stateRole(r chart.Role) bool { return r.IsState() }
 
 // role returns the role of a master in the stencil.
 func (in *interp) role(m *Master) chart.Role {
@@ -572,9 +578,38 @@ func (in *interp) endPage(sh *sheet) {
 	sh.pending = nil
 }
 
-// stencilState reads what a shape of a state master says of its state:
-// its name, box and entry actions.
+// stencilState reads what a shape of a state master (of the stencil's
+// state, initial-state, composite or parallel master) says of its state:
+// its name, box, kind and entry actions. A history pseudo-state has no
+// entry actions, and is nameless unless its text says more than UML's
+// "H" or "H*".
 func (in *interp) stencilState(sh *sheet, n *node, s *Shape) {
+	d := stateDraft{box: box(s, in.path), first: int32(sh.acts.n), kind: n.role.Kind()}
+	if isHistory(d.kind) {
+		d.name = in.text(historyName(chart.NormalizeSpace(stateText(s))))
+	} else {
+		d.name = in.text(in.stencilName(s))
+		in.stencilActions(sh, n, s, &d)
+	}
+	n.draft = int32(sh.states.n)
+	*sh.states.add() = d
+}
+
+// isHistory reports whether k is a kind of history pseudo-state.
+func isHistory(k chart.StateKind) bool { return k == chart.HistoryState || k == chart.DeepHistoryState }
+
+// historyName is the name of a history pseudo-state whose text is name:
+// none when the text is UML's notation, "H" or "H*".
+func historyName(name string) string {
+	if name == "H" || name == "H*" {
+		return ""
+	}
+	return name
+}
+
+// stencilName returns the name of a state of a stencil: its name property,
+// or else its text or its heading's (see stateText).
+func (in *interp) stencilName(s *Shape) string {
 	var name string
 	if p, ok := findProp(s, in.props.Name); ok {
 		name = chart.NormalizeSpace(p.Value)
@@ -582,8 +617,13 @@ func (in *interp) stencilState(sh *sheet, n *node, s *Shape) {
 	if name == "" {
 		name = chart.NormalizeSpace(stateText(s))
 	}
-	name = in.text(name)
-	d := stateDraft{name: name, box: box(s, in.path), first: int32(sh.acts.n)}
+	return name
+}
+
+// stencilActions reads the entry actions of the state d, the shape s of
+// node n, from the stencil's action properties, into sh.acts.
+func (in *interp) stencilActions(sh *sheet, n *node, s *Shape, d *stateDraft) {
+	name := d.name
 	for i, a := range in.st.Actions {
 		p, ok := findProp(s, a.Name)
 		if !ok {
@@ -610,8 +650,6 @@ func (in *interp) stencilState(sh *sheet, n *node, s *Shape) {
 		}
 		d.n++
 	}
-	n.draft = int32(sh.states.n)
-	*sh.states.add() = d
 }
 
 // compositeCandidate reads what a 2-D shape of no master of the stencil
@@ -659,8 +697,8 @@ func (in *interp) plainState(sh *sheet, n *node, s *Shape) {
 	n.draft = int32(sh.states.n)
 	kind, initial := kindOf(s)
 	name, extra := plainText(s)
-	if (kind == chart.HistoryState || kind == chart.DeepHistoryState) && (name == "H" || name == "H*") {
-		name = "" // UML's notation, not a name
+	if isHistory(kind) {
+		name = historyName(name) // "H" and "H*" are UML's notation, not names
 	}
 	*sh.states.add() = stateDraft{name: in.text(name), box: box(s, in.path), kind: kind, initial: initial,
 		composite: hasWord(s, "composite"), region: hasWord(s, "region")}
@@ -705,6 +743,23 @@ func (in *interp) final(sh *sheet, n *node, p *Prop, name, shapeName string) {
 		sh.finding(n, finding{diag(chart.Warning, in.propPos(p, sh, n, shapeName), "write 1 (true) if the machine ends where the connector's end is free, else 0 (false)",
 			format, name, quote(strings.TrimSpace(p.Value))), format})
 	}
+}
+
+// The formats of the findings of a transition without a test, which a
+// history pseudo-state's transition may be (see noTest).
+const (
+	noTestRow   = "transition without a %q property"
+	noTestValue = "transition without a test"
+)
+
+// noTest reports whether a finding of the format kind says that a
+// transition has no test: a history pseudo-state's transition, which says
+// where the history goes the first time, is taken without one.
+func noTest(kind string) bool { return kind == noTestRow || kind == noTestValue }
+
+// history reports whether the node n is a history pseudo-state.
+func (sh *sheet) history(n *node) bool {
+	return n.flags&fState != 0 && n.draft >= 0 && isHistory(sh.states.at(n.draft).kind)
 }
 
 // finding records a problem of the transition n's properties, reported
@@ -776,9 +831,9 @@ func (in *interp) stencilTransition(sh *sheet, n *node, s *Shape) {
 	switch {
 	case !hasTest:
 		bad(nil, fmt.Sprintf("draw transitions with the %q master of stencil %q", st.Masters.Transition, st.Name),
-			"transition without a %q property", names.Test)
+			noTestRow, names.Test)
 	case strings.TrimSpace(tp.Value) == "":
-		bad(&tp, pickTest(), "transition without a test")
+		bad(&tp, pickTest(), noTestValue)
 	default:
 		v := strings.TrimSpace(tp.Value)
 		if i := slices.IndexFunc(st.Tests, func(t chart.Test) bool { return t.Name == v }); i >= 0 {

@@ -66,7 +66,17 @@
 // then applies in any state); its Test property names one of the stencil's
 // tests; Value, Order, Stack and Final are optional (see Glue for Final:
 // 1 or true when the transition's free end ends the machine on purpose; a
-// master without the row is not warned about). The importer checks the
+// master without the row is not warned about). The masters of statecharts,
+// when the stencil names them, draw states too (see Composite states): a
+// shape of the composite master is a composite state, and one of the
+// parallel master a parallel state (chart.ParallelState), whose states are
+// its regions, each named and given entry actions as a state is (by its
+// Name property, or else its text or its heading's); one of the history
+// or deep-history master is a history pseudo-state (chart.HistoryState,
+// chart.DeepHistoryState), nameless (its text, "H" or "H*", is UML's
+// notation). A transition whose start is glued to a history pseudo-state
+// needs no test: it says where the history goes the first time, and
+// package compile takes it without one. The importer checks the
 // drawing's masters against the stencil: a drawing that uses none of the
 // stencil's masters was made with another stencil (an error); a master the
 // stencil does not know is reported and its shapes ignored, but for the
@@ -142,24 +152,39 @@
 // one transition leaving it says where to go the first time. A composite
 // state that a transition enters but that has no initial state is a
 // warning: package compile then enters the first of its states in the
-// file, which the drawing does not show.
+// file, which the drawing does not show. (A parallel state, which enters
+// every region, needs none.)
 //
-// The reader reads no parallel regions: none of the Visio drawings it was
-// tested on draws orthogonal regions, so that how Visio's UML stencil
-// stores them (separator lines, region shapes) is not known. A shape whose master's
-// name says "orthogonal", "concurrent" or "parallel", a fork and a join
-// are errors that name the shape, which is left out; so is a shape whose
-// master's name says "region" drawn inside a state (the states in it are
-// read inside the state around it).
+// In a plain diagram, the reader reads no parallel regions: none of the
+// Visio drawings it was tested on draws orthogonal regions, so that how
+// Visio's UML stencil stores them (separator lines, region shapes) is not
+// known. A shape whose master's name says "orthogonal", "concurrent" or
+// "parallel", a fork and a join are errors that name the shape, which is
+// left out; so is a shape whose master's name says "region" drawn inside a
+// state (the states in it are read inside the state around it).
 //
-// With a stencil, states nest in the same ways. A stencil file names no
-// master of composite states ([chart.Masters] has none): a composite state
-// is a shape of the stencil's state master that is a container or a group
-// holding states, or a Visio container of no master of the stencil (drawn
-// with Insert, Container, or with a container master such as "Container
-// 1"), named by its text or its heading's, that a transition is glued to.
-// Such a container that no transition is glued to is a frame, and its
-// master is reported as not in the stencil.
+// With a stencil, states nest in the same ways. A composite state is a
+// shape of the stencil's composite master ([chart.Masters].Composite, a
+// container; a state even when no transition is glued to it), a shape of
+// its state master that is a container or a group holding states, or a
+// Visio container of no master of the stencil (drawn with Insert,
+// Container, or with a container master such as "Container 1"), named by
+// its text or its heading's, that a transition is glued to. Such a
+// container that no transition is glued to is a frame, and its master is
+// reported as not in the stencil. A shape of the parallel master
+// (Masters.Parallel, a container) is a parallel state: each state drawn
+// inside it, a composite state or a single state, is a region, and the
+// regions are active together. The history and deep-history masters'
+// shapes are history pseudo-states of the composite state (or region)
+// that holds them; one drawn at the top is read there, and package compile
+// refuses it. A shape of the initial-state master marks the state the
+// machine starts in, and so each compound state around it, but for the
+// regions of a parallel state: entering the parallel state enters each
+// region, at its state of the initial-state master if it has one, so that
+// the parallel state is marked instead (a region of the initial-state
+// master is not marked either). A compound state that holds no state of
+// the initial-state master is entered at its first state in the file (a
+// warning when a transition enters it: see above).
 //
 // What cannot be read as drawn is reported: a state drawn inside itself,
 // through groups or containers that hold each other (a damaged file), is an
@@ -225,8 +250,15 @@
 // [WriteStencil] writes the Visio stencil (.vsx) a stencil file describes:
 // one master per part, named as the stencil names them, whose Shape Data
 // rows hold its drop-lists of tests and action values, and the
-// transition's Final row. Drawings made with it read back with the
-// stencil without a warning.
+// transition's Final row. When the stencil names the masters of
+// statecharts, it writes them too: the composite and the parallel state as
+// Visio containers (a User row msvStructureType = "Container"), with a
+// state's Shape Data rows and the name written in a band at the top; the
+// history and the deep history as small circles saying "H" and "H*". Visio
+// 2010 and later make the shapes dropped into a container its members, and
+// record them in the Relationships cells the reader reads (see Composite
+// states); earlier versions draw the container but record no members.
+// Drawings made with it read back with the stencil without a warning.
 //
 // # Diagnostics
 //

@@ -42,13 +42,14 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(miniVDX))
 	f.Add([]byte(miniUML))
 	f.Add([]byte(miniNested))
+	f.Add([]byte(miniStatechart))
 	f.Add([]byte(inheritance))
 	f.Add([]byte("PK\x03\x04"))
 	f.Add([]byte("<VisioDocument xmlns='urn:schemas-microsoft-com:office:visio'><Pages><Page><Shapes><Shape ID='1'><Shapes><Shape ID='1'/></Shapes></Shape></Shapes><Connects><Connect FromSheet='1' FromCell='BeginX' ToSheet='1'/></Connects></Page></Pages></VisioDocument>"))
 	for _, s := range hostileSeeds() {
 		f.Add(s)
 	}
-	st := charttest.Stencil(f)
+	st := fuzzStencil(f)
 	f.Fuzz(func(t *testing.T, data []byte) { fuzzRead(t, data, st) })
 }
 
@@ -64,6 +65,36 @@ const miniVDX = "<VisioDocument xmlns='http://schemas.microsoft.com/visio/2003/c
 	"<Shape ID='3' Master='3'><XForm1D/><Prop NameU='Test'><Value>hitByPlayer</Value></Prop><Prop NameU='Order'><Value>2</Value></Prop></Shape>" +
 	"<Shape ID='4' Master='4'/></Shapes><Connects><Connect FromSheet='3' FromCell='BeginX' ToSheet='1'/><Connect FromSheet='3' FromCell='EndX' ToSheet='2'/>" +
 	"</Connects></Page></Pages></VisioDocument>"
+
+// fuzzStencil is the Goomba's stencil with masters of statecharts, whose
+// shapes miniStatechart draws: "Composite State", "Parallel State",
+// "History" and "Deep History".
+func fuzzStencil(tb testing.TB) *chart.Stencil {
+	st := charttest.Stencil(tb)
+	st.Masters.Composite, st.Masters.Parallel = "Composite State", "Parallel State"
+	st.Masters.History, st.Masters.DeepHistory = "History", "Deep History"
+	return st
+}
+
+// miniStatechart is a drawing made with fuzzStencil of a kilobyte and a
+// half: a parallel state p (1) whose regions are the composite states c
+// (2, named by its Name row) and d (6); c holds a (3, initial), b (4) and
+// a history (5, whose text is the master's "H"), d a deep history (7).
+// a goes to b; the history, by a transition without a test, to a; b to
+// d's deep history.
+const miniStatechart = "<VisioDocument xmlns='http://schemas.microsoft.com/visio/2003/core' xmlns:v14='http://schemas.microsoft.com/office/visio/2010/extension'>" +
+	"<Masters><Master ID='1' NameU='Initial State'/><Master ID='2' NameU='State'/><Master ID='3' NameU='Transition'/><Master ID='4' NameU='Composite State'/>" +
+	"<Master ID='5' NameU='Parallel State'/><Master ID='6' NameU='History'><Shapes><Shape ID='5'><Text>H</Text></Shape></Shapes></Master>" +
+	"<Master ID='7' NameU='Deep History'/></Masters><Pages><Page ID='0'><Shapes>" +
+	"<Shape ID='1' Master='5'><v14:Layout><v14:Relationships F='SUM(DEPENDSON(1,Sheet.2!SheetRef(),Sheet.6!SheetRef()))'/></v14:Layout><Text>p</Text></Shape>" +
+	"<Shape ID='2' Master='4'><Prop NameU='Name'><Value>c</Value></Prop><v14:Layout><v14:Relationships F='SUM(DEPENDSON(1,Sheet.3!SheetRef(),Sheet.4!SheetRef(),Sheet.5!SheetRef()))'/></v14:Layout></Shape>" +
+	"<Shape ID='3' Master='1'><Text>a</Text></Shape><Shape ID='4' Master='2'><Text>b</Text></Shape><Shape ID='5' Master='6'/>" +
+	"<Shape ID='6' Master='4'><v14:Layout><v14:Relationships F='SUM(DEPENDSON(1,Sheet.7!SheetRef()))'/></v14:Layout><Text>d</Text></Shape><Shape ID='7' Master='7'/>" +
+	"<Shape ID='8' Master='3'><XForm1D/><Prop NameU='Test'><Value>hitByPlayer</Value></Prop></Shape><Shape ID='9' Master='3'><XForm1D/></Shape>" +
+	"<Shape ID='10' Master='3'><XForm1D/><Prop NameU='Test'><Value>animationDone</Value></Prop></Shape></Shapes><Connects>" +
+	"<Connect FromSheet='8' FromCell='BeginX' ToSheet='3'/><Connect FromSheet='8' FromCell='EndX' ToSheet='4'/>" +
+	"<Connect FromSheet='9' FromCell='BeginX' ToSheet='5'/><Connect FromSheet='9' FromCell='EndX' ToSheet='3'/>" +
+	"<Connect FromSheet='10' FromCell='BeginX' ToSheet='4'/><Connect FromSheet='10' FromCell='EndX' ToSheet='7'/></Connects></Page></Pages></VisioDocument>"
 
 // miniUML is a plain state diagram of half a kilobyte, in Visio 2002's
 // namespace: a start, a state drawn as a group, a labelled connector.
@@ -164,7 +195,7 @@ func FuzzReadVSDX(f *testing.F) {
 		f.Add([]byte(d.edit), d.base, d.part, d.pos, d.drop, d.stored, d.at, d.xor, d.cut)
 	}
 	bases := fuzzBases()
-	st := charttest.Stencil(f)
+	st := fuzzStencil(f)
 	f.Fuzz(func(t *testing.T, edit []byte, base, part uint8, pos, drop, stored, at uint16, xor byte, cut uint16) {
 		parts := slices.Clone(bases[int(base)%len(bases)])
 		p := &parts[int(part)%len(parts)]
@@ -288,7 +319,7 @@ func FuzzVSDXPart(f *testing.F) {
 	pages := index("visio/pages/pages.xml")
 	f.Add(pages, listedTimes(parts, 10, false)[pages].Data)
 	f.Add(index(page1), bytes.Replace(parts[index(page1)].Data, []byte("<Text>a"), []byte("<Text>a\x00&#1;\uFFFE"), 1))
-	st := charttest.Stencil(f)
+	st := fuzzStencil(f)
 	f.Fuzz(func(t *testing.T, part uint8, data []byte) {
 		p := slices.Clone(parts)
 		p[int(part)%len(p)].Data = data

@@ -311,27 +311,42 @@ func (in *interp) pageChain(pg *Page) (chain, limit setting, ok bool) {
 // initialAncestors marks Initial the compound states around a state of
 // the initial-state master: the machine starts in it, so in each of them.
 // (In a plain diagram, a start pseudo-state inside a compound only says
-// which of its states a transition into it enters.)
+// which of its states a transition into it enters.) A region of a
+// parallel state is not marked, nor left marked: entering the parallel
+// state enters every region; the parallel state is marked instead.
 func (in *interp) initialAncestors() {
-	index := make(map[string]int, len(in.c.States))
-	for i := range in.c.States {
-		index[in.c.States[i].ID] = i
+	states := in.c.States
+	index := make(map[string]int, len(states))
+	for i := range states {
+		index[states[i].ID] = i
 	}
-	for i := range in.c.States {
-		if !in.c.States[i].Initial {
+	region := func(i int) bool {
+		j, ok := index[states[i].Parent]
+		return ok && states[j].Kind == chart.ParallelState
+	}
+	for i := range states {
+		if !states[i].Initial {
 			continue
 		}
 		// Climb to the first compound already marked: it is marked by a
 		// climb that went on above it, or is an initial state that climbs
 		// on its own turn. Each state is so climbed through once (nest
-		// broke the cycles).
-		for p := in.c.States[i].Parent; p != ""; {
+		// broke the cycles), but the regions, never marked, once for each
+		// initial state inside them.
+		for p := states[i].Parent; p != ""; {
 			j, ok := index[p]
-			if !ok || in.c.States[j].Initial {
+			if !ok || states[j].Initial {
 				break
 			}
-			in.c.States[j].Initial = true
-			p = in.c.States[j].Parent
+			if !region(j) {
+				states[j].Initial = true
+			}
+			p = states[j].Parent
+		}
+	}
+	for i := range states {
+		if states[i].Initial && region(i) {
+			states[i].Initial = false
 		}
 	}
 }
@@ -568,8 +583,9 @@ func (in *interp) state(sh *sheet, n *node, parent *node) {
 	if parent != nil {
 		st.Parent = parent.id
 	}
+	st.Kind = d.kind
 	if in.st == nil {
-		st.Kind, st.Initial = d.kind, d.initial
+		st.Initial = d.initial
 	} else {
 		st.Initial = n.role == chart.RoleInitial
 		st.Entry = in.entry(sh, n, d)
@@ -637,13 +653,16 @@ func (in *interp) transition(sh *sheet, n *node, sev chart.Severity) {
 	}
 	valid := true
 	for _, f := range sh.tdiags[n] {
+		if strict && sh.history(from) && noTest(f.kind) {
+			continue // a history's default transition needs no test
+		}
 		in.rep.add(&in.c.Diagnostics, f.d, f.kind)
 		valid = valid && f.d.Severity != chart.Error
 	}
 	returns := false
 	if strict {
 		d := sh.trans.at(n.draft)
-		if valid { // its test is the stencil's
+		if valid && d.test > 0 { // its test is the stencil's
 			t.Test = in.strs.Clone(in.st.Tests[d.test-1].Name)
 		}
 		if t.Pos.ShapeName == "" { // a connector without text: named by its test
@@ -959,7 +978,7 @@ func (in *interp) checkMaster(m *Master, r chart.Role) {
 	}
 	var known []string
 	switch r {
-	case chart.RoleState, chart.RoleInitial:
+	case chart.RoleState, chart.RoleInitial, chart.RoleComposite, chart.RoleParallel:
 		known = []string{names.Name}
 		for _, a := range st.Actions {
 			known = append(known, a.Name)

@@ -131,9 +131,14 @@ func pseudoName(k chart.StateKind) string {
 const hintRegions = "draw the machine without them, or draw it in a format whose reader reads parallel states (SCXML's <parallel>)"
 
 // holds reports whether the state n may hold states: a state (not left
-// out) that is not a pseudo-state.
+// out) that is not a pseudo-state, or a parallel state (with a stencil),
+// whose states are its regions.
 func (sh *sheet) holds(n *node) bool {
-	return n.flags&fState != 0 && n.draft >= 0 && sh.states.at(n.draft).kind == chart.NormalState
+	if n.flags&fState == 0 || n.draft < 0 {
+		return false
+	}
+	k := sh.states.at(n.draft).kind
+	return k == chart.NormalState || k == chart.ParallelState
 }
 
 // holder returns the nearest state from p upwards (p included) that may
@@ -242,11 +247,12 @@ func innermost(sh *sheet, x *node) *node {
 // that has no initial state: no start pseudo-state inside it and no state
 // marked initial (with a stencil, of the initial-state master). Package
 // compile then enters the first of its states in the file, which the
-// drawing does not show.
+// drawing does not show. A parallel state, which enters all its regions,
+// needs none.
 func (in *interp) checkInitials() {
 	c := in.c
 	type compound struct {
-		first   int // the first child but start pseudo-states, or -1
+		first   int // the first child but start and history pseudo-states, or -1
 		initial bool
 		warned  bool
 	}
@@ -265,7 +271,7 @@ func (in *interp) checkInitials() {
 			kids[s.Parent] = k
 		}
 		k.initial = k.initial || s.Initial || s.Kind == chart.StartState
-		if k.first < 0 && s.Kind != chart.StartState {
+		if k.first < 0 && s.Kind != chart.StartState && !isHistory(s.Kind) {
 			k.first = i
 		}
 	}
@@ -295,6 +301,9 @@ func (in *interp) checkInitials() {
 		}
 		k.warned = true
 		s := &c.States[index[t.Target.State]]
+		if s.Kind == chart.ParallelState {
+			continue
+		}
 		in.diag(chart.Warning, s.Pos, hint,
 			"composite state %s %s has no initial state, though transition %s enters it: it enters state %s %s, the first of its states in the file",
 			short(s.ID), quote(s.Name), short(t.ID), short(c.States[k.first].ID), quote(c.States[k.first].Name))

@@ -24,11 +24,16 @@ import (
 // the stencil's tests), the value, the order (a number, 0 for document
 // order), the stack operation (none, push or return) and whether its free
 // end ends the machine on purpose (final, a boolean, false); and the message
-// handler (if st has one), a 2-D box without rows. Rows take the names
-// of [chart.Stencil.PropertyNames] as labels; their Visio row names are the
-// same with characters other than ASCII letters, digits and '_' made '_'.
-// The document's title is the stencil's name and its subject gives the
-// version.
+// handler (if st has one), a 2-D box without rows. Then the masters of
+// statecharts st names: the composite and the parallel state, Visio
+// containers (a User row msvStructureType = "Container": Visio 2010 and
+// later make the shapes dropped into them their members) with the rows of
+// a state and the name written at the top, the parallel one outlined with
+// dashes; the history and the deep history, small circles saying "H" and
+// "H*", without rows. Rows take the names of [chart.Stencil.PropertyNames]
+// as labels; their Visio row names are the same with characters other
+// than ASCII letters, digits and '_' made '_'. The document's title is the
+// stencil's name and its subject gives the version.
 //
 // WriteStencil validates st first ([chart.Stencil.Validate]) and returns
 // that error when it is invalid, or the error of w. The output depends on
@@ -110,6 +115,10 @@ const (
 	stencilStateID      = "3"
 	stencilTransitionID = "4"
 	stencilHandlerID    = "5"
+	stencilCompositeID  = "6"
+	stencilParallelID   = "7"
+	stencilHistoryID    = "8"
+	stencilDeepID       = "9"
 )
 
 func (sw *stencilWriter) write() {
@@ -132,6 +141,22 @@ func (sw *stencilWriter) write() {
 	sw.transitionMaster()
 	if st.Masters.AnyState != "" {
 		sw.handlerMaster()
+	}
+	if st.Masters.Composite != "" {
+		sw.containerMaster(stencilCompositeID, st.Masters.Composite,
+			"A composite state: drop its states into it, and draw the one it starts in with the initial state's master.", false)
+	}
+	if st.Masters.Parallel != "" {
+		sw.containerMaster(stencilParallelID, st.Masters.Parallel,
+			"A parallel state: drop its regions into it, composite states that are all active together.", true)
+	}
+	if st.Masters.History != "" {
+		sw.historyMaster(stencilHistoryID, st.Masters.History, "H",
+			"History: drop it into a composite state; a transition to it enters the state last active there.")
+	}
+	if st.Masters.DeepHistory != "" {
+		sw.historyMaster(stencilDeepID, st.Masters.DeepHistory, "H*",
+			"Deep history: drop it into a composite state; a transition to it enters the states last active there, at every level.")
 	}
 	b.WriteString("  </Masters>\n</VisioDocument>\n")
 }
@@ -194,25 +219,70 @@ func (sw *stencilWriter) masterEnd() {
 	sw.b.WriteString("        </Shape>\n      </Shapes>\n    </Master>\n")
 }
 
-// box writes the cells of a 2-D box: its size, line and fill, its Shape
-// Data rows props, glue points, a text field showing field, and a rounded
-// rectangle.
-func (sw *stencilWriter) box(lineWeight, fill, rounding, props, field, text string) {
-	b := &sw.b
-	b.WriteString("          <XForm><PinX>1</PinX><PinY>0.625</PinY><Width>1.5</Width><Height>0.75</Height><LocPinX F='Width*0.5'>0.75</LocPinX><LocPinY F='Height*0.5'>0.375</LocPinY><Angle>0</Angle><FlipX>0</FlipX><FlipY>0</FlipY><ResizeMode>0</ResizeMode></XForm>\n")
-	fmt.Fprintf(b, "          <Line><LineWeight Unit='PT'>%s</LineWeight><LineColor>0</LineColor><LinePattern>1</LinePattern><Rounding Unit='IN'>%s</Rounding><EndArrowSize>2</EndArrowSize><BeginArrow>0</BeginArrow><EndArrow>0</EndArrow><LineCap>0</LineCap><BeginArrowSize>2</BeginArrowSize><LineColorTrans>0</LineColorTrans></Line>\n", lineWeight, rounding)
-	fmt.Fprintf(b, "          <Fill><FillForegnd>%s</FillForegnd><FillBkgnd>0</FillBkgnd><FillPattern>1</FillPattern><ShdwForegnd>0</ShdwForegnd><ShdwBkgnd>1</ShdwBkgnd><ShdwPattern>0</ShdwPattern></Fill>\n", fill)
-	b.WriteString("          <Event><TheData F='No Formula'>0</TheData><TheText F='No Formula'>0</TheText><EventDblClick F='DOCMD(1312)'>0</EventDblClick><EventXFMod F='No Formula'>0</EventXFMod><EventDrop F='No Formula'>0</EventDrop></Event>\n")
-	b.WriteString(props)
-	for i, c := range [...][2]string{{"0", "0.5"}, {"1", "0.5"}, {"0.5", "1"}, {"0.5", "0"}, {"1", "0.75"}, {"0", "0.75"}, {"1", "0.25"}, {"0", "0.25"}} {
-		x, _ := strconv.ParseFloat(c[0], 64)
-		y, _ := strconv.ParseFloat(c[1], 64)
-		fmt.Fprintf(b, "          <Connection IX='%d'><X F='Width*%s'>%s</X><Y F='Height*%s'>%s</Y><DirX>0</DirX><DirY>0</DirY><Type>0</Type><AutoGen>0</AutoGen><Prompt F='No Formula'/></Connection>\n",
-			i, c[0], strconv.FormatFloat(x*1.5, 'g', -1, 64), c[1], strconv.FormatFloat(y*0.75, 'g', -1, 64))
-	}
+// boxStyle is how a 2-D master's shape looks: its size in inches, its
+// line's weight (points) and pattern, its fill colour (an index in the
+// document's colours), the rounding of its corners (inches), and how many
+// of the glue points of boxStart it has (4 or 8).
+type boxStyle struct {
+	w, h                            float64
+	weight, pattern, fill, rounding string
+	points                          int
+}
+
+// The looks of the masters WriteStencil writes.
+var (
+	stateStyle     = boxStyle{w: 1.5, h: 0.75, weight: "0.01388888888888889", pattern: "1", fill: "1", rounding: "0.125", points: 8}
+	initialStyle   = boxStyle{w: 1.5, h: 0.75, weight: "0.04166666666666666", pattern: "1", fill: "15", rounding: "0.125", points: 8}
+	handlerStyle   = boxStyle{w: 1.5, h: 0.75, weight: "0.02777777777777778", pattern: "1", fill: "14", rounding: "0.375", points: 8}
+	compositeStyle = boxStyle{w: 3.5, h: 2.5, weight: "0.01388888888888889", pattern: "1", fill: "1", rounding: "0.125", points: 8}
+	parallelStyle  = boxStyle{w: 3.5, h: 2.5, weight: "0.01388888888888889", pattern: "2", fill: "1", rounding: "0.125", points: 8}
+	historyStyle   = boxStyle{w: 0.3, h: 0.3, weight: "0.01388888888888889", pattern: "1", fill: "1", rounding: "0", points: 4}
+)
+
+// num writes a length in inches as the file does.
+func num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// box writes the cells of a 2-D box of style bs: its place and size, line
+// and fill, its Shape Data rows props, glue points, a text field showing
+// field, and a rounded rectangle.
+func (sw *stencilWriter) box(bs boxStyle, props, field, text string) {
+	sw.boxStart(bs, props)
 	sw.field(field, text)
-	b.WriteString("          <Geom IX='0'><NoFill>0</NoFill><NoLine>0</NoLine><NoShow>0</NoShow><NoSnap>0</NoSnap><MoveTo IX='1'><X F='Width*0'>0</X><Y F='Height*0'>0</Y></MoveTo><LineTo IX='2'><X F='Width*1'>1.5</X><Y F='Height*0'>0</Y></LineTo><LineTo IX='3'><X F='Width*1'>1.5</X><Y F='Height*1'>0.75</Y></LineTo><LineTo IX='4'><X F='Width*0'>0</X><Y F='Height*1'>0.75</Y></LineTo><LineTo IX='5'><X F='Geometry1.X1'>0</X><Y F='Geometry1.Y1'>0</Y></LineTo></Geom>\n")
+	sw.rectangle(bs)
 	sw.text(field, text)
+}
+
+// boxStart writes the cells of a 2-D box of style bs, centred on its
+// master's page (see masterPage): its place and size, line, fill and
+// events, then rows, the sections written before its glue points (its
+// Shape Data rows), then the glue points: at the middle of each side, and
+// (with 8 points) at a quarter and three quarters of its height on the
+// left and right sides.
+func (sw *stencilWriter) boxStart(bs boxStyle, rows string) {
+	b := &sw.b
+	pw, ph := masterPage(bs)
+	fmt.Fprintf(b, "          <XForm><PinX>%s</PinX><PinY>%s</PinY><Width>%s</Width><Height>%s</Height><LocPinX F='Width*0.5'>%s</LocPinX><LocPinY F='Height*0.5'>%s</LocPinY><Angle>0</Angle><FlipX>0</FlipX><FlipY>0</FlipY><ResizeMode>0</ResizeMode></XForm>\n",
+		num(pw/2), num(ph/2), num(bs.w), num(bs.h), num(bs.w/2), num(bs.h/2))
+	fmt.Fprintf(b, "          <Line><LineWeight Unit='PT'>%s</LineWeight><LineColor>0</LineColor><LinePattern>%s</LinePattern><Rounding Unit='IN'>%s</Rounding><EndArrowSize>2</EndArrowSize><BeginArrow>0</BeginArrow><EndArrow>0</EndArrow><LineCap>0</LineCap><BeginArrowSize>2</BeginArrowSize><LineColorTrans>0</LineColorTrans></Line>\n", bs.weight, bs.pattern, bs.rounding)
+	fmt.Fprintf(b, "          <Fill><FillForegnd>%s</FillForegnd><FillBkgnd>0</FillBkgnd><FillPattern>1</FillPattern><ShdwForegnd>0</ShdwForegnd><ShdwBkgnd>1</ShdwBkgnd><ShdwPattern>0</ShdwPattern></Fill>\n", bs.fill)
+	b.WriteString("          <Event><TheData F='No Formula'>0</TheData><TheText F='No Formula'>0</TheText><EventDblClick F='DOCMD(1312)'>0</EventDblClick><EventXFMod F='No Formula'>0</EventXFMod><EventDrop F='No Formula'>0</EventDrop></Event>\n")
+	b.WriteString(rows)
+	points := [...][2]float64{{0, 0.5}, {1, 0.5}, {0.5, 1}, {0.5, 0}, {1, 0.75}, {0, 0.75}, {1, 0.25}, {0, 0.25}}
+	for i, c := range points[:bs.points] {
+		fmt.Fprintf(b, "          <Connection IX='%d'><X F='Width*%s'>%s</X><Y F='Height*%s'>%s</Y><DirX>0</DirX><DirY>0</DirY><Type>0</Type><AutoGen>0</AutoGen><Prompt F='No Formula'/></Connection>\n",
+			i, num(c[0]), num(c[0]*bs.w), num(c[1]), num(c[1]*bs.h))
+	}
+}
+
+// masterPage returns the size of the page of a master whose shape has
+// style bs: a quarter inch around the shape.
+func masterPage(bs boxStyle) (w, h float64) { return bs.w + 0.5, bs.h + 0.5 }
+
+// rectangle writes the geometry of a box of style bs.
+func (sw *stencilWriter) rectangle(bs boxStyle) {
+	w, h := num(bs.w), num(bs.h)
+	fmt.Fprintf(&sw.b, "          <Geom IX='0'><NoFill>0</NoFill><NoLine>0</NoLine><NoShow>0</NoShow><NoSnap>0</NoSnap><MoveTo IX='1'><X F='Width*0'>0</X><Y F='Height*0'>0</Y></MoveTo><LineTo IX='2'><X F='Width*1'>%s</X><Y F='Height*0'>0</Y></LineTo><LineTo IX='3'><X F='Width*1'>%s</X><Y F='Height*1'>%s</Y></LineTo><LineTo IX='4'><X F='Width*0'>0</X><Y F='Height*1'>%s</Y></LineTo><LineTo IX='5'><X F='Geometry1.X1'>0</X><Y F='Geometry1.Y1'>0</Y></LineTo></Geom>\n",
+		w, w, h, h)
 }
 
 // field writes a text field showing the row field (a formula's
@@ -252,27 +322,85 @@ func (sw *stencilWriter) prop(b *strings.Builder, id int, row, label string, typ
 		row, row, id, unit, formula, xmlEscape(value), xmlEscape(label), xmlEscape(label), xmlEscape(format), id, typ)
 }
 
-func (sw *stencilWriter) stateMaster(id, name, prompt string, initial bool) {
-	st, names := sw.st, sw.names
+// stateProps returns the Shape Data rows of a state's master: the name
+// property, a string, then one drop-list per action property; and the
+// name's row name.
+func (sw *stencilWriter) stateProps() (props, nameRow string) {
 	seen := rowNames{}
-	var props strings.Builder
-	nameRow := seen.name(names.Name)
-	sw.prop(&props, 1, nameRow, names.Name, 0, nil)
-	for i, a := range st.Actions {
-		sw.prop(&props, i+2, seen.name(a.Name), a.Name, 1, a.Values)
+	var b strings.Builder
+	nameRow = seen.name(sw.names.Name)
+	sw.prop(&b, 1, nameRow, sw.names.Name, 0, nil)
+	for i, a := range sw.st.Actions {
+		sw.prop(&b, i+2, seen.name(a.Name), a.Name, 1, a.Values)
 	}
-	sw.masterStart(id, name, prompt, "2", "1.25", "2")
-	weight, fill := "0.01388888888888889", "1"
+	return b.String(), nameRow
+}
+
+// masterStartStyle writes a master's start (see masterStart) for a 2-D
+// shape of style bs, with the Normal style.
+func (sw *stencilWriter) masterStartStyle(id, name, prompt string, bs boxStyle) {
+	pw, ph := masterPage(bs)
+	sw.masterStart(id, name, prompt, num(pw), num(ph), "2")
+}
+
+func (sw *stencilWriter) stateMaster(id, name, prompt string, initial bool) {
+	props, nameRow := sw.stateProps()
+	bs := stateStyle
 	if initial {
-		weight, fill = "0.04166666666666666", "15"
+		bs = initialStyle
 	}
-	sw.box(weight, fill, "0.125", props.String(), "Prop."+nameRow, "")
+	sw.masterStartStyle(id, name, prompt, bs)
+	sw.box(bs, props, "Prop."+nameRow, "")
 	sw.masterEnd()
 }
 
 func (sw *stencilWriter) handlerMaster() {
-	sw.masterStart(stencilHandlerID, sw.st.Masters.AnyState, "Transitions that start here apply in every state.", "2", "1.25", "2")
-	sw.box("0.02777777777777778", "14", "0.375", "", "", "on message")
+	sw.masterStartStyle(stencilHandlerID, sw.st.Masters.AnyState, "Transitions that start here apply in every state.", handlerStyle)
+	sw.box(handlerStyle, "", "", "on message")
+	sw.masterEnd()
+}
+
+// headingHeight is the height of a container's heading, in inches: the
+// band at its top where its name is written.
+const headingHeight = 0.3
+
+// containerMaster writes the master of a composite state, or of a
+// parallel state: a Visio container (its User row msvStructureType is
+// "Container"; members are kept 1/8 inch inside it, and it grows to hold
+// them) with the rows of a state, its name written in a heading, a band
+// at its top under which a line runs. A parallel state is outlined with
+// dashes.
+func (sw *stencilWriter) containerMaster(id, name, prompt string, parallel bool) {
+	b := &sw.b
+	props, nameRow := sw.stateProps()
+	bs := compositeStyle
+	if parallel {
+		bs = parallelStyle
+	}
+	sw.masterStartStyle(id, name, prompt, bs)
+	heading := fmt.Sprintf("          <TextXForm><TxtPinX F='Width*0.5'>%s</TxtPinX><TxtPinY F='Height-TxtHeight*0.5'>%s</TxtPinY><TxtWidth F='Width*1'>%s</TxtWidth><TxtHeight F='%sIN'>%s</TxtHeight><TxtLocPinX F='TxtWidth*0.5'>%s</TxtLocPinX><TxtLocPinY F='TxtHeight*0.5'>%s</TxtLocPinY><TxtAngle>0</TxtAngle></TextXForm>\n",
+		num(bs.w/2), num(bs.h-headingHeight/2), num(bs.w), num(headingHeight), num(headingHeight), num(bs.w/2), num(headingHeight/2))
+	user := "          <User NameU='msvStructureType' Name='msvStructureType' ID='1'><Value Unit='STR'>Container</Value><Prompt F='No Formula'/></User>\n" +
+		"          <User NameU='msvSDContainerMargin' Name='msvSDContainerMargin' ID='2'><Value Unit='IN'>0.125</Value><Prompt F='No Formula'/></User>\n" +
+		"          <User NameU='msvSDContainerResize' Name='msvSDContainerResize' ID='3'><Value>1</Value><Prompt F='No Formula'/></User>\n"
+	sw.boxStart(bs, heading+user+props)
+	sw.field("Prop."+nameRow, "")
+	sw.rectangle(bs)
+	fmt.Fprintf(b, "          <Geom IX='1'><NoFill>1</NoFill><NoLine>0</NoLine><NoShow>0</NoShow><NoSnap>0</NoSnap><MoveTo IX='1'><X F='Width*0'>0</X><Y F='Height-%sIN'>%s</Y></MoveTo><LineTo IX='2'><X F='Width*1'>%s</X><Y F='Geometry2.Y1'>%s</Y></LineTo></Geom>\n",
+		num(headingHeight), num(bs.h-headingHeight), num(bs.w), num(bs.h-headingHeight))
+	sw.text("Prop."+nameRow, "")
+	sw.masterEnd()
+}
+
+// historyMaster writes the master of a history pseudo-state: a circle
+// saying text, "H" or "H*", without Shape Data.
+func (sw *stencilWriter) historyMaster(id, name, text, prompt string) {
+	bs := historyStyle
+	sw.masterStartStyle(id, name, prompt, bs)
+	sw.boxStart(bs, "")
+	fmt.Fprintf(&sw.b, "          <Geom IX='0'><NoFill>0</NoFill><NoLine>0</NoLine><NoShow>0</NoShow><NoSnap>0</NoSnap><Ellipse IX='1'><X F='Width*0.5'>%s</X><Y F='Height*0.5'>%s</Y><A F='Width*1'>%s</A><B F='Height*0.5'>%s</B><C F='Width*0.5'>%s</C><D F='Height*1'>%s</D></Ellipse></Geom>\n",
+		num(bs.w/2), num(bs.h/2), num(bs.w), num(bs.h/2), num(bs.w/2), num(bs.h))
+	sw.text("", text)
 	sw.masterEnd()
 }
 

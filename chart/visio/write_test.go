@@ -30,10 +30,12 @@ func oddStencil() *chart.Stencil {
 
 // TestWriteStencil writes stencils as .vsx files, reads them back as
 // documents (masters, no pages), checks that their masters carry the
-// stencil's vocabulary, and reads a drawing made with those masters with
-// the stencil: without a single diagnostic.
+// stencil's vocabulary (the sentry's, its masters of statecharts too), and
+// reads a drawing made with those masters with the stencil: without a
+// single diagnostic. (TestGoldenSentry reads one drawn with the masters of
+// statecharts.)
 func TestWriteStencil(t *testing.T) {
-	for _, st := range []*chart.Stencil{charttest.Stencil(t), oddStencil()} {
+	for _, st := range []*chart.Stencil{charttest.Stencil(t), oddStencil(), sentry(t)} {
 		t.Run(st.Name, func(t *testing.T) {
 			var b, again bytes.Buffer
 			if err := visio.WriteStencil(&b, st); err != nil {
@@ -55,6 +57,7 @@ func TestWriteStencil(t *testing.T) {
 				t.Errorf("Interpret(stencil file) = %v", err)
 			}
 			checkVocabulary(t, doc, st)
+			checkMasterXML(t, vsx, st)
 
 			d := stencilDrawing(t, vsx, doc, st)
 			c, err = visio.Read(bytes.NewReader(d.data), visio.Options{File: "d.vdx", Stencil: st})
@@ -92,7 +95,8 @@ func checkVocabulary(t *testing.T, doc *visio.Document, st *chart.Stencil) {
 		}
 	}
 	var want []string
-	for _, m := range []string{st.Masters.Initial, st.Masters.State, st.Masters.Transition, st.Masters.AnyState} {
+	for _, m := range []string{st.Masters.Initial, st.Masters.State, st.Masters.Transition, st.Masters.AnyState,
+		st.Masters.Composite, st.Masters.Parallel, st.Masters.History, st.Masters.DeepHistory} {
 		if m != "" {
 			want = append(want, m+"="+m)
 		}
@@ -122,10 +126,15 @@ func checkVocabulary(t *testing.T, doc *visio.Document, st *chart.Stencil) {
 	transition := []string{fmt.Sprintf("%s:1[%s]=%s", names.Test, strings.Join(tests, ";"), tests[0]), names.Value + ":0", names.Order + ":2", names.Stack + ":1[none;push;return]=none", names.Final + ":3"}
 	for _, m := range doc.Masters {
 		s := m.Shapes[0]
-		switch st.Role(m.NameU) {
-		case chart.RoleState, chart.RoleInitial:
+		switch r := st.Role(m.NameU); r {
+		case chart.RoleState, chart.RoleInitial, chart.RoleComposite, chart.RoleParallel:
 			if got := labels(s); !slices.Equal(got, state) || s.OneD {
 				t.Errorf("master %s: rows %q, want %q", m.NameU, got, state)
+			}
+		case chart.RoleHistory, chart.RoleDeepHistory:
+			text := map[chart.Role]string{chart.RoleHistory: "H", chart.RoleDeepHistory: "H*"}[r]
+			if len(s.Props) != 0 || s.OneD || s.Text != text {
+				t.Errorf("master %s: rows %q, text %q, want none and %q", m.NameU, labels(s), s.Text, text)
 			}
 		case chart.RoleTransition:
 			if got := labels(s); !slices.Equal(got, transition) || !s.OneD {
