@@ -94,8 +94,10 @@
 // stay the group's, tried in each state inside it after the state's own,
 // as package compile runs a chart whose states nest (a statechart: see
 // package table). A group of a drawing made with a stencil is a compound
-// state only when its role is a state; otherwise it is a frame, and its
-// members belong to the state around it. A pseudo-state (a start, an end,
+// state only when its role is that of a master that draws states (the
+// state, initial-state, composite or parallel master; see "With a
+// stencil"); otherwise (no role, the message handler's) it is a frame,
+// and its members belong to the state around it. A pseudo-state (a start, an end,
 // a choice, a history) holds no nodes: one that does is an error, and it,
 // what it holds and its edges are left out.
 //
@@ -238,13 +240,42 @@
 // edges) which master of the stencil each node or edge stands for: the
 // stencil's state, initial-state, transition or message-handler master
 // ("State", "Initial State", "Transition", "Message Handler" for the
-// Goomba's). The stencil's properties are custom properties of the same
-// names, read as chart/visio reads Shape Data:
+// Goomba's), or one of its masters of statecharts (composite, parallel,
+// history, deep history: [chart.Masters]). The stencil's properties are
+// custom properties of the same names, read as chart/visio reads Shape
+// Data:
 //
 //   - A state is named by its Name property, or else by the first line of
 //     its label. Its entry actions are the stencil's action properties, in
 //     the stencil's order; a value not in the property's drop-list is an
 //     error. A key's <default> applies to nodes that do not set it.
+//   - A node of the composite master is a compound state: a yEd group or
+//     folder node, whose members are its states (State.Parent). It is a
+//     state even when no edge touches it (a region, say), named and given
+//     entry actions as a state is. A group of the state or initial-state
+//     master that holds states is a compound state too; one of the
+//     initial-state master is also its parent's initial state, which a
+//     composite cannot be (a node has one role).
+//   - A node of the parallel master is a group node that is a parallel
+//     state ([chart.ParallelState]): each state drawn in it (a composite,
+//     or a group of the state master) is a region, and all of them are
+//     active together. It is named and given entry actions as a state is,
+//     and cannot be marked initial.
+//   - A node of the composite or parallel master that is not a group node
+//     (a shape: states drawn over it are not inside it for yEd) holds no
+//     states: it is read as a simple state, with a warning that names it
+//     and says how to group its states. So is a parallel group that holds
+//     no states, which would have no regions; a composite group that holds
+//     none is a simple state, as drawn.
+//   - A node of the history or deep-history master is a history
+//     pseudo-state ([chart.HistoryState], [chart.DeepHistoryState]) of the
+//     group it is drawn in, nameless, as in plain diagrams, and read as
+//     they are (see "Groups"): one drawn in no state or holding nodes is
+//     an error, and it and its edges are left out; one without an edge
+//     gets UML's default. Its one edge, of the transition master, is its
+//     default transition, without a test: a test set on it is an error
+//     (the edge is kept). Action properties set on it are not read: a
+//     warning (a key's default is not reported).
 //   - A transition is an edge of the transition role. Its Test property
 //     must name one of the stencil's tests; Value, Order and Stack are
 //     optional, with the same checks as in chart/visio. It starts at a

@@ -13,6 +13,7 @@ import (
 	"github.com/fsmforge/fsmforge/chart/graphml"
 	"github.com/fsmforge/fsmforge/compile"
 	"github.com/fsmforge/fsmforge/internal/charttest"
+	"github.com/fsmforge/fsmforge/table"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -66,11 +67,23 @@ var fixtures = map[string]struct {
 	// Kingly: a history node "H" without an edge, an "init" inside
 	// Group 1: the history's default is drawn to where init leads.
 	"kingly_hierarchy_history_h.graphml": {"kingly_hierarchy_history_h", 8, 8, true, nil},
+	// fsmforge's soldier, read without its stencil: "H" and "H*" are
+	// histories, but nothing says where "combat" and "engage" start.
+	"soldier.graphml": {"soldier", 16, 12, false, []string{
+		`graphml: history n1::n3 has no transition, and state "combat" has no start state`,
+		`graphml: state "combat" holds states but no initial state, and transition e0 enters it`,
+		`graphml: state "engage" holds states but no initial state, and transition n1::e0 enters it`,
+	}},
 	// Kingly: Group 1's init node has two guarded transitions.
 	"kingly_hierarchy_conditional_init.graphml": {"kingly_hierarchy_conditional_init", 6, 4, false, []string{
 		`graphml: the initial state of state "Group 1" has 2 transitions`,
 	}},
 }
+
+// withStencil lists the drawings made with a stencil whose masters are
+// the goomba stencil's ("State", "Transition"...), which it does not
+// refuse.
+var withStencil = map[string]bool{"goomba.graphml": true, "soldier.graphml": true}
 
 // spec2Errors are the errors of StateSmith's specification.
 var spec2Errors = []string{
@@ -96,8 +109,8 @@ var spec2Errors = []string{
 // TestFixtures reads every drawing of testdata and of the shared fixtures
 // (when ../../../shared/fixtures/graphml is there) as a plain diagram:
 // each imports with the counts above, and without errors but those
-// listed; with the goomba stencil, each but goomba.graphml is refused as
-// drawn with another stencil. None panics.
+// listed; with the goomba stencil, each but those drawn with a stencil
+// (withStencil) is refused as drawn with another stencil. None panics.
 func TestFixtures(t *testing.T) {
 	files, _ := filepath.Glob("testdata/*.graphml*")
 	if len(files) < 12 {
@@ -149,7 +162,7 @@ func TestFixtures(t *testing.T) {
 				}
 			}
 
-			if filepath.Base(f) == "goomba.graphml" {
+			if withStencil[filepath.Base(f)] {
 				return
 			}
 			c, err = read(t, string(data), graphml.Options{File: filepath.Base(f), Stencil: st})
@@ -342,6 +355,75 @@ func TestGoomba(t *testing.T) {
 	}
 }
 
+// TestSoldier reads a statechart drawn with a stencil that names all the
+// masters of statecharts (testdata/soldier.stencil.json): "combat", a
+// composite group, holds its initial state "approach", the parallel
+// group "engage", "retreat", a shallow history drawn without an edge
+// (which gets UML's default, to "approach", with a note) and a deep
+// history whose edge, without a test, is its default; "engage" has two
+// regions, the composite groups "weapon" and "cover", each with its
+// initial state; a message handler's transition applies in every state.
+// The states have their kinds, parents and initial marks, the
+// histories no name, and the chart compiles with the stencil into a
+// statechart of the same shape.
+func TestSoldier(t *testing.T) {
+	st := soldierStencil(t)
+	c, err := graphml.ReadFile("testdata/soldier.graphml", graphml.Options{Stencil: st})
+	charttest.CheckChart(t, c, err)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "n0=idle* Animation:idle; n1=combat Animation:existing; n1::n0=approach^n1* Animation:run;" +
+		" n1::n1=engage^n1(parallel) Animation:existing; n1::n1::n0=weapon^n1::n1 Animation:existing;" +
+		" n1::n1::n0::n0=aim^n1::n1::n0* Animation:aim; n1::n1::n0::n1=fire^n1::n1::n0 Animation:shoot;" +
+		" n1::n1::n0::n2=reload^n1::n1::n0 Animation:reload; n1::n1::n1=cover^n1::n1 Animation:existing;" +
+		" n1::n1::n1::n0=seek^n1::n1::n1* Animation:run; n1::n1::n1::n1=hold^n1::n1::n1 Animation:crouch;" +
+		" n1::n2=retreat^n1 Animation:run; n1::n3^n1(history); n1::n4^n1(deepHistory); n2=dead Animation:die; |" +
+		" n1::n1::n0::e0:n1::n1::n0::n0>n1::n1::n0::n1#1[aimed] n1::n1::n0::e1:n1::n1::n0::n1>n1::n1::n0::n2#1[ammoEmpty]" +
+		" n1::n1::n0::e2:n1::n1::n0::n2>n1::n1::n0::n0#1[reloaded] n1::n1::n1::e0:n1::n1::n1::n0>n1::n1::n1::n1#1[coverFound]" +
+		" n1::e0:n1::n0>n1::n1#1[inRange] n1::e1:n1::n1>n1::n2#1[lowHealth] n1::e2:n1::n2>n1::n4#1[healed] n1::e3:n1::n4>n1::n1#1" +
+		" e0:n0>n1#1[enemySeen] e1:n0>n1::n3#2[alarm] e2:n1>n0#1[enemyLost] e3:any>n2#1[killed] n1::n3#1:n1::n3>n1::n0#1"
+	if got := summary(c); got != want {
+		t.Errorf("chart =\n%s\nwant\n%s", got, want)
+	}
+	wantDiags := `note: graphml: history n1::n3 has no transition: when there is no history yet, it enters "approach", the initial state of "combat", as UML enters the state`
+	if got := messages(c); got != wantDiags {
+		t.Errorf("diagnostics =\n%s\nwant\n%s", got, wantDiags)
+	}
+
+	r, err := compile.Compile(c, compile.Options{Stencil: st})
+	if err != nil {
+		t.Fatalf("compile.Compile = %v", err)
+	}
+	if r.Diagnostics.HasErrors() || len(r.Diagnostics) != len(c.Diagnostics) {
+		t.Errorf("compile.Compile diagnostics =\n%v\nwant the chart's only", r.Diagnostics)
+	}
+	tab := r.Table
+	if !tab.Statechart() {
+		t.Fatalf("compile.Compile: a flat table, want a statechart")
+	}
+	for _, w := range []struct {
+		id, parent string
+		kind       table.StateKind
+	}{
+		{"n1", "", table.KindBasic},
+		{"n1::n1", "n1", table.KindParallel},
+		{"n1::n1::n0", "n1::n1", table.KindBasic},
+		{"n1::n1::n1::n1", "n1::n1::n1", table.KindBasic},
+		{"n1::n3", "n1", table.KindHistory},
+		{"n1::n4", "n1", table.KindDeepHistory},
+	} {
+		s := r.States[w.id]
+		parent := table.NoState
+		if w.parent != "" {
+			parent = r.States[w.parent]
+		}
+		if tab.Kind(s) != w.kind || tab.Parent(s) != parent {
+			t.Errorf("table state of %s: kind %v, parent %v; want %v, parent %v (%s)", w.id, tab.Kind(s), tab.Parent(s), w.kind, parent, w.parent)
+		}
+	}
+}
+
 // TestGolden compares the charts read from the drawings of testdata with
 // testdata/*.golden.json, diagnostics included (those of the drawings the
 // reader refuses too); -update rewrites them. StateSmith's specification
@@ -363,6 +445,7 @@ func TestGolden(t *testing.T) {
 		{"testdata/kingly_hierarchy_history_h.graphml", "testdata/kingly_hierarchy_history_h.golden.json", nil, false},
 		{"testdata/kingly_hierarchy_conditional_init.graphml", "testdata/kingly_hierarchy_conditional_init.golden.json", nil, true},
 		{"testdata/goomba.graphml", "testdata/goomba.golden.json", st, false},
+		{"testdata/soldier.graphml", "testdata/soldier.golden.json", soldierStencil(t), false},
 	} {
 		t.Run(filepath.Base(tt.golden), func(t *testing.T) {
 			c, err := graphml.ReadFile(tt.file, graphml.Options{File: filepath.Base(tt.file), Stencil: tt.stencil})

@@ -10,7 +10,9 @@ import (
 	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
-// FuzzRead feeds the reader arbitrary files, with and without a stencil: it
+// FuzzRead feeds the reader arbitrary files, without a stencil, with the
+// goomba stencil and with the soldier stencil (which names the masters of
+// statecharts, testdata/soldier.stencil.json): it
 // must not panic or hang, it must return a chart or an error that is a
 // chart.Diagnostics, every diagnostic must render, and every chart must
 // hold together (see charttest.CheckChart). The corpus starts from the
@@ -41,13 +43,19 @@ func FuzzRead(f *testing.F) {
 		group("b", "B", nil, node("bc", "$HC"), node("b1", "B1")), group("p", "P", nil, group("l", "$ORTHO 1 : L", nil, node("l1", "L1")), group("r", "$ORTHO 2 : R", nil, node("r1", "R1"))),
 		node("al", "$PARENT_ALIAS"), edge("g0", "gs", "a", ""), edge("g1", "h", "b", ""), edge("g2", "al", "b1", "EV"), edge("g3", "a", "p", "GO")),
 		edge("e0", "s", "g", ""), edge("e1", "b1", "h", "BACK"))))
+	f.Add([]byte(doc(node("i", "idle", "role=Initial State"), group("c", "C", []string{"role=Composite State", "an=idle"},
+		node("a", "A", "role=Initial State"), node("h", "H", "role=History"), node("d", "H*", "role=Deep History"),
+		group("p", "P", []string{"role=Parallel State"}, group("l", "L", []string{"role=Composite State"}, node("l1", "L1", "role=Initial State")),
+			node("r", "R", "role=State")), edge("c1", "d", "p", "", "role=Transition", "test=alarm"), edge("c2", "a", "p", "", "role=Transition", "test=inRange")),
+		node("x", "X", "role=Parallel State"), node("y", "Y", "role=History"),
+		edge("e1", "i", "h", "", "role=Transition", "test=enemySeen"), edge("e2", "c", "x", "", "role=Transition", "test=lowHealth"))))
 	f.Add([]byte(nest(4)))
 	f.Add([]byte("\x1F\x8B"))
 	f.Add([]byte(`<?xml version="1.0" encoding="ISO-8859-1"?><graphml><graph><node id="a"/><edge source="a" target="a"/></graph></graphml>`))
 
-	st := charttest.Stencil(f)
+	stencils := []*chart.Stencil{nil, charttest.Stencil(f), soldierStencil(f)}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, stencil := range []*chart.Stencil{nil, st} {
+		for _, stencil := range stencils {
 			c, err := graphml.Read(bytes.NewReader(data), graphml.Options{File: "fuzz.graphml", Stencil: stencil, MaxDepth: 20, MaxElements: 1000})
 			charttest.CheckChart(t, c, err)
 		}

@@ -147,6 +147,17 @@ func messages(c *chart.Chart) string {
 	return strings.Join(lines, "\n")
 }
 
+// soldierStencil loads testdata/soldier.stencil.json, a stencil that
+// names all the masters of statecharts.
+func soldierStencil(tb testing.TB) *chart.Stencil {
+	tb.Helper()
+	st, err := chart.LoadStencil("testdata/soldier.stencil.json")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return st
+}
+
 // read reads a drawing given as text, checking the chart.
 func read(t *testing.T, text string, opt graphml.Options) (*chart.Chart, error) {
 	t.Helper()

@@ -303,6 +303,9 @@ func (in *interp) run() {
 		in.moreLabels(e.e, e.id, e.look.labels)
 	}
 	in.classify()
+	if in.st != nil {
+		in.containers()
+	}
 	in.states()
 	in.transitions()
 	if in.fatal != nil {
@@ -437,7 +440,7 @@ func (in *interp) classify() {
 			continue
 		}
 		if in.st != nil {
-			in.classifyStencil(n, first, rest)
+			in.classifyStencil(i, n, first, rest)
 		} else {
 			in.classifyPlain(i, n, first, lower)
 		}
@@ -519,9 +522,20 @@ func (in *interp) classifyPlain(i int, n *node, first, lower string) {
 
 // plainHistory reads the i-th node, a history pseudo-state drawn as
 // Kingly and UML draw it ([isHistory]): "H" is a shallow history of the
-// state it is drawn in, "H*" a deep one. One drawn in no state, or
-// holding nodes, is an error, and it and its edges are left out.
+// state it is drawn in, "H*" a deep one (see [interp.history]).
 func (in *interp) plainHistory(i int, n *node, first string) {
+	kind := chart.HistoryState
+	if strings.HasSuffix(first, "*") {
+		kind = chart.DeepHistoryState
+	}
+	in.history(i, n, first, kind)
+}
+
+// history makes the i-th node, whose label's first line is first, a
+// history pseudo-state of the given kind, of the state it is drawn in.
+// One drawn in no state, or holding nodes, is an error, and it and its
+// edges are left out.
+func (in *interp) history(i int, n *node, first string, kind chart.StateKind) {
 	at := in.at(n.e, n.id, first)
 	switch {
 	case parentState(n) == nil:
@@ -530,13 +544,15 @@ func (in *interp) plainHistory(i int, n *node, first string) {
 	case in.members(i) > 0:
 		n.what = isBad
 		in.diag(chart.Error, at, "Draw the nodes beside the history node, not inside it.",
-			"history node %s %q holds other nodes: a pseudo-state holds none; it, what it holds and its edges are left out", n.id, first)
+			"history %s holds other nodes: a pseudo-state holds none; it, what it holds and its edges are left out", describe(n))
 	default:
-		n.what, n.kind = isState, chart.HistoryState
-		if strings.HasSuffix(first, "*") {
-			n.kind = chart.DeepHistoryState
-		}
+		n.what, n.kind = isState, kind
 	}
+}
+
+// isHistoryKind reports whether k is the kind of a history pseudo-state.
+func isHistoryKind(k chart.StateKind) bool {
+	return k == chart.HistoryState || k == chart.DeepHistoryState
 }
 
 func isEllipse(n *node) bool {
@@ -634,33 +650,6 @@ func configKind(config string, style []string, lower string) chart.StateKind {
 	return chart.NormalState
 }
 
-// classifyStencil reads a node of a drawing made with a stencil: its role
-// property says what it is.
-func (in *interp) classifyStencil(n *node, first, rest string) {
-	n.what = isIgnored
-	switch n.role {
-	case chart.RoleNone:
-		if n.roleVal == "" && n.in == 0 && n.out == 0 {
-			in.noRole++ // an unknown role is reported with the roles; an end marker is used
-		}
-	case chart.RoleState, chart.RoleInitial:
-		n.what = isState
-		if v, _, _, ok := in.prop(n.values, "node", in.props.Name, n.e); ok {
-			n.name = chart.NormalizeSpace(v)
-		}
-		if n.name == "" {
-			n.name = chart.NormalizeSpace(first)
-		}
-		in.behaviour(n, rest)
-	case chart.RoleAnyState:
-		n.what = isAnyState
-		n.name = chart.NormalizeSpace(first)
-	case chart.RoleTransition:
-		in.diag(chart.Warning, in.at(n.e, n.id, first), "Give nodes the role of a state, an initial state or a message handler; transitions are edges.",
-			"node with role %q, which is for edges; ignored", n.roleVal)
-	}
-}
-
 // states appends the chart's states, in document order.
 func (in *interp) states() {
 	count := 0
@@ -692,26 +681,6 @@ func (in *interp) states() {
 			in.entryActions(n, &st)
 		}
 		in.c.States = append(in.c.States, st)
-	}
-}
-
-// entryActions reads a state's entry actions from the stencil's action
-// properties.
-func (in *interp) entryActions(n *node, st *chart.State) {
-	for _, a := range in.st.Actions {
-		v, line, col, ok := in.prop(n.values, "node", a.Name, n.e)
-		v = strings.TrimSpace(v)
-		if !ok || v == "" {
-			continue
-		}
-		at := st.Pos
-		at.Line, at.Col = line, col
-		if !contains(a.Values, v) {
-			in.diag(chart.Error, at, "Pick one of "+strings.Join(a.Values, ", ")+" in the node's properties (Edit > Properties > Data).",
-				"state %q: %s value %q is not in the drop-list of stencil %q", st.Name, a.Name, v, in.st.Name)
-			continue
-		}
-		st.Entry = append(st.Entry, chart.Action{Property: a.Name, Value: v, Pos: at})
 	}
 }
 
@@ -985,9 +954,11 @@ func (in *interp) stencilTransition(e *edge, from, to *node, at chart.Pos) {
 		return
 	}
 	t := chart.Transition{ID: e.id, Label: e.label, Pos: at}
+	dflt := false // a history's transition: its default, without a test
 	switch from.what {
 	case isState:
 		t.From = from.stateID
+		dflt = isHistoryKind(from.kind)
 	case isAnyState:
 		t.AnyState = true
 	default:
@@ -1004,7 +975,7 @@ func (in *interp) stencilTransition(e *edge, from, to *node, at chart.Pos) {
 	default:
 		t.Target = chart.Target{Kind: chart.ToFinal}
 	}
-	if !in.stencilProps(e, &t) {
+	if !in.stencilProps(e, &t, dflt) {
 		return
 	}
 	key := importer.Unordered
@@ -1024,8 +995,9 @@ func describe(n *node) string {
 
 // stencilProps reads a transition's test, value, order and stack
 // operation from its custom properties, as chart/visio reads Shape Data;
-// it reports whether they are valid.
-func (in *interp) stencilProps(e *edge, t *chart.Transition) bool {
+// it reports whether they are valid. A default transition (dflt: a
+// history's) has no test: one set on it is an error.
+func (in *interp) stencilProps(e *edge, t *chart.Transition, dflt bool) bool {
 	st, names := in.st, in.props
 	valid := true
 	get := func(name string) (string, chart.Pos, bool) {
@@ -1045,6 +1017,11 @@ func (in *interp) stencilProps(e *edge, t *chart.Transition) bool {
 	pickTest := "Pick one of " + strings.Join(importer.TestNames(in.st), ", ") + " as the edge's " + strconv.Quote(names.Test) + " property."
 	var tt chart.Test
 	switch {
+	case dflt:
+		if test != "" { // an error, but the edge still says where the history leads
+			in.diag(chart.Error, testAt, fmt.Sprintf("Clear the edge's %q property: the edge says where the history leads when its state has no history yet.", names.Test),
+				"the transition of history %s has test %q: a history's transition is its default, taken without a test whenever its state has no history yet", t.From, test)
+		}
 	case !hasTest:
 		bad(t.Pos, pickTest, "transition without a %q property", names.Test)
 	case test == "":

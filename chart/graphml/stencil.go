@@ -70,19 +70,22 @@ func (in *interp) checkStencil() bool {
 	}
 	for _, v := range values {
 		u := uses[v]
-		in.diag(chart.Warning, u.first, "Use the stencil's masters only: "+strings.Join(masterNames(st), ", ")+".",
+		in.diag(chart.Warning, u.first, "Use the stencil's masters only: "+strings.Join(masterNames(st, true, true), ", ")+".",
 			"role %q is not a master of stencil %q: its %s ignored", v, st.Name, pluralElems(u.count))
 	}
 	in.checkKeys()
 	return true
 }
 
-// masterNames lists the stencil's masters.
-func masterNames(st *chart.Stencil) []string {
+// masterNames lists the stencil's masters, quoted, in the order of
+// [chart.Masters]: those of nodes, of edges, or both (forNodes, forEdges).
+func masterNames(st *chart.Stencil, forNodes, forEdges bool) []string {
+	m := st.Masters
 	var names []string
-	for _, m := range [...]string{st.Masters.State, st.Masters.Initial, st.Masters.Transition, st.Masters.AnyState} {
-		if m != "" {
-			names = append(names, strconv.Quote(m))
+	for _, name := range [...]string{m.State, m.Initial, m.Transition, m.AnyState, m.Composite, m.Parallel, m.History, m.DeepHistory} {
+		edge := name == m.Transition
+		if name != "" && (edge && forEdges || !edge && forNodes) {
+			names = append(names, strconv.Quote(name))
 		}
 	}
 	return names
@@ -130,4 +133,145 @@ func pluralElems(n int) string {
 		return "node or edge is"
 	}
 	return strconv.Itoa(n) + " nodes and edges are"
+}
+
+// classifyStencil reads the i-th node of a drawing made with a stencil:
+// its role property says what it is. A node of a role whose master draws
+// a state ([chart.Role.IsState]: the state, initial-state, composite and
+// parallel masters) is a state of that kind, named by its name property
+// or else by the first line of its label; of a history master's, a
+// history pseudo-state ([interp.history]); of the message handler's, the
+// start of transitions that apply in any state. The containers (the
+// composite's and the parallel's) are checked once all are read
+// ([interp.containers]).
+func (in *interp) classifyStencil(i int, n *node, first, rest string) {
+	n.what = isIgnored
+	switch r := n.role; {
+	case r == chart.RoleNone:
+		if n.roleVal == "" && n.in == 0 && n.out == 0 {
+			in.noRole++ // an unknown role is reported with the roles; an end marker is used
+		}
+	case r == chart.RoleTransition:
+		in.diag(chart.Warning, in.at(n.e, n.id, first),
+			"Give the node the role of one of the stencil's masters for nodes ("+strings.Join(masterNames(in.st, true, false), ", ")+"); transitions are edges.",
+			"node with role %q, which is for edges; ignored", n.roleVal)
+	case r == chart.RoleAnyState:
+		n.what = isAnyState
+		n.name = chart.NormalizeSpace(first)
+	case isHistoryKind(r.Kind()):
+		in.history(i, n, first, r.Kind()) // nameless, as in plain diagrams
+	case r.IsState():
+		n.what = isState
+		n.name = in.stencilName(n, first)
+		in.behaviour(n, rest) // before the kind is set: a parallel state's text is not read either
+		n.kind = r.Kind()
+	}
+}
+
+// stencilName names a state of a drawing made with a stencil: its name
+// property, or else the first line of its label.
+func (in *interp) stencilName(n *node, first string) string {
+	if v, _, _, ok := in.prop(n.values, "node", in.props.Name, n.e); ok {
+		if name := chart.NormalizeSpace(v); name != "" {
+			return name
+		}
+	}
+	return chart.NormalizeSpace(first)
+}
+
+// Hints about the containers of a stencil: the composite and parallel
+// masters.
+const (
+	hintGroup = "In yEd, a state that holds states is a group node: select the states and group them (Edit > Grouping > Group), " +
+		"then give the group the role %q; or give this node the role %q."
+	hintRegions = "Draw its regions inside it, a state of the role %q for each, with the states of each region inside it; or give the node the role %q."
+)
+
+// containers checks the states of the composite and parallel masters,
+// which hold states. A node of their roles that is not a group node (a
+// shape, over which states may be drawn without yEd putting them inside
+// it) holds none: it is read as a simple state, with a warning. So is a
+// parallel state that holds no states, which would have no regions; a
+// composite group that holds none is a simple state as drawn. It costs
+// time linear in the nodes times the depth of their nesting.
+func (in *interp) containers() {
+	holds := make(map[*node]bool)
+	for _, n := range in.nodes {
+		if n.what != isState {
+			continue
+		}
+		if p := parentState(n); p != nil {
+			holds[p] = true
+		}
+	}
+	m := in.st.Masters
+	for _, n := range in.nodes {
+		if n.what != isState || n.role != chart.RoleComposite && n.role != chart.RoleParallel || holds[n] {
+			continue
+		}
+		at := in.at(n.e, n.id, n.name)
+		switch {
+		case !isGroup(n):
+			in.diag(chart.Warning, at, fmt.Sprintf(hintGroup, n.roleVal, m.State),
+				"%s has the role %q, a state that holds states, but is not a group node: it holds none, and is read as a simple state", describe(n), n.roleVal)
+		case n.role == chart.RoleParallel:
+			regions := m.Composite
+			if regions == "" {
+				regions = m.State
+			}
+			in.diag(chart.Warning, at, fmt.Sprintf(hintRegions, regions, m.State),
+				"%s has the role %q, a parallel state, but holds no states to be its regions: it is read as a simple state", describe(n), n.roleVal)
+		}
+		n.kind = chart.NormalState
+	}
+}
+
+// isGroup reports whether a node is a group node: yEd's group or folder
+// (yfiles.foldertype), or a node that holds a graph.
+func isGroup(n *node) bool {
+	switch n.e.get("foldertype") {
+	case "group", "folder":
+		return true
+	}
+	return n.e.kid("graph") != nil
+}
+
+// entryActions reads a state's entry actions from the stencil's action
+// properties. A history has none ([interp.historyActions]).
+func (in *interp) entryActions(n *node, st *chart.State) {
+	if isHistoryKind(st.Kind) {
+		in.historyActions(n, st)
+		return
+	}
+	for _, a := range in.st.Actions {
+		v, line, col, ok := in.prop(n.values, "node", a.Name, n.e)
+		v = strings.TrimSpace(v)
+		if !ok || v == "" {
+			continue
+		}
+		at := st.Pos
+		at.Line, at.Col = line, col
+		if !contains(a.Values, v) {
+			in.diag(chart.Error, at, "Pick one of "+strings.Join(a.Values, ", ")+" in the node's properties (Edit > Properties > Data).",
+				"state %q: %s value %q is not in the drop-list of stencil %q", st.Name, a.Name, v, in.st.Name)
+			continue
+		}
+		st.Entry = append(st.Entry, chart.Action{Property: a.Name, Value: v, Pos: at})
+	}
+}
+
+// historyActions reports the action properties set on a history node,
+// which are not read: a pseudo-state has no entry actions. A key's
+// default, which applies to every node, is not reported.
+func (in *interp) historyActions(n *node, st *chart.State) {
+	for _, v := range n.values {
+		text := strings.TrimSpace(v.text)
+		if _, ok := in.st.Action(v.k.name); !ok || text == "" || !v.k.applies("node") {
+			continue
+		}
+		at := st.Pos
+		at.Line, at.Col = v.line, v.col
+		in.diag(chart.Warning, at, "Clear the property on the history; the state it is drawn in may have entry actions.",
+			"history %s: %s %q is not read: a history is a pseudo-state, without entry actions", n.id, v.k.name, importer.Shorten(text, 40))
+	}
 }

@@ -1,9 +1,11 @@
 package graphml_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/graphml"
 	"github.com/fsmforge/fsmforge/internal/charttest"
 )
@@ -146,5 +148,170 @@ func TestRoleKey(t *testing.T) {
 	}
 	if got, want := summary(c), "L=walkLeft*; | t:L>(final)#1[animationDone]"; got != want {
 		t.Errorf("chart = %s, want %s", got, want)
+	}
+}
+
+// statechartStencil is the goomba stencil with the masters of
+// statecharts: "Composite", "Parallel", "History" and "Deep History".
+func statechartStencil(tb testing.TB) *chart.Stencil {
+	st := *charttest.Stencil(tb)
+	st.Masters.Composite, st.Masters.Parallel = "Composite", "Parallel"
+	st.Masters.History, st.Masters.DeepHistory = "History", "Deep History"
+	return &st
+}
+
+// TestStencilStatechart reads small drawings made with a stencil that
+// names the masters of statecharts: composite and parallel groups,
+// history nodes, and what a designer may get wrong with them, each
+// problem at its node or edge.
+func TestStencilStatechart(t *testing.T) {
+	st := statechartStencil(t)
+	tr := func(id, from, to, test string, opts ...string) string {
+		return edge(id, from, to, test, append([]string{"role=Transition", "test=" + test}, opts...)...)
+	}
+	idle := node("I", "idle", "role=Initial State")
+	for _, tt := range []nestCase{
+		{readCase: readCase{
+			name: "composite with an initial state, a history and entry actions",
+			text: doc(idle, group("C", "label", []string{"role=Composite", "name=alive", "an=moveLeft"},
+				node("A", "a", "role=Initial State", "xm=left"), node("B", "b", "role=State"), node("H", "H", "role=History", "shape=ellipse"),
+				tr("t1", "A", "B", "hitTriggerLeft")),
+				tr("t0", "I", "C", "animationDone"), tr("t2", "C", "I", "hitByPlayer"), tr("t3", "I", "H", "hitTriggerRight")),
+			want: "I=idle*; C=alive Animation:moveLeft; A=a^C* XMovement:left; B=b^C; H^C(history); |" +
+				" t1:A>B#1[hitTriggerLeft] t0:I>C#1[animationDone] t2:C>I#1[hitByPlayer] t3:I>H#2[hitTriggerRight] H#1:H>A#1",
+			diags: []string{`note: graphml: history H has no transition: when there is no history yet, it enters "a", the initial state of "alive", as UML enters the state`},
+		}},
+		{readCase: readCase{
+			name: "parallel with two regions, a deep history with its default",
+			text: doc(idle, group("P", "both", []string{"role=Parallel"},
+				group("L", "legs", []string{"role=Composite"}, node("L1", "walk", "role=Initial State"), node("L2", "jump", "role=State"), node("LH", "H*", "role=Deep History"),
+					tr("l1", "L1", "L2", "hitTriggerLeft"), edge("l2", "LH", "L2", "", "role=Transition")),
+				group("A", "arms", []string{"role=Composite"}, node("A1", "swing", "role=Initial State"))),
+				tr("t0", "I", "P", "animationDone"), tr("t1", "L2", "LH", "hitByPlayer")),
+			want: "I=idle*; P=both(parallel); L=legs^P; L1=walk^L*; L2=jump^L; LH^L(deepHistory); A=arms^P; A1=swing^A*; |" +
+				" l1:L1>L2#1[hitTriggerLeft] l2:LH>L2#1 t0:I>P#1[animationDone] t1:L2>LH#1[hitByPlayer]",
+		}},
+		{readCase: readCase{
+			name: "a composite folder, shown closed",
+			text: doc(idle, strings.NewReplacer(`yfiles.foldertype="group"`, `yfiles.foldertype="folder"`, `<y:Realizers active="0">`, `<y:Realizers active="1">`).Replace(
+				group("C", "alive", []string{"role=Composite"}, node("A", "a", "role=Initial State"))), tr("t0", "I", "C", "animationDone")),
+			want: "I=idle*; C=alive; A=a^C*; | t0:I>C#1[animationDone]",
+		}},
+		{readCase: readCase{
+			name: "a composite group that holds nothing and no edge touches is a state",
+			text: doc(idle, group("C", "later", []string{"role=Composite"})),
+			want: "I=idle*; C=later; |",
+		}},
+		{readCase: readCase{
+			name: "a state group keeps holding states",
+			text: doc(idle, group("G", "alive", []string{"role=State"}, node("A", "a", "role=Initial State")), tr("t0", "I", "G", "animationDone")),
+			want: "I=idle*; G=alive; A=a^G*; | t0:I>G#1[animationDone]",
+		}},
+		{
+			readCase: readCase{
+				name: "a composite that is not a group",
+				// A, drawn over C, is not inside it for yEd.
+				text:  doc(idle, node("C", "alive", "role=Composite"), node("A", "a", "role=State"), tr("t0", "I", "C", "animationDone")),
+				want:  "I=idle*; C=alive; A=a; | t0:I>C#1[animationDone]",
+				diags: []string{`warning: graphml: node C "alive" has the role "Composite", a state that holds states, but is not a group node: it holds none, and is read as a simple state`},
+			},
+			at: "C",
+		},
+		{
+			readCase: readCase{
+				name:  "a parallel that is not a group",
+				text:  doc(idle, node("P", "both", "role=Parallel"), tr("t0", "I", "P", "animationDone")),
+				want:  "I=idle*; P=both; | t0:I>P#1[animationDone]",
+				diags: []string{`warning: graphml: node P "both" has the role "Parallel", a state that holds states, but is not a group node: it holds none, and is read as a simple state`},
+			},
+			at: "P",
+		},
+		{
+			readCase: readCase{
+				name:  "a parallel group without regions",
+				text:  doc(idle, group("P", "both", []string{"role=Parallel"}), tr("t0", "I", "P", "animationDone")),
+				want:  "I=idle*; P=both; | t0:I>P#1[animationDone]",
+				diags: []string{`warning: graphml: node P "both" has the role "Parallel", a parallel state, but holds no states to be its regions: it is read as a simple state`},
+			},
+			at: "P",
+		},
+		{
+			readCase: readCase{
+				name:  "a history in no state",
+				text:  doc(idle, node("H", "H", "role=History"), tr("t0", "I", "H", "animationDone"), edge("t1", "H", "I", "", "role=Transition")),
+				want:  "I=idle*; |",
+				diags: []string{`error: graphml: history H is drawn in no state: a history keeps the history of the state it is drawn in; it and its transitions are left out`},
+				err:   true,
+			},
+			at: "H",
+		},
+		{
+			readCase: readCase{
+				name: "a history holding nodes",
+				text: doc(idle, group("C", "alive", []string{"role=Composite"}, node("A", "a", "role=Initial State"),
+					group("H", "H", []string{"role=Deep History"}, node("X", "x", "role=State")))),
+				want:  "I=idle*; C=alive; A=a^C*; |",
+				diags: []string{`error: graphml: history node H "H" holds other nodes: a pseudo-state holds none; it, what it holds and its edges are left out`},
+				err:   true,
+			},
+			at: "H",
+		},
+		{
+			readCase: readCase{
+				name: "a history's transition with a test",
+				text: doc(idle, group("C", "alive", []string{"role=Composite"}, node("A", "a", "role=Initial State"), node("H", "", "role=History"),
+					tr("h1", "H", "A", "hitByPlayer")), tr("t0", "I", "H", "animationDone")),
+				// The edge is kept, without its test: it says where the
+				// history leads.
+				want:  "I=idle*; C=alive; A=a^C*; H^C(history); | h1:H>A#1 t0:I>H#1[animationDone]",
+				diags: []string{`error: graphml: the transition of history H has test "hitByPlayer": a history's transition is its default, taken without a test whenever its state has no history yet`},
+				err:   true,
+			},
+		},
+		{
+			readCase: readCase{
+				name: "a history with an action property",
+				text: doc(idle, group("C", "alive", []string{"role=Composite"}, node("A", "a", "role=Initial State"), node("H", "H", "role=History", "an=moveLeft"),
+					edge("h1", "H", "A", "", "role=Transition")), tr("t0", "I", "H", "animationDone")),
+				want:  "I=idle*; C=alive; A=a^C*; H^C(history); | h1:H>A#1 t0:I>H#1[animationDone]",
+				diags: []string{`warning: graphml: history H: Animation "moveLeft" is not read: a history is a pseudo-state, without entry actions`},
+			},
+		},
+		{
+			readCase: readCase{
+				name:  "a node with a transition's role",
+				text:  doc(idle, node("T", "t", "role=Transition")),
+				want:  "I=idle*; |",
+				diags: []string{`warning: graphml: node with role "Transition", which is for edges; ignored`},
+			},
+			at: "T",
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := tt.run(t, graphml.Options{Stencil: st})
+			for _, d := range c.Diagnostics {
+				// Errors and warnings name their node or edge, where its
+				// element or the property at fault is, with a hint.
+				if d.Severity <= chart.Warning && (d.Hint == "" || d.Pos.Shape == "" || d.Pos.Line == 0) {
+					t.Errorf("%s %q at %+v, hint %q: want a node or an edge, a line and a hint", d.Severity, d.Message, d.Pos, d.Hint)
+				}
+			}
+		})
+	}
+}
+
+// TestStencilStatechartHints checks the hints that name the stencil's
+// masters: all of them for an unknown role, those of nodes for a node
+// with a transition's role.
+func TestStencilStatechartHints(t *testing.T) {
+	c, _ := read(t, doc(node("I", "idle", "role=Initial State"), node("W", "wall", "role=Wall"), node("T", "t", "role=Transition")),
+		graphml.Options{Stencil: statechartStencil(t)})
+	for _, want := range []string{
+		`Use the stencil's masters only: "State", "Initial State", "Transition", "Message Handler", "Composite", "Parallel", "History", "Deep History".`,
+		`Give the node the role of one of the stencil's masters for nodes ("State", "Initial State", "Message Handler", "Composite", "Parallel", "History", "Deep History"); transitions are edges.`,
+	} {
+		if !slices.ContainsFunc(c.Diagnostics, func(d chart.Diagnostic) bool { return d.Hint == want }) {
+			t.Errorf("diagnostics = %v, want one with hint %s", c.Diagnostics, want)
+		}
 	}
 }
