@@ -138,8 +138,10 @@
 // Inside a composite state, a start pseudo-state (UML's initial state, the
 // filled circle) starts it: its one transition goes to the state the
 // composite starts in; a state marked initial does so too (with a
-// stencil, a state of the initial-state master: the machine starts in it,
-// so that each composite around it is marked initial as well). An end
+// stencil, a state of the initial-state master: the machine starts in it
+// when nothing says otherwise, so that each composite around it is marked
+// initial as well, up to a level that marks its own initial state; a
+// parallel state's region is not marked, the parallel state is). An end
 // pseudo-state (UML's final state, the bull's-eye) is the composite's
 // final state: entering it completes the composite, which then takes its
 // transitions drawn without a label (UML's completion transitions; see

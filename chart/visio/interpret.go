@@ -175,7 +175,7 @@ func (in *interp) finish() (*chart.Chart, error) {
 	in.chain()
 	in.sheets = nil
 	if in.st != nil {
-		in.initialAncestors()
+		importer.MarkInitialAncestors(in.c.States)
 	}
 	in.checkInitials()
 	in.rep.flush(&in.c.Diagnostics)
@@ -306,49 +306,6 @@ func (in *interp) pageChain(pg *Page) (chain, limit setting, ok bool) {
 		}
 	}
 	return chain, limit, chain.set || limit.set
-}
-
-// initialAncestors marks Initial the compound states around a state of
-// the initial-state master: the machine starts in it, so in each of them.
-// (In a plain diagram, a start pseudo-state inside a compound only says
-// which of its states a transition into it enters.) A region of a
-// parallel state is not marked, nor left marked: entering the parallel
-// state enters every region; the parallel state is marked instead.
-func (in *interp) initialAncestors() {
-	states := in.c.States
-	index := make(map[string]int, len(states))
-	for i := range states {
-		index[states[i].ID] = i
-	}
-	region := func(i int) bool {
-		j, ok := index[states[i].Parent]
-		return ok && states[j].Kind == chart.ParallelState
-	}
-	for i := range states {
-		if !states[i].Initial {
-			continue
-		}
-		// Climb to the first compound already marked: it is marked by a
-		// climb that went on above it, or is an initial state that climbs
-		// on its own turn. Each state is so climbed through once (nest
-		// broke the cycles), but the regions, never marked, once for each
-		// initial state inside them.
-		for p := states[i].Parent; p != ""; {
-			j, ok := index[p]
-			if !ok || states[j].Initial {
-				break
-			}
-			if !region(j) {
-				states[j].Initial = true
-			}
-			p = states[j].Parent
-		}
-	}
-	for i := range states {
-		if states[i].Initial && region(i) {
-			states[i].Initial = false
-		}
-	}
 }
 
 // isPart reports whether s is a member of an instance of a group master:

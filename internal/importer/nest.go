@@ -461,3 +461,59 @@ func (t *tree) findNoInitials(noun string) []NoInitial {
 	}
 	return out
 }
+
+// MarkInitialAncestors gives a stencil's initial master its meaning in a
+// chart whose states nest: a state of that master (Initial) is the
+// initial state of the compound state around it, and the machine starts
+// there when nothing says otherwise, so each compound around it is marked
+// Initial too, up to the first level that says where it starts (a state
+// marked Initial or a start state among the compound's siblings, or the
+// compound itself already marked). A region of a parallel state is never
+// marked, nor left marked: entering the parallel state enters every
+// region, and the parallel state is marked instead. Two initial states
+// drawn in two compounds of one level, which no mark of that level
+// decides between, leave both compounds marked: package compile reports
+// the level's two initial states.
+func MarkInitialAncestors(states []chart.State) {
+	index := make(map[string]int, len(states))
+	for i := range states {
+		index[states[i].ID] = i
+	}
+	marked := make(map[string]bool) // the levels, by parent ID, that mark their own initial state
+	for i := range states {
+		if states[i].Initial || states[i].Kind == chart.StartState {
+			marked[states[i].Parent] = true
+		}
+	}
+	region := func(i int) bool {
+		j, ok := index[states[i].Parent]
+		return ok && states[j].Kind == chart.ParallelState
+	}
+	for i := range states {
+		if !states[i].Initial || states[i].Kind == chart.StartState {
+			continue
+		}
+		// Climb to a compound already marked, or to a level that marks its
+		// own; each compound is marked once, and a climb through a cycle
+		// (a damaged chart) stops after as many steps as there are states.
+		p := states[i].Parent
+		for range len(states) {
+			j, ok := index[p]
+			if !ok || states[j].Initial {
+				break
+			}
+			if !region(j) {
+				if marked[states[j].Parent] {
+					break
+				}
+				states[j].Initial = true
+			}
+			p = states[j].Parent
+		}
+	}
+	for i := range states {
+		if states[i].Initial && region(i) {
+			states[i].Initial = false
+		}
+	}
+}

@@ -173,3 +173,34 @@ func TestHistoryInNoState(t *testing.T) {
 		t.Errorf("HistoryInNoState = %+v", p)
 	}
 }
+
+func TestMarkInitialAncestors(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		states []string
+		want   string // the states marked initial, after
+	}{
+		{"to the top", []string{"a", "a1<a", "a2:init<a", "b"}, "a a2"},
+		{"a level that marks its own", []string{"s:init", "a", "a1:init<a"}, "s a1"},
+		{"a start at the level", []string{"s:start", "a", "a1:init<a"}, "s a1"},
+		{"deep", []string{"a", "b<a", "c<b", "d:init<c"}, "a b c d"},
+		{"regions", []string{"p:parallel", "r1<p", "x:init<r1", "r2<p", "y:init<r2", "z"}, "p x y"},
+		{"a region drawn initial", []string{"p:parallel", "r1:init<p", "r2<p"}, "p"},
+		{"two compounds, undecided", []string{"a", "a1:init<a", "b", "b1:init<b"}, "a a1 b b1"},
+		{"a cycle", []string{"a<b", "b<a", "c:init<a"}, "a c"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := nestChart(tt.states)
+			MarkInitialAncestors(c.States)
+			var got []string
+			for _, s := range c.States {
+				if s.Initial {
+					got = append(got, s.ID)
+				}
+			}
+			if g := strings.Join(got, " "); g != tt.want {
+				t.Errorf("marked %q, want %q", g, tt.want)
+			}
+		})
+	}
+}
