@@ -3,7 +3,6 @@ package gogen
 import (
 	"cmp"
 	"slices"
-	"strconv"
 
 	"github.com/fsmforge/fsmforge/table"
 )
@@ -56,7 +55,9 @@ type ctrans struct {
 	elo, ehi           int
 	domain             int // -1: none (no targets, or dynamic)
 	eventful, internal bool
-	dynamic            bool
+	dynamic            bool // a target is a history state, or the top of the stack
+	push               bool // pushes its source, with what is active inside it
+	ret                bool // returns to what is on top of the stack
 }
 
 // cact is an action with the range of its condition in conds.
@@ -96,20 +97,8 @@ func readSource(t *table.Table) *chartSource {
 
 // newChart lays out statechart t as table/statechart.go's buildChart
 // does. t is valid: Build or decoding checked it.
-func newChart(x *errs, t *table.Table) *chartM {
+func newChart(t *table.Table) *chartM {
 	// The states' transitions, then AnyState's (the root's).
-	for i := range t.NumStates() + 1 {
-		s := table.AnyState
-		if i < t.NumStates() {
-			s = table.StateID(i)
-		}
-		for tr := range t.Transitions(s) {
-			if tr.Push || tr.To == table.Return {
-				x.name("", "statechart %s pushes or returns (the stack): gogen does not generate the stack of a statechart yet; run it as a table", strconv.Quote(t.Name()))
-				return nil
-			}
-		}
-	}
 	src := readSource(t)
 	n := t.NumStates()
 	o := t.Options()
@@ -280,7 +269,10 @@ func (c *chartM) addTrans(t *table.Table, s int, tr *table.Transition) {
 	c.events = c.events[:ct.elo+len(slices.Compact(evs))]
 	ct.ehi = len(c.events)
 	ct.tlo = len(c.targets)
-	if tr.To != table.NoState {
+	switch {
+	case tr.To == table.Return:
+		ct.ret, ct.dynamic = true, true
+	case tr.To != table.NoState:
 		for _, to := range append([]table.StateID{tr.To}, tr.Also...) {
 			if k := c.nodes[to].kind; k == table.KindHistory || k == table.KindDeepHistory {
 				ct.dynamic = true
@@ -289,6 +281,7 @@ func (c *chartM) addTrans(t *table.Table, s int, tr *table.Transition) {
 		}
 	}
 	ct.thi = len(c.targets)
+	ct.push = tr.Push && !ct.ret
 	ct.alo = len(c.acts)
 	c.addActs(tr.Actions)
 	ct.ahi = len(c.acts)

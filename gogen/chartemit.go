@@ -32,9 +32,52 @@ func (m *model) emitChart(c *chartM) []byte {
 	p.chartResult()
 	p.chartData(c)
 	p.chartHostCalls()
-	p.b.WriteString(m.chartNames().Replace(chartRuntime))
+	p.b.WriteString(m.chartNames().Replace(chartSections(chartRuntime, m.stack)))
+	if m.stack {
+		p.stackErrorType(fmt.Sprintf("The update goes on without the transition (another may be taken instead) and returns the first error it met. State is the state the machine showed then (%s.State), as for table.StackError.", m.id("Machine")))
+	}
 	p.chartPost()
 	return p.b.Bytes()
+}
+
+// chartSections returns the runtime template src for a statechart with or
+// without the stack: the lines between a line «if stack» and the next
+// «else» or «end» are kept with the stack, those between «else» and «end»
+// without it; the marker lines go. It panics on markers out of order: the
+// template is this package's.
+func chartSections(src string, stack bool) string {
+	var b strings.Builder
+	b.Grow(len(src))
+	in, keep := false, true
+	for line := range strings.Lines(src) {
+		switch strings.TrimSpace(line) {
+		case "«if stack»":
+			if in {
+				panic("gogen: chart runtime: «if stack» inside «if stack»")
+			}
+			in, keep = true, stack
+			continue
+		case "«else»":
+			if !in {
+				panic("gogen: chart runtime: «else» outside «if stack»")
+			}
+			keep = !stack
+			continue
+		case "«end»":
+			if !in {
+				panic("gogen: chart runtime: «end» outside «if stack»")
+			}
+			in, keep = false, true
+			continue
+		}
+		if keep {
+			b.WriteString(line)
+		}
+	}
+	if in {
+		panic("gogen: chart runtime: «if stack» without «end»")
+	}
+	return b.String()
 }
 
 // chartNames replaces the names of chartRuntime.
@@ -44,6 +87,14 @@ func (m *model) chartNames() *strings.Replacer {
 		chainDoc = fmt.Sprintf(" The table chains: Update goes on taking microsteps until none is enabled and both queues are empty, at most %d.", m.chainLimit)
 		chainErr = ", or a *" + m.id("ChainError")
 	}
+	if m.stack {
+		stackErr := " a *" + m.id("StackError") + " for a transition the stack refused (a return with an empty stack, a push onto a full one)"
+		if chainErr == "" {
+			chainErr = ", or" + stackErr
+		} else {
+			chainErr = "," + stackErr + chainErr
+		}
+	}
 	return strings.NewReplacer(
 		"«Machine»", m.id("Machine"), "«State»", m.id("State"), "«Test»", m.id("Test"), "«Result»", m.id("Result"),
 		"«Host»", m.hostParam, "«NoState»", m.id("NoState"), "«NoTest»", m.id("NoTest"), "«Final»", m.id("Final"),
@@ -51,6 +102,7 @@ func (m *model) chartNames() *strings.Replacer {
 		"«ErrNotStarted»", m.errName("NotStarted"), "«ErrReentrant»", m.errName("Reentrant"),
 		"«ErrQueueFull»", m.errName("QueueFull"), "«ErrChainLimit»", m.errName("ChainLimit"),
 		"«ChainError»", m.id("ChainError"), "«QueueError»", m.id("QueueError"),
+		"«StackError»", m.id("StackError"), "«StackLimit»", m.id("StackLimit"),
 		"«ready»", m.status("Ready"), "«busy»", m.status("Busy"), "«done»", m.status("Done"),
 		"«p»", m.chartPrefix(), "«tname»", m.tname(), "«aMachine»", an(m.id("Machine")),
 		"«ctx»", lit(m.ctx()), "«chainDoc»", chainDoc, "«chainErr»", chainErr,
@@ -72,9 +124,13 @@ func (p *printer) chartIntro(c *chartM) {
 	if m.hostName != "" {
 		host = "calling the methods of " + m.hostParam + " directly"
 	}
-	p.c("This file is the fsmforge statechart %s as Go code: %s. %s runs it with the semantics of fsmforge's table.Agent (SCXML's algorithm), %s, %s. It holds %s and %s.",
-		m.tname(), strings.Join(what, ", "), m.id("Machine"), how, host,
-		plural(c.nhist, "history state", "history states"), plural(len(c.timers), "named timer", "named timers"))
+	holds := plural(c.nhist, "history state", "history states") + " and " + plural(len(c.timers), "named timer", "named timers")
+	if m.stack {
+		holds = plural(c.nhist, "history state", "history states") + ", " + plural(len(c.timers), "named timer", "named timers") +
+			fmt.Sprintf(" and a stack of at most %d states", m.stackLimit)
+	}
+	p.c("This file is the fsmforge statechart %s as Go code: %s. %s runs it with the semantics of fsmforge's table.Agent (SCXML's algorithm), %s, %s. It holds %s.",
+		m.tname(), strings.Join(what, ", "), m.id("Machine"), how, host, holds)
 	p.f("\n")
 }
 
@@ -91,7 +147,15 @@ func (p *printer) chartErrors() {
 	p.f("%s = errors.New(%s)\n", m.errName("QueueFull"), lit(m.opt.Package+": event queue full"))
 	p.ci("%s is matched by every *%s.", m.errName("ChainLimit"), m.id("ChainError"))
 	p.f("%s = errors.New(%s)\n", m.errName("ChainLimit"), lit(m.opt.Package+": chain limit reached"))
+	if m.stack {
+		p.stackErrVars()
+	}
 	p.f(")\n\n")
+	if m.stack {
+		p.f("const (\n")
+		p.stackLimitConst()
+		p.f(")\n\n")
+	}
 }
 
 func (p *printer) chartResult() {
@@ -153,12 +217,29 @@ func (p *printer) chartData(c *chartM) {
 	}
 	p.f("}\n\n")
 
-	p.c("%sTransition is a transition: its source, its test (the trigger or a polled test, for Result.Test), ranges of %sTargets, %sActions, %sConds and %sEvents (sorted), its domain (-1: none, or worked out at run time for a dynamic one, whose targets are history states), and whether it has events or is internal.", x, x, x, x, x)
-	p.f("type %sTransition struct {\nsource int32\ntest %s\ntlo, thi, alo, ahi, clo, chi, elo, ehi int32\ndomain int32\neventful, internal, dynamic bool\n}\n\n", x, tt)
+	dynamic, flags, stackFields := "history states", "and whether it has events or is internal", ""
+	if m.stack {
+		dynamic = "history states or what is on top of the stack"
+		flags = "whether it has events or is internal, and whether it pushes its source or returns to the top of the stack"
+		stackFields = "push, ret bool\n"
+	}
+	p.c("%sTransition is a transition: its source, its test (the trigger or a polled test, for Result.Test), ranges of %sTargets, %sActions, %sConds and %sEvents (sorted), its domain (-1: none, or worked out at run time for a dynamic one, whose targets are %s), %s.", x, x, x, x, x, dynamic, flags)
+	p.f("type %sTransition struct {\nsource int32\ntest %s\ntlo, thi, alo, ahi, clo, chi, elo, ehi int32\ndomain int32\neventful, internal, dynamic bool\n%s}\n\n", x, tt, stackFields)
 	p.f("var %sTrans = [...]%sTransition{\n", x, x)
 	for i, t := range c.trans {
-		p.f("{%d, %s, %d, %d, %d, %d, %d, %d, %d, %d, %d, %v, %v, %v}, // %d\n", t.source, m.testRef(t.test),
-			t.tlo, t.thi, t.alo, t.ahi, t.clo, t.chi, t.elo, t.ehi, t.domain, t.eventful, t.internal, t.dynamic, i)
+		p.f("{%d, %s, %d, %d, %d, %d, %d, %d, %d, %d, %d, %v, %v, %v", t.source, m.testRef(t.test),
+			t.tlo, t.thi, t.alo, t.ahi, t.clo, t.chi, t.elo, t.ehi, t.domain, t.eventful, t.internal, t.dynamic)
+		note := ""
+		if m.stack {
+			p.f(", %v, %v", t.push, t.ret)
+			switch {
+			case t.push:
+				note = " push"
+			case t.ret:
+				note = " return"
+			}
+		}
+		p.f("}, // %d%s\n", i, note)
 	}
 	p.f("}\n\n")
 	p.f("var %sTargets = [...]int32{%s}\n\n", x, ints(c.targets))

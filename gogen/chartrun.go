@@ -3,15 +3,28 @@ package gogen
 // chartRuntime is the runtime of a generated statechart: package table's
 // run.go (SCXML's Appendix D over states in document order) over the
 // static arrays of the file and fixed-size arrays in the Machine. The
-// names between « and » are replaced by the file's (see chartNames).
+// names between « and » are replaced by the file's (see chartNames); the
+// lines between «if stack», «else» and «end» are the runtime with and
+// without the pushdown stack (see chartSections): a statechart that
+// neither pushes nor returns gets no stack, as table's newRun gives its
+// agents none.
 const chartRuntime = `
 // «Machine» runs «tname» for one entity, as table.Agent runs a statechart
 // table: a configuration of active states, history, an internal and an
+«if stack»
+// external event queue, pending timers and the stack («StackLimit» states
+// pushed at most, each with the atomic states active in it), all in
+// fixed-size arrays sized for the table, so that the machine is a value of
+// fixed size that the game keeps in the entity or in a slice. Make one
+// with «NewMachine»; the zero «Machine» is not started and its updates
+// return «ErrNotStarted».
+«else»
 // external event queue and pending timers, all in fixed-size arrays sized
 // for the table, so that the machine is a value of fixed size that
 // the game keeps in the entity or in a slice. Make one with
 // «NewMachine»; the zero «Machine» is not started and its updates return
 // «ErrNotStarted».
+«end»
 //
 // «Machine» is not safe for concurrent use; different machines are
 // independent.
@@ -33,6 +46,14 @@ type «Machine» struct {
 	final                    «State»
 	state                    «State»
 	status                   uint8
+«if stack»
+	// The stack: for each state pushed, the atomic states that were
+	// active in it («p»Words words each), saved[:depth*«p»Words]; popped
+	// holds the entry a microstep's return took off.
+	depth  uint8
+	saved  [«StackLimit» * «p»Words]uint64
+	popped [«p»Words]uint64
+«end»
 }
 
 // «p»Queue is a ring of events.
@@ -261,8 +282,38 @@ func (m *«Machine») enabledBy(h «Host», i int32, ev «Test») bool {
 	} else if !t.eventful || !«p»HasEvent(«p»Events[t.elo:t.ehi], ev) {
 		return false
 	}
+«if stack»
+	if t.clo != t.chi && !m.cond(h, t.clo, t.chi) {
+		return false
+	}
+	switch {
+	case t.ret && m.depth == 0:
+		m.stackError(t, false)
+		return false
+	case t.push && int(m.depth) >= «StackLimit»:
+		m.stackError(t, true)
+		return false
+	}
+	return true
+}
+
+// stackError records that transition t cannot be taken: it returns with
+// nothing pushed, or pushes onto a full stack. The first error of an
+// update is the one Update returns.
+func (m *«Machine») stackError(t *«p»Transition, overflow bool) {
+	if m.err == nil {
+		m.err = &«StackError»{Overflow: overflow, State: m.state, Test: t.test, Limit: «StackLimit»}
+	}
+}
+
+// top returns the atomic states saved with the state on top of the stack.
+func (m *«Machine») top() []uint64 {
+	return m.saved[(int(m.depth)-1)*«p»Words : int(m.depth)*«p»Words]
+}
+«else»
 	return t.clo == t.chi || m.cond(h, t.clo, t.chi)
 }
+«end»
 
 func «p»HasEvent(evs []«Test», ev «Test») bool {
 	for _, e := range evs {
@@ -311,17 +362,33 @@ func (m *«Machine») cond(h «Host», lo, hi int32) bool {
 }
 
 // domain returns the domain of transition i (-1 for none), working it out
+«if stack»
+// for one whose targets are history states or the top of the stack.
+«else»
 // for one whose targets are history states.
+«end»
 func (m *«Machine») domain(i int32) int32 {
 	t := &«p»Trans[i]
 	if !t.dynamic {
 		return t.domain
 	}
+«if stack»
+	if t.thi == t.tlo && !t.ret {
+		return -1
+	}
+	clear(m.exit[:]) // scratch until the microstep's exit set
+	if t.ret {
+		copy(m.exit[:], m.top())
+	} else {
+		m.effectiveTargets(«p»Targets[t.tlo:t.thi], m.exit[:])
+	}
+«else»
 	if t.thi == t.tlo {
 		return -1
 	}
 	clear(m.exit[:]) // scratch until the microstep's exit set
 	m.effectiveTargets(«p»Targets[t.tlo:t.thi], m.exit[:])
+«end»
 	if «p»Next(m.exit[:], 0) < 0 {
 		return -1
 	}
@@ -418,6 +485,14 @@ func (m *«Machine») exitsIntersect(d1, d2 int32) bool {
 // takeTransitions exits the states the enabled transitions leave, performs
 // their actions and enters their targets.
 func (m *«Machine») takeTransitions(h «Host») {
+«if stack»
+	// Pushes save their source and what is active in it, before it is left.
+	for _, i := range m.enabled[:m.nenabled] {
+		if t := &«p»Trans[i]; t.push {
+			m.push(t.source)
+		}
+	}
+«end»
 	clear(m.exit[:])
 	for _, d := range m.domains[:m.nenabled] {
 		if d < 0 {
@@ -445,6 +520,29 @@ func (m *«Machine») takeTransitions(h «Host») {
 	}
 	m.enterStates(h)
 }
+«if stack»
+
+// push pushes state s on the stack with the atomic states active in it (s
+// itself when it is atomic).
+func (m *«Machine») push(s int32) {
+	if int(m.depth) >= «StackLimit» {
+		return // enabledBy refused it; a second push in one microstep is dropped
+	}
+	m.depth++
+	saved := m.top()
+	clear(saved)
+	if s != «p»Root && «p»Has(«p»Atomic[:], int(s)) {
+		«p»Add(saved, int(s))
+		return
+	}
+	lo, hi := «p»Below(s)
+	for q := «p»Next(m.conf[:], lo); q >= 0 && q < hi; q = «p»Next(m.conf[:], q+1) {
+		if «p»Has(«p»Atomic[:], q) {
+			«p»Add(saved, q)
+		}
+	}
+}
+«end»
 
 // record records in history state hs what is active below its parent s.
 func (m *«Machine») record(s, hs int32) {
@@ -476,6 +574,12 @@ func (m *«Machine») enterStates(h «Host») {
 	clear(m.hdflt[:])
 	for k, i := range m.enabled[:m.nenabled] {
 		t := &«p»Trans[i]
+«if stack»
+		if t.ret {
+			m.enterPopped(m.domains[k])
+			continue
+		}
+«end»
 		if t.thi == t.tlo {
 			continue
 		}
@@ -516,6 +620,24 @@ func (m *«Machine») enterStates(h «Host») {
 	}
 }
 
+«if stack»
+// enterPopped pops the stack and adds its saved states, with their
+// ancestors up to domain d, to the states to enter.
+func (m *«Machine») enterPopped(d int32) {
+	if m.depth == 0 {
+		return
+	}
+	copy(m.popped[:], m.top())
+	m.depth--
+	for q := «p»Next(m.popped[:], 0); q >= 0; q = «p»Next(m.popped[:], q+1) {
+		m.addDescendants(int32(q))
+	}
+	for q := «p»Next(m.popped[:], 0); q >= 0; q = «p»Next(m.popped[:], q+1) {
+		m.addAncestors(int32(q), d)
+	}
+}
+
+«end»
 // addEffectiveAncestors adds the ancestors of target s (or of the states a
 // history target s stands for) up to domain d.
 func (m *«Machine») addEffectiveAncestors(s, d int32) {
@@ -752,6 +874,11 @@ func (m *«Machine») State() «State» {
 
 // Done reports whether the machine ended in a top-level final state.
 func (m *«Machine») Done() bool { return m.status&«done» != 0 }
+«if stack»
+
+// Depth returns the number of states on the stack.
+func (m *«Machine») Depth() int { return int(m.depth) }
+«end»
 
 // «p»Below returns the range of states strictly below s: [lo, hi).
 func «p»Below(s int32) (lo, hi int) {

@@ -173,9 +173,6 @@
 // Kind, Actions, ExitActions, Default, Transitions, TimerName) with the
 // rules of table/statechart.go.
 //
-// A statechart that uses the pushdown stack (a push or a return) is
-// refused, with a message, for now: run it as a table.
-//
 // The runtime is in the file too: SCXML's algorithm (its Appendix D) as
 // table.Agent runs it, over bitsets of states. Its Machine holds the
 // configuration, the history, the internal and external event queues
@@ -196,6 +193,28 @@
 // shared 2-core machine) an update took about 40 ns with the generated
 // machine through the Host interface and 58 ns with table.Agent; neither
 // allocates.
+//
+// A statechart that pushes or returns gets the pushdown stack as
+// table.Agent runs it. A transition with Push saves its source state with
+// the atomic states active inside it (an any-state transition's, the
+// whole configuration) before the states it leaves are exited; a
+// transition to table.Return goes back to the states on top of the stack,
+// as a deep history would, popping them. The Machine then holds the stack
+// in fixed-size arrays too: StackLimit (the table's stack limit) sets of
+// one bit per state, and Depth returns how many are pushed. A return with
+// nothing pushed, or a push onto a full stack, is not taken: the update
+// goes on without it and returns a *StackError (Overflow, State, Test,
+// Limit) matching ErrStackOverflow or ErrStackUnderflow, the same names,
+// fields and messages as a flat table's file (the first error of the
+// update, as for a *QueueError). A statechart without a push or a return
+// has no stack, Depth, StackLimit or StackError. A statechart's Machine has
+// no Snapshot (table.RestoreAgent does not restore statechart agents
+// either), so neither its configuration nor its stack can be saved yet.
+// The differential test in gogen/internal/stackgen runs a statechart that
+// pushes an atomic state, a compound and the root, returns into parallel
+// regions and overflows its stack of 2; TestRandomStatecharts gives
+// pushes and returns to half of its random charts, some with a stack
+// limit of 1 to 3.
 //
 // # Keeping generated code fresh
 //

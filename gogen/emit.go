@@ -181,7 +181,13 @@ func (m *model) stateRef(s table.StateID) string {
 	return m.states[s].konst
 }
 
+// hasReturn reports whether the file declares the Return marker: a flat
+// table's transition returns (its Dest holds Return). A statechart's file
+// has no Dest: its returns are flags of its transitions.
 func (m *model) hasReturn() bool {
+	if m.t.Statechart() {
+		return false
+	}
 	for _, s := range m.states {
 		for _, tr := range s.own {
 			if tr.To == table.Return {
@@ -528,9 +534,7 @@ func (p *printer) errors() {
 	p.ci("%s is returned by Update and Receive called from inside the same machine's update (from a host method), which would otherwise recurse. The machine is unchanged, except that a message given to Receive is kept for the next update. A machine whose host panicked in an update keeps returning it.", m.errName("Reentrant"))
 	p.f("%s = errors.New(%s)\n", m.errName("Reentrant"), lit(m.opt.Package+": "+m.id("Machine")+" updated from inside its own update (from a host method, or after one of them panicked)"))
 	if m.stack {
-		p.ci("%s and %s are matched by the *%s of a transition that pushes onto a full stack or returns with an empty one.", m.errName("StackOverflow"), m.errName("StackUnderflow"), m.id("StackError"))
-		p.f("%s = errors.New(%s)\n", m.errName("StackOverflow"), lit(m.opt.Package+": stack overflow"))
-		p.f("%s = errors.New(%s)\n", m.errName("StackUnderflow"), lit(m.opt.Package+": stack underflow"))
+		p.stackErrVars()
 	}
 	if m.chains() {
 		p.ci("%s is matched by every *%s.", m.errName("ChainLimit"), m.id("ChainError"))
@@ -540,8 +544,7 @@ func (p *printer) errors() {
 	if m.stack || m.chains() {
 		p.f("const (\n")
 		if m.stack {
-			p.ci("%s is the most states %s's stack holds: a transition that pushes onto a full stack is not taken.", m.id("StackLimit"), an(m.id("Machine")))
-			p.f("%s = %d\n", m.id("StackLimit"), m.stackLimit)
+			p.stackLimitConst()
 		}
 		if m.chains() {
 			p.ci("%s is the most transitions one update takes: the table chains.", m.id("ChainLimit"))
@@ -549,6 +552,23 @@ func (p *printer) errors() {
 		}
 		p.f(")\n\n")
 	}
+}
+
+// stackErrVars writes, inside a var block, the sentinel errors that a
+// *StackError matches: the same names and texts for a flat table and a
+// statechart.
+func (p *printer) stackErrVars() {
+	m := p.m
+	p.ci("%s and %s are matched by the *%s of a transition that pushes onto a full stack or returns with an empty one.", m.errName("StackOverflow"), m.errName("StackUnderflow"), m.id("StackError"))
+	p.f("%s = errors.New(%s)\n", m.errName("StackOverflow"), lit(m.opt.Package+": stack overflow"))
+	p.f("%s = errors.New(%s)\n", m.errName("StackUnderflow"), lit(m.opt.Package+": stack underflow"))
+}
+
+// stackLimitConst writes, inside a const block, StackLimit.
+func (p *printer) stackLimitConst() {
+	m := p.m
+	p.ci("%s is the most states %s's stack holds: a transition that pushes onto a full stack is not taken.", m.id("StackLimit"), an(m.id("Machine")))
+	p.f("%s = %d\n", m.id("StackLimit"), m.stackLimit)
 }
 
 // chains reports whether Update is the chaining loop: the table chains and
@@ -1050,20 +1070,7 @@ func (p *printer) errorTypes() {
 	m := p.m
 	st, tt := m.id("State"), m.id("Test")
 	if m.stack {
-		se := m.id("StackError")
-		p.c("%s reports a transition that was not taken because it pushed onto a full stack (%s) or returned with an empty one (%s). The machine stays in State; the messages the update saw are cleared.", se, m.errName("StackOverflow"), m.errName("StackUnderflow"))
-		p.f("type %s struct {\n", se)
-		p.f("Overflow bool // true: push onto a full stack; false: return with an empty one\n")
-		p.f("State %s // the state the transition leaves\n", st)
-		p.f("Test %s // the transition's test\n", tt)
-		p.f("Limit int // the stack limit\n}\n\n")
-		p.c("Error names the state and the test.")
-		p.f("func (e *%s) Error() string {\n", se)
-		p.f("head := %s + strconv.Quote(e.State.String()) + \", test \" + strconv.Quote(e.Test.String()) + \": \"\n", lit(m.ctx()+"state "))
-		p.f("if e.Overflow {\nreturn head + \"push onto a full stack (\" + strconv.Itoa(e.Limit) + \" states; look for a push cycle, or raise the table's stack limit); the transition was not taken\"\n}\n")
-		p.f("return head + \"return with an empty stack (no transition pushed a state to return to); the transition was not taken\"\n}\n\n")
-		p.c("Is makes errors.Is(err, %s) or errors.Is(err, %s) true, as the case may be.", m.errName("StackOverflow"), m.errName("StackUnderflow"))
-		p.f("func (e *%s) Is(target error) bool {\nif e.Overflow {\nreturn target == %s\n}\nreturn target == %s\n}\n\n", se, m.errName("StackOverflow"), m.errName("StackUnderflow"))
+		p.stackErrorType("The machine stays in State; the messages the update saw are cleared.")
 	}
 	if m.chains() {
 		ce := m.id("ChainError")
@@ -1083,4 +1090,25 @@ func (p *printer) errorTypes() {
 		p.c("Is makes errors.Is(err, %s) true.", m.errName("ChainLimit"))
 		p.f("func (e *%s) Is(target error) bool { return target == %s }\n\n", ce, m.errName("ChainLimit"))
 	}
+}
+
+// stackErrorType writes the StackError type, its Error and its Is: the
+// same fields and texts for a flat table and a statechart. after is the
+// doc comment's sentence on what the machine does then.
+func (p *printer) stackErrorType(after string) {
+	m := p.m
+	se := m.id("StackError")
+	p.c("%s reports a transition that was not taken because it pushed onto a full stack (%s) or returned with an empty one (%s). %s", se, m.errName("StackOverflow"), m.errName("StackUnderflow"), after)
+	p.f("type %s struct {\n", se)
+	p.f("Overflow bool // true: push onto a full stack; false: return with an empty one\n")
+	p.f("State %s // the state the transition leaves\n", m.id("State"))
+	p.f("Test %s // the transition's test\n", m.id("Test"))
+	p.f("Limit int // the stack limit\n}\n\n")
+	p.c("Error names the state and the test.")
+	p.f("func (e *%s) Error() string {\n", se)
+	p.f("head := %s + strconv.Quote(e.State.String()) + \", test \" + strconv.Quote(e.Test.String()) + \": \"\n", lit(m.ctx()+"state "))
+	p.f("if e.Overflow {\nreturn head + \"push onto a full stack (\" + strconv.Itoa(e.Limit) + \" states; look for a push cycle, or raise the table's stack limit); the transition was not taken\"\n}\n")
+	p.f("return head + \"return with an empty stack (no transition pushed a state to return to); the transition was not taken\"\n}\n\n")
+	p.c("Is makes errors.Is(err, %s) or errors.Is(err, %s) true, as the case may be.", m.errName("StackOverflow"), m.errName("StackUnderflow"))
+	p.f("func (e *%s) Is(target error) bool {\nif e.Overflow {\nreturn target == %s\n}\nreturn target == %s\n}\n\n", se, m.errName("StackOverflow"), m.errName("StackUnderflow"))
 }

@@ -153,10 +153,8 @@ func Generate(t *table.Table, opt Options) ([]byte, error) {
 	}
 	var src []byte
 	if t.Statechart() {
-		c := newChart(&x, t)
-		if c != nil {
-			c.check(&x, m)
-		}
+		c := newChart(t)
+		c.check(&x, m)
 		if err := x.err(); err != nil {
 			return nil, err
 		}

@@ -21,7 +21,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/compile"
 	"github.com/fsmforge/fsmforge/gogen"
-	"github.com/fsmforge/fsmforge/internal/scref"
+	"github.com/fsmforge/fsmforge/gogen/internal/difftest"
 )
 
 var randomCharts = flag.Int("random-charts", 12, "random statecharts TestRandomStatecharts generates and compares")
@@ -40,7 +40,8 @@ const randcheckDir = "gogen/internal/randcheck"
 
 // TestRandomStatecharts is the differential test of the generated code on
 // random hierarchical charts: for the first -random-charts seeds whose
-// chart (internal/scref.Generate) compiles, it generates package gSEED,
+// chart (difftest.RandomChart: internal/scref.Generate's, half of them
+// with pushes and returns) compiles, it generates package gSEED,
 // with an adapter to difftest.ChartMachine, and a driver test that
 // recompiles each chart from its seed, checks that the table is the one
 // the code was generated from, and runs difftest.RunChart on the
@@ -82,7 +83,7 @@ func TestRandomStatecharts(t *testing.T) {
 	skipped := 0
 	n := 0
 	for seed := uint64(0); n < *randomCharts; seed++ {
-		res, err := compile.Compile(scref.Generate(seed), compile.Options{})
+		res, err := compile.Compile(difftest.RandomChart(seed))
 		if err != nil {
 			skipped++ // as scref's TestDifferential skips them
 			continue
@@ -138,6 +139,8 @@ func TestRandomStatecharts(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	elapsed := time.Since(start)
 	var steps, charts int
+	var stack difftest.ChartStats // of the charts that use the stack
+	stackCharts := 0
 	for line := range strings.Lines(string(out)) {
 		var seed uint64
 		var st, up int
@@ -145,15 +148,28 @@ func TestRandomStatecharts(t *testing.T) {
 			steps += st
 			charts++
 		}
+		var x difftest.ChartStats
+		var limit int
+		if _, e := fmt.Sscanf(line, "randcheck: seed %d: stack limit %d, %d overflows, %d underflows, %d pushes, %d pops, depth %d",
+			&seed, &limit, &x.Overflows, &x.Underflows, &x.Pushes, &x.Pops, &x.MaxDepth); e == nil {
+			stack.Add(x)
+			stackCharts++
+		}
 	}
 	if err != nil {
-		t.Fatalf("the driver found a difference, or failed (scref.Generate(SEED) of chart_seed_SEED makes the chart again): %v\n%s", err, out)
+		t.Fatalf("the driver found a difference, or failed (difftest.RandomChart(SEED) of chart_seed_SEED makes the chart again): %v\n%s", err, out)
 	}
 	if charts != n {
 		t.Fatalf("the driver reported %d charts, want %d:\n%s", charts, n, out)
 	}
-	t.Logf("%d charts (seeds 0 to %d, %d not compiled), %d microsteps compared; built in %v, ran in %v\n%s",
-		charts, n+skipped-1, skipped, steps, built.Round(time.Millisecond), (elapsed - built).Round(time.Millisecond), out)
+	// With the default charts, the stack is used in every way the runtime
+	// has: pushes, pops, and both errors.
+	if *randomCharts >= 12 && (stackCharts < 3 || stack.Overflows == 0 || stack.Underflows == 0 || stack.Pushes == 0 || stack.Pops == 0) {
+		t.Errorf("%d charts use the stack, through %+v; want at least 3, with overflows, underflows, pushes and pops", stackCharts, stack)
+	}
+	t.Logf("%d charts (seeds 0 to %d, %d not compiled), %d microsteps compared, %d charts with the stack (%d updates with a push, %d with a pop, %d overflows, %d underflows, %d deep at most); built in %v, ran in %v\n%s",
+		charts, n+skipped-1, skipped, steps, stackCharts, stack.Pushes, stack.Pops, stack.Overflows, stack.Underflows, stack.MaxDepth,
+		built.Round(time.Millisecond), (elapsed - built).Round(time.Millisecond), out)
 }
 
 // randomAdapter returns the adapter of generated package pkg (source src)
@@ -203,7 +219,15 @@ func randomAdapter(pkg string, src []byte) ([]byte, error) {
 			post = "\tmsg, ok := Test(ev).Message()\n\tif !ok {\n\t\tpanic(\"not a message\")\n\t}\n\treturn g.m.Post(msg)\n"
 		}
 	}
-	a := strings.NewReplacer("PKG", pkg, "METHODS\n", methods.String(), "POST", post).Replace(randomAdapterSrc)
+	// A machine with the stack has Depth and a StackError.
+	stackErr, depth := "", ""
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name == "Depth" && fd.Recv != nil {
+			stackErr, depth = randomStackErr, randomDepth
+		}
+	}
+	a := strings.NewReplacer("PKG", pkg, "METHODS\n", methods.String(), "POST", post,
+		"STACKERR\n", stackErr, "DEPTH\n", depth).Replace(randomAdapterSrc)
 	return format.Source([]byte(a))
 }
 
@@ -256,17 +280,35 @@ func (g *randGen) Active(dst []table.StateID) []table.StateID {
 }
 
 func (g *randGen) Err(err error) difftest.ChartErr {
+STACKERR
 	return difftest.GenErr(randIDs, err, ErrQueueFull, ErrChainLimit, func(ce *ChainError) (int, []State, int, State) {
 		return ce.Limit, ce.Path, ce.Visited, ce.At
 	})
 }
+DEPTH
 `
+
+// randomStackErr and randomDepth are the adapter's parts for a machine
+// with the stack: its StackError described, at the start of Err, and
+// Depth.
+const (
+	randomStackErr = `	if x, ok := difftest.GenStackErr(randIDs, err, ErrStackOverflow, ErrStackUnderflow, func(se *StackError) (bool, State, Test, int) {
+		return se.Overflow, se.State, se.Test, se.Limit
+	}); ok {
+		return x
+	}
+`
+	randomDepth = `
+func (g *randGen) Depth() int { return g.m.Depth() }
+`
+)
 
 // randomDriver is the driver test: for each chart, its seed, the SHA-256
 // of the table the code was generated from, and its adapter.
 const randomDriver = `package randcheck
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -274,7 +316,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/compile"
 	"github.com/fsmforge/fsmforge/gogen/internal/difftest"
-	"github.com/fsmforge/fsmforge/internal/scref"
+	"github.com/fsmforge/fsmforge/table"
 IMPORTS
 )
 
@@ -288,7 +330,7 @@ CHARTS
 
 func TestRandom(t *testing.T) {
 	for _, c := range charts {
-		res, err := compile.Compile(scref.Generate(c.seed), compile.Options{})
+		res, err := compile.Compile(difftest.RandomChart(c.seed))
 		if err != nil {
 			t.Fatalf("seed %d: %v", c.seed, err)
 		}
@@ -311,6 +353,10 @@ func TestRandom(t *testing.T) {
 		}
 		fmt.Printf("randcheck: seed %d: %d updates, %d microsteps, %d states, chain %v, %d finals, %d full queues, %d chain limits, %d updates with timers\n",
 			c.seed, total.Updates, total.Steps, res.Table.NumStates(), res.Table.Options().Chain, total.Finals, total.QueueFull, total.Chains, total.Timers)
+		if difftest.UsesStack(res.Table) {
+			fmt.Printf("randcheck: seed %d: stack limit %d, %d overflows, %d underflows, %d pushes, %d pops, depth %d\n",
+				c.seed, cmp.Or(res.Table.Options().StackLimit, table.MaxStack), total.Overflows, total.Underflows, total.Pushes, total.Pops, total.MaxDepth)
+		}
 	}
 }
 `

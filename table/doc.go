@@ -216,8 +216,9 @@
 //     [Return] goes back to them, as a deep history would, popping them.
 //     A return with nothing pushed, or a push onto a full stack, is not
 //     taken, and the update returns a [*StackError].
-//   - Neither [Crowd]s nor [RestoreAgent] run statechart tables yet, nor
-//     does generated code when a statechart uses the stack: they say so.
+//   - Neither [Crowd]s nor [RestoreAgent] run statechart tables yet:
+//     they say so. Generated code (package gogen) runs them all, the
+//     stack included.
 //   - A statechart agent's memory is fixed when it is made: six sets of
 //     one bit per state (the configuration and a microstep's scratch), one
 //     more per history state, two queues of [Options.QueueLimit] events,

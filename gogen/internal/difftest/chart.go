@@ -26,19 +26,36 @@ type ChartMachine interface {
 	Err(err error) ChartErr
 }
 
+// StackMachine is a ChartMachine with a stack: the adapter of a generated
+// machine whose table pushes or returns must be one (a table.Agent is).
+type StackMachine interface {
+	ChartMachine
+	Depth() int
+}
+
 // ChartErr is an error of a statechart machine described by its kind
-// ("", "queue full", "chain", "other") and, for a chain, its fields.
+// ("", "queue full", "chain", "overflow", "underflow", "other") and, for a
+// chain or the stack, its fields.
 type ChartErr struct {
 	Kind    string
-	Limit   int
+	Limit   int // the chain limit, or the stack limit
 	Path    []table.StateID
 	Visited int
 	At      table.StateID
+	State   table.StateID // the stack: the state the machine showed
+	Test    table.TestID  // the stack: the transition's test
+}
+
+// equal reports whether e and o describe the same error.
+func (e ChartErr) equal(o ChartErr) bool {
+	return e.Kind == o.Kind && e.Limit == o.Limit && slices.Equal(e.Path, o.Path) && e.Visited == o.Visited &&
+		e.At == o.At && e.State == o.State && e.Test == o.Test
 }
 
 // TableChartErr describes an error of a statechart table.Agent.
 func TableChartErr(err error) ChartErr {
 	var ce *table.ChainError
+	var se *table.StackError
 	switch {
 	case err == nil:
 		return ChartErr{}
@@ -46,6 +63,15 @@ func TableChartErr(err error) ChartErr {
 		return ChartErr{Kind: "queue full"}
 	case errors.As(err, &ce):
 		return ChartErr{Kind: "chain", Limit: ce.Limit, Path: ce.Path, Visited: ce.Visited, At: ce.At}
+	case errors.As(err, &se):
+		kind := "underflow"
+		if errors.Is(err, table.ErrStackOverflow) {
+			kind = "overflow"
+		}
+		if se.Overflow != (kind == "overflow") {
+			return ChartErr{Kind: "stack, but Overflow does not match its sentinel"}
+		}
+		return ChartErr{Kind: kind, Limit: se.Limit, State: se.State, Test: se.Test}
 	}
 	return ChartErr{Kind: "other: " + err.Error()}
 }
@@ -64,11 +90,33 @@ func (a *chartAgent) In(s table.StateID) bool                    { return a.a.In
 func (a *chartAgent) State() table.StateID                       { return a.a.State() }
 func (a *chartAgent) Done() bool                                 { return a.a.Done() }
 func (a *chartAgent) Err(err error) ChartErr                     { return TableChartErr(err) }
+func (a *chartAgent) Depth() int                                 { return a.a.Depth() }
 
 // ChartStats counts what a run went through, as the table.Agent saw it.
 type ChartStats struct {
 	Updates, Steps, Finals, QueueFull, Chains, Timers int
-	States                                            map[table.StateID]int // updates that ended with the state active
+	// The stack: updates that returned a StackError for a push onto a
+	// full stack, or a return with an empty one; updates that ended with
+	// a deeper stack (Pushes) or a shallower one (Pops); the deepest stack
+	// after an update.
+	Overflows, Underflows, Pushes, Pops, MaxDepth int
+	States                                        map[table.StateID]int // updates that ended with the state active
+}
+
+// UsesStack reports whether a transition of t pushes or returns.
+func UsesStack(t *table.Table) bool {
+	for i := range t.NumStates() + 1 {
+		s := table.AnyState
+		if i < t.NumStates() {
+			s = table.StateID(i)
+		}
+		for tr := range t.Transitions(s) {
+			if tr.Push || tr.To == table.Return {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // RunChart runs the generated machine (made by gen) and a table.Agent of
@@ -77,9 +125,10 @@ type ChartStats struct {
 // next timer now and then), polled tests answered from a seeded
 // assignment that changes every frame. After every update it compares the
 // results, the errors, the active states, In for every state, the shown
-// state, Done, the next timer, and every call to the host (tests asked
-// and game actions performed, in order). A machine that is done is made
-// again, both sides at once.
+// state, Done, the next timer, the stack's depth (when t uses the stack:
+// gen must then return a StackMachine), and every call to the host
+// (tests asked and game actions performed, in order). A machine that is
+// done is made again, both sides at once.
 func RunChart(tb testing.TB, t *table.Table, gen func(h *Host) ChartMachine, frames int, seed uint64) ChartStats {
 	tb.Helper()
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
@@ -98,6 +147,16 @@ func RunChart(tb testing.TB, t *table.Table, gen func(h *Host) ChartMachine, fra
 		return a, g
 	}
 	a, g := start()
+	stack := UsesStack(t)
+	if _, ok := g.(StackMachine); stack && !ok {
+		tb.Fatalf("table %q uses the stack, but the generated machine's adapter (%T) has no Depth method", t.Name(), g)
+	}
+	depth := func(m ChartMachine) int {
+		if sm, ok := m.(StackMachine); ok && stack {
+			return sm.Depth()
+		}
+		return 0
+	}
 	st := ChartStats{States: map[table.StateID]int{}}
 	var trace []string
 	fail := func(frame int, format string, args ...any) {
@@ -126,6 +185,9 @@ func RunChart(tb testing.TB, t *table.Table, gen func(h *Host) ChartMachine, fra
 		dg, okg := g.NextTimer()
 		if da != dg || oka != okg {
 			fail(frame, "%s: NextTimer() = %v, %v (gen), want %v, %v", what, dg, okg, da, oka)
+		}
+		if depth(a) != depth(g) {
+			fail(frame, "%s: Depth() = %d (gen), want %d", what, depth(g), depth(a))
 		}
 		ha.Log, hg.Log = ha.Log[:0], hg.Log[:0]
 	}
@@ -163,15 +225,19 @@ func RunChart(tb testing.TB, t *table.Table, gen func(h *Host) ChartMachine, fra
 		}
 		a.SetTime(now)
 		g.SetTime(now)
+		before := depth(a)
 		ra, ea := a.Update()
 		rg, eg := g.Update()
 		line += fmt.Sprintf(" t=%.3g → %+v %v", now, ra, ea)
+		if stack {
+			line += fmt.Sprintf(" (stack %d)", depth(a))
+		}
 		trace = append(trace, line)
 		if ra != rg {
 			fail(frame, "Update() = %+v (gen), want %+v", rg, ra)
 		}
 		xa, xg := a.Err(ea), g.Err(eg)
-		if xa.Kind != xg.Kind || xa.Limit != xg.Limit || !slices.Equal(xa.Path, xg.Path) || xa.Visited != xg.Visited || xa.At != xg.At {
+		if !xa.equal(xg) {
 			fail(frame, "Update error = %+v (gen: %v), want %+v (table: %v)", xg, eg, xa, ea)
 		}
 		compare(frame, "after Update")
@@ -182,7 +248,18 @@ func RunChart(tb testing.TB, t *table.Table, gen func(h *Host) ChartMachine, fra
 			st.QueueFull++
 		case "chain":
 			st.Chains++
+		case "overflow":
+			st.Overflows++
+		case "underflow":
+			st.Underflows++
 		}
+		switch d := depth(a); {
+		case d > before:
+			st.Pushes++
+		case d < before:
+			st.Pops++
+		}
+		st.MaxDepth = max(st.MaxDepth, depth(a))
 		if _, ok := a.NextTimer(); ok {
 			st.Timers++
 		}

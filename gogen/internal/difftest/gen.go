@@ -26,13 +26,17 @@ func (x GenIDs[S, T]) State(s S) table.StateID {
 	return table.StateID(s)
 }
 
+// Test returns the table's ID of generated test t.
+func (x GenIDs[S, T]) Test(t T) table.TestID {
+	if t == x.NoTest {
+		return table.NoTest
+	}
+	return table.TestID(t)
+}
+
 // Result returns a generated Result's fields as a table.Result.
 func (x GenIDs[S, T]) Result(from, to S, test T, steps uint16) table.Result {
-	id := table.TestID(test)
-	if test == x.NoTest {
-		id = table.NoTest
-	}
-	return table.Result{From: x.State(from), To: x.State(to), Test: id, Steps: steps}
+	return table.Result{From: x.State(from), To: x.State(to), Test: x.Test(test), Steps: steps}
 }
 
 // AppendStates appends the table's IDs of states to dst.
@@ -63,6 +67,30 @@ func GenErr[S, T ~uint8, E error](x GenIDs[S, T], err, errQueueFull, errChainLim
 	return ChartErr{Kind: "other: " + err.Error()}
 }
 
+// GenStackErr describes an error of a generated machine with a stack when
+// it is its *StackError (type E): errOverflow and errUnderflow are the
+// file's sentinels, and fields returns the error's fields. It reports
+// false for any other error (describe it with GenErr).
+func GenStackErr[S, T ~uint8, E error](x GenIDs[S, T], err, errOverflow, errUnderflow error, fields func(E) (overflow bool, state S, test T, limit int)) (ChartErr, bool) {
+	var se E
+	if !errors.As(err, &se) {
+		return ChartErr{}, false
+	}
+	overflow, state, test, limit := fields(se)
+	kind := "underflow"
+	switch {
+	case errors.Is(err, errOverflow) && !errors.Is(err, errUnderflow):
+		kind = "overflow"
+	case errors.Is(err, errUnderflow) && !errors.Is(err, errOverflow):
+	default:
+		return ChartErr{Kind: "stack, but not exactly one of its sentinels"}, true
+	}
+	if overflow != (kind == "overflow") {
+		return ChartErr{Kind: "stack, but Overflow does not match its sentinel"}, true
+	}
+	return ChartErr{Kind: kind, Limit: limit, State: x.State(state), Test: x.Test(test)}, true
+}
+
 // Add adds the counts of o to st (not its States).
 func (st *ChartStats) Add(o ChartStats) {
 	st.Updates += o.Updates
@@ -71,4 +99,9 @@ func (st *ChartStats) Add(o ChartStats) {
 	st.QueueFull += o.QueueFull
 	st.Chains += o.Chains
 	st.Timers += o.Timers
+	st.Overflows += o.Overflows
+	st.Underflows += o.Underflows
+	st.Pushes += o.Pushes
+	st.Pops += o.Pops
+	st.MaxDepth = max(st.MaxDepth, o.MaxDepth)
 }
