@@ -49,6 +49,19 @@
 //     actions (XMovement, Animation), a transition's Test, Value, Order,
 //     Stack and Final.
 //
+// The masters of statecharts, when the stencil names them, are drawn with
+// the library's shapes too (see Nested states): a shape of the composite
+// master, a container with a heading, is a compound state (a state even
+// when no transition is glued to it, named and given entry actions as a
+// state is); one of the parallel master, a container too, a parallel
+// state (chart.ParallelState) whose states are its regions; one of the
+// history or deep-history master, a circle labelled H or H*, a history
+// pseudo-state (chart.HistoryState, chart.DeepHistoryState) of the
+// compound state it is drawn in, without entry actions, named by its
+// Name property alone (its label is UML's notation, not a name: empty,
+// the history has none, as in a plain diagram). A transition that
+// leaves a history is its default and has no test.
+//
 // The rules are chart/visio's. A state's action values must be in the
 // stencil's drop-lists; a transition's test must be one of the stencil's
 // tests, its value one the test takes; Order is a whole number (empty or
@@ -66,7 +79,10 @@
 // arrows) is ignored with a warning. Shapes without an fsmforge
 // attribute (titles, notes) are left out with a note. A state shape drawn
 // inside another (a container) is a state inside it (see Nested states),
-// the shape of the stencil's initial-state master its initial state.
+// the shape of the stencil's initial-state master its initial state. A
+// history's transition with a test is an error, and so is, as in a plain
+// diagram, a history drawn in no state; a shape of the parallel master
+// that holds no states is a plain state, with a warning.
 //
 // # Without a stencil
 //
@@ -97,13 +113,39 @@
 // forgotten to glue it) unless it carries [AttrFinal] = 1; one whose
 // source is nothing is an error, and one attached to nothing at all is
 // left out with a note. Where a label cannot say everything, [Write] adds
-// attributes a plain reading also honours: [AttrInitial] and
-// [AttrParallel] on a state, [AttrOrder], [AttrTest], [AttrEvent],
-// [AttrGuard], [AttrAction], [AttrFinal], [AttrInternal] and [AttrAlso]
-// on an edge. The diagram's own Edit Data (Edit Data with
+// attributes a plain reading also honours: [AttrInitial],
+// [AttrParallel], [AttrName], [AttrEntry] and [AttrExit] on a state;
+// [AttrOrder], [AttrTest], [AttrEvent], [AttrGuard], [AttrAction],
+// [AttrActions], [AttrFinal], [AttrStay], [AttrInternal] and [AttrAlso]
+// on an edge (see Actions). An edge marked [AttrStay] = 1, drawn from its
+// state back to it (or with a loose end), is a transition without a
+// target (chart.ToNone): one whose end is glued to another state is left
+// out with a warning. The diagram's own Edit Data (Edit Data with
 // nothing selected) may say how the machine runs: [AttrChain] and
 // [AttrChainLimit], the chart's Chain and ChainLimit, and
-// [AttrStatechart], its Statechart.
+// [AttrStatechart], its Statechart; and [AttrName], the chart's Name
+// (else the file's name gives it).
+//
+// # Actions
+//
+// A plain diagram's states carry their entry and exit actions in
+// [AttrEntry] and [AttrExit], and an edge the actions taken with its
+// transition (chart.Transition.Actions, besides the label's "/ action")
+// in [AttrActions]: one action a line, as the other exporters' labels
+// show them,
+//
+//	Animation=walk
+//	[low] raise flee
+//	send tick after 1.5s as t1
+//	cancel t1
+//
+// a game action (PROPERTY=VALUE), raising an event, sending one after a
+// delay in seconds (optional) named by a timer (optional), cancelling
+// the timer's event; each after its guard in brackets, when it has one.
+// A word with white space, '"' or '=' (or empty, or starting with '[')
+// is quoted as a Go string ("walk left"); a guard whose brackets do not
+// balance, or with spaces around it, is quoted inside its brackets. A
+// line that does not read is left out with a warning that says why.
 //
 // # StateSmith's drawings
 //
@@ -169,7 +211,8 @@
 //     to where the state's start pseudo-state leads (or its state marked
 //     initial), ID the history's and "#1", with a note.
 //   - Parallel regions: draw.io has none, so fsmforge's convention is a
-//     state marked [AttrParallel] = 1 in its Edit Data, a parallel state
+//     state marked [AttrParallel] = 1 in its Edit Data (with a stencil, a
+//     shape of its parallel master), a parallel state
 //     (chart.ParallelState) whose children, the containers drawn inside
 //     it, are its regions, all active at once; Write draws it as a
 //     swimlane and its regions as dashed containers stacked in it. A
@@ -177,6 +220,11 @@
 //     as an edge to one of them and, to each other one, an edge from the
 //     same state marked [AttrAlso] = the first edge's cell ID
 //     (Transition.Also).
+//   - With a stencil, a shape of the composite master is a compound
+//     state, and those of its history and deep-history masters are
+//     histories, as the ellipses labelled H and H* of a plain diagram
+//     are; the rules above hold for them, a history's transition without
+//     a test.
 //   - In a drawing made for StateSmith: $H is the history of the state it
 //     is drawn in, which needs one transition, its default; a $HC in one of
 //     the states inside makes it remember that state's states too, and so
@@ -206,16 +254,37 @@
 //
 // [Write] writes a chart as an uncompressed mxfile (compressed pages on
 // request), one diagram per page, deterministically; Read gives the same
-// chart back (positions aside). States are drawn at their Box; the others
-// on a grid. A state that holds states is a container (container=1), the
-// states inside drawn relative to it, large enough to hold them: one
-// without a Box is laid out around them. Parallel states, regions,
-// histories and transitions to several states are drawn with the
-// conventions above; a chart that runs as a statechart without nesting
-// (Chart.Statechart) says so in the diagram's Edit Data
-// ([AttrStatechart]). [WriteLibrary] writes a stencil's draw.io shape
-// library: one shape per master, carrying the attributes above with their
-// defaults, the drop-lists listed in each shape's tooltip.
+// chart back (positions aside), which compiles to the same table. States
+// are drawn at their Box; the others on a grid. A state that holds states
+// is a container (container=1), the states inside drawn relative to it,
+// large enough to hold them: one without a Box is laid out around them.
+// Parallel states, regions, histories and transitions to several states
+// are drawn with the conventions above; a chart that runs as a
+// statechart without nesting (Chart.Statechart) says so in the diagram's
+// Edit Data ([AttrStatechart]).
+//
+// A chart's name that is not its file's (an SCXML document's name
+// attribute) is kept in the diagram's Edit Data ([AttrName]); one that is
+// follows the file the drawing is saved as. A plain chart keeps what a
+// statechart read from SCXML says ("fsmforge convert guard.scxml
+// guard.drawio"): the names of its histories ([AttrName]), its states' entry and exit actions and its
+// transitions' actions of every kind, guarded or not ([AttrEntry],
+// [AttrExit], [AttrActions]), its transitions without a target
+// ([AttrStay], a loop on the state), internal ones ([AttrInternal]), and
+// those that enter several states ([AttrAlso]). A chart with a stencil
+// is drawn with the shapes of the stencil's library: a compound state
+// with its composite master when it has one (unless the state is
+// initial: then with the initial-state master, as a container), parallel
+// states and histories with theirs; what its masters and properties
+// cannot say (exit actions, actions other than the stencil's entry
+// actions, transitions with actions, without a target or internal,
+// pseudo-states other than histories) Write refuses with an error.
+//
+// [WriteLibrary] writes a stencil's draw.io shape library: one shape per
+// master, carrying the attributes above with their defaults, the
+// drop-lists listed in each shape's tooltip; the parallel master's shape
+// holds two regions, dashed, drawn with the composite master (or the
+// state master).
 //
 // # Diagnostics and bad input
 //
@@ -240,7 +309,9 @@
 //   - more than Options.MaxElements cells (1,048,576 by default), a page
 //     and an element that wraps a cell counting as one too; more
 //     properties than that, counted apart: the attributes of the object
-//     and UserObject elements around cells;
+//     and UserObject elements around cells; more actions than that,
+//     counted apart too: the lines of [AttrEntry], [AttrExit] and
+//     [AttrActions] that are not blank;
 //   - an empty or binary file, a PNG or SVG without a diagram, a shape
 //     library, XML of another kind;
 //   - malformed XML or invalid UTF-8 (with the line and column), inside
@@ -254,7 +325,8 @@
 // chart's states and transitions, which other packages quote) at most 100
 // (a page's name too: a longer one is shortened), a message at most
 // 1,000; of diagnostics that say the same thing, the first 10 are kept,
-// the tenth saying how many more there were ("(and 990 more like it)").
+// the tenth saying how many more there were ("(and 990 more like it)");
+// of the lines of an attribute that do not read as actions, the first 5.
 //
 // # Costs
 //
@@ -268,8 +340,9 @@
 // the file beyond what its bytes can hold. So the memory a reading takes
 // is bounded by the limits: the file, what its compressed content
 // inflates to and what placeholders add to labels (each at most
-// Options.MaxSize), about 1 KB a cell and 32 bytes a property: "fsmforge
-// check" reads and checks a drawing of a million states in about 1.5 GB.
+// Options.MaxSize), about 1 KB a cell, 32 bytes a property and 200 an
+// action: "fsmforge check" reads and checks a drawing of a million states
+// in about 1.5 GB.
 // BenchmarkRead reads a drawing of 3,200 states and 6,400 transitions made
 // with the goomba stencil: 6.5 MB with plain pages, read at about 220
 // MB/s on a 2-core machine, allocating 3.7 times the file's size; 0.19

@@ -234,3 +234,39 @@ func ExampleRead_nested() {
 	// h#1: h --""--> search []
 	// note drawio: history h has no transition: when there is no history yet, it enters "Search", where the start state of "Alert" leads, as UML enters the state
 }
+
+// What a label cannot say of a statechart read from SCXML, Write keeps in
+// the shapes' Edit Data: exit actions, a transition's actions, a
+// transition without a target (a loop on its state), a history's name.
+func ExampleWrite_statechart() {
+	c := &chart.Chart{
+		Name: "guard", File: "guard.scxml",
+		States: []chart.State{
+			{ID: "alert", Name: "Alert", Initial: true,
+				Exit: []chart.Action{{Kind: chart.CancelAction, Timer: "calm"}}},
+			{ID: "search", Name: "Search", Parent: "alert", Initial: true,
+				Entry: []chart.Action{{Kind: chart.SendAction, Event: "calm", Delay: 5, Timer: "calm"}, {Property: "Animation", Value: "look around"}}},
+			{ID: "h", Name: "deepHistory", Kind: chart.DeepHistoryState, Parent: "alert"},
+		},
+		Transitions: []chart.Transition{
+			{ID: "t1", From: "h", Order: 1, Target: chart.Target{State: "search"}},
+			{ID: "t2", From: "alert", Order: 1, Label: "noise", Event: "noise", Test: "noise", Target: chart.Target{Kind: chart.ToNone},
+				Actions: []chart.Action{{Kind: chart.RaiseAction, Event: "alarm", Guard: "!deaf"}}},
+		},
+	}
+	var b strings.Builder
+	if err := drawio.Write(&b, c, drawio.WriteOptions{}); err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, line := range strings.Split(b.String(), "\n") {
+		if strings.Contains(line, "fsmforge") && !strings.Contains(line, "<mxfile") {
+			fmt.Println(strings.TrimSpace(line))
+		}
+	}
+	// Output:
+	// <object label="Alert" fsmforgeInitial="1" fsmforgeExit="cancel calm" id="alert">
+	// <object label="Search" fsmforgeInitial="1" fsmforgeEntry="send calm after 5s as calm&#10;Animation=&quot;look around&quot;" id="search">
+	// <object label="H*" fsmforgeName="deepHistory" id="h">
+	// <object label="noise" fsmforgeStay="1" fsmforgeActions="[!deaf] raise alarm" id="t2">
+}

@@ -20,9 +20,10 @@ import (
 // errors must write, and what Write writes must read. The corpus starts
 // from the diagrams of testdata, goomba.drawio, the door of the tests in
 // every container, and small versions of the hostile inputs of
-// TestHostile. The limits are lowered (1 MiB, 2,000 cells and
-// properties) so that no input is slow to read, and so that they are
-// reached.
+// TestHostile. It reads each without a stencil, with the goomba stencil
+// and with the sentry stencil (which has the masters of statecharts). The
+// limits are lowered (1 MiB, 2,000 cells and properties) so that no input
+// is slow to read, and so that they are reached.
 //
 //	go test -run '^$' -fuzz FuzzRead -fuzztime 60s ./chart/drawio
 func FuzzRead(f *testing.F) {
@@ -47,9 +48,9 @@ func FuzzRead(f *testing.F) {
 		f.Add(seed)
 	}
 
-	st := charttest.Stencil(f)
+	goomba, sentry := charttest.Stencil(f), sentryStencil(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, stencil := range []*chart.Stencil{nil, st} {
+		for _, stencil := range []*chart.Stencil{nil, goomba, sentry} {
 			c, err := drawio.Read(bytes.NewReader(data), fuzzOptions(stencil))
 			charttest.CheckChart(t, c, err)
 			if err != nil {

@@ -32,16 +32,28 @@ func robotStencil(t testing.TB) *chart.Stencil {
 	return st
 }
 
+// sentryStencil loads testdata/fsmforge_sentry.stencil.json: the masters
+// of statecharts besides the others (composite, parallel, history, deep
+// history).
+func sentryStencil(t testing.TB) *chart.Stencil {
+	t.Helper()
+	st, err := chart.LoadStencil("testdata/fsmforge_sentry.stencil.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
 // render lists a chart's states and transitions, positions aside, one per
 // line, for comparisons.
 func render(c *chart.Chart) []string {
 	var out []string
 	for _, s := range c.States {
-		var entry []string
-		for _, a := range s.Entry {
-			entry = append(entry, a.Property+"="+a.Value)
+		line := fmt.Sprintf("state %q name=%q kind=%v initial=%v parent=%q entry=%v", s.ID, s.Name, s.Kind, s.Initial, s.Parent, actionTexts(s.Entry))
+		if len(s.Exit) > 0 {
+			line += fmt.Sprintf(" exit=%v", actionTexts(s.Exit))
 		}
-		out = append(out, fmt.Sprintf("state %q name=%q kind=%v initial=%v parent=%q entry=%v", s.ID, s.Name, s.Kind, s.Initial, s.Parent, entry))
+		out = append(out, line)
 	}
 	for _, t := range c.Transitions {
 		line := fmt.Sprintf("transition %q from=%q any=%v order=%d test=%q value=%q label=%q event=%q guard=%q action=%q target=%v push=%v",
@@ -52,7 +64,39 @@ func render(c *chart.Chart) []string {
 		if t.Internal {
 			line += " internal"
 		}
+		if len(t.Actions) > 0 {
+			line += fmt.Sprintf(" actions=%v", actionTexts(t.Actions))
+		}
 		out = append(out, line)
+	}
+	return out
+}
+
+// actionTexts renders actions for render: a game action without a guard
+// as PROPERTY=VALUE, the others with every field they use quoted.
+func actionTexts(as []chart.Action) []string {
+	var out []string
+	for _, a := range as {
+		var text string
+		switch a.Kind {
+		case chart.GameAction:
+			text = a.Property + "=" + a.Value
+			if a.Guard != "" {
+				text = fmt.Sprintf("%q=%q", a.Property, a.Value)
+			}
+		case chart.RaiseAction:
+			text = fmt.Sprintf("raise %q", a.Event)
+		case chart.SendAction:
+			text = fmt.Sprintf("send %q after %gs as %q", a.Event, a.Delay, a.Timer)
+		case chart.CancelAction:
+			text = fmt.Sprintf("cancel %q", a.Timer)
+		default:
+			text = fmt.Sprintf("%#v", a)
+		}
+		if a.Guard != "" {
+			text = fmt.Sprintf("[%q] %s", a.Guard, text)
+		}
+		out = append(out, text)
 	}
 	return out
 }

@@ -482,12 +482,20 @@ func TestLimits(t *testing.T) {
 	// UTF-8.
 	latin1 := strings.Replace(door, "Closed", "Ferm\xe9", 1)
 	png := pngWith(zTXt("mxfile", zlibbed(latin1)))
+	// Two states of 7 and 2 actions, the blank lines not counted; an
+	// edge of 3 (one does not read): 12 actions, in 9 cells of 10
+	// properties.
+	actions := model(`<object label="A" fsmforgeEntry="raise a&#10;&#10;raise b&#10;raise c&#10;&#10;raise d&#10;raise e&#10;raise f" fsmforgeExit="cancel t" id="a"><mxCell vertex="1" parent="1"/></object>`,
+		`<object label="B" fsmforgeExit="x=1&#10;y=2" id="b"><mxCell vertex="1" parent="1"/></object>`,
+		`<object label="go" fsmforgeActions="raise c&#10;jump&#10;raise d" id="e"><mxCell edge="1" parent="1" source="a" target="b"/></object>`)
 	for _, tt := range []struct {
 		name string
 		data []byte
 		opt  drawio.Options
 		msg  string // of the error; "" for a chart
 	}{
+		{"actions at MaxElements", []byte(actions), drawio.Options{MaxElements: 12}, ""},
+		{"actions over MaxElements", []byte(actions), drawio.Options{MaxElements: 11}, "the diagram has more than 11 actions (lines of fsmforgeEntry, fsmforgeExit and fsmforgeActions)"},
 		{"placeholders at MaxSize", []byte(label), drawio.Options{MaxSize: 100_000}, ""},
 		{"placeholders over MaxSize", []byte(label), drawio.Options{MaxSize: 99_999}, "the placeholders of the label expand to more than 99999 bytes"},
 		{"cells at MaxElements", []byte(door), drawio.Options{MaxElements: 9}, ""},

@@ -72,6 +72,27 @@ const (
 	// as AttrChain: the chart's Statechart, whether it runs as an SCXML
 	// statechart even without nested states.
 	AttrStatechart = "fsmforgeStatechart"
+
+	// AttrName, on a state: its name, where its label does not give it
+	// (a history's label is H or H*, not its name). In the Edit Data of
+	// the diagram itself, as AttrChain: the chart's Name, where the
+	// file's name does not give it.
+	AttrName = "fsmforgeName"
+	// AttrEntry and AttrExit, on a state: its entry and exit actions
+	// (State.Entry, State.Exit); AttrActions, on an edge: the actions
+	// performed while the transition is taken (Transition.Actions). One
+	// action a line: PROPERTY=VALUE (a game action), raise EVENT, send
+	// EVENT after SECONDS s as TIMER (the delay and the timer optional),
+	// cancel TIMER, each after an optional [guard]; a word with spaces,
+	// '"' or '=' is quoted as a Go string ("walk left").
+	AttrEntry   = "fsmforgeEntry"
+	AttrExit    = "fsmforgeExit"
+	AttrActions = "fsmforgeActions"
+	// AttrStay, "1" or "0", on an edge drawn from a state back to it (or
+	// with a loose end): the transition has no target (chart.ToNone): it
+	// performs its actions, and the machine stays in the states it is
+	// in, leaving none.
+	AttrStay = "fsmforgeStay"
 )
 
 // drawioAttrs are wrapper attributes draw.io itself uses.
@@ -127,8 +148,10 @@ type interp struct {
 	strs  importer.Strings
 	attrs map[attrKey]*attrUse // stencil: attributes unknown or missing, by role
 	akeys []attrKey
-	deep  error
+	fatal error           // stops the reading: cells nested too deep, too many actions
 	ids   map[string]bool // chart IDs given, across pages
+
+	nactions int // the lines of actions read, against Options.MaxElements
 
 	// A drawing made for StateSmith (a vertex labelled with one of its
 	// keywords) is read with its conventions.
@@ -173,8 +196,8 @@ func interpret(doc *document, opt Options) (*chart.Chart, error) {
 		in.c.Diagnostics = append(in.c.Diagnostics, d)
 	}
 	in.run()
-	if in.deep != nil {
-		return nil, in.deep
+	if in.fatal != nil {
+		return nil, in.fatal
 	}
 	if in.c.States == nil {
 		in.c.States = []chart.State{}
@@ -254,7 +277,7 @@ func (in *interp) run() {
 		return
 	}
 	in.ss = in.st == nil && madeForStateSmith(pages)
-	in.chain(pages)
+	in.diagramData(pages)
 	used := make(map[string]bool)
 	for i, pg := range pages {
 		prefix := ""
@@ -270,7 +293,7 @@ func (in *interp) run() {
 			prefix += "/"
 		}
 		in.page(pg, prefix)
-		if in.deep != nil {
+		if in.fatal != nil {
 			return
 		}
 	}
@@ -526,7 +549,7 @@ func (in *interp) page(pg *page, prefix string) {
 
 // nesting checks that parents do not form a cycle (a cell in a cycle is
 // moved to the top) and that cells nest no deeper than Options.MaxDepth
-// (else in.deep is set and it returns false). It costs one pass over the
+// (else in.fatal is set and it returns false). It costs one pass over the
 // cells.
 func (in *interp) nesting(pg *page, nodes []node, prefix string) bool {
 	depth := make([]int, len(nodes))   // from 1 at the top of the page
@@ -570,7 +593,7 @@ func (in *interp) nesting(pg *page, nodes []node, prefix string) bool {
 			}
 			depth[k], state[k] = depth[nodes[k].parent.idx]+1, 2
 			if depth[k]-1 > in.opt.MaxDepth {
-				in.deep = chart.Diagnostics{{Pos: in.pos(pg, nodes[k].c, prefix, ""), Err: ErrTooDeep,
+				in.fatal = chart.Diagnostics{{Pos: in.pos(pg, nodes[k].c, prefix, ""), Err: ErrTooDeep,
 					Message: fmt.Sprintf("drawio: cells nest more than %d deep", in.opt.MaxDepth),
 					Hint:    chart.LimitHint("MaxDepth")}}
 				return false
@@ -758,6 +781,11 @@ func (in *interp) state(pg *page, n *node, prefix string) {
 		if st.Kind == chart.HistoryState || st.Kind == chart.DeepHistoryState {
 			st.Name = "" // "H", "H*", "$H": what it is, not a name
 		}
+		if v, ok := c.get(AttrName); ok {
+			st.Name = in.strs.Clone(chart.NormalizeSpace(v))
+		}
+		st.Entry = in.actions(c, AttrEntry, st.Pos)
+		st.Exit = in.actions(c, AttrExit, st.Pos)
 		if in.ss && st.Kind == chart.NormalState && (n.ss.Kind == statesmith.State || n.ss.Kind == statesmith.Ortho) && name != "" && !statesmith.IsStateName(name) {
 			in.diag(chart.Warning, st.Pos, "name the state with letters, digits and underscores, as StateSmith requires",
 				"state name %q is not a StateSmith identifier: StateSmith refuses the drawing; read as a state of that name", name)
@@ -782,39 +810,49 @@ func (in *interp) state(pg *page, n *node, prefix string) {
 		in.c.States = append(in.c.States, st)
 		return
 	}
-	if v, ok := c.get(in.props.Name); ok {
-		st.Name = chart.NormalizeSpace(v)
+	in.stencilState(pg, n, prefix, st)
+}
+
+// maxBadActions is how many lines of an attribute that do not read as
+// actions are reported one by one; one more warning counts the others.
+const maxBadActions = 5
+
+// actions reads the actions an attribute of a plain diagram's cell lists
+// (AttrEntry, AttrExit, AttrActions), each at pos: nil when it lists
+// none. A line that does not read is left out with a warning. More
+// actions in the diagram than Options.MaxElements stop the reading
+// (in.fatal).
+func (in *interp) actions(c *cell, name string, pos chart.Pos) []chart.Action {
+	v, ok := c.get(name)
+	if !ok {
+		return nil
 	}
-	if st.Name == "" {
-		st.Name = chart.NormalizeSpace(n.text)
-	}
-	st.Name = in.strs.Clone(st.Name)
-	n.name = st.Name
-	st.Initial = n.role == chart.RoleInitial
-	st.Pos = in.pos(pg, c, prefix, st.Name)
-	st.Entry = make([]chart.Action, 0, len(in.st.Actions))
-	for _, a := range in.st.Actions {
-		v, ok := c.get(a.Name)
-		if !ok {
-			in.noteAttr(n.role, a.Name, true, st.Pos)
-			continue
+	as, bad, over := parseActions(v, pos, in.opt.MaxElements-in.nactions)
+	in.nactions += len(as) + len(bad)
+	if over {
+		if in.fatal == nil {
+			in.fatal = chart.Diagnostics{{Pos: pos, Err: ErrTooLarge,
+				Message: fmt.Sprintf("drawio: the diagram has more than %d actions (lines of %s, %s and %s)", in.opt.MaxElements, AttrEntry, AttrExit, AttrActions),
+				Hint:    chart.LimitHint("MaxElements")}}
 		}
-		v = strings.TrimSpace(v)
-		if v == "" {
-			continue
-		}
-		if !slices.Contains(a.Values, v) {
-			in.diag(chart.Error, st.Pos, "pick one of "+strings.Join(a.Values, ", ")+" in the state's Edit Data",
-				"state %q: %s value %q is not in the drop-list of stencil %q", st.Name, a.Name, v, in.st.Name)
-			continue
-		}
-		st.Entry = append(st.Entry, chart.Action{Property: in.strs.Clone(a.Name), Value: in.strs.Clone(v), Pos: st.Pos})
+		return nil
 	}
-	if len(st.Entry) == 0 {
-		st.Entry = nil
+	for k, b := range bad {
+		if k == maxBadActions {
+			in.diag(chart.Warning, pos, actionSyntax, "%s: %d more lines do not read; ignored", name, len(bad)-k)
+			break
+		}
+		in.diag(chart.Warning, pos, actionSyntax, "%s line %d %q: %s; ignored", name, b.line, importer.Shorten(b.text, 60), b.why)
 	}
-	in.unknownAttrs(n, in.stateAttrs, st.Pos)
-	in.c.States = append(in.c.States, st)
+	for i := range as {
+		a := &as[i]
+		a.Property, a.Value, a.Event = in.strs.Clone(a.Property), in.strs.Clone(a.Value), in.strs.Clone(a.Event)
+		a.Timer, a.Guard = in.strs.Clone(a.Timer), in.strs.Clone(a.Guard)
+	}
+	if len(as) == 0 {
+		return nil
+	}
+	return as
 }
 
 // noteAttr records an attribute of a role missing from a shape, or one
@@ -972,6 +1010,9 @@ func (in *interp) transition(pg *page, n *node, prefix string, sev chart.Severit
 		in.diag(sev, at, hint, "the end of the %s is attached to %s, which is not a state%s", what, describe(to), ignored)
 		return
 	}
+	if !strict && !in.checkStay(n, src, dst, &t) {
+		return
+	}
 	if !in.checkFinal(n, &t) {
 		return
 	}
@@ -1034,6 +1075,29 @@ func (in *interp) checkFinal(n *node, t *chart.Transition) bool {
 	case !marked && t.Target.Kind == chart.ToFinal && !in.returns(n):
 		in.diag(chart.Warning, t.Pos, "glue the arrow's end to a state if it should go there; if the machine should end, set the edge's property "+name+" to 1 (Edit Data), or end it on an end state",
 			"the end of the edge is on no state: taken as a transition to the final state, which ends the machine")
+	}
+	return true
+}
+
+// checkStay reads a plain edge's AttrStay: marked 1, an edge drawn from
+// its state back to it, or with a loose end, is a transition without a
+// target (chart.ToNone). One marked so whose end is glued to another
+// state is left out with a warning, and checkStay returns false.
+func (in *interp) checkStay(n, src, dst *node, t *chart.Transition) bool {
+	v, ok := n.c.get(AttrStay)
+	if !ok {
+		return true
+	}
+	on, valid := importer.ParseFlag(v)
+	switch {
+	case !valid:
+		in.diag(chart.Warning, t.Pos, "write 1 or 0", "%s %q is not 1 or 0; ignored", AttrStay, importer.Shorten(v, 20))
+	case on && dst != nil && dst != src:
+		in.diag(chart.Warning, t.Pos, "draw the edge back to the state it leaves, or set "+AttrStay+" to 0",
+			"the edge is marked %s = 1, but its end is glued to %s, another state; ignored", AttrStay, describe(dst))
+		return false
+	case on:
+		t.Target = chart.Target{Kind: chart.ToNone}
 	}
 	return true
 }
@@ -1103,6 +1167,7 @@ func (in *interp) plainTransition(t *chart.Transition, n *node, label string) {
 	if v, ok := c.get(AttrTest); ok {
 		t.Test = v
 	}
+	t.Actions = in.actions(c, AttrActions, t.Pos)
 	if v, ok := c.get(AttrInternal); ok {
 		if on, valid := importer.ParseFlag(v); valid {
 			t.Internal = on
@@ -1281,11 +1346,12 @@ func (in *interp) behaviour(st *chart.State, text string) {
 	in.report(spellings, st.Pos, "")
 }
 
-// chain reads the chart's Chain and ChainLimit from the Edit Data of the
-// first page's root cell that sets them, and its Statechart from the first
-// that sets it.
-func (in *interp) chain(pages []*page) {
-	chainRead, statechartRead := false, false
+// diagramData reads what the Edit Data of the diagram itself says of the
+// chart: its Chain and ChainLimit from the first page's root cell that
+// sets them, its Statechart and its Name ([AttrName]) from the first that
+// sets each.
+func (in *interp) diagramData(pages []*page) {
+	chainRead, statechartRead, nameRead := false, false, false
 	for _, pg := range pages {
 		for i := range pg.cells {
 			c := &pg.cells[i]
@@ -1300,10 +1366,16 @@ func (in *interp) chain(pages []*page) {
 					in.diag(chart.Warning, in.pos(pg, c, "", ""), "write 1 or 0", "%s %q is not 1 or 0; ignored", AttrStatechart, importer.Shorten(v, 20))
 				}
 			}
+			if v, ok := c.get(AttrName); ok && !nameRead {
+				nameRead = true
+				if strings.TrimSpace(v) != "" {
+					in.c.Name = in.strs.Clone(v)
+				}
+			}
 			if !chainRead {
 				chainRead = in.chainOf(pg, c)
 			}
-			if chainRead && statechartRead {
+			if chainRead && statechartRead && nameRead {
 				return
 			}
 		}

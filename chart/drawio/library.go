@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
@@ -22,12 +23,17 @@ type LibraryEntry struct {
 
 // Library returns the entries of the draw.io shape library of a stencil,
 // one per master: the state, the initial state (when the stencil has
-// one), the transition (an edge) and the message handler (when it has
-// one). Each is one cell wrapped in a UserObject whose attributes are
-// what Read looks for: AttrRole naming the master, AttrStencil and
-// AttrVersion naming the stencil, and every property of the master's
-// role with its default value (an action's first drop-list value, the
-// first test; the name empty, so that the label names the state). The
+// one), the transition (an edge), the message handler (when it has one),
+// then those of statecharts the stencil has: the composite state and the
+// parallel state, containers (container=1) with a heading for their name,
+// the parallel state holding two dashed regions drawn with the composite
+// master (or the state master); the history and the deep history, small
+// circles labelled H and H*. Each shape is a cell wrapped in a UserObject
+// whose attributes are what Read looks for: AttrRole naming the master,
+// AttrStencil and AttrVersion naming the stencil, and every property of
+// the master's role with its default value (an action's first drop-list
+// value, the first test; the name empty, so that the label names the
+// state; a history's name, which its label does not give, empty). The
 // tooltip of each shape lists the values of its drop-lists; a
 // transition's label shows its test.
 //
@@ -41,29 +47,78 @@ func Library(st *chart.Stencil) ([]LibraryEntry, error) {
 	if err := wr.check(); err != nil {
 		return nil, err
 	}
-	p := wr.props
-	model := func(cell string) string {
-		return `<mxGraphModel><root><mxCell id="0"/><mxCell id="1" parent="0"/>` + cell + `</root></mxGraphModel>`
+	m := st.Masters
+	entries := []LibraryEntry{wr.libState(m.State, styleState, "a state")}
+	if m.Initial != "" {
+		entries = append(entries, wr.libState(m.Initial, styleInitial, "the state the machine starts in"))
 	}
-	state := func(master, style, what string) LibraryEntry {
-		var b strings.Builder
-		fmt.Fprintf(&b, `<UserObject label="%s" %s %s=""`, esc(master), wr.stencilAttrs(master), p.Name)
-		for _, a := range st.Actions {
-			first := ""
-			if len(a.Values) > 0 {
-				first = a.Values[0]
-			}
-			fmt.Fprintf(&b, ` %s="%s"`, a.Name, esc(first))
+	entries = append(entries, wr.libTransition())
+	if m.AnyState != "" {
+		entries = append(entries, wr.libHandler())
+	}
+	if m.Composite != "" {
+		entries = append(entries, wr.libComposite())
+	}
+	if m.Parallel != "" {
+		entries = append(entries, wr.libParallel())
+	}
+	if m.History != "" {
+		entries = append(entries, wr.libHistory(m.History, false))
+	}
+	if m.DeepHistory != "" {
+		entries = append(entries, wr.libHistory(m.DeepHistory, true))
+	}
+	return entries, nil
+}
+
+// The sizes of the containers of a library.
+const (
+	compositeW, compositeH = 240, 160
+	parallelW, parallelH   = 280, 230
+	regionW, regionH       = 240, 80
+)
+
+// libModel wraps cells in an mxGraphModel, after its root and layer.
+func libModel(cells string) string {
+	return `<mxGraphModel><root><mxCell id="0"/><mxCell id="1" parent="0"/>` + cells + `</root></mxGraphModel>`
+}
+
+// libStateCell returns the cell of a shape of a state master: label,
+// master, the name property empty, each action at its first value, the
+// tooltip; cell ID id in parent, drawn with style in geo.
+func (wr *writer) libStateCell(label, master, tooltip, id, parent, style, geo string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, `<UserObject label="%s" %s %s=""`, esc(label), wr.stencilAttrs(master), wr.props.Name)
+	for _, a := range wr.st.Actions {
+		first := ""
+		if len(a.Values) > 0 {
+			first = a.Values[0]
 		}
-		fmt.Fprintf(&b, ` tooltip="%s" id="2">`, esc(stateTooltip(st, p)))
-		fmt.Fprintf(&b, `<mxCell style="%s" vertex="1" parent="1"><mxGeometry width="%d" height="%d" as="geometry"/></mxCell></UserObject>`, style, stateW, stateH)
-		return LibraryEntry{XML: model(b.String()), W: stateW, H: stateH,
-			Title: fmt.Sprintf("%s (stencil %s): %s; type its name as the label, pick its entry actions in Edit Data (Ctrl+M)", master, st.Name, what)}
+		fmt.Fprintf(&b, ` %s="%s"`, a.Name, esc(first))
 	}
-	entries := []LibraryEntry{state(st.Masters.State, styleState, "a state")}
-	if st.Masters.Initial != "" {
-		entries = append(entries, state(st.Masters.Initial, styleInitial, "the state the machine starts in"))
+	fmt.Fprintf(&b, ` tooltip="%s" id="%s">`, esc(tooltip), id)
+	fmt.Fprintf(&b, `<mxCell style="%s" vertex="1" parent="%s">%s</mxCell></UserObject>`, style, parent, geo)
+	return b.String()
+}
+
+// libGeo is the geometry of a vertex of a library entry.
+func libGeo(x, y, w, h int) string {
+	if x == 0 && y == 0 {
+		return fmt.Sprintf(`<mxGeometry width="%d" height="%d" as="geometry"/>`, w, h)
 	}
+	return fmt.Sprintf(`<mxGeometry x="%d" y="%d" width="%d" height="%d" as="geometry"/>`, x, y, w, h)
+}
+
+// libState is the entry of the state or initial-state master.
+func (wr *writer) libState(master, style, what string) LibraryEntry {
+	cell := wr.libStateCell(master, master, stateTooltip(wr.st, wr.props), "2", "1", style, libGeo(0, 0, stateW, stateH))
+	return LibraryEntry{XML: libModel(cell), W: stateW, H: stateH,
+		Title: fmt.Sprintf("%s (stencil %s): %s; type its name as the label, pick its entry actions in Edit Data (Ctrl+M)", master, wr.st.Name, what)}
+}
+
+// libTransition is the entry of the transition master, an edge.
+func (wr *writer) libTransition() LibraryEntry {
+	st, p := wr.st, wr.props
 	test := ""
 	if len(st.Tests) > 0 {
 		test = st.Tests[0].Name
@@ -76,18 +131,66 @@ func Library(st *chart.Stencil) ([]LibraryEntry, error) {
 	fmt.Fprintf(&b, `<mxCell style="%s" edge="1" parent="1"><mxGeometry width="%d" height="%d" relative="1" as="geometry">`+
 		`<mxPoint y="%d" as="sourcePoint"/><mxPoint x="%d" y="%d" as="targetPoint"/></mxGeometry></mxCell></UserObject>`,
 		styleTransition, edgeW, edgeH, edgeH/2, edgeW, edgeH/2)
-	entries = append(entries, LibraryEntry{XML: model(b.String()), W: edgeW, H: edgeH,
+	return LibraryEntry{XML: libModel(b.String()), W: edgeW, H: edgeH,
 		Title: fmt.Sprintf("%s (stencil %s): connect its ends to states (a loose end ends the machine: set %s to 1 when it should); pick its %s in Edit Data (Ctrl+M)",
-			st.Masters.Transition, st.Name, p.Final, p.Test)})
-	if m := st.Masters.AnyState; m != "" {
-		var b strings.Builder
-		fmt.Fprintf(&b, `<UserObject label="%s" %s tooltip="%s" id="2">`, esc(m), wr.stencilAttrs(m),
-			esc("Transitions drawn from this shape apply in every state"))
-		fmt.Fprintf(&b, `<mxCell style="%s" vertex="1" parent="1"><mxGeometry width="%d" height="%d" as="geometry"/></mxCell></UserObject>`, styleHandler, stateW, stateH)
-		entries = append(entries, LibraryEntry{XML: model(b.String()), W: stateW, H: stateH,
-			Title: fmt.Sprintf("%s (stencil %s): the transitions drawn from it apply in any state", m, st.Name)})
+			st.Masters.Transition, st.Name, p.Final, p.Test)}
+}
+
+// libHandler is the entry of the message-handler master.
+func (wr *writer) libHandler() LibraryEntry {
+	m := wr.st.Masters.AnyState
+	var b strings.Builder
+	fmt.Fprintf(&b, `<UserObject label="%s" %s tooltip="%s" id="2">`, esc(m), wr.stencilAttrs(m),
+		esc("Transitions drawn from this shape apply in every state"))
+	fmt.Fprintf(&b, `<mxCell style="%s" vertex="1" parent="1">%s</mxCell></UserObject>`, styleHandler, libGeo(0, 0, stateW, stateH))
+	return LibraryEntry{XML: libModel(b.String()), W: stateW, H: stateH,
+		Title: fmt.Sprintf("%s (stencil %s): the transitions drawn from it apply in any state", m, wr.st.Name)}
+}
+
+// libComposite is the entry of the composite master: a container with a
+// heading.
+func (wr *writer) libComposite() LibraryEntry {
+	m := wr.st.Masters.Composite
+	tooltip := stateTooltip(wr.st, wr.props) + "\nThe states dropped in it are its states: mark the one entered first with the initial state's shape"
+	cell := wr.libStateCell(m, m, tooltip, "2", "1", styleComposite, libGeo(0, 0, compositeW, compositeH))
+	return LibraryEntry{XML: libModel(cell), W: compositeW, H: compositeH,
+		Title: fmt.Sprintf("%s (stencil %s): a compound state: drop its states in it (the one entered first drawn as an initial state), and a history if it needs one; type its name in its heading, pick its entry actions in Edit Data (Ctrl+M)",
+			m, wr.st.Name)}
+}
+
+// libParallel is the entry of the parallel master: a container with a
+// heading, holding two dashed regions drawn with the composite master
+// (or the state master).
+func (wr *writer) libParallel() LibraryEntry {
+	st := wr.st
+	m, region := st.Masters.Parallel, st.Masters.Composite
+	if region == "" {
+		region = st.Masters.State
 	}
-	return entries, nil
+	tooltip := stateTooltip(st, wr.props) + "\nThe states dropped in it are its regions, all active at once"
+	cells := wr.libStateCell(m, m, tooltip, "2", "1", styleParallel, libGeo(0, 0, parallelW, parallelH))
+	regionTip := stateTooltip(st, wr.props) + "\nA region of the parallel state it is in: drop its states in it"
+	for k, y := range []int{40, 40 + regionH + 10} {
+		cells += wr.libStateCell("Region "+strconv.Itoa(k+1), region, regionTip, strconv.Itoa(3+k), "2", styleRegion, libGeo(20, y, regionW, regionH))
+	}
+	return LibraryEntry{XML: libModel(cells), W: parallelW, H: parallelH,
+		Title: fmt.Sprintf("%s (stencil %s): a parallel state: each state dropped in it is a region, all active at once (two are drawn, %q shapes); type its name in its heading, pick its entry actions in Edit Data (Ctrl+M)",
+			m, st.Name, region)}
+}
+
+// libHistory is the entry of the history or deep-history master: a small
+// circle labelled H or H*.
+func (wr *writer) libHistory(master string, deep bool) LibraryEntry {
+	label, what := "H", "a shallow history (H): a transition to it enters the state of its compound state that was active when it was last left"
+	if deep {
+		label, what = "H*", "a deep history (H*): a transition to it enters every state of its compound state that was active when it was last left"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, `<UserObject label="%s" %s %s="" tooltip="%s" id="2">`, label, wr.stencilAttrs(master), wr.props.Name, esc(historyTooltip(wr.props, deep)))
+	fmt.Fprintf(&b, `<mxCell style="%s" vertex="1" parent="1">%s</mxCell></UserObject>`, styleHistory, libGeo(0, 0, pseudoSize, pseudoSize))
+	return LibraryEntry{XML: libModel(b.String()), W: pseudoSize, H: pseudoSize,
+		Title: fmt.Sprintf("%s (stencil %s): %s; drop it in that compound state, and draw one transition without a %s from it to the state to enter the first time",
+			master, wr.st.Name, what, wr.props.Test)}
 }
 
 // WriteLibrary writes the draw.io custom shape library of a stencil (see

@@ -5,11 +5,13 @@ import (
 	"encoding/json"
 	"encoding/xml"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/drawio"
+	"github.com/fsmforge/fsmforge/compile"
 	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
@@ -65,9 +67,13 @@ func TestLibrary(t *testing.T) {
 	for _, tt := range []struct {
 		stencil *chart.Stencil
 		titles  []string
+		golden  string // the library, when not ""
 	}{
-		{charttest.Stencil(t), []string{"State (stencil goomba)", "Initial State (stencil goomba)", "Transition (stencil goomba)", "Message Handler (stencil goomba)"}},
-		{robotStencil(t), []string{"Room (stencil robot)", "Door (stencil robot)"}},
+		{charttest.Stencil(t), []string{"State (stencil goomba)", "Initial State (stencil goomba)", "Transition (stencil goomba)", "Message Handler (stencil goomba)"}, ""},
+		{robotStencil(t), []string{"Room (stencil robot)", "Door (stencil robot)"}, ""},
+		{sentryStencil(t), []string{"State (stencil sentry)", "Initial State (stencil sentry)", "Transition (stencil sentry)", "Message Handler (stencil sentry)",
+			"Composite State (stencil sentry): a compound state", "Parallel State (stencil sentry): a parallel state",
+			"History (stencil sentry): a shallow history (H)", "Deep History (stencil sentry): a deep history (H*)"}, "testdata/fsmforge_sentry.library.xml"},
 	} {
 		t.Run(tt.stencil.Name, func(t *testing.T) {
 			var b bytes.Buffer
@@ -85,10 +91,14 @@ func TestLibrary(t *testing.T) {
 				if !strings.HasPrefix(e.Title, tt.titles[i]) || e.W <= 0 || e.H <= 0 {
 					t.Errorf("entry %d: %q %dx%d, want title %q", i, e.Title, e.W, e.H, tt.titles[i])
 				}
-				shape := shapeOf(t, e)
-				if !strings.Contains(shape, ` fsmforge="`) || !strings.Contains(shape, ` fsmforgeStencil="`+tt.stencil.Name+`"`) || !strings.Contains(shape, ` tooltip="`) {
-					t.Errorf("entry %d: shape %s lacks the role, stencil or tooltip", i, shape)
+				for _, shape := range shapesOf(t, e) {
+					if !strings.Contains(shape, ` fsmforge="`) || !strings.Contains(shape, ` fsmforgeStencil="`+tt.stencil.Name+`"`) || !strings.Contains(shape, ` tooltip="`) {
+						t.Errorf("entry %d: shape %s lacks the role, stencil or tooltip", i, shape)
+					}
 				}
+			}
+			if tt.golden != "" {
+				charttest.GoldenBytes(t, b.Bytes(), tt.golden, *update)
 			}
 			var again bytes.Buffer
 			drawio.WriteLibrary(&again, tt.stencil)
@@ -144,5 +154,150 @@ func TestLibraryDrawing(t *testing.T) {
 	}
 	if d := diff(got, want); d != "" {
 		t.Errorf("the designed Goomba differs at %s", d)
+	}
+}
+
+// shapesOf returns the UserObjects of a library entry's mxGraphModel, in
+// order: a container first, then what it holds.
+func shapesOf(t *testing.T, e drawio.LibraryEntry) []string {
+	t.Helper()
+	re := regexp.MustCompile(`<UserObject .*?</UserObject>`)
+	shapes := re.FindAllString(e.XML, -1)
+	if len(shapes) == 0 {
+		t.Fatalf("entry %q: no UserObject in %s", e.Title, e.XML)
+	}
+	return shapes
+}
+
+// drop places a vertex copied from the library as a designer does in
+// draw.io: a new ID, in parent (a container, or "1", the layer) at the
+// given box relative to it, attributes set in Edit Data.
+func drop(shape, id, parent string, x, y, w, h int, set map[string]string) string {
+	shape = regexp.MustCompile(` id="[^"]*">`).ReplaceAllLiteralString(shape, ` id="`+id+`">`)
+	shape = regexp.MustCompile(` parent="[^"]*"`).ReplaceAllLiteralString(shape, ` parent="`+parent+`"`)
+	geo := `<mxGeometry x="` + strconv.Itoa(x) + `" y="` + strconv.Itoa(y) + `" width="` + strconv.Itoa(w) + `" height="` + strconv.Itoa(h) + `" as="geometry"/>`
+	shape = regexp.MustCompile(`<mxGeometry [^>]*/>`).ReplaceAllLiteralString(shape, geo)
+	return designer(shape, id, set, "")
+}
+
+// sentryDrawing is testdata/fsmforge_sentry_library.drawio.
+const sentryDrawing = "testdata/fsmforge_sentry_library.drawio"
+
+// TestLibraryStatechart draws a statechart with the shapes of the sentry
+// stencil's library, as a designer would: Patrol, and Alert, a composite
+// state holding its initial state Search, a history and Combat, a
+// parallel state of two regions (the library's), Weapon {Aim, Fire} and
+// Movement {Stand, Chase}. The drawing is testdata/fsmforge_sentry_library.drawio
+// (-update rewrites it). Read with the stencil, it gives the chart
+// without a diagnostic, and compiles without one.
+func TestLibraryStatechart(t *testing.T) {
+	st := sentryStencil(t)
+	entries, err := drawio.Library(st)
+	if err != nil {
+		t.Fatal(err)
+	}
+	byMaster := map[string][]string{}
+	for _, e := range entries {
+		shapes := shapesOf(t, e)
+		m := regexp.MustCompile(` fsmforge="([^"]*)"`).FindStringSubmatch(shapes[0])
+		byMaster[m[1]] = shapes
+	}
+	state, initial, transition := byMaster["State"][0], byMaster["Initial State"][0], byMaster["Transition"][0]
+	composite, parallel, history := byMaster["Composite State"][0], byMaster["Parallel State"], byMaster["History"][0]
+	if len(parallel) != 3 || !strings.Contains(parallel[1], `fsmforge="Composite State"`) || !strings.Contains(parallel[1], `parent="2"`) {
+		t.Fatalf("the parallel state's entry = %v, want it and two regions drawn with the composite master inside it", parallel)
+	}
+	edge := func(id, test, source, target string, set map[string]string) string {
+		if set == nil {
+			set = map[string]string{}
+		}
+		set["Test"] = test
+		ends := `source="` + source + `"`
+		if target != "" {
+			ends += ` target="` + target + `"`
+		}
+		return designer(transition, id, set, ends)
+	}
+	cells := []string{
+		drop(initial, "patrol", "1", 40, 40, 120, 60, map[string]string{"label": "Patrol", "Animation": "walk", "Speed": "slow"}),
+		drop(composite, "alert", "1", 240, 40, 560, 420, map[string]string{"label": "Alert", "Animation": "run", "Speed": "fast"}),
+		drop(initial, "search", "alert", 20, 50, 120, 60, map[string]string{"label": "Search", "Animation": "walk", "Speed": "slow"}),
+		drop(history, "h", "alert", 200, 65, 30, 30, nil),
+		drop(parallel[0], "combat", "alert", 20, 130, 520, 270, map[string]string{"label": "Combat", "Animation": "aim", "Speed": "stop"}),
+		drop(parallel[1], "weapon", "combat", 20, 40, 480, 100, map[string]string{"label": "Weapon"}),
+		drop(initial, "aim", "weapon", 20, 30, 120, 60, map[string]string{"label": "Aim", "Animation": "aim", "Speed": "stop"}),
+		drop(state, "fire", "weapon", 200, 30, 120, 60, map[string]string{"label": "Fire", "Animation": "shoot", "Speed": "stop"}),
+		drop(parallel[2], "movement", "combat", 20, 150, 480, 100, map[string]string{"label": "Movement"}),
+		drop(initial, "stand", "movement", 20, 30, 120, 60, map[string]string{"label": "Stand", "Animation": "idle", "Speed": "stop"}),
+		drop(state, "chase", "movement", 200, 30, 120, 60, map[string]string{"label": "Chase", "Animation": "run", "Speed": "fast"}),
+		edge("t1", "noise", "patrol", "alert", nil),
+		edge("t2", "seePlayer", "patrol", "h", nil),
+		edge("t3", "", "h", "search", nil), // the history's default: no test
+		edge("t4", "seePlayer", "search", "combat", nil),
+		edge("t5", "inRange", "aim", "fire", nil),
+		edge("t6", "outOfRange", "fire", "aim", nil),
+		edge("t7", "closeBy", "stand", "chase", nil),
+		edge("t8", "lostPlayer", "chase", "stand", nil),
+		edge("t9", "calm", "alert", "patrol", nil),
+		edge("t10", "hit", "alert", "", map[string]string{"Final": "1"}),
+	}
+	doc := "<mxfile host=\"fsmforge\" pages=\"1\">\n  <diagram id=\"sentry\" name=\"Sentry\">\n    <mxGraphModel>\n      <root>\n" +
+		"        <mxCell id=\"0\"/>\n        <mxCell id=\"1\" parent=\"0\"/>\n        " + strings.Join(cells, "\n        ") +
+		"\n      </root>\n    </mxGraphModel>\n  </diagram>\n</mxfile>\n"
+	charttest.GoldenBytes(t, []byte(doc), sentryDrawing, *update)
+
+	c, err := drawio.ReadFile(sentryDrawing, drawio.Options{Stencil: st, File: "sentry.drawio"})
+	if err != nil {
+		t.Fatalf("ReadFile = %v", err)
+	}
+	charttest.CheckChart(t, c, err)
+	if len(c.Diagnostics) != 0 {
+		t.Errorf("Diagnostics = %v, want none", c.Diagnostics)
+	}
+	want := []string{
+		`state "patrol" name="Patrol" kind=normal initial=true parent="" entry=[Animation=walk Speed=slow]`,
+		`state "alert" name="Alert" kind=normal initial=false parent="" entry=[Animation=run Speed=fast]`,
+		`state "search" name="Search" kind=normal initial=true parent="alert" entry=[Animation=walk Speed=slow]`,
+		`state "h" name="" kind=history initial=false parent="alert" entry=[]`,
+		`state "combat" name="Combat" kind=parallel initial=false parent="alert" entry=[Animation=aim Speed=stop]`,
+		`state "weapon" name="Weapon" kind=normal initial=false parent="combat" entry=[Animation=idle Speed=stop]`,
+		`state "aim" name="Aim" kind=normal initial=true parent="weapon" entry=[Animation=aim Speed=stop]`,
+		`state "fire" name="Fire" kind=normal initial=false parent="weapon" entry=[Animation=shoot Speed=stop]`,
+		`state "movement" name="Movement" kind=normal initial=false parent="combat" entry=[Animation=idle Speed=stop]`,
+		`state "stand" name="Stand" kind=normal initial=true parent="movement" entry=[Animation=idle Speed=stop]`,
+		`state "chase" name="Chase" kind=normal initial=false parent="movement" entry=[Animation=run Speed=fast]`,
+		`transition "t1" from="patrol" any=false order=1 test="noise" value="" label="noise" event="" guard="" action="" target=alert push=false`,
+		`transition "t2" from="patrol" any=false order=2 test="seePlayer" value="" label="seePlayer" event="" guard="" action="" target=h push=false`,
+		`transition "t3" from="h" any=false order=1 test="" value="" label="" event="" guard="" action="" target=search push=false`,
+		`transition "t4" from="search" any=false order=1 test="seePlayer" value="" label="seePlayer" event="" guard="" action="" target=combat push=false`,
+		`transition "t5" from="aim" any=false order=1 test="inRange" value="" label="inRange" event="" guard="" action="" target=fire push=false`,
+		`transition "t6" from="fire" any=false order=1 test="outOfRange" value="" label="outOfRange" event="" guard="" action="" target=aim push=false`,
+		`transition "t7" from="stand" any=false order=1 test="closeBy" value="" label="closeBy" event="" guard="" action="" target=chase push=false`,
+		`transition "t8" from="chase" any=false order=1 test="lostPlayer" value="" label="lostPlayer" event="" guard="" action="" target=stand push=false`,
+		`transition "t9" from="alert" any=false order=1 test="calm" value="" label="calm" event="" guard="" action="" target=patrol push=false`,
+		`transition "t10" from="alert" any=false order=2 test="hit" value="" label="hit" event="" guard="" action="" target=(final) push=false`,
+	}
+	if d := diff(render(c), want); d != "" {
+		t.Errorf("the sentry differs at %s", d)
+	}
+	res, err := compile.Compile(c, compile.Options{Stencil: st})
+	if err != nil {
+		t.Fatalf("Compile = %v", err)
+	}
+	if len(res.Diagnostics) != 0 {
+		t.Errorf("Compile's diagnostics = %v, want none", res.Diagnostics)
+	}
+
+	// Written back with the stencil, the chart reads the same.
+	var b bytes.Buffer
+	if err := drawio.Write(&b, c, drawio.WriteOptions{}); err != nil {
+		t.Fatalf("Write = %v", err)
+	}
+	back, err := drawio.Read(&b, drawio.Options{Stencil: st})
+	if err != nil || len(back.Diagnostics) != 0 {
+		t.Fatalf("Read(Write(c)) = %v, %v", err, back.Diagnostics)
+	}
+	if d := diff(render(back), render(c)); d != "" {
+		t.Errorf("Read(Write(sentry)) differs at %s", d)
 	}
 }

@@ -2,6 +2,7 @@ package drawio
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
@@ -19,8 +20,8 @@ import (
 
 // structure checks, once the cells of a page are classified, what their
 // nesting says: a history drawn in no state is left out (an error), and a
-// state marked parallel that holds no states is a plain state (a
-// warning).
+// state marked parallel (or, with a stencil, drawn with its parallel
+// master) that holds no states is a plain state (a warning).
 func (in *interp) structure(pg *page, nodes []node, prefix string) {
 	regions := make(map[*node]int)
 	for i := range nodes {
@@ -44,11 +45,22 @@ func (in *interp) structure(pg *page, nodes []node, prefix string) {
 	}
 	for i := range nodes {
 		n := &nodes[i]
-		if !n.skip && n.class == clState && n.kind == chart.ParallelState && regions[n] == 0 {
-			in.diag(chart.Warning, in.pos(pg, n.c, prefix, chart.NormalizeSpace(n.text)), "draw its regions (containers) inside it, or remove "+AttrParallel,
-				"state %s is marked %s = 1 but holds no states: read as a plain state", n.c.id, AttrParallel)
-			n.kind = chart.NormalState
+		if n.skip || n.class != clState || n.kind != chart.ParallelState || regions[n] > 0 {
+			continue
 		}
+		at := in.pos(pg, n.c, prefix, chart.NormalizeSpace(n.text))
+		if st := in.st; st != nil {
+			shapes := strconv.Quote(st.Masters.State)
+			if st.Masters.Composite != "" {
+				shapes = strconv.Quote(st.Masters.Composite) + " or " + shapes
+			}
+			in.diag(chart.Warning, at, fmt.Sprintf("drop its regions in it: a %s shape of stencil %q's library for each", shapes, st.Name),
+				"parallel state %s (a %q shape) holds no states: read as a plain state", n.c.id, st.Masters.Parallel)
+		} else {
+			in.diag(chart.Warning, at, "draw its regions (containers) inside it, or remove "+AttrParallel,
+				"state %s is marked %s = 1 but holds no states: read as a plain state", n.c.id, AttrParallel)
+		}
+		n.kind = chart.NormalState
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/drawio"
+	"github.com/fsmforge/fsmforge/compile"
 	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
@@ -206,11 +207,13 @@ func TestNested(t *testing.T) {
 // states inside compounds, transitions to several states) and reads them
 // back: the same chart, boxes aside.
 func TestNestedRoundTrip(t *testing.T) {
-	stencils := map[string]*chart.Stencil{"plain": nil, "goomba": charttest.Stencil(t)}
-	for _, name := range []string{"plain", "goomba"} {
+	stencils := map[string]*chart.Stencil{"plain": nil, "goomba": charttest.Stencil(t), "sentry": sentryStencil(t)}
+	for k, name := range []string{"plain", "goomba", "sentry"} {
 		st := stencils[name]
 		t.Run(name, func(t *testing.T) {
-			r := rand.New(rand.NewPCG(7, uint64(len(name))))
+			r := rand.New(rand.NewPCG(7, uint64(5+k)))
+			tables := 0
+			defer func() { t.Logf("%d of the charts compile, to the same tables", tables) }()
 			for i := range 500 {
 				c := randomNested(r, st)
 				if i%5 == 4 { // a second page, its IDs prefixed as Read makes them
@@ -252,6 +255,12 @@ func TestNestedRoundTrip(t *testing.T) {
 				if back.Statechart != c.Statechart {
 					t.Fatalf("chart %d: Statechart = %v, want %v", i, back.Statechart, c.Statechart)
 				}
+				if want, ok := compiled(c); ok && err == nil { // the reader's checks may find errors compile does not look for
+					if got, _ := compiled(back); !bytes.Equal(got, want) {
+						t.Fatalf("chart %d: Read(Write(c)) compiles to another table than c\n%s", i, b.String())
+					}
+					tables++
+				}
 				checkContained(t, back)
 				var again bytes.Buffer
 				if err := drawio.Write(&again, c, opt); err != nil || !bytes.Equal(again.Bytes(), b.Bytes()) {
@@ -260,6 +269,17 @@ func TestNestedRoundTrip(t *testing.T) {
 			}
 		})
 	}
+}
+
+// compiled returns the table c compiles to, marshalled, and whether it
+// compiles.
+func compiled(c *chart.Chart) ([]byte, bool) {
+	res, err := compile.Compile(c, compile.Options{Stencil: c.Stencil})
+	if err != nil {
+		return nil, false
+	}
+	b, err := res.Table.MarshalBinary()
+	return b, err == nil
 }
 
 // checkContained checks that each state is drawn inside the state it is
@@ -282,7 +302,11 @@ func checkContained(t *testing.T, c *chart.Chart) {
 }
 
 // randomNested makes a nested chart as the reader could return it:
-// without a stencil, of every kind of state; with one, of nested states.
+// without a stencil, of every kind of state, with entry and exit actions
+// of every kind (guarded or not), transitions with actions, without a
+// target, internal, to several states, named histories; with a stencil,
+// of nested states, and of parallel states and histories when it has
+// their masters.
 func randomNested(r *rand.Rand, st *chart.Stencil) *chart.Chart {
 	c := &chart.Chart{Name: "random", Stencil: st, Statechart: st == nil && r.IntN(3) == 0, States: []chart.State{}, Transitions: []chart.Transition{}}
 	n := 2 + r.IntN(12)
@@ -302,31 +326,9 @@ func randomNested(r *rand.Rand, st *chart.Stencil) *chart.Chart {
 			s.Box = &chart.Box{X: float64(r.IntN(800)), Y: float64(r.IntN(600)), W: 80 + float64(r.IntN(80)), H: 40}
 		}
 		if st == nil {
-			switch k := r.IntN(12); {
-			case k < 6:
-			case k == 6:
-				s.Kind = chart.ParallelState
-			case k == 7 || k == 8:
-				if s.Parent != "" {
-					s.Kind = chart.HistoryState + chart.StateKind(k-7)
-					s.Name = ""
-				}
-			default:
-				s.Kind = chart.StateKind(1 + r.IntN(3)) // start, end, choice
-			}
-			s.Initial = s.Kind == chart.StartState
-			if r.IntN(5) == 0 {
-				s.Initial = !s.Initial
-			}
+			randomPlainState(r, &s)
 		} else {
-			if r.IntN(4) == 0 {
-				s.Initial = true
-			}
-			for _, a := range st.Actions {
-				if r.IntN(3) > 0 {
-					s.Entry = append(s.Entry, chart.Action{Property: a.Name, Value: a.Values[r.IntN(len(a.Values))]})
-				}
-			}
+			randomStencilState(r, st, &s)
 		}
 		holds[s.Parent]++
 		c.States = append(c.States, s)
@@ -335,6 +337,10 @@ func randomNested(r *rand.Rand, st *chart.Stencil) *chart.Chart {
 		if s := &c.States[i]; s.Kind == chart.ParallelState && holds[s.ID] == 0 {
 			s.Kind = chart.NormalState
 		}
+	}
+	kinds := map[string]chart.StateKind{}
+	for _, s := range c.States {
+		kinds[s.ID] = s.Kind
 	}
 	counts := map[string]int{}
 	add := func(t chart.Transition) {
@@ -350,7 +356,9 @@ func randomNested(r *rand.Rand, st *chart.Stencil) *chart.Chart {
 				t.Order = order
 			}
 		} else {
-			t.Test = st.Tests[r.IntN(len(st.Tests))].Name
+			if k := kinds[t.From]; k != chart.HistoryState && k != chart.DeepHistoryState { // a history's default has no test
+				t.Test = st.Tests[r.IntN(len(st.Tests))].Name
+			}
 			counts[t.From]++
 			t.Order = counts[t.From]
 		}
@@ -367,16 +375,108 @@ func randomNested(r *rand.Rand, st *chart.Stencil) *chart.Chart {
 	}
 	for range r.IntN(12) {
 		t := chart.Transition{From: state(), Target: chart.Target{Kind: chart.ToState, State: state()}}
-		switch r.IntN(6) {
+		switch r.IntN(7) {
 		case 0:
 			t.Target = chart.Target{Kind: chart.ToFinal}
 		case 1, 2:
 			for range 1 + r.IntN(2) {
 				t.Also = append(t.Also, state())
 			}
+		case 3:
+			if st == nil {
+				t.Target = chart.Target{Kind: chart.ToNone}
+			}
 		}
-		t.Internal = st == nil && r.IntN(5) == 0
+		if st == nil {
+			t.Internal = r.IntN(5) == 0
+			t.Actions = randomActions(r)
+		}
 		add(t)
 	}
 	return c
+}
+
+// randomPlainState makes s a state of a plain diagram: of any kind, a
+// history named or not, with entry and exit actions.
+func randomPlainState(r *rand.Rand, s *chart.State) {
+	switch k := r.IntN(12); {
+	case k < 6:
+	case k == 6:
+		s.Kind = chart.ParallelState
+	case k == 7 || k == 8:
+		if s.Parent != "" {
+			s.Kind = chart.HistoryState + chart.StateKind(k-7)
+			if r.IntN(2) == 0 {
+				s.Name = ""
+			}
+		}
+	default:
+		s.Kind = chart.StateKind(1 + r.IntN(3)) // start, end, choice
+	}
+	s.Initial = s.Kind == chart.StartState
+	if r.IntN(5) == 0 {
+		s.Initial = !s.Initial
+	}
+	s.Entry, s.Exit = randomActions(r), randomActions(r)
+}
+
+// randomStencilState makes s a state of a drawing made with stencil st:
+// parallel or a history when st has their masters; else initial or not,
+// with entry actions from st's drop-lists.
+func randomStencilState(r *rand.Rand, st *chart.Stencil, s *chart.State) {
+	switch k := r.IntN(10); {
+	case k == 0 && st.Masters.Parallel != "":
+		s.Kind = chart.ParallelState
+	case k == 1 && st.Masters.History != "" && s.Parent != "":
+		s.Kind = chart.HistoryState
+	case k == 2 && st.Masters.DeepHistory != "" && s.Parent != "":
+		s.Kind = chart.DeepHistoryState
+	}
+	if s.Kind == chart.HistoryState || s.Kind == chart.DeepHistoryState {
+		if r.IntN(2) == 0 {
+			s.Name = ""
+		}
+		return
+	}
+	if s.Kind == chart.NormalState && r.IntN(4) == 0 {
+		s.Initial = true
+	}
+	for _, a := range st.Actions {
+		if r.IntN(3) > 0 {
+			s.Entry = append(s.Entry, chart.Action{Property: a.Name, Value: a.Values[r.IntN(len(a.Values))]})
+		}
+	}
+}
+
+// actionWords are the words of random actions: those that must be quoted
+// to read back among them.
+var actionWords = []string{"walk", "walk left", `say "hi"`, "a=b", "[x]", "", "raise", "after", "as", "=", "naïve", "tab\tfree", "line\nbreak", "1.5s", "()", "ammo.empty"}
+
+// actionGuards are the guards of random actions: those that must be
+// quoted to read back among them.
+var actionGuards = []string{"", "", "low", "ammo == 0", "a[1] && b", "x]", "[y", " spaced ", `"q"`, "In(fire)", "a\nb"}
+
+// randomActions makes up to 3 actions of every kind.
+func randomActions(r *rand.Rand) []chart.Action {
+	if r.IntN(3) > 0 {
+		return nil
+	}
+	w := func() string { return actionWords[r.IntN(len(actionWords))] }
+	var as []chart.Action
+	for range 1 + r.IntN(3) {
+		a := chart.Action{Kind: chart.ActionKind(r.IntN(4)), Guard: actionGuards[r.IntN(len(actionGuards))]}
+		switch a.Kind {
+		case chart.GameAction:
+			a.Property, a.Value = w(), w()
+		case chart.RaiseAction:
+			a.Event = w()
+		case chart.SendAction:
+			a.Event, a.Timer = w(), w()
+			a.Delay = []float64{0, 0.5, 1, 1.5, 1e-3, 120, 1e21}[r.IntN(7)]
+		case chart.CancelAction:
+			a.Timer = w()
+		}
+		as = append(as, a)
+	}
+	return as
 }

@@ -26,7 +26,8 @@ import (
 //     an element that wraps a cell or should, count as one too; and,
 //     counted apart, the attributes of the elements that wrap cells
 //     (object, UserObject: the cells' Edit Data, their ID and label
-//     included).
+//     included); and, counted apart too, the actions of a plain diagram
+//     (the lines of AttrEntry, AttrExit and AttrActions).
 //   - MaxDepth bounds how deeply cells nest (a state in a container in a
 //     container...); XML elements may nest MaxDepth+32 deep.
 //   - MaxTransitions is not used: the reader keeps the states' nesting,
@@ -43,7 +44,7 @@ var (
 	// ErrTooLarge: the file is larger than Options.MaxSize, its
 	// compressed content inflates to more than that, or its labels'
 	// placeholders expand to more than that; or it holds more than
-	// Options.MaxElements cells, or more properties than that.
+	// Options.MaxElements cells, or more properties or actions than that.
 	ErrTooLarge = errors.New("drawio: file too large")
 	// ErrNotDrawio: the file is not a draw.io diagram: empty, binary, a
 	// PNG or an SVG without a diagram, a shape library, or XML of another

@@ -32,8 +32,8 @@ func (in *interp) stencilVertex(pg *page, n *node, prefix string) {
 	n.role = in.roleOf(n.c)
 	n.class = clNone
 	switch n.role {
-	case chart.RoleState, chart.RoleInitial:
-		n.class = clState
+	case chart.RoleState, chart.RoleInitial, chart.RoleComposite, chart.RoleParallel, chart.RoleHistory, chart.RoleDeepHistory:
+		n.class, n.kind = clState, n.role.Kind()
 	case chart.RoleAnyState:
 		n.class = clHandler
 		in.unknownAttrs(n, nil, in.pos(pg, n.c, prefix, chart.NormalizeSpace(n.text)))
@@ -41,6 +41,58 @@ func (in *interp) stencilVertex(pg *page, n *node, prefix string) {
 		in.diag(chart.Warning, in.pos(pg, n.c, prefix, chart.NormalizeSpace(n.text)), "draw transitions with the library's transition, an edge",
 			"shape %s has the role of master %q but is not an edge; ignored", n.c.id, in.st.Masters.Transition)
 	}
+}
+
+// stencilState reads the state of shape n of a drawing made with a
+// stencil, st holding what its shape says (ID, kind, parent, box), and
+// adds it to the chart: its name (its name property, or else its label;
+// a history's label, H or H*, is not a name), whether it is initial, its
+// entry actions (a history has none).
+func (in *interp) stencilState(pg *page, n *node, prefix string, st chart.State) {
+	c := n.c
+	history := n.role == chart.RoleHistory || n.role == chart.RoleDeepHistory
+	if v, ok := c.get(in.props.Name); ok {
+		st.Name = chart.NormalizeSpace(v)
+	}
+	if st.Name == "" && !history {
+		st.Name = chart.NormalizeSpace(n.text)
+	}
+	st.Name = in.strs.Clone(st.Name)
+	n.name = st.Name
+	st.Initial = n.role == chart.RoleInitial
+	shapeName := st.Name
+	if shapeName == "" {
+		shapeName = chart.NormalizeSpace(n.text)
+	}
+	st.Pos = in.pos(pg, c, prefix, shapeName)
+	if history {
+		in.unknownAttrs(n, in.stateAttrs[:1], st.Pos) // the name property
+		in.c.States = append(in.c.States, st)
+		return
+	}
+	st.Entry = make([]chart.Action, 0, len(in.st.Actions))
+	for _, a := range in.st.Actions {
+		v, ok := c.get(a.Name)
+		if !ok {
+			in.noteAttr(n.role, a.Name, true, st.Pos)
+			continue
+		}
+		v = strings.TrimSpace(v)
+		if v == "" {
+			continue
+		}
+		if !slices.Contains(a.Values, v) {
+			in.diag(chart.Error, st.Pos, "pick one of "+strings.Join(a.Values, ", ")+" in the state's Edit Data",
+				"state %q: %s value %q is not in the drop-list of stencil %q", st.Name, a.Name, v, in.st.Name)
+			continue
+		}
+		st.Entry = append(st.Entry, chart.Action{Property: in.strs.Clone(a.Name), Value: in.strs.Clone(v), Pos: st.Pos})
+	}
+	if len(st.Entry) == 0 {
+		st.Entry = nil
+	}
+	in.unknownAttrs(n, in.stateAttrs, st.Pos)
+	in.c.States = append(in.c.States, st)
 }
 
 // stencilEdge classifies an edge of a drawing made with a stencil.
@@ -76,7 +128,8 @@ func (in *interp) unroledEdge(pg *page, n *node, prefix string) bool {
 }
 
 // stencilTransition reads a transition's test, value, order and stack
-// operation from its properties; it reports whether they are valid.
+// operation from its properties; it reports whether they are valid. A
+// transition that leaves a history, its default, has no test.
 func (in *interp) stencilTransition(t *chart.Transition, n *node) bool {
 	st, names, c := in.st, in.props, n.c
 	valid := true
@@ -92,7 +145,12 @@ func (in *interp) stencilTransition(t *chart.Transition, n *node) bool {
 		return "pick one of " + strings.Join(importer.TestNames(in.st), ", ") + " in the transition's Edit Data"
 	}
 	var tst chart.Test
+	fromHistory := n.src != nil && (n.src.role == chart.RoleHistory || n.src.role == chart.RoleDeepHistory)
 	switch {
+	case fromHistory && strings.TrimSpace(test) != "":
+		bad("clear the transition's "+names.Test+" in its Edit Data",
+			"the transition of history %s has test %q: a history's transition is its default, taken without a test whenever there is no history yet", n.src.c.id, strings.TrimSpace(test))
+	case fromHistory: // its default: no test
 	case !hasTest:
 		bad(fmt.Sprintf("draw transitions with the %q shape of stencil %q's library", st.Masters.Transition, st.Name),
 			"transition without a %q property", names.Test)

@@ -135,3 +135,70 @@ func TestStencil(t *testing.T) {
 		})
 	}
 }
+
+// TestStencilStatechart checks the reading of the masters of statecharts
+// (the sentry stencil's): the chart, and the diagnostics.
+func TestStencilStatechart(t *testing.T) {
+	sentry := func(id, role, attrs, parent string) string {
+		return `<UserObject label="` + id + `" fsmforge="` + role + `" fsmforgeStencil="sentry" fsmforgeVersion="1" ` + attrs + ` id="` + id + `">` +
+			`<mxCell vertex="1" parent="` + parent + `"><mxGeometry width="80" height="40" as="geometry"/></mxCell></UserObject>`
+	}
+	edge := func(id, test, source, target string) string {
+		return `<UserObject label="" fsmforge="Transition" fsmforgeStencil="sentry" fsmforgeVersion="1" Test="` + test + `" id="` + id + `">` + ecell(source, target) + `</UserObject>`
+	}
+	const acts = `Name="" Animation="walk" Speed="slow"`
+	for _, tt := range []struct {
+		name  string
+		cells []string
+		want  []string
+		diags []string // when nil, none
+		err   bool
+	}{
+		{"good",
+			[]string{sentry("top", "Initial State", acts, "1"), sentry("c", "Composite State", `Name="Compound" Animation="run" Speed=""`, "1"),
+				sentry("ci", "Initial State", acts, "c"), sentry("h", "Deep History", `Name="back"`, "c"), sentry("h2", "History", `Name=""`, "c"),
+				sentry("p", "Parallel State", acts, "c"), sentry("r1", "Composite State", acts, "p"), sentry("r2", "State", acts, "p"),
+				edge("t1", "noise", "top", "h"), edge("t2", "", "h", "p"), edge("t3", "seePlayer", "top", "h2")},
+			[]string{`state "c" name="Compound" kind=normal initial=false parent="" entry=[Animation=run]`,
+				`state "ci" name="ci" kind=normal initial=true parent="c" entry=[Animation=walk Speed=slow]`,
+				`state "h" name="back" kind=deepHistory initial=false parent="c" entry=[]`,
+				`state "h2" name="" kind=history initial=false parent="c" entry=[]`,
+				`state "p" name="p" kind=parallel initial=false parent="c" entry=[Animation=walk Speed=slow]`,
+				`state "r2" name="r2" kind=normal initial=false parent="p" entry=[Animation=walk Speed=slow]`,
+				`transition "t2" from="h" any=false order=1 test="" value="" label="" event="" guard="" action="" target=p push=false`,
+				// UML's default for the history drawn without a transition.
+				`transition "h2#1" from="h2" any=false order=1 test="" value="" label="" event="" guard="" action="" target=ci push=false`},
+			[]string{`shape h2 "h2": note: drawio: history h2 has no transition: when there is no history yet, it enters "ci", the initial state of "Compound", as UML enters the state`},
+			false},
+		{"errors",
+			[]string{sentry("top", "Initial State", acts, "1"), sentry("h", "History", `Name=""`, "1"), sentry("c", "Composite State", acts, "1"),
+				sentry("ci", "Initial State", acts, "c"), sentry("ch", "History", `Name="" Animation="walk"`, "c"), sentry("p", "Parallel State", acts, "1"),
+				edge("t1", "seePlayer", "ch", "ci")},
+			[]string{`state "p" name="p" kind=normal`},
+			[]string{`shape h "h": drawio: history h is drawn in no state: a history keeps the history of the state it is drawn in; it and its transitions are left out`,
+				`shape t1 "seePlayer": drawio: the transition of history ch has test "seePlayer": a history's transition is its default, taken without a test whenever there is no history yet`,
+				`shape p "p": warning: drawio: parallel state p (a "Parallel State" shape) holds no states: read as a plain state`,
+				`shape ch "ch": note: drawio: history state shape: property "Animation" is not in stencil "sentry"; ignored`,
+				// Its transition left out, it has the default.
+				`shape ch "ch": note: drawio: history ch has no transition: when there is no history yet, it enters "ci", the initial state of "c", as UML enters the state`},
+			true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := drawio.Read(strings.NewReader(model(tt.cells...)), drawio.Options{Stencil: sentryStencil(t), File: "s.drawio"})
+			if c == nil {
+				t.Fatalf("Read = nil, %v", err)
+			}
+			if (err != nil) != tt.err {
+				t.Errorf("Read error = %v, want an error: %v", err, tt.err)
+			}
+			charttest.CheckChart(t, c, err)
+			diags := checkContains(t, c, tt.want, tt.diags)
+			if tt.diags == nil && len(diags) > 0 {
+				t.Errorf("Diagnostics = %s, want none", strings.Join(diags, "\n"))
+			}
+			if len(tt.diags) > 0 && len(diags) != len(tt.diags) {
+				t.Errorf("Diagnostics = %s, want %d", strings.Join(diags, "\n"), len(tt.diags))
+			}
+		})
+	}
+}

@@ -49,22 +49,31 @@ const (
 	styleParallel   = "swimlane;rounded=1;whiteSpace=wrap;container=1;startSize=30;arcSize=6;"
 	styleRegion     = "rounded=0;whiteSpace=wrap;dashed=1;container=1;verticalAlign=top;align=left;spacingLeft=6;"
 	styleHistory    = "ellipse;whiteSpace=wrap;aspect=fixed;"
+	styleComposite  = "swimlane;rounded=1;whiteSpace=wrap;container=1;startSize=30;arcSize=6;fontStyle=0;"
 )
 
 // Write writes c as a draw.io diagram (an mxfile, one diagram per page of
 // the chart) that [Read] reads back into an equal chart: the same states
-// (IDs, names, kinds, initial states, entry actions) and transitions (IDs,
-// ends, orders, tests, values, labels, stack operations), positions
+// (IDs, names, kinds, parents, initial states, entry and exit actions)
+// and transitions (IDs, ends, orders, tests, values, labels, stack
+// operations, actions, further targets, internal or not), positions
 // aside. Read it with c.Stencil when c has one.
 //
 // A chart with a stencil is drawn with the shapes of the stencil's
 // library (see [WriteLibrary]): states, initial states and transitions
 // carry the stencil's properties in their Edit Data, any-state
-// transitions leave a message-handler shape. A plain chart is drawn as a
-// UML state diagram: boxes, start, end and choice shapes, edges labelled
-// "event [guard] / action"; where the label alone would not give the
-// transition's order, test, event, guard or action back, or a state's
-// initial flag, the fsmforge attributes (AttrOrder, AttrTest...) say it.
+// transitions leave a message-handler shape; a compound state is a shape
+// of the composite master when the stencil has one and the state is not
+// initial (else a container of the state or initial-state master), a
+// parallel state or a history one of the parallel or history master. A
+// plain chart is drawn as a UML state diagram: boxes, start, end and
+// choice shapes, edges labelled "event [guard] / action"; where the
+// label alone would not give the transition's order, test, event, guard
+// or action back, or a state's initial flag, the fsmforge attributes
+// (AttrOrder, AttrTest...) say it, and they carry what a label does not
+// hold: a history's name (AttrName), entry and exit actions (AttrEntry,
+// AttrExit) and a transition's actions (AttrActions), one a line (see
+// the package documentation).
 //
 // States are drawn at their Box; those without one on a grid below the
 // others. States of a page whose IDs carry the page's prefix ("4/36", as
@@ -73,24 +82,31 @@ const (
 // inside it, a container (container=1) large enough to hold the states
 // inside, which are laid out in rows when they have no Box; a parallel
 // state is marked AttrParallel, its regions stacked inside it; a history
-// is an ellipse labelled H or H* (its name is not drawn). A transition to
-// several states (Also) is an edge to its Target and, to each further
-// state, an edge marked AttrAlso; an internal transition is marked
-// AttrInternal. Transitions that end in the final
-// state, or return, end loose. A chart that runs as a statechart
-// (Chart.Statechart) is marked AttrStatechart.
+// is an ellipse labelled H or H*. A transition to several states (Also)
+// is an edge to its Target and, to each further state, an edge marked
+// AttrAlso; an internal transition is marked AttrInternal; a transition
+// without a target (chart.ToNone) is an edge from its state back to it,
+// marked AttrStay. Transitions that end in the final state, or return,
+// end loose. A chart that runs as a statechart (Chart.Statechart) is
+// marked AttrStatechart; a chart whose Name is not its File's base name
+// (which Read gives a drawing) is marked AttrName, in the diagram's Edit
+// Data.
 //
 // The output is deterministic: the same chart gives the same bytes. Write
 // returns an error, and writes nothing, for a chart it cannot draw so that
-// it reads back: a plain chart with entry actions, values, stack
-// operations or any-state transitions (which only a stencil gives), a
-// chart with a stencil whose property names are not XML names or that has
-// pseudo-states, parallel states or internal transitions, an ID shared by
-// a state and a transition, an entry action the stencil does not list;
-// exit actions, transitions with actions (Transition.Actions) or without
-// a target (chart.ToNone); a state inside a pseudo-state, inside
-// itself or inside a state the chart does not have; a history at the top
-// level, a parallel state without regions. It panics if c is nil.
+// it reads back: a plain chart with values, stack operations or any-state
+// transitions (which only a stencil gives); a chart with a stencil whose
+// property names are not XML names, or that has what its masters and
+// properties cannot say: pseudo-states other than histories, parallel
+// states or histories without their masters, an initial state that is
+// not a normal one, exit actions, entry actions that are not the
+// stencil's (or on a history), transitions with actions, without a
+// target or internal, a test on a history's transition or none on
+// another; an action of an unknown kind, with a field its kind does not
+// use, or a delay that is not a number of seconds from 0; an ID shared by
+// a state and a transition; a state inside a pseudo-state, inside itself
+// or inside a state the chart does not have; a history at the top level,
+// a parallel state without regions. It panics if c is nil.
 func Write(w io.Writer, c *chart.Chart, opt WriteOptions) error {
 	if c == nil {
 		panic("drawio: Write of a nil chart")
@@ -151,7 +167,8 @@ type writer struct {
 	// each of their transitions is written with its order, since Read
 	// tries those without one after those with one.
 	ranked map[string]bool
-	holds  map[string]bool // the states of the page being written that hold states
+	holds  map[string]bool            // the states of the page being written that hold states
+	kinds  map[string]chart.StateKind // the kind of each state, by ID (the first of a repeated ID)
 }
 
 // groupKey is the key of a transition's state in writer.ranked.
@@ -198,39 +215,18 @@ func (wr *writer) check() error {
 		}
 	}
 	ids := make(map[string]bool, len(c.States))
+	wr.kinds = make(map[string]chart.StateKind, len(c.States))
 	for i := range c.States {
 		s := &c.States[i]
 		ids[s.ID] = true
+		if _, dup := wr.kinds[s.ID]; !dup {
+			wr.kinds[s.ID] = s.Kind
+		}
 		if s.ID == "" {
 			return writeErr("a state without an ID")
 		}
-		if len(s.Exit) > 0 {
-			return writeErr("state %q has exit actions, which a drawing cannot carry", s.ID)
-		}
-		if st == nil {
-			if len(s.Entry) > 0 {
-				return writeErr("state %q has entry actions, which a chart without a stencil cannot carry", s.ID)
-			}
-			continue
-		}
-		if s.Kind == chart.ParallelState {
-			return writeErr("state %q is a parallel state, which a chart drawn with stencil %q cannot have", s.ID, st.Name)
-		}
-		if s.Kind != chart.NormalState {
-			return writeErr("state %q is a %s pseudo-state, which a chart drawn with stencil %q cannot have", s.ID, s.Kind, st.Name)
-		}
-		if s.Initial && st.Masters.Initial == "" {
-			return writeErr("state %q is initial, but stencil %q has no initial-state master", s.ID, st.Name)
-		}
-		for k, a := range s.Entry {
-			if _, ok := st.Action(a.Property); !ok {
-				return writeErr("state %q: entry action %q is not a property of stencil %q", s.ID, a.Property, st.Name)
-			}
-			for _, b := range s.Entry[:k] {
-				if b.Property == a.Property {
-					return writeErr("state %q: entry action %q is set twice", s.ID, a.Property)
-				}
-			}
+		if err := wr.checkState(s); err != nil {
+			return err
 		}
 	}
 	seen := make(map[string]bool, len(c.Transitions))
@@ -245,24 +241,8 @@ func (wr *writer) check() error {
 			return writeErr("two transitions have the ID %q", t.ID)
 		}
 		seen[t.ID] = true
-		if st == nil && (t.Value != "" || t.Push || t.Target.Kind == chart.ToReturn || t.AnyState) {
-			return writeErr("transition %q has a value, a stack operation or starts in any state, which a chart without a stencil cannot carry", t.ID)
-		}
-		if st != nil && t.AnyState && st.Masters.AnyState == "" {
-			return writeErr("transition %q applies in any state, but stencil %q has no message-handler master", t.ID, st.Name)
-		}
-		if t.Target.Kind == chart.ToState && t.Target.State == "" {
-			return writeErr("transition %q goes to a state without an ID", t.ID)
-		}
-		switch {
-		case len(t.Actions) > 0:
-			return writeErr("transition %q has actions, which a drawing cannot carry", t.ID)
-		case t.Internal && st != nil:
-			return writeErr("transition %q is internal, which a chart drawn with stencil %q cannot carry", t.ID, st.Name)
-		case t.Target.Kind == chart.ToNone:
-			return writeErr("transition %q has no target, which a drawing cannot carry (an edge whose end is loose goes to the final state)", t.ID)
-		case len(t.Also) > 0 && t.Target.Kind != chart.ToState:
-			return writeErr("transition %q enters more states (Also) but its target is the %s", t.ID, t.Target.Kind)
+		if err := wr.checkTransition(t); err != nil {
+			return err
 		}
 		for _, id := range t.Also {
 			if !ids[id] {
@@ -271,6 +251,130 @@ func (wr *writer) check() error {
 		}
 	}
 	return wr.checkNesting()
+}
+
+// checkState refuses a state that cannot be drawn so that it reads back.
+func (wr *writer) checkState(s *chart.State) error {
+	st := wr.st
+	if st == nil {
+		for _, list := range []struct {
+			what string
+			as   []chart.Action
+		}{{"entry", s.Entry}, {"exit", s.Exit}} {
+			for k, a := range list.as {
+				if why := checkAction(a); why != "" {
+					return writeErr("state %q: %s action %d is %s", s.ID, list.what, k+1, why)
+				}
+			}
+		}
+		return nil
+	}
+	if len(s.Exit) > 0 {
+		return writeErr("state %q has exit actions, which a chart drawn with stencil %q cannot carry", s.ID, st.Name)
+	}
+	if wr.kindMaster(s.Kind) == "" {
+		switch s.Kind {
+		case chart.ParallelState, chart.HistoryState, chart.DeepHistoryState:
+			return writeErr("state %q is a %s state, but stencil %q has no master to draw one with", s.ID, s.Kind, st.Name)
+		}
+		return writeErr("state %q is a %s pseudo-state, which a chart drawn with stencil %q cannot have", s.ID, s.Kind, st.Name)
+	}
+	if s.Initial && st.Masters.Initial == "" {
+		return writeErr("state %q is initial, but stencil %q has no initial-state master", s.ID, st.Name)
+	}
+	if s.Initial && s.Kind != chart.NormalState {
+		return writeErr("state %q is an initial %s state, which the stencil's masters cannot draw", s.ID, s.Kind)
+	}
+	if isHistoryKind(s.Kind) && len(s.Entry) > 0 {
+		return writeErr("history state %q has entry actions, which a history cannot carry", s.ID)
+	}
+	for k, a := range s.Entry {
+		if a.Kind != chart.GameAction {
+			return writeErr("state %q: entry action %d is a %s action, which a chart drawn with stencil %q cannot carry: its entry actions are the stencil's properties", s.ID, k+1, a.Kind, st.Name)
+		}
+		if _, ok := st.Action(a.Property); !ok {
+			return writeErr("state %q: entry action %q is not a property of stencil %q", s.ID, a.Property, st.Name)
+		}
+		for _, b := range s.Entry[:k] {
+			if b.Property == a.Property {
+				return writeErr("state %q: entry action %q is set twice", s.ID, a.Property)
+			}
+		}
+	}
+	return nil
+}
+
+// kindMaster returns the master of the writer's stencil that draws a
+// state of the given kind ("" when none does): the state master for a
+// normal state, the parallel and history masters for their kinds.
+func (wr *writer) kindMaster(k chart.StateKind) string {
+	m := wr.st.Masters
+	switch k {
+	case chart.NormalState:
+		return m.State
+	case chart.ParallelState:
+		return m.Parallel
+	case chart.HistoryState:
+		return m.History
+	case chart.DeepHistoryState:
+		return m.DeepHistory
+	}
+	return ""
+}
+
+// isHistoryKind reports whether k is a history's kind, shallow or deep.
+func isHistoryKind(k chart.StateKind) bool {
+	return k == chart.HistoryState || k == chart.DeepHistoryState
+}
+
+// checkTransition refuses a transition that cannot be drawn so that it
+// reads back.
+func (wr *writer) checkTransition(t *chart.Transition) error {
+	st := wr.st
+	if st == nil && (t.Value != "" || t.Push || t.Target.Kind == chart.ToReturn || t.AnyState) {
+		return writeErr("transition %q has a value, a stack operation or starts in any state, which a chart without a stencil cannot carry", t.ID)
+	}
+	if st != nil && t.AnyState && st.Masters.AnyState == "" {
+		return writeErr("transition %q applies in any state, but stencil %q has no message-handler master", t.ID, st.Name)
+	}
+	if t.Target.Kind == chart.ToState && t.Target.State == "" {
+		return writeErr("transition %q goes to a state without an ID", t.ID)
+	}
+	if len(t.Also) > 0 && t.Target.Kind != chart.ToState {
+		return writeErr("transition %q enters more states (Also) but its target is the %s", t.ID, t.Target.Kind)
+	}
+	if st == nil {
+		if t.Target.Kind == chart.ToNone && t.From == "" {
+			return writeErr("transition %q has no target and leaves no state", t.ID)
+		}
+		for k, a := range t.Actions {
+			if why := checkAction(a); why != "" {
+				return writeErr("transition %q: action %d is %s", t.ID, k+1, why)
+			}
+		}
+		return nil
+	}
+	switch {
+	case len(t.Actions) > 0:
+		return writeErr("transition %q has actions, which a chart drawn with stencil %q cannot carry", t.ID, st.Name)
+	case t.Internal:
+		return writeErr("transition %q is internal, which a chart drawn with stencil %q cannot carry", t.ID, st.Name)
+	case t.Target.Kind == chart.ToNone:
+		return writeErr("transition %q has no target, which a chart drawn with stencil %q cannot carry (an edge whose end is loose goes to the final state)", t.ID, st.Name)
+	case wr.leavesHistory(t):
+		if t.Test != "" {
+			return writeErr("transition %q leaves a history and has test %q: a history's transition is its default, taken without a test", t.ID, t.Test)
+		}
+	case t.Test == "":
+		return writeErr("transition %q has no test, which every transition of a chart drawn with stencil %q but a history's has", t.ID, st.Name)
+	}
+	return nil
+}
+
+// leavesHistory reports whether transition t leaves a history state.
+func (wr *writer) leavesHistory(t *chart.Transition) bool {
+	k, ok := wr.kinds[t.From]
+	return ok && !t.AnyState && isHistoryKind(k)
 }
 
 // checkNesting refuses a state inside a state the chart does not have, or
@@ -492,21 +596,7 @@ func (wr *writer) model(pg *wpage) string {
 	var b strings.Builder
 	b.WriteString(`    <mxGraphModel dx="0" dy="0" grid="1" gridSize="10" guides="1" tooltips="1" connect="1" arrows="1" fold="1" page="1" pageScale="1" pageWidth="850" pageHeight="1100" math="0" shadow="0">` + "\n")
 	b.WriteString("      <root>\n")
-	if wr.c.Chain || wr.c.ChainLimit != 0 || wr.c.Statechart {
-		attrs := ""
-		if wr.c.Chain || wr.c.ChainLimit != 0 {
-			chain := "0"
-			if wr.c.Chain {
-				chain = "1"
-			}
-			attrs += ` ` + AttrChain + `="` + chain + `"`
-		}
-		if wr.c.ChainLimit != 0 {
-			attrs += fmt.Sprintf(` %s="%d"`, AttrChainLimit, wr.c.ChainLimit)
-		}
-		if wr.c.Statechart {
-			attrs += ` ` + AttrStatechart + `="1"`
-		}
+	if attrs := wr.diagramAttrs(pg == wr.pages[0]); attrs != "" {
 		b.WriteString(`        <object label=""` + attrs + ` id="` + esc(root) + `"><mxCell/></object>` + "\n")
 	} else {
 		b.WriteString(`        <mxCell id="` + esc(root) + `"/>` + "\n")
@@ -544,6 +634,32 @@ func (wr *writer) model(pg *wpage) string {
 	b.WriteString("      </root>\n")
 	b.WriteString("    </mxGraphModel>\n")
 	return b.String()
+}
+
+// diagramAttrs returns the attributes of a page's root cell, the
+// diagram's Edit Data, each after a space: the chart's Chain, ChainLimit
+// and Statechart when they are set; on the first page, its Name when it
+// is not the name of its file, which Read would give it.
+func (wr *writer) diagramAttrs(first bool) string {
+	c := wr.c
+	attrs := ""
+	if c.Chain || c.ChainLimit != 0 {
+		chain := "0"
+		if c.Chain {
+			chain = "1"
+		}
+		attrs += ` ` + AttrChain + `="` + chain + `"`
+	}
+	if c.ChainLimit != 0 {
+		attrs += fmt.Sprintf(` %s="%d"`, AttrChainLimit, c.ChainLimit)
+	}
+	if c.Statechart {
+		attrs += ` ` + AttrStatechart + `="1"`
+	}
+	if first && c.Name != "" && c.Name != chartName(c.File) {
+		attrs += ` ` + AttrName + `="` + esc(c.Name) + `"`
+	}
+	return attrs
 }
 
 // gridLayout returns where each state of a page without nesting is
@@ -584,30 +700,8 @@ func (wr *writer) gridLayout(pg *wpage) map[string]chart.Box {
 func (wr *writer) state(b *strings.Builder, pg *wpage, s *chart.State, parent, geo string, region bool) {
 	id := pg.cellID(s.ID)
 	compound := wr.holds[s.ID]
-	if st := wr.st; st != nil {
-		master, style := st.Masters.State, styleState
-		if s.Initial {
-			master, style = st.Masters.Initial, styleInitial
-		}
-		if compound {
-			style += styleContainer
-		}
-		// The label names the state, as the designer edits it; the
-		// name property stays empty.
-		fmt.Fprintf(b, `        <UserObject label="%s" %s %s=""`, esc(s.Name), wr.stencilAttrs(master), wr.props.Name)
-		for _, a := range st.Actions {
-			v := ""
-			for _, e := range s.Entry {
-				if e.Property == a.Name {
-					v = e.Value
-				}
-			}
-			fmt.Fprintf(b, ` %s="%s"`, a.Name, esc(v))
-		}
-		fmt.Fprintf(b, ` tooltip="%s" id="%s">`+"\n", esc(stateTooltip(st, wr.props)), esc(id))
-		fmt.Fprintf(b, `          <mxCell style="%s" vertex="1" parent="%s">`+"\n", style, esc(parent))
-		b.WriteString("            " + geo + "\n")
-		b.WriteString("          </mxCell>\n        </UserObject>\n")
+	if wr.st != nil {
+		wr.stencilState(b, s, id, parent, geo, compound, region)
 		return
 	}
 	style, label := styleState, s.Name
@@ -629,16 +723,28 @@ func (wr *writer) state(b *strings.Builder, pg *wpage, s *chart.State, parent, g
 	case compound:
 		style = styleState + styleContainer
 	}
-	// A container without text is a frame, unless its Edit Data says it
-	// is a state.
-	nameless := compound && s.Name == "" && s.Kind != chart.ParallelState
-	if s.Initial == (s.Kind == chart.StartState) && s.Kind != chart.ParallelState && !nameless {
+	attrs := wr.plainStateAttrs(s, compound)
+	if len(attrs) == 0 {
 		fmt.Fprintf(b, `        <mxCell id="%s" value="%s" style="%s" vertex="1" parent="%s">`+"\n", esc(id), esc(label), style, esc(parent))
 		b.WriteString("          " + geo + "\n")
 		b.WriteString("        </mxCell>\n")
 		return
 	}
+	fmt.Fprintf(b, `        <object label="%s" %s id="%s">`+"\n", esc(label), strings.Join(attrs, " "), esc(id))
+	fmt.Fprintf(b, `          <mxCell style="%s" vertex="1" parent="%s">`+"\n", style, esc(parent))
+	b.WriteString("            " + geo + "\n")
+	b.WriteString("          </mxCell>\n        </object>\n")
+}
+
+// plainStateAttrs returns the attributes that say what a plain state's
+// shape and label do not: whether it is initial (or a state at all, for a
+// container without a name), parallel, its name when its label is H or
+// H*, its entry and exit actions.
+func (wr *writer) plainStateAttrs(s *chart.State, compound bool) []string {
 	var attrs []string
+	// A container without text is a frame, unless its Edit Data says it
+	// is a state.
+	nameless := compound && s.Name == "" && s.Kind != chart.ParallelState
 	if s.Initial != (s.Kind == chart.StartState) || nameless {
 		initial := "0"
 		if s.Initial {
@@ -649,10 +755,76 @@ func (wr *writer) state(b *strings.Builder, pg *wpage, s *chart.State, parent, g
 	if s.Kind == chart.ParallelState {
 		attrs = append(attrs, AttrParallel+`="1"`)
 	}
-	fmt.Fprintf(b, `        <object label="%s" %s id="%s">`+"\n", esc(label), strings.Join(attrs, " "), esc(id))
+	if isHistoryKind(s.Kind) && s.Name != "" {
+		attrs = append(attrs, AttrName+`="`+esc(s.Name)+`"`)
+	}
+	if len(s.Entry) > 0 {
+		attrs = append(attrs, AttrEntry+`="`+esc(formatActions(s.Entry))+`"`)
+	}
+	if len(s.Exit) > 0 {
+		attrs = append(attrs, AttrExit+`="`+esc(formatActions(s.Exit))+`"`)
+	}
+	return attrs
+}
+
+// stencilState writes the cell of a state of a chart drawn with a
+// stencil: a shape of the master of its kind, a compound drawn with the
+// composite master when the stencil has one (unless it is initial),
+// a region dashed.
+func (wr *writer) stencilState(b *strings.Builder, s *chart.State, id, parent, geo string, compound, region bool) {
+	st := wr.st
+	master, style := st.Masters.State, styleState
+	switch {
+	case s.Kind == chart.ParallelState:
+		master, style = st.Masters.Parallel, styleParallel
+	case isHistoryKind(s.Kind):
+		wr.stencilHistory(b, s, id, parent, geo)
+		return
+	case s.Initial:
+		master, style = st.Masters.Initial, styleInitial
+	case compound && st.Masters.Composite != "":
+		master, style = st.Masters.Composite, styleComposite
+	}
+	switch {
+	case region && s.Kind == chart.NormalState:
+		style = styleRegion
+		if s.Initial {
+			style += "strokeWidth=3;"
+		}
+	case compound && master != st.Masters.Composite && s.Kind == chart.NormalState:
+		style += styleContainer
+	}
+	// The label names the state, as the designer edits it; the name
+	// property stays empty.
+	fmt.Fprintf(b, `        <UserObject label="%s" %s %s=""`, esc(s.Name), wr.stencilAttrs(master), wr.props.Name)
+	for _, a := range st.Actions {
+		v := ""
+		for _, e := range s.Entry {
+			if e.Property == a.Name {
+				v = e.Value
+			}
+		}
+		fmt.Fprintf(b, ` %s="%s"`, a.Name, esc(v))
+	}
+	fmt.Fprintf(b, ` tooltip="%s" id="%s">`+"\n", esc(stateTooltip(st, wr.props)), esc(id))
 	fmt.Fprintf(b, `          <mxCell style="%s" vertex="1" parent="%s">`+"\n", style, esc(parent))
 	b.WriteString("            " + geo + "\n")
-	b.WriteString("          </mxCell>\n        </object>\n")
+	b.WriteString("          </mxCell>\n        </UserObject>\n")
+}
+
+// stencilHistory writes the cell of a history of a chart drawn with a
+// stencil: a shape of the history or deep-history master labelled H or
+// H*, its name in the name property.
+func (wr *writer) stencilHistory(b *strings.Builder, s *chart.State, id, parent, geo string) {
+	master, label := wr.st.Masters.History, "H"
+	if s.Kind == chart.DeepHistoryState {
+		master, label = wr.st.Masters.DeepHistory, "H*"
+	}
+	fmt.Fprintf(b, `        <UserObject label="%s" %s %s="%s" tooltip="%s" id="%s">`+"\n", label, wr.stencilAttrs(master), wr.props.Name, esc(s.Name),
+		esc(historyTooltip(wr.props, s.Kind == chart.DeepHistoryState)), esc(id))
+	fmt.Fprintf(b, `          <mxCell style="%s" vertex="1" parent="%s">`+"\n", styleHistory, esc(parent))
+	b.WriteString("            " + geo + "\n")
+	b.WriteString("          </mxCell>\n        </UserObject>\n")
 }
 
 // stencilAttrs returns the attributes that name a shape's master and
@@ -672,6 +844,16 @@ func stateTooltip(st *chart.Stencil, p chart.Properties) string {
 		lines = append(lines, a.Name+": "+strings.Join(a.Values, " | "))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// historyTooltip says what a history shape is, and its name property.
+func historyTooltip(p chart.Properties, deep bool) string {
+	what := "Shallow history: a transition to it enters the state inside its state that was active when the state was last left"
+	if deep {
+		what = "Deep history: a transition to it enters every state inside its state that was active when the state was last left"
+	}
+	return what + "\nDraw one transition, without a test, from it to the state to enter the first time (by default, the initial state)\n" +
+		p.Name + ": the history's name, if it has one"
 }
 
 // transitionTooltip lists the values of a transition's properties.
@@ -705,9 +887,12 @@ func (wr *writer) transition(b *strings.Builder, pg *wpage, t *chart.Transition,
 		source = handler
 	}
 	ends := ` source="` + esc(source) + `"`
-	loose := t.Target.Kind != chart.ToState
-	if !loose {
+	loose := t.Target.Kind != chart.ToState && t.Target.Kind != chart.ToNone
+	switch t.Target.Kind {
+	case chart.ToState:
 		ends += ` target="` + esc(pg.cellID(t.Target.State)) + `"`
+	case chart.ToNone: // a loop on its state, marked AttrStay
+		ends += ` target="` + esc(source) + `"`
 	}
 	geo := `<mxGeometry relative="1" as="geometry"/>`
 	if loose {
@@ -768,6 +953,12 @@ func (wr *writer) transition(b *strings.Builder, pg *wpage, t *chart.Transition,
 	}
 	if t.Internal {
 		extra = append(extra, AttrInternal+`="1"`)
+	}
+	if t.Target.Kind == chart.ToNone {
+		extra = append(extra, AttrStay+`="1"`)
+	}
+	if len(t.Actions) > 0 {
+		extra = append(extra, AttrActions+`="`+esc(formatActions(t.Actions))+`"`)
 	}
 	add(AttrTest, test, t.Test)
 	add(AttrEvent, ev, t.Event)

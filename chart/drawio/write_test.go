@@ -3,12 +3,18 @@ package drawio_test
 import (
 	"bytes"
 	"errors"
+	"maps"
 	"math/rand/v2"
+	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/drawio"
+	"github.com/fsmforge/fsmforge/chart/scxml"
+	"github.com/fsmforge/fsmforge/compile"
 	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
@@ -62,8 +68,19 @@ func TestWriteErrors(t *testing.T) {
 		c    *chart.Chart
 		want string
 	}{
-		{"entry without stencil", &chart.Chart{States: []chart.State{{ID: "1", Entry: []chart.Action{{Property: "XMovement", Value: "left"}}}}},
-			`state "1" has entry actions, which a chart without a stencil cannot carry`},
+		{"raise with a property", &chart.Chart{States: []chart.State{{ID: "1", Entry: []chart.Action{{Kind: chart.RaiseAction, Event: "e", Property: "p"}}}}},
+			`state "1": entry action 1 is a raise action with a property or value, which it does not use`},
+		{"cancel with an event", &chart.Chart{States: []chart.State{{ID: "1", Exit: []chart.Action{{Kind: chart.CancelAction, Timer: "t", Event: "e"}}}}},
+			`state "1": exit action 1 is a cancel action with an event, which it does not use`},
+		{"game action with a delay", &chart.Chart{States: []chart.State{state("1")}, Transitions: []chart.Transition{{ID: "2", From: "1", Target: chart.Target{State: "1"},
+			Actions: []chart.Action{{Kind: chart.RaiseAction, Event: "e"}, {Property: "p", Value: "v", Delay: 1}}}}},
+			`transition "2": action 2 is a game action with a delay, which it does not use`},
+		{"negative delay", &chart.Chart{States: []chart.State{{ID: "1", Entry: []chart.Action{{Kind: chart.SendAction, Event: "e", Delay: -1}}}}},
+			`state "1": entry action 1 is a send action with delay -1: a delay is 0 or more seconds`},
+		{"unknown action kind", &chart.Chart{States: []chart.State{{ID: "1", Entry: []chart.Action{{Kind: 9}}}}},
+			`state "1": entry action 1 is an action of unknown kind 9`},
+		{"raise with stencil", &chart.Chart{Stencil: st, States: []chart.State{{ID: "1", Entry: []chart.Action{{Kind: chart.RaiseAction, Event: "e"}}}}},
+			`state "1": entry action 1 is a raise action, which a chart drawn with stencil "goomba" cannot carry`},
 		{"push without stencil", &chart.Chart{States: []chart.State{state("1")}, Transitions: []chart.Transition{{ID: "2", From: "1", Push: true, Target: chart.Target{Kind: chart.ToFinal}}}},
 			`transition "2" has a value, a stack operation or starts in any state`},
 		{"shared ID", &chart.Chart{States: []chart.State{state("1")}, Transitions: []chart.Transition{{ID: "1", From: "1"}}},
@@ -77,12 +94,21 @@ func TestWriteErrors(t *testing.T) {
 			`property "two words" cannot be an attribute of a draw.io shape`},
 		{"initial without master", &chart.Chart{Stencil: robotStencil(t), States: []chart.State{{ID: "1", Initial: true}}},
 			`state "1" is initial, but stencil "robot" has no initial-state master`},
-		{"exit actions", &chart.Chart{States: []chart.State{{ID: "1", Exit: []chart.Action{{Kind: chart.RaiseAction, Event: "e"}}}}},
-			`state "1" has exit actions, which a drawing cannot carry`},
-		{"transition actions", &chart.Chart{States: []chart.State{state("1")}, Transitions: []chart.Transition{{ID: "2", From: "1", Target: chart.Target{State: "1"}, Actions: []chart.Action{{Kind: chart.RaiseAction, Event: "e"}}}}},
-			`transition "2" has actions, which a drawing cannot carry`},
-		{"no target", &chart.Chart{States: []chart.State{state("1")}, Transitions: []chart.Transition{{ID: "2", From: "1", Target: chart.Target{Kind: chart.ToNone}}}},
-			`transition "2" has no target, which a drawing cannot carry`},
+		{"exit actions with stencil", &chart.Chart{Stencil: st, States: []chart.State{{ID: "1", Exit: []chart.Action{{Kind: chart.RaiseAction, Event: "e"}}}}},
+			`state "1" has exit actions, which a chart drawn with stencil "goomba" cannot carry`},
+		{"transition actions with stencil", &chart.Chart{Stencil: st, States: []chart.State{state("1")}, Transitions: []chart.Transition{{ID: "2", From: "1", Test: "hitByPlayer", Target: chart.Target{State: "1"}, Actions: []chart.Action{{Kind: chart.RaiseAction, Event: "e"}}}}},
+			`transition "2" has actions, which a chart drawn with stencil "goomba" cannot carry`},
+		{"no target with stencil", &chart.Chart{Stencil: st, States: []chart.State{state("1")}, Transitions: []chart.Transition{{ID: "2", From: "1", Test: "hitByPlayer", Target: chart.Target{Kind: chart.ToNone}}}},
+			`transition "2" has no target, which a chart drawn with stencil "goomba" cannot carry`},
+		{"history with stencil", &chart.Chart{Stencil: st, States: []chart.State{state("1"), {ID: "2", Kind: chart.HistoryState, Parent: "1"}}},
+			`state "2" is a history state, but stencil "goomba" has no master to draw one with`},
+		{"history's test", &chart.Chart{Stencil: sentryStencil(t), States: []chart.State{state("1"), {ID: "2", Kind: chart.DeepHistoryState, Parent: "1"}, {ID: "3", Parent: "1"}},
+			Transitions: []chart.Transition{{ID: "4", From: "2", Test: "seePlayer", Target: chart.Target{State: "3"}}}},
+			`transition "4" leaves a history and has test "seePlayer": a history's transition is its default, taken without a test`},
+		{"no test with stencil", &chart.Chart{Stencil: st, States: []chart.State{state("1")}, Transitions: []chart.Transition{{ID: "2", From: "1", Target: chart.Target{State: "1"}}}},
+			`transition "2" has no test, which every transition of a chart drawn with stencil "goomba" but a history's has`},
+		{"initial parallel with stencil", &chart.Chart{Stencil: sentryStencil(t), States: []chart.State{{ID: "1", Kind: chart.ParallelState, Initial: true}, {ID: "2", Parent: "1"}}},
+			`state "1" is an initial parallel state, which the stencil's masters cannot draw`},
 		{"internal with stencil", &chart.Chart{Stencil: st, States: []chart.State{state("1")}, Transitions: []chart.Transition{{ID: "2", From: "1", Test: "hitByPlayer", Internal: true, Target: chart.Target{State: "1"}}}},
 			`transition "2" is internal, which a chart drawn with stencil "goomba" cannot carry`},
 		{"more targets of the final state", &chart.Chart{States: []chart.State{state("1")}, Transitions: []chart.Transition{{ID: "2", From: "1", Target: chart.Target{Kind: chart.ToFinal}, Also: []string{"1"}}}},
@@ -100,7 +126,7 @@ func TestWriteErrors(t *testing.T) {
 		{"parallel without regions", &chart.Chart{States: []chart.State{{ID: "1", Kind: chart.ParallelState}}},
 			`parallel state "1" has no regions`},
 		{"parallel with stencil", &chart.Chart{Stencil: st, States: []chart.State{{ID: "1", Kind: chart.ParallelState}, {ID: "2", Parent: "1"}}},
-			`state "1" is a parallel state, which a chart drawn with stencil "goomba" cannot have`},
+			`state "1" is a parallel state, but stencil "goomba" has no master to draw one with`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var b bytes.Buffer
@@ -165,3 +191,245 @@ func TestWriteNil(t *testing.T) {
 }
 
 var _ = errors.Is
+
+// TestStatechartRoundTrip writes random statecharts that compile (states
+// nested in compounds and in the regions of parallel states, named
+// histories, entry and exit actions of every kind, transitions with
+// actions, without a target, internal, into two regions at once) as plain
+// diagrams, and reads them back without a stencil: the same chart,
+// without a diagnostic, compiling to the same table byte for byte.
+func TestStatechartRoundTrip(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 3))
+	for i := range 300 {
+		c := randomStatechart(r)
+		want, ok := compiled(c)
+		if !ok {
+			_, err := compile.Compile(c, compile.Options{})
+			t.Fatalf("chart %d does not compile: %v", i, err)
+		}
+		var b bytes.Buffer
+		if err := drawio.Write(&b, c, drawio.WriteOptions{Compress: i%4 == 3}); err != nil {
+			t.Fatalf("chart %d: Write = %v", i, err)
+		}
+		back, err := drawio.Read(bytes.NewReader(b.Bytes()), drawio.Options{File: "random.drawio"})
+		if err != nil {
+			t.Fatalf("chart %d: Read(Write(c)) = %v\n%s", i, err, b.String())
+		}
+		charttest.CheckChart(t, back, err)
+		if p := problems(back); len(p) > 0 {
+			t.Errorf("chart %d: Read(Write(c)) reports %s", i, strings.Join(p, "\n"))
+		}
+		if d := diff(render(back), render(c)); d != "" {
+			t.Fatalf("chart %d: Read(Write(c)) differs from c at %s\n%s", i, d, b.String())
+		}
+		if got, _ := compiled(back); !bytes.Equal(got, want) {
+			t.Fatalf("chart %d: Read(Write(c)) compiles to another table than c\n%s", i, b.String())
+		}
+	}
+}
+
+// randomStatechart makes a plain statechart that compiles: states nested
+// in compounds, each with its initial state, and in the regions of
+// parallel states; histories, named or not, with their defaults; entry
+// and exit actions; transitions on events, some guarded, with actions,
+// some without a target, internal, or into two regions at once.
+func randomStatechart(r *rand.Rand) *chart.Chart {
+	c := &chart.Chart{Name: "random", Statechart: r.IntN(2) == 0, States: []chart.State{}, Transitions: []chart.Transition{}}
+	kind := map[string]chart.StateKind{}
+	kids := map[string][]string{}
+	add := func(s chart.State) {
+		s.Pos = chart.Pos{Page: "Page-1"}
+		c.States = append(c.States, s)
+		kind[s.ID] = s.Kind
+		kids[s.Parent] = append(kids[s.Parent], s.ID)
+	}
+	// The tree: a parallel state's children are compound regions.
+	for k := range 3 + r.IntN(10) {
+		var parents []string
+		for _, s := range c.States {
+			if s.Kind == chart.NormalState {
+				parents = append(parents, s.ID)
+			}
+		}
+		s := chart.State{ID: "s" + strconv.Itoa(k), Name: "S" + strconv.Itoa(k), Entry: statechartActions(r), Exit: statechartActions(r)}
+		if len(parents) > 0 && r.IntN(3) > 0 {
+			s.Parent = parents[r.IntN(len(parents))]
+		}
+		if r.IntN(6) == 0 {
+			s.Kind = chart.ParallelState
+		}
+		add(s)
+		if s.Kind == chart.ParallelState {
+			for j := range 2 {
+				region := chart.State{ID: s.ID + "r" + strconv.Itoa(j), Name: s.Name + " region " + strconv.Itoa(j), Parent: s.ID}
+				add(region)
+				add(chart.State{ID: region.ID + "a", Name: region.Name + " a", Parent: region.ID, Initial: true})
+			}
+		}
+	}
+	// An initial state in each compound, and at the top.
+	for _, p := range append([]string{""}, slices.Collect(maps.Keys(kids))...) {
+		if p != "" && kind[p] == chart.ParallelState {
+			continue
+		}
+		marked := false
+		for i := range c.States {
+			if s := &c.States[i]; s.Parent == p && s.Initial {
+				marked = true
+			}
+		}
+		for i := range c.States {
+			if s := &c.States[i]; s.Parent == p && !marked && (s.Kind == chart.NormalState || s.Kind == chart.ParallelState) {
+				s.Initial, marked = true, true
+			}
+		}
+	}
+	var normal []string
+	for _, s := range c.States {
+		if s.Kind == chart.NormalState {
+			normal = append(normal, s.ID)
+		}
+	}
+	slices.Sort(normal)
+	order := map[string]int{}
+	transition := func(t chart.Transition) {
+		order[t.From]++
+		t.ID, t.Order, t.Pos = "t"+strconv.Itoa(len(c.Transitions)), order[t.From], chart.Pos{Page: "Page-1"}
+		c.Transitions = append(c.Transitions, t)
+	}
+	// Histories in some compounds, with their defaults.
+	for _, p := range normal {
+		if len(kids[p]) == 0 || r.IntN(2) == 0 {
+			continue
+		}
+		h := chart.State{ID: p + "h", Parent: p, Kind: chart.HistoryState + chart.StateKind(r.IntN(2))}
+		if r.IntN(2) == 0 {
+			h.Name = "history of " + p
+		}
+		target := kids[p][r.IntN(len(kids[p]))]
+		add(h)
+		transition(chart.Transition{From: h.ID, Target: chart.Target{State: target}})
+	}
+	events := []string{"go", "hit", "calm", "tick.fast"}
+	for range r.IntN(14) {
+		t := chart.Transition{From: normal[r.IntN(len(normal))], Event: events[r.IntN(len(events))], Actions: statechartActions(r)}
+		if r.IntN(3) == 0 {
+			t.Guard = []string{"low", "ready && !low", "In(s0)"}[r.IntN(3)]
+		}
+		t.Test, t.Label = t.Event, t.Event
+		if t.Guard != "" {
+			t.Label += " [" + t.Guard + "]"
+		}
+		ids := slices.Collect(maps.Keys(kind))
+		slices.Sort(ids)
+		switch k := r.IntN(8); {
+		case k == 0:
+			t.Target.Kind = chart.ToNone
+		case k == 1:
+			t.Target.Kind = chart.ToFinal
+		case k == 2 && strings.Contains(strings.Join(ids, " "), "r1a"):
+			for _, id := range ids { // into both regions of a parallel state
+				if strings.HasSuffix(id, "r0a") {
+					t.Target, t.Also = chart.Target{State: id}, []string{strings.TrimSuffix(id, "r0a") + "r1a"}
+					break
+				}
+			}
+		default:
+			t.Target.State = ids[r.IntN(len(ids))]
+		}
+		t.Internal = t.Target.Kind == chart.ToState && r.IntN(4) == 0
+		transition(t)
+	}
+	return c
+}
+
+// statechartActions makes up to 2 actions of every kind that compile.
+func statechartActions(r *rand.Rand) []chart.Action {
+	var as []chart.Action
+	for range r.IntN(3) {
+		a := chart.Action{Kind: chart.ActionKind(r.IntN(4))}
+		switch a.Kind {
+		case chart.GameAction:
+			a.Property, a.Value = []string{"Animation", "Speed"}[r.IntN(2)], []string{"walk", "run fast", "()"}[r.IntN(3)]
+		case chart.RaiseAction:
+			a.Event = []string{"go", "calm", "alarm.raised"}[r.IntN(3)]
+		case chart.SendAction:
+			a.Event, a.Delay = []string{"tick.fast", "hit"}[r.IntN(2)], []float64{0, 0.5, 2}[r.IntN(3)]
+			a.Timer = []string{"", "t1", "t2"}[r.IntN(3)]
+		case chart.CancelAction:
+			a.Timer = []string{"t1", "t2"}[r.IntN(2)]
+		}
+		if r.IntN(4) == 0 {
+			a.Guard = "ready"
+		}
+		as = append(as, a)
+	}
+	return as
+}
+
+// TestWriteStatecharts writes statecharts read from SCXML, and charttest's
+// soldier, as plain diagrams and reads them back without a stencil: the
+// same chart, history names, exit actions, transitions' actions,
+// targetless and internal transitions included, without a diagnostic,
+// compiling to the same table.
+func TestWriteStatecharts(t *testing.T) {
+	guard, err := scxml.ReadFile("../../examples/guard/guard.scxml", scxml.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []*chart.Chart{guard, charttest.Soldier()} {
+		t.Run(c.Name, func(t *testing.T) {
+			want, ok := compiled(c)
+			if !ok {
+				t.Fatal("the chart does not compile")
+			}
+			var b bytes.Buffer
+			if err := drawio.Write(&b, c, drawio.WriteOptions{}); err != nil {
+				t.Fatalf("Write = %v", err)
+			}
+			file := "converted.drawio"
+			if c.File != "" {
+				file = strings.TrimSuffix(filepath.Base(c.File), filepath.Ext(c.File)) + ".drawio"
+			}
+			back, err := drawio.Read(&b, drawio.Options{File: file})
+			if err != nil {
+				t.Fatalf("Read(Write(c)) = %v", err)
+			}
+			charttest.CheckChart(t, back, err)
+			if p := problems(back); len(p) > 0 {
+				t.Errorf("Read(Write(c)) reports %s", strings.Join(p, "\n"))
+			}
+			if d := diff(render(back), render(c)); d != "" {
+				t.Errorf("Read(Write(c)) differs from c at %s", d)
+			}
+			if got, _ := compiled(back); !bytes.Equal(got, want) {
+				t.Errorf("Read(Write(c)) compiles to another table than c")
+			}
+			if back.Statechart != c.Statechart || back.Name != c.Name {
+				t.Errorf("Statechart, Name = %v, %q, want %v, %q", back.Statechart, back.Name, c.Statechart, c.Name)
+			}
+		})
+	}
+}
+
+// TestWriteName writes a chart's name in the diagram's Edit Data when it
+// is not its file's: then the name follows the file the drawing is saved
+// as.
+func TestWriteName(t *testing.T) {
+	for _, tt := range []struct{ name, file, want string }{
+		{"Guard NPC", "guard.scxml", "Guard NPC"},
+		{"machineName", "w3c/test330.scxml", "machineName"},
+		{"guard", "examples/guard/guard.scxml", "out"},
+		{"", "", "out"},
+	} {
+		c := &chart.Chart{Name: tt.name, File: tt.file, States: []chart.State{{ID: "a", Name: "A"}}}
+		var b bytes.Buffer
+		if err := drawio.Write(&b, c, drawio.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		back, err := drawio.Read(&b, drawio.Options{File: "out.drawio"})
+		if err != nil || back.Name != tt.want {
+			t.Errorf("Read(Write(chart %q of %s)).Name = %q, %v, want %q", tt.name, tt.file, back.Name, err, tt.want)
+		}
+	}
+}
