@@ -16,9 +16,11 @@ func runStencil(args []string, stdout, stderr io.Writer) error {
 Turns the programmers' stencil file (JSON) into shapes designers draw
 with: a Visio XML stencil (-format vsx: masters for the state, the initial
 state, the transition and the message handler, whose Shape Data carry the
-stencil's drop-lists), or a draw.io shape library (-format drawio: open it
-with File > Open Library; each shape carries the properties under Edit
-Data). Drawings made with either read back with -stencil STENCIL.
+stencil's drop-lists, and for the composite and parallel states, the
+history, deep history and start states when the stencil names them), or a
+draw.io shape library (-format drawio: open it with File > Open Library;
+each shape carries the properties under Edit Data). Drawings made with
+either read back with -stencil STENCIL.
 
 Flags:
 `)
