@@ -579,15 +579,19 @@ func (in *interp) endPage(sh *sheet) {
 }
 
 // stencilState reads what a shape of a state master (of the stencil's
-// state, initial-state, composite or parallel master) says of its state:
-// its name, box, kind and entry actions. A history pseudo-state has no
-// entry actions, and is nameless unless its text says more than UML's
-// "H" or "H*".
+// state, initial-state, composite or parallel master, or of one of its
+// pseudo-states') says of its state: its name, box, kind and entry
+// actions. A pseudo-state has no entry actions and no name property: a
+// history is nameless unless its text says more than UML's "H" or "H*",
+// a start pseudo-state unless it has a text, as in a plain diagram.
 func (in *interp) stencilState(sh *sheet, n *node, s *Shape) {
 	d := stateDraft{box: box(s, in.path), first: int32(sh.acts.n), kind: n.role.Kind()}
-	if isHistory(d.kind) {
+	switch {
+	case isHistory(d.kind):
 		d.name = in.text(historyName(chart.NormalizeSpace(stateText(s))))
-	} else {
+	case d.kind == chart.StartState:
+		d.name = in.text(chart.NormalizeSpace(stateText(s)))
+	default:
 		d.name = in.text(in.stencilName(s))
 		in.stencilActions(sh, n, s, &d)
 	}
@@ -597,6 +601,12 @@ func (in *interp) stencilState(sh *sheet, n *node, s *Shape) {
 
 // isHistory reports whether k is a kind of history pseudo-state.
 func isHistory(k chart.StateKind) bool { return k == chart.HistoryState || k == chart.DeepHistoryState }
+
+// untestedKind reports whether the transition leaving a pseudo-state of
+// kind k is taken without a test: that of a start pseudo-state, which says
+// where its compound state (or the machine) starts, and that of a history
+// pseudo-state, which says where the history goes the first time.
+func untestedKind(k chart.StateKind) bool { return k == chart.StartState || isHistory(k) }
 
 // historyName is the name of a history pseudo-state whose text is name:
 // none when the text is UML's notation, "H" or "H*".
@@ -745,21 +755,23 @@ func (in *interp) final(sh *sheet, n *node, p *Prop, name, shapeName string) {
 	}
 }
 
-// The formats of the findings of a transition without a test, which a
-// history pseudo-state's transition may be (see noTest).
+// The formats of the findings of a transition without a test, which the
+// transition of a start or history pseudo-state may be (see noTest).
 const (
 	noTestRow   = "transition without a %q property"
 	noTestValue = "transition without a test"
 )
 
 // noTest reports whether a finding of the format kind says that a
-// transition has no test: a history pseudo-state's transition, which says
-// where the history goes the first time, is taken without one.
+// transition has no test, which the transition leaving a start or history
+// pseudo-state does not need (see untestedKind).
 func noTest(kind string) bool { return kind == noTestRow || kind == noTestValue }
 
-// history reports whether the node n is a history pseudo-state.
-func (sh *sheet) history(n *node) bool {
-	return n.flags&fState != 0 && n.draft >= 0 && isHistory(sh.states.at(n.draft).kind)
+// untested reports whether the node n is a pseudo-state whose transition
+// is taken without a test: a start or history pseudo-state (see
+// untestedKind).
+func (sh *sheet) untested(n *node) bool {
+	return n.flags&fState != 0 && n.draft >= 0 && untestedKind(sh.states.at(n.draft).kind)
 }
 
 // finding records a problem of the transition n's properties, reported

@@ -74,9 +74,17 @@
 // Name property, or else its text or its heading's); one of the history
 // or deep-history master is a history pseudo-state (chart.HistoryState,
 // chart.DeepHistoryState), nameless (its text, "H" or "H*", is UML's
-// notation). A transition whose start is glued to a history pseudo-state
-// needs no test: it says where the history goes the first time, and
-// package compile takes it without one. The importer checks the
+// notation); one of the start master is a start pseudo-state
+// (chart.StartState, UML's initial state, marked Initial as in a plain
+// diagram), nameless unless text is written on it, of the compound state
+// that holds it or at the top. A transition whose start is glued to a
+// history pseudo-state needs no test: it says where the history goes the
+// first time, and package compile takes it without one; so does one
+// glued to a start pseudo-state, which says where its compound state (or
+// the machine) starts. Such a transition that keeps a test (the
+// transition master may preset one: the masters [WriteStencil] writes
+// pick the stencil's first test) is read with it, and package compile
+// warns that the test is ignored. The importer checks the
 // drawing's masters against the stencil: a drawing that uses none of the
 // stencil's masters was made with another stencil (an error); a master the
 // stencil does not know is reported and its shapes ignored, but for the
@@ -136,11 +144,12 @@
 // states.
 //
 // Inside a composite state, a start pseudo-state (UML's initial state, the
-// filled circle) starts it: its one transition goes to the state the
-// composite starts in; a state marked initial does so too (with a
-// stencil, a state of the initial-state master: the machine starts in it
-// when nothing says otherwise, so that each composite around it is marked
-// initial as well, up to a level that marks its own initial state; a
+// filled circle; with a stencil, a shape of the start master) starts it:
+// its one transition goes to the state the composite starts in; a state
+// marked initial does so too (with a stencil, a state of the
+// initial-state master: the machine starts in it when nothing says
+// otherwise, so that each composite around it is marked initial as well,
+// up to a level that marks its own initial state or has a start; a
 // parallel state's region is not marked, the parallel state is). An end
 // pseudo-state (UML's final state, the bull's-eye) is the composite's
 // final state: entering it completes the composite, which then takes its
@@ -180,13 +189,21 @@
 // shapes are history pseudo-states of the composite state (or region)
 // that holds them; one drawn at the top is read there, and package compile
 // refuses it. A shape of the initial-state master marks the state the
-// machine starts in, and so each compound state around it, but for the
-// regions of a parallel state: entering the parallel state enters each
-// region, at its state of the initial-state master if it has one, so that
-// the parallel state is marked instead (a region of the initial-state
-// master is not marked either). A compound state that holds no state of
-// the initial-state master is entered at its first state in the file (a
-// warning when a transition enters it: see above).
+// machine starts in, and so each compound state around it, up to a level
+// that says where it starts (a state of the initial-state master or a
+// start among the compound's siblings), but for the regions of a parallel
+// state: entering the parallel state enters each region, at its state of
+// the initial-state master if it has one, so that the parallel state is
+// marked instead (a region of the initial-state master is not marked
+// either). A shape of the start master (Masters.Start) says where the
+// compound state that holds it starts, or at the top where the machine
+// does: it is how a compound state the machine does not start in says
+// where it starts. A compound state that holds neither a state of the
+// initial-state master nor a start is entered at its first state in the
+// file (a warning when a transition enters it: see above). What package
+// compile checks of starts, the reader leaves to it: two starts in one
+// compound state, a start and a state of the initial-state master side by
+// side, a start without its one transition, a start in a parallel state.
 //
 // What cannot be read as drawn is reported: a state drawn inside itself,
 // through groups or containers that hold each other (a damaged file), is an
@@ -256,11 +273,15 @@
 // statecharts, it writes them too: the composite and the parallel state as
 // Visio containers (a User row msvStructureType = "Container"), with a
 // state's Shape Data rows and the name written in a band at the top; the
-// history and the deep history as small circles saying "H" and "H*". Visio
+// history and the deep history as small circles saying "H" and "H*"; the
+// start as a smaller circle filled black, without Shape Data or text. Visio
 // 2010 and later make the shapes dropped into a container its members, and
 // record them in the Relationships cells the reader reads (see Composite
 // states); earlier versions draw the container but record no members.
-// Drawings made with it read back with the stencil without a warning.
+// Drawings made with it read back with the stencil without a warning. Its
+// transition master picks the stencil's first test: clear the test of the
+// transition leaving a start or a history, which package compile takes
+// without one (and warns of one left on it).
 //
 // # Diagnostics
 //

@@ -43,6 +43,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(miniUML))
 	f.Add([]byte(miniNested))
 	f.Add([]byte(miniStatechart))
+	f.Add([]byte(miniStart))
 	f.Add([]byte(inheritance))
 	f.Add([]byte("PK\x03\x04"))
 	f.Add([]byte("<VisioDocument xmlns='urn:schemas-microsoft-com:office:visio'><Pages><Page><Shapes><Shape ID='1'><Shapes><Shape ID='1'/></Shapes></Shape></Shapes><Connects><Connect FromSheet='1' FromCell='BeginX' ToSheet='1'/></Connects></Page></Pages></VisioDocument>"))
@@ -67,12 +68,13 @@ const miniVDX = "<VisioDocument xmlns='http://schemas.microsoft.com/visio/2003/c
 	"</Connects></Page></Pages></VisioDocument>"
 
 // fuzzStencil is the Goomba's stencil with masters of statecharts, whose
-// shapes miniStatechart draws: "Composite State", "Parallel State",
-// "History" and "Deep History".
+// shapes miniStatechart and miniStart draw: "Composite State", "Parallel
+// State", "History", "Deep History" and "Start".
 func fuzzStencil(tb testing.TB) *chart.Stencil {
 	st := charttest.Stencil(tb)
 	st.Masters.Composite, st.Masters.Parallel = "Composite State", "Parallel State"
 	st.Masters.History, st.Masters.DeepHistory = "History", "Deep History"
+	st.Masters.Start = "Start"
 	return st
 }
 
@@ -95,6 +97,21 @@ const miniStatechart = "<VisioDocument xmlns='http://schemas.microsoft.com/visio
 	"<Connect FromSheet='8' FromCell='BeginX' ToSheet='3'/><Connect FromSheet='8' FromCell='EndX' ToSheet='4'/>" +
 	"<Connect FromSheet='9' FromCell='BeginX' ToSheet='5'/><Connect FromSheet='9' FromCell='EndX' ToSheet='3'/>" +
 	"<Connect FromSheet='10' FromCell='BeginX' ToSheet='4'/><Connect FromSheet='10' FromCell='EndX' ToSheet='7'/></Connects></Page></Pages></VisioDocument>"
+
+// miniStart is a drawing made with fuzzStencil of a kilobyte: the machine
+// starts in x (1, initial), which goes to the composite state c (2), whose
+// start (3) says by a transition without a Test row that c starts in a
+// (4), which goes to b (5).
+const miniStart = "<VisioDocument xmlns='http://schemas.microsoft.com/visio/2003/core' xmlns:v14='http://schemas.microsoft.com/office/visio/2010/extension'>" +
+	"<Masters><Master ID='1' NameU='Initial State'/><Master ID='2' NameU='State'/><Master ID='3' NameU='Transition'/><Master ID='4' NameU='Composite State'/>" +
+	"<Master ID='8' NameU='Start'/></Masters><Pages><Page ID='0'><Shapes><Shape ID='1' Master='1'><Text>x</Text></Shape>" +
+	"<Shape ID='2' Master='4'><v14:Layout><v14:Relationships F='SUM(DEPENDSON(1,Sheet.3!SheetRef(),Sheet.4!SheetRef(),Sheet.5!SheetRef()))'/></v14:Layout><Text>c</Text></Shape>" +
+	"<Shape ID='3' Master='8'/><Shape ID='4' Master='2'><Text>a</Text></Shape><Shape ID='5' Master='2'><Text>b</Text></Shape>" +
+	"<Shape ID='6' Master='3'><XForm1D/></Shape><Shape ID='7' Master='3'><XForm1D/><Prop NameU='Test'><Value>hitByPlayer</Value></Prop></Shape>" +
+	"<Shape ID='8' Master='3'><XForm1D/><Prop NameU='Test'><Value>animationDone</Value></Prop></Shape></Shapes><Connects>" +
+	"<Connect FromSheet='6' FromCell='BeginX' ToSheet='3'/><Connect FromSheet='6' FromCell='EndX' ToSheet='4'/>" +
+	"<Connect FromSheet='7' FromCell='BeginX' ToSheet='1'/><Connect FromSheet='7' FromCell='EndX' ToSheet='2'/>" +
+	"<Connect FromSheet='8' FromCell='BeginX' ToSheet='4'/><Connect FromSheet='8' FromCell='EndX' ToSheet='5'/></Connects></Page></Pages></VisioDocument>"
 
 // miniUML is a plain state diagram of half a kilobyte, in Visio 2002's
 // namespace: a start, a state drawn as a group, a labelled connector.

@@ -544,7 +544,9 @@ func (in *interp) state(sh *sheet, n *node, parent *node) {
 	if in.st == nil {
 		st.Initial = d.initial
 	} else {
-		st.Initial = n.role == chart.RoleInitial
+		// A start pseudo-state is marked, as in a plain diagram: its
+		// compound state (or the machine) starts at its transition's end.
+		st.Initial = n.role == chart.RoleInitial || n.role == chart.RoleStart
 		st.Entry = in.entry(sh, n, d)
 	}
 	st.Pos = in.at(sh, n, st.Name)
@@ -610,8 +612,8 @@ func (in *interp) transition(sh *sheet, n *node, sev chart.Severity) {
 	}
 	valid := true
 	for _, f := range sh.tdiags[n] {
-		if strict && sh.history(from) && noTest(f.kind) {
-			continue // a history's default transition needs no test
+		if strict && sh.untested(from) && noTest(f.kind) {
+			continue // a start's or a history's transition needs no test
 		}
 		in.rep.add(&in.c.Diagnostics, f.d, f.kind)
 		valid = valid && f.d.Severity != chart.Error

@@ -244,11 +244,11 @@ func innermost(sh *sheet, x *node) *node {
 }
 
 // checkInitials warns of each compound state that a transition enters but
-// that has no initial state: no start pseudo-state inside it and no state
-// marked initial (with a stencil, of the initial-state master). Package
-// compile then enters the first of its states in the file, which the
-// drawing does not show. A parallel state, which enters all its regions,
-// needs none.
+// that has no initial state: no start pseudo-state inside it (with a
+// stencil, a shape of the start master) and no state marked initial (of
+// the initial-state master). Package compile then enters the first of
+// its states in the file, which the drawing does not show. A parallel
+// state, which enters all its regions, needs none.
 func (in *interp) checkInitials() {
 	c := in.c
 	type compound struct {
@@ -287,8 +287,12 @@ func (in *interp) checkInitials() {
 	hint := "draw an initial state (a filled circle) inside it, with an arrow to the state it starts in"
 	if in.st != nil {
 		// A stencil's initial-state master marks where the machine
-		// starts, and so each composite around it.
+		// starts, and so each composite around it; its start master
+		// says where a composite starts.
 		hint = "glue the transition's end to the state inside it that it should enter"
+		if in.st.Masters.Start != "" {
+			hint += fmt.Sprintf(", or draw a %q shape inside it with a transition to the state it starts in", in.st.Masters.Start)
+		}
 		if in.st.Masters.Initial != "" {
 			hint += fmt.Sprintf(", or, if the machine starts there, draw that state with the %q master", in.st.Masters.Initial)
 		}

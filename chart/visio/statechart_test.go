@@ -15,7 +15,7 @@ import (
 	"github.com/fsmforge/fsmforge/table"
 )
 
-// The sentry: a stencil that names the four masters of statecharts, the
+// The sentry: a stencil that names the five masters of statecharts, the
 // Visio stencil WriteStencil makes of it, and a drawing made with that
 // stencil's masters (see sentryPage). The tests write the last two, and
 // -update rewrites them.
@@ -107,6 +107,11 @@ func (ss *sentryShapes) history(id, master string, x, y float64, in ...string) v
 	return ss.shape(id, master, x, y, 0.3, 0.3, in)
 }
 
+// start is a start pseudo-state, a shape of the start master.
+func (ss *sentryShapes) start(id string, x, y float64, in ...string) vdxgen.Shape {
+	return ss.shape(id, "Start", x, y, 0.25, 0.25, in)
+}
+
 // arrow is a transition from the centre of shape from to that of shape
 // to, glued to both, testing test ("": the master's; "-": no test), its
 // text text ("": the master's).
@@ -140,12 +145,14 @@ func (ss *sentryShapes) done(shapes []vdxgen.Shape) {
 // initial-state master), which sees the player to look (4), which loses
 // him back to walk; its history (5) goes to walk the first time (a
 // transition without a test, labelled "first time"). Ears starts in
-// listen (7), which hears a noise to alert (8), which times out back to
-// listen; its deep history (9) goes to listen the first time (its test,
-// the master's first, which package compile does not try). Awake is hit by the player into asleep
-// (10), which wakes into Patrol's history when its time is up, into Ears'
-// deep history at a noise. The machine starts in Awake, in walk and
-// listen.
+// listen (7, of the state master), as its start (20, of the start master)
+// says by its transition (21, its test cleared, without text); listen
+// hears a noise to alert (8), which times out back to listen; its deep
+// history (9) goes to listen the first time (its test cleared). Awake is
+// hit by the player into asleep (10), which wakes into Patrol's history
+// when its time is up, into Ears' deep history at a noise. The machine
+// starts in Awake (marked initial for walk, of the initial-state master),
+// in walk and, as Ears' start says, listen.
 func sentryPage(ids map[string]string) vdxgen.Page {
 	ss := &sentryShapes{ids: ids}
 	shapes := []vdxgen.Shape{
@@ -155,7 +162,8 @@ func sentryPage(ids map[string]string) vdxgen.Page {
 		ss.state("4", "State", "look", "look", 3.2, 6.3, "1", "2"),
 		ss.history("5", "History", 1.2, 5.4, "1", "2"),
 		ss.state("6", "Composite State", "Ears", "existing", 6.1, 6.9, "1"),
-		ss.state("7", "Initial State", "listen", "listen", 5.3, 7.8, "1", "6"),
+		ss.start("20", 7.2, 8.3, "1", "6"),
+		ss.state("7", "State", "listen", "listen", 5.3, 7.8, "1", "6"),
 		ss.state("8", "State", "alert", "alert", 6.9, 6.3, "1", "6"),
 		ss.history("9", "Deep History", 5, 5.4, "1", "6"),
 		ss.state("10", "State", "asleep", "sleep", 4.25, 2.5),
@@ -165,6 +173,7 @@ func sentryPage(ids map[string]string) vdxgen.Page {
 		{"11", "seePlayer", "seePlayer", "3", "4"},
 		{"12", "lostPlayer", "lostPlayer", "4", "3"},
 		{"13", "-", "first time", "5", "3"},
+		{"21", "-", "", "20", "7"},
 		{"14", "noise", "noise", "7", "8"},
 		{"15", "timeUp", "timeUp", "8", "7"},
 		{"16", "-", "", "9", "7"},
@@ -201,13 +210,13 @@ func TestGoldenSentry(t *testing.T) {
 	checkChart(t, c, err)
 	wantStates := []string{
 		"1 Awake (parallel) initial", "2 Patrol in 1", "3 walk in 2 initial", "4 look in 2", "5 (history) in 2",
-		"6 Ears in 1", "7 listen in 6 initial", "8 alert in 6", "9 (deepHistory) in 6", "10 asleep",
+		"6 Ears in 1", "20 (start) in 6 initial", "7 listen in 6", "8 alert in 6", "9 (deepHistory) in 6", "10 asleep",
 	}
 	if got := tree(c); !slices.Equal(got, wantStates) {
 		t.Errorf("states = %q\nwant %q", got, wantStates)
 	}
 	wantTrans := []string{
-		"3 -seePlayer-> 4 #1", "4 -lostPlayer-> 3 #1", "5 --> 3 #1", "7 -noise-> 8 #1", "8 -timeUp-> 7 #1",
+		"3 -seePlayer-> 4 #1", "4 -lostPlayer-> 3 #1", "5 --> 3 #1", "20 --> 7 #1", "7 -noise-> 8 #1", "8 -timeUp-> 7 #1",
 		"9 --> 7 #1", "1 -hitByPlayer-> 10 #1", "10 -timeUp-> 5 #1", "10 -noise-> 9 #2",
 	}
 	if got := summary(c); !slices.Equal(got, wantTrans) {
@@ -239,7 +248,10 @@ func TestGoldenSentry(t *testing.T) {
 }
 
 // runSentry runs the compiled sentry: from walk and listen, through
-// asleep, back into each region's history.
+// asleep, back into each region's history. Each compound's default
+// transition enters the state drawn as its start: Patrol's walk, of the
+// initial-state master; Ears' listen, the end of its start's transition
+// (the start is no state of the table).
 func runSentry(t *testing.T, r *compile.Result) {
 	t.Helper()
 	tb := r.Table
@@ -247,6 +259,15 @@ func runSentry(t *testing.T, r *compile.Result) {
 		tb.Kind(r.States["9"]) != table.KindDeepHistory || tb.Parent(r.States["2"]) != r.States["1"] || tb.Parent(r.States["4"]) != r.States["2"] {
 		t.Fatalf("table: statechart %v, Awake %v, 5 %v, 9 %v, Patrol in %v, look in %v", tb.Statechart(), tb.Kind(r.States["1"]),
 			tb.Kind(r.States["5"]), tb.Kind(r.States["9"]), tb.Parent(r.States["2"]), tb.Parent(r.States["4"]))
+	}
+	if s, ok := r.States["20"]; ok {
+		t.Errorf("the start is state %v of the table", s)
+	}
+	for _, d := range []struct{ from, to string }{{"2", "3"}, {"6", "7"}, {"9", "7"}} {
+		tr, ok := tb.Default(r.States[d.from])
+		if !ok || tr.To != r.States[d.to] || tr.Test != table.NoTest {
+			t.Errorf("Default(%s) = %v to %s, test %v, want to %s without a test", d.from, ok, tb.StateName(tr.To), tr.Test, tb.StateName(r.States[d.to]))
+		}
 	}
 	h := &pollHost{tb: tb}
 	a := table.NewAgent[int](tb, 0, h)
@@ -319,6 +340,7 @@ func TestStencilStatechartDiagnostics(t *testing.T) {
 		page    func(ss *sentryShapes) ([]vdxgen.Shape, []vdxgen.Connect)
 		states  []string
 		diags   []diag // of the reader
+		hint    string // in the hint of the reader's first diagnostic
 		compile []diag // of package compile, after the reader's
 	}{
 		{
@@ -382,6 +404,109 @@ func TestStencilStatechartDiagnostics(t *testing.T) {
 			},
 			states: []string{"1 P (parallel) initial", "2 r1 in 1", "3 r2 in 1", "4 out"},
 		},
+		{
+			// A start at the top starts the machine, so that the
+			// initial-state master inside C marks C's initial state, not
+			// C; the start's transition, its test cleared, needs none.
+			name: "start at the top",
+			page: func(ss *sentryShapes) ([]vdxgen.Shape, []vdxgen.Connect) {
+				s := []vdxgen.Shape{ss.start("1", 1, 9), ss.state("2", "State", "a", "walk", 2, 8),
+					ss.state("3", "Composite State", "C", "existing", 6, 7), ss.state("4", "Initial State", "c1", "look", 6, 8, "3"),
+					ss.state("5", "State", "c2", "alert", 6, 6, "3")}
+				ss.done(s)
+				t1, g1 := ss.arrow("6", "-", "", "1", "2")
+				t2, g2 := ss.arrow("7", "timeUp", "", "2", "3")
+				t3, g3 := ss.arrow("8", "noise", "", "4", "5")
+				t4, g4 := ss.arrow("9", "hitByPlayer", "", "3", "2")
+				return append(s, t1, t2, t3, t4), glue(g1, g2, g3, g4)
+			},
+			states: []string{"1 (start) initial", "2 a", "3 C", "4 c1 in 3 initial", "5 c2 in 3"},
+		},
+		{
+			// A start's transition that keeps the test its master presets
+			// (the first of the stencil's) is read with it, and package
+			// compile warns that the test is ignored: once.
+			name: "start with the master's test",
+			page: func(ss *sentryShapes) ([]vdxgen.Shape, []vdxgen.Connect) {
+				s := []vdxgen.Shape{ss.state("1", "Initial State", "a", "walk", 2, 8), ss.state("2", "Composite State", "C", "existing", 6, 7),
+					ss.start("3", 5, 8, "2"), ss.state("4", "State", "c1", "look", 6, 7, "2")}
+				ss.done(s)
+				t1, g1 := ss.arrow("5", "timeUp", "", "1", "2")
+				t2, g2 := ss.arrow("6", "", "", "3", "4")
+				t3, g3 := ss.arrow("7", "hitByPlayer", "", "2", "1")
+				return append(s, t1, t2, t3), glue(g1, g2, g3)
+			},
+			states:  []string{"1 a initial", "2 C", "3 (start) in 2 initial", "4 c1 in 2"},
+			compile: []diag{{chart.Warning, `transition "6" is a default transition, taken without a test: what it tests ("seePlayer") is ignored`}},
+		},
+		{
+			// A composite state without a start that a transition enters:
+			// the warning's hint says to draw one. (Package compile warns
+			// of it too, as of any compound state without an initial
+			// state: the two say the same.)
+			name: "no start",
+			page: func(ss *sentryShapes) ([]vdxgen.Shape, []vdxgen.Connect) {
+				s := []vdxgen.Shape{ss.state("1", "Initial State", "a", "walk", 2, 8), ss.state("2", "Composite State", "C", "existing", 6, 7),
+					ss.state("3", "State", "c1", "look", 6, 7, "2")}
+				ss.done(s)
+				t1, g1 := ss.arrow("4", "timeUp", "", "1", "2")
+				t2, g2 := ss.arrow("5", "hitByPlayer", "", "2", "1")
+				return append(s, t1, t2), glue(g1, g2)
+			},
+			states:  []string{"1 a initial", "2 C", "3 c1 in 2"},
+			diags:   []diag{{chart.Warning, `composite state 2 "C" has no initial state, though transition 4 enters it: it enters state 3 "c1"`}},
+			hint:    `or draw a "Start" shape inside it with a transition to the state it starts in`,
+			compile: []diag{{chart.Warning, `state "2" has no initial state: entering it enters "c1", its first`}},
+		},
+		{
+			// Two starts in one compound state: package compile reports
+			// them, the reader does not.
+			name: "two starts",
+			page: func(ss *sentryShapes) ([]vdxgen.Shape, []vdxgen.Connect) {
+				s := []vdxgen.Shape{ss.state("1", "Initial State", "a", "walk", 2, 8), ss.state("2", "Composite State", "C", "existing", 6, 7),
+					ss.start("3", 5, 8, "2"), ss.start("4", 7, 8, "2"), ss.state("5", "State", "c1", "look", 6, 7, "2")}
+				ss.done(s)
+				t1, g1 := ss.arrow("6", "timeUp", "", "1", "2")
+				t2, g2 := ss.arrow("7", "-", "", "3", "5")
+				t3, g3 := ss.arrow("8", "-", "", "4", "5")
+				return append(s, t1, t2, t3), glue(g1, g2, g3)
+			},
+			states:  []string{"1 a initial", "2 C", "3 (start) in 2 initial", "4 (start) in 2 initial", "5 c1 in 2"},
+			compile: []diag{{chart.Error, `shape 4: compile: state "2" has two start states`}},
+		},
+		{
+			// A start without a transition: package compile reports it,
+			// the reader does not (nor that C, which has a start, has no
+			// initial state).
+			name: "start without a transition",
+			page: func(ss *sentryShapes) ([]vdxgen.Shape, []vdxgen.Connect) {
+				s := []vdxgen.Shape{ss.state("1", "Initial State", "a", "walk", 2, 8), ss.state("2", "Composite State", "C", "existing", 6, 7),
+					ss.start("3", 5, 8, "2"), ss.state("4", "State", "c1", "look", 6, 7, "2")}
+				ss.done(s)
+				t1, g1 := ss.arrow("5", "timeUp", "", "1", "2")
+				t2, g2 := ss.arrow("6", "hitByPlayer", "", "2", "1")
+				return append(s, t1, t2), glue(g1, g2)
+			},
+			states:  []string{"1 a initial", "2 C", "3 (start) in 2 initial", "4 c1 in 2"},
+			compile: []diag{{chart.Error, `shape 3: compile: start state "3" has 0 transitions; it needs one`}},
+		},
+		{
+			// A state drawn inside a start (in C) is read outside it, in
+			// C, with a warning, as one drawn inside a history: package
+			// compile sees a start that holds nothing.
+			name: "start holding a state",
+			page: func(ss *sentryShapes) ([]vdxgen.Shape, []vdxgen.Connect) {
+				s := []vdxgen.Shape{ss.state("1", "Initial State", "a", "walk", 2, 8), ss.state("2", "Composite State", "C", "existing", 6, 7),
+					ss.start("3", 6, 7, "2"), ss.state("4", "State", "c1", "look", 6, 7, "2", "3")}
+				ss.done(s)
+				t1, g1 := ss.arrow("5", "timeUp", "", "1", "2")
+				t2, g2 := ss.arrow("6", "-", "", "3", "4")
+				t3, g3 := ss.arrow("7", "hitByPlayer", "", "2", "1")
+				return append(s, t1, t2, t3), glue(g1, g2, g3)
+			},
+			states: []string{"1 a initial", "2 C", "3 (start) in 2 initial", "4 c1 in 2"},
+			diags:  []diag{{chart.Warning, `state 4 "c1" is drawn inside shape 3 (Start.3), a start pseudo-state, which holds no states: it is read outside it`}},
+		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			ss := &sentryShapes{ids: ids}
@@ -393,6 +518,9 @@ func TestStencilStatechartDiagnostics(t *testing.T) {
 				t.Errorf("states = %q\nwant %q", got, tt.states)
 			}
 			checkDiags(t, c.Diagnostics, tt.diags)
+			if tt.hint != "" && (len(c.Diagnostics) == 0 || !strings.Contains(c.Diagnostics[0].Hint, tt.hint)) {
+				t.Errorf("diagnostics %v: want the hint %q", c.Diagnostics, tt.hint)
+			}
 			if c.Diagnostics.HasErrors() {
 				return
 			}
@@ -410,7 +538,8 @@ func TestStencilStatechartDiagnostics(t *testing.T) {
 
 // checkMasterXML checks that the written stencil vsx holds the masters of
 // statecharts st names, as Visio draws them: the composite and parallel
-// states containers, the history states circles saying H and H*.
+// states containers, the history states circles saying H and H*, the
+// start a circle filled black (colour 0).
 func checkMasterXML(t *testing.T, vsx []byte, st *chart.Stencil) {
 	t.Helper()
 	for _, m := range []struct{ name, want string }{
@@ -418,6 +547,8 @@ func checkMasterXML(t *testing.T, vsx []byte, st *chart.Stencil) {
 		{st.Masters.Parallel, "<User NameU='msvStructureType' Name='msvStructureType' ID='1'><Value Unit='STR'>Container</Value>"},
 		{st.Masters.History, "<Ellipse IX='1'>"},
 		{st.Masters.DeepHistory, "<Ellipse IX='1'>"},
+		{st.Masters.Start, "<Ellipse IX='1'>"},
+		{st.Masters.Start, "<Fill><FillForegnd>0</FillForegnd>"},
 	} {
 		if m.name == "" {
 			continue

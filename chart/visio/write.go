@@ -30,10 +30,11 @@ import (
 // later make the shapes dropped into them their members) with the rows of
 // a state and the name written at the top, the parallel one outlined with
 // dashes; the history and the deep history, small circles saying "H" and
-// "H*", without rows. Rows take the names of [chart.Stencil.PropertyNames]
-// as labels; their Visio row names are the same with characters other
-// than ASCII letters, digits and '_' made '_'. The document's title is the
-// stencil's name and its subject gives the version.
+// "H*", and the start, a smaller filled circle, all three without rows.
+// Rows take the names of [chart.Stencil.PropertyNames] as labels; their
+// Visio row names are the same with characters other than ASCII letters,
+// digits and '_' made '_'. The document's title is the stencil's name and
+// its subject gives the version.
 //
 // WriteStencil validates st first ([chart.Stencil.Validate]) and returns
 // that error when it is invalid, or the error of w. The output depends on
@@ -119,6 +120,7 @@ const (
 	stencilParallelID   = "7"
 	stencilHistoryID    = "8"
 	stencilDeepID       = "9"
+	stencilStartID      = "10"
 )
 
 func (sw *stencilWriter) write() {
@@ -143,8 +145,11 @@ func (sw *stencilWriter) write() {
 		sw.handlerMaster()
 	}
 	if st.Masters.Composite != "" {
-		sw.containerMaster(stencilCompositeID, st.Masters.Composite,
-			"A composite state: drop its states into it, and draw the one it starts in with the initial state's master.", false)
+		prompt := "A composite state: drop its states into it, and draw the one it starts in with the initial state's master."
+		if st.Masters.Start != "" {
+			prompt = "A composite state: drop its states into it, with a start whose transition goes to the state it starts in."
+		}
+		sw.containerMaster(stencilCompositeID, st.Masters.Composite, prompt, false)
 	}
 	if st.Masters.Parallel != "" {
 		sw.containerMaster(stencilParallelID, st.Masters.Parallel,
@@ -157,6 +162,9 @@ func (sw *stencilWriter) write() {
 	if st.Masters.DeepHistory != "" {
 		sw.historyMaster(stencilDeepID, st.Masters.DeepHistory, "H*",
 			"Deep history: drop it into a composite state; a transition to it enters the states last active there, at every level.")
+	}
+	if st.Masters.Start != "" {
+		sw.startMaster()
 	}
 	b.WriteString("  </Masters>\n</VisioDocument>\n")
 }
@@ -237,6 +245,7 @@ var (
 	compositeStyle = boxStyle{w: 3.5, h: 2.5, weight: "0.01388888888888889", pattern: "1", fill: "1", rounding: "0.125", points: 8}
 	parallelStyle  = boxStyle{w: 3.5, h: 2.5, weight: "0.01388888888888889", pattern: "2", fill: "1", rounding: "0.125", points: 8}
 	historyStyle   = boxStyle{w: 0.3, h: 0.3, weight: "0.01388888888888889", pattern: "1", fill: "1", rounding: "0", points: 4}
+	startStyle     = boxStyle{w: 0.25, h: 0.25, weight: "0.01388888888888889", pattern: "1", fill: "0", rounding: "0", points: 4}
 )
 
 // num writes a length in inches as the file does.
@@ -395,13 +404,27 @@ func (sw *stencilWriter) containerMaster(id, name, prompt string, parallel bool)
 // historyMaster writes the master of a history pseudo-state: a circle
 // saying text, "H" or "H*", without Shape Data.
 func (sw *stencilWriter) historyMaster(id, name, text, prompt string) {
-	bs := historyStyle
-	sw.masterStartStyle(id, name, prompt, bs)
-	sw.boxStart(bs, "")
-	fmt.Fprintf(&sw.b, "          <Geom IX='0'><NoFill>0</NoFill><NoLine>0</NoLine><NoShow>0</NoShow><NoSnap>0</NoSnap><Ellipse IX='1'><X F='Width*0.5'>%s</X><Y F='Height*0.5'>%s</Y><A F='Width*1'>%s</A><B F='Height*0.5'>%s</B><C F='Width*0.5'>%s</C><D F='Height*1'>%s</D></Ellipse></Geom>\n",
-		num(bs.w/2), num(bs.h/2), num(bs.w), num(bs.h/2), num(bs.w/2), num(bs.h))
+	sw.masterStartStyle(id, name, prompt, historyStyle)
+	sw.boxStart(historyStyle, "")
+	sw.ellipse(historyStyle)
 	sw.text("", text)
 	sw.masterEnd()
+}
+
+// startMaster writes the master of a start pseudo-state: a small filled
+// circle, without Shape Data or text.
+func (sw *stencilWriter) startMaster() {
+	sw.masterStartStyle(stencilStartID, sw.st.Masters.Start,
+		"Start: drop it into a composite state (or on the page), and draw one transition from it, without a test, to the state it starts in.", startStyle)
+	sw.boxStart(startStyle, "")
+	sw.ellipse(startStyle)
+	sw.masterEnd()
+}
+
+// ellipse writes the geometry of an ellipse that fills a box of style bs.
+func (sw *stencilWriter) ellipse(bs boxStyle) {
+	fmt.Fprintf(&sw.b, "          <Geom IX='0'><NoFill>0</NoFill><NoLine>0</NoLine><NoShow>0</NoShow><NoSnap>0</NoSnap><Ellipse IX='1'><X F='Width*0.5'>%s</X><Y F='Height*0.5'>%s</Y><A F='Width*1'>%s</A><B F='Height*0.5'>%s</B><C F='Width*0.5'>%s</C><D F='Height*1'>%s</D></Ellipse></Geom>\n",
+		num(bs.w/2), num(bs.h/2), num(bs.w), num(bs.h/2), num(bs.w/2), num(bs.h))
 }
 
 func (sw *stencilWriter) transitionMaster() {

@@ -28,6 +28,16 @@ func oddStencil() *chart.Stencil {
 	}
 }
 
+// startStencil is the Goomba's stencil with a start master instead of an
+// initial-state master: the machine starts where the start's transition
+// goes.
+func startStencil(t testing.TB) *chart.Stencil {
+	st := charttest.Stencil(t)
+	st.Name = "goomba with a start"
+	st.Masters.Initial, st.Masters.Start = "", "Start"
+	return st
+}
+
 // TestWriteStencil writes stencils as .vsx files, reads them back as
 // documents (masters, no pages), checks that their masters carry the
 // stencil's vocabulary (the sentry's, its masters of statecharts too), and
@@ -35,7 +45,7 @@ func oddStencil() *chart.Stencil {
 // single diagnostic. (TestGoldenSentry reads one drawn with the masters of
 // statecharts.)
 func TestWriteStencil(t *testing.T) {
-	for _, st := range []*chart.Stencil{charttest.Stencil(t), oddStencil(), sentry(t)} {
+	for _, st := range []*chart.Stencil{charttest.Stencil(t), oddStencil(), sentry(t), startStencil(t)} {
 		t.Run(st.Name, func(t *testing.T) {
 			var b, again bytes.Buffer
 			if err := visio.WriteStencil(&b, st); err != nil {
@@ -96,7 +106,7 @@ func checkVocabulary(t *testing.T, doc *visio.Document, st *chart.Stencil) {
 	}
 	var want []string
 	for _, m := range []string{st.Masters.Initial, st.Masters.State, st.Masters.Transition, st.Masters.AnyState,
-		st.Masters.Composite, st.Masters.Parallel, st.Masters.History, st.Masters.DeepHistory} {
+		st.Masters.Composite, st.Masters.Parallel, st.Masters.History, st.Masters.DeepHistory, st.Masters.Start} {
 		if m != "" {
 			want = append(want, m+"="+m)
 		}
@@ -135,6 +145,10 @@ func checkVocabulary(t *testing.T, doc *visio.Document, st *chart.Stencil) {
 			text := map[chart.Role]string{chart.RoleHistory: "H", chart.RoleDeepHistory: "H*"}[r]
 			if len(s.Props) != 0 || s.OneD || s.Text != text {
 				t.Errorf("master %s: rows %q, text %q, want none and %q", m.NameU, labels(s), s.Text, text)
+			}
+		case chart.RoleStart:
+			if len(s.Props) != 0 || s.OneD || s.Text != "" {
+				t.Errorf("master %s: rows %q, text %q, want none", m.NameU, labels(s), s.Text)
 			}
 		case chart.RoleTransition:
 			if got := labels(s); !slices.Equal(got, transition) || !s.OneD {
@@ -216,6 +230,17 @@ func stencilDrawing(t *testing.T, vsx []byte, doc *visio.Document, st *chart.Ste
 		a = state(st.Masters.State, "start here", false, last)
 	}
 	b = state(st.Masters.State, "then", false, first)
+	if st.Masters.Start != "" && st.Masters.Initial == "" {
+		// A start says where the machine starts, by a transition whose
+		// test is cleared.
+		id++
+		fmt.Fprintf(&shapes, "<Shape ID='%d' NameU='%s.%d' Type='Shape' Master='%s'><XForm><PinX>1</PinX><PinY>7</PinY></XForm></Shape>\n",
+			id, escape(st.Masters.Start), id, master[st.Masters.Start].ID)
+		d.states = append(d.states, " true ") // nameless, marked initial, no entry actions
+		s := fmt.Sprint(id)
+		transition(s, a, "")
+		d.transitions = append(d.transitions, fmt.Sprintf("%s --> %s #1", s, a))
+	}
 	value := "7"
 	if len(tests[len(tests)-1].Values) > 0 {
 		value = tests[len(tests)-1].Values[0]
@@ -224,12 +249,12 @@ func stencilDrawing(t *testing.T, vsx []byte, doc *visio.Document, st *chart.Ste
 	transition(b, a, tests[len(tests)-1].Name, [2]string{names.Value, value}, [2]string{names.Stack, "push"})
 	transition(b, "", tests[0].Name, [2]string{names.Stack, "return"})
 	transition(a, "", tests[len(tests)-1].Name, [2]string{names.Final, "1"}, [2]string{names.Order, "1"})
-	d.transitions = []string{
+	d.transitions = append(d.transitions,
 		fmt.Sprintf("%s -%s-> %s #2", a, tests[0].Name, b),
 		fmt.Sprintf("%s -%s+-> %s #1", b, tests[len(tests)-1].Name, a),
 		fmt.Sprintf("%s -%s-> (return) #2", b, tests[0].Name),
 		fmt.Sprintf("%s -%s-> (final) #1", a, tests[len(tests)-1].Name),
-	}
+	)
 	if st.Masters.AnyState != "" {
 		id++
 		fmt.Fprintf(&shapes, "<Shape ID='%d' Type='Shape' Master='%s'/>\n", id, master[st.Masters.AnyState].ID)
