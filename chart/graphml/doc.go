@@ -106,7 +106,8 @@
 // entering the group enters. An end pseudo-state is the group's final
 // state: entering it completes the group, whose transitions without a
 // label (UML's completion transitions) are then taken. With a stencil, the
-// group's state of the initial-state master is its initial state. A group
+// group's state of the initial-state master is its initial state, or its
+// node of the start master says which it is (see "With a stencil"). A group
 // that holds states but no initial one is an error when the machine
 // enters it so: a transition ends at the group, the machine starts in it,
 // a shallow history may restore it, or entering the state around it
@@ -118,7 +119,8 @@
 // several transitions (StateSmith's and Kingly's conditional initial
 // transitions), or whose transition has an event or a guard, is an error
 // naming the start (draw its one transition to a choice, and the branches
-// from the choice); an action on it is code, not run: a warning.
+// from the choice); an action on it is code, not run: a warning. (With a
+// stencil, package compile reports a start with several transitions.)
 //
 // A history's one transition is its default: the state it enters while
 // its group has no history yet. An event or a guard on it, a second
@@ -241,32 +243,58 @@
 // stencil's state, initial-state, transition or message-handler master
 // ("State", "Initial State", "Transition", "Message Handler" for the
 // Goomba's), or one of its masters of statecharts (composite, parallel,
-// history, deep history: [chart.Masters]). The stencil's properties are
-// custom properties of the same names, read as chart/visio reads Shape
-// Data:
+// start, history, deep history: [chart.Masters]). The stencil's
+// properties are custom properties of the same names, read as chart/visio
+// reads Shape Data:
 //
 //   - A state is named by its Name property, or else by the first line of
 //     its label. Its entry actions are the stencil's action properties, in
 //     the stencil's order; a value not in the property's drop-list is an
 //     error. A key's <default> applies to nodes that do not set it.
+//   - A state of the initial-state master is the initial state of the
+//     group it is drawn in, or of the top level; and the machine starts in
+//     it when nothing says otherwise, so each group around it that is a
+//     state is marked initial too (State.Initial), up to a level that says
+//     where it starts (with a state of the initial-state master or a node
+//     of the start master drawn in it): a designer starts the machine
+//     inside a composite or a parallel group by drawing its initial state
+//     there, and none at the levels above. A region of a parallel state is
+//     not marked, the parallel state is: the machine starts in all its
+//     regions. A region drawn with the initial-state master whose parallel
+//     state is not so marked (its level starts elsewhere) says nothing: a
+//     warning. chart/visio reads its initial-state master so too.
 //   - A node of the composite master is a compound state: a yEd group or
 //     folder node, whose members are its states (State.Parent). It is a
 //     state even when no edge touches it (a region, say), named and given
 //     entry actions as a state is. A group of the state or initial-state
-//     master that holds states is a compound state too; one of the
-//     initial-state master is also its parent's initial state, which a
-//     composite cannot be (a node has one role).
+//     master that holds states is a compound state too. A composite group
+//     is marked initial when the machine starts in a state drawn in it (a
+//     group of the initial-state master is so marked anyway).
 //   - A node of the parallel master is a group node that is a parallel
 //     state ([chart.ParallelState]): each state drawn in it (a composite,
 //     or a group of the state master) is a region, and all of them are
 //     active together. It is named and given entry actions as a state is,
-//     and cannot be marked initial.
+//     and is marked initial when the machine starts in one of its regions.
 //   - A node of the composite or parallel master that is not a group node
 //     (a shape: states drawn over it are not inside it for yEd) holds no
 //     states: it is read as a simple state, with a warning that names it
 //     and says how to group its states. So is a parallel group that holds
 //     no states, which would have no regions; a composite group that holds
 //     none is a simple state, as drawn.
+//   - A node of the start master is a start pseudo-state
+//     ([chart.StartState]; UML's initial state, a filled circle) of the
+//     group it is drawn in, or of the top level: nameless and marked
+//     initial, as in plain diagrams. It is how a group that the machine
+//     does not start in says which of its states entering it enters. Its
+//     one edge, of the transition master, goes to that state, without a
+//     test: a test set on it is an error (the edge is kept, without it),
+//     as on a history's edge. One holding nodes is an error, and it, what
+//     it holds and its edges are left out; action properties set on it
+//     are not read: a warning (a key's default is not reported). Package
+//     compile reports a start without an edge or with several, two in
+//     one group, one beside a state of the initial-state master, an edge
+//     into one, and one drawn in a parallel group, whose states are its
+//     regions.
 //   - A node of the history or deep-history master is a history
 //     pseudo-state ([chart.HistoryState], [chart.DeepHistoryState]) of the
 //     group it is drawn in, nameless, as in plain diagrams, and read as

@@ -68,10 +68,10 @@ var fixtures = map[string]struct {
 	// Group 1: the history's default is drawn to where init leads.
 	"kingly_hierarchy_history_h.graphml": {"kingly_hierarchy_history_h", 8, 8, true, nil},
 	// fsmforge's soldier, read without its stencil: "H" and "H*" are
-	// histories, but nothing says where "combat" and "engage" start.
-	"soldier.graphml": {"soldier", 16, 12, false, []string{
+	// histories and retreat's small unlabelled circle is its start, but
+	// nothing says where "combat" and "engage" start.
+	"soldier.graphml": {"soldier", 19, 14, false, []string{
 		`graphml: history n1::n3 has no transition, and state "combat" has no start state`,
-		`graphml: state "combat" holds states but no initial state, and transition e0 enters it`,
 		`graphml: state "engage" holds states but no initial state, and transition n1::e0 enters it`,
 	}},
 	// Kingly: Group 1's init node has two guarded transitions.
@@ -357,15 +357,21 @@ func TestGoomba(t *testing.T) {
 
 // TestSoldier reads a statechart drawn with a stencil that names all the
 // masters of statecharts (testdata/soldier.stencil.json): "combat", a
-// composite group, holds its initial state "approach", the parallel
-// group "engage", "retreat", a shallow history drawn without an edge
-// (which gets UML's default, to "approach", with a note) and a deep
-// history whose edge, without a test, is its default; "engage" has two
-// regions, the composite groups "weapon" and "cover", each with its
-// initial state; a message handler's transition applies in every state.
-// The states have their kinds, parents and initial marks, the
-// histories no name, and the chart compiles with the stencil into a
-// statechart of the same shape.
+// composite group, holds "approach", the parallel group "engage", the
+// composite group "retreat", a shallow history drawn without an edge
+// (which gets UML's default, to where combat starts, with a note) and a
+// deep history whose edge, without a test, is its default; "engage" has
+// two regions, the composite groups "weapon" and "cover", each with its
+// state of the initial-state master. No other state is of that master, so
+// the machine starts in them: engage and combat are marked initial, the
+// regions are not. "retreat", which the machine does not start in,
+// starts at "fall back" through a node of the start master, nameless. A
+// message handler's transition applies in every state. The states have
+// their kinds, parents and initial marks, and the chart compiles with the
+// stencil, without a diagnostic but the reader's note, into a statechart
+// of the same shape, which an agent runs: it starts aiming and seeking
+// cover, and enters retreat (through a transition, and through the
+// history) at fall back.
 func TestSoldier(t *testing.T) {
 	st := soldierStencil(t)
 	c, err := graphml.ReadFile("testdata/soldier.graphml", graphml.Options{Stencil: st})
@@ -373,20 +379,22 @@ func TestSoldier(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "n0=idle* Animation:idle; n1=combat Animation:existing; n1::n0=approach^n1* Animation:run;" +
-		" n1::n1=engage^n1(parallel) Animation:existing; n1::n1::n0=weapon^n1::n1 Animation:existing;" +
+	want := "n0=idle Animation:idle; n1=combat* Animation:existing; n1::n0=approach^n1 Animation:run;" +
+		" n1::n1=engage^n1(parallel)* Animation:existing; n1::n1::n0=weapon^n1::n1 Animation:existing;" +
 		" n1::n1::n0::n0=aim^n1::n1::n0* Animation:aim; n1::n1::n0::n1=fire^n1::n1::n0 Animation:shoot;" +
 		" n1::n1::n0::n2=reload^n1::n1::n0 Animation:reload; n1::n1::n1=cover^n1::n1 Animation:existing;" +
 		" n1::n1::n1::n0=seek^n1::n1::n1* Animation:run; n1::n1::n1::n1=hold^n1::n1::n1 Animation:crouch;" +
-		" n1::n2=retreat^n1 Animation:run; n1::n3^n1(history); n1::n4^n1(deepHistory); n2=dead Animation:die; |" +
+		" n1::n2=retreat^n1 Animation:existing; n1::n2::n0^n1::n2(start)*; n1::n2::n1=fall back^n1::n2 Animation:run;" +
+		" n1::n2::n2=bandage^n1::n2 Animation:crouch; n1::n3^n1(history); n1::n4^n1(deepHistory); n2=dead Animation:die; |" +
 		" n1::n1::n0::e0:n1::n1::n0::n0>n1::n1::n0::n1#1[aimed] n1::n1::n0::e1:n1::n1::n0::n1>n1::n1::n0::n2#1[ammoEmpty]" +
 		" n1::n1::n0::e2:n1::n1::n0::n2>n1::n1::n0::n0#1[reloaded] n1::n1::n1::e0:n1::n1::n1::n0>n1::n1::n1::n1#1[coverFound]" +
+		" n1::n2::e0:n1::n2::n0>n1::n2::n1#1 n1::n2::e1:n1::n2::n1>n1::n2::n2#1[coverFound]" +
 		" n1::e0:n1::n0>n1::n1#1[inRange] n1::e1:n1::n1>n1::n2#1[lowHealth] n1::e2:n1::n2>n1::n4#1[healed] n1::e3:n1::n4>n1::n1#1" +
-		" e0:n0>n1#1[enemySeen] e1:n0>n1::n3#2[alarm] e2:n1>n0#1[enemyLost] e3:any>n2#1[killed] n1::n3#1:n1::n3>n1::n0#1"
+		" e0:n0>n1::n0#1[enemySeen] e1:n0>n1::n3#2[alarm] e2:n1>n0#1[enemyLost] e3:any>n2#1[killed] n1::n3#1:n1::n3>n1::n1#1"
 	if got := summary(c); got != want {
 		t.Errorf("chart =\n%s\nwant\n%s", got, want)
 	}
-	wantDiags := `note: graphml: history n1::n3 has no transition: when there is no history yet, it enters "approach", the initial state of "combat", as UML enters the state`
+	wantDiags := `note: graphml: history n1::n3 has no transition: when there is no history yet, it enters "engage", the initial state of "combat", as UML enters the state`
 	if got := messages(c); got != wantDiags {
 		t.Errorf("diagnostics =\n%s\nwant\n%s", got, wantDiags)
 	}
@@ -410,6 +418,8 @@ func TestSoldier(t *testing.T) {
 		{"n1::n1", "n1", table.KindParallel},
 		{"n1::n1::n0", "n1::n1", table.KindBasic},
 		{"n1::n1::n1::n1", "n1::n1::n1", table.KindBasic},
+		{"n1::n2", "n1", table.KindBasic},
+		{"n1::n2::n1", "n1::n2", table.KindBasic},
 		{"n1::n3", "n1", table.KindHistory},
 		{"n1::n4", "n1", table.KindDeepHistory},
 	} {
@@ -422,7 +432,70 @@ func TestSoldier(t *testing.T) {
 			t.Errorf("table state of %s: kind %v, parent %v; want %v, parent %v (%s)", w.id, tab.Kind(s), tab.Parent(s), w.kind, parent, w.parent)
 		}
 	}
+	if _, ok := r.States["n1::n2::n0"]; ok {
+		t.Errorf("the start node n1::n2::n0 is a state of the table; want its transition only, retreat's default")
+	}
+	runSoldier(t, tab)
 }
+
+// runSoldier runs the compiled soldier, polled test and message by
+// message, and checks the states active after each update.
+func runSoldier(t *testing.T, tab *table.Table) {
+	t.Helper()
+	h := &pollHost{tb: tab}
+	a := table.NewAgent[int](tab, 0, h)
+	for _, step := range []struct {
+		polled  string // the polled test that holds, if any
+		message string // the message received, if any
+		want    string // the states active after the update, in document order
+	}{
+		{"", "", "combat engage weapon aim cover seek"}, // NewAgent: aim and seek are of the initial-state master
+		{"lowHealth", "", "combat retreat fall back"},   // retreat's start node
+		{"coverFound", "", "combat retreat bandage"},
+		{"healed", "", "combat engage weapon aim cover seek"}, // the deep history's default
+		{"lowHealth", "", "combat retreat fall back"},
+		{"", "enemyLost", "idle"},
+		{"", "alarm", "combat retreat fall back"}, // the shallow history restores retreat, which starts at its start node
+		{"", "enemyLost", "idle"},
+		{"", "enemySeen", "combat approach"},
+		{"inRange", "", "combat engage weapon aim cover seek"},
+		{"", "killed", "dead"},
+	} {
+		h.holds = step.polled
+		if step.message != "" {
+			msg, ok := tab.LookupTest(step.message, "")
+			if !ok {
+				t.Fatalf("no message %q in the table", step.message)
+			}
+			if err := a.Post(msg); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if step.polled != "" || step.message != "" {
+			if _, err := a.Update(h); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var names []string
+		for _, s := range a.AppendActive(nil) {
+			names = append(names, tab.StateName(s))
+		}
+		if got := strings.Join(names, " "); got != step.want {
+			t.Errorf("after %q%q: active = %q, want %q", step.polled, step.message, got, step.want)
+		}
+	}
+}
+
+// pollHost answers the polled tests of a table: one holds at a time.
+type pollHost struct {
+	tb    *table.Table
+	holds string
+}
+
+func (h *pollHost) Test(_ int, id table.TestID) bool {
+	return h.holds != "" && h.tb.Test(id).Name == h.holds
+}
+func (h *pollHost) Do(_ int, _ table.ActionID, _ table.ValueID) {}
 
 // TestGolden compares the charts read from the drawings of testdata with
 // testdata/*.golden.json, diagnostics included (those of the drawings the

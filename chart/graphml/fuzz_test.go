@@ -49,6 +49,14 @@ func FuzzRead(f *testing.F) {
 			node("r", "R", "role=State")), edge("c1", "d", "p", "", "role=Transition", "test=alarm"), edge("c2", "a", "p", "", "role=Transition", "test=inRange")),
 		node("x", "X", "role=Parallel State"), node("y", "Y", "role=History"),
 		edge("e1", "i", "h", "", "role=Transition", "test=enemySeen"), edge("e2", "c", "x", "", "role=Transition", "test=lowHealth"))))
+	f.Add([]byte(doc(node("t", "", "role=Start", "shape=ellipse", "box=0,0,20,20"), node("i", "idle", "role=State", "an=idle"),
+		group("c", "C", []string{"role=Composite State"}, node("cs", "", "role=Start", "an=run"), node("a", "A", "role=State"), node("h", "H", "role=History"),
+			group("p", "P", []string{"role=Parallel State"}, node("ps", "", "role=Start"), group("l", "L", []string{"role=Initial State"}, node("l1", "L1", "role=Initial State")),
+				group("r", "R", []string{"role=Composite State"}, node("r1", "R1", "role=Initial State"))),
+			group("g", "", []string{"role=Start"}, node("g1", "G1", "role=State")), edge("c0", "cs", "a", "", "role=Transition", "test=inRange"),
+			edge("c1", "ps", "l", "", "role=Transition"), edge("c2", "a", "cs", "", "role=Transition", "test=aimed")),
+		node("u", "", "role=Start"), edge("e0", "t", "i", "", "role=Transition"), edge("e1", "t", "c", "", "role=Transition"),
+		edge("e2", "i", "c", "", "role=Transition", "test=enemySeen"), edge("e3", "i", "u", "", "role=Transition", "test=alarm"))))
 	f.Add([]byte(nest(4)))
 	f.Add([]byte("\x1F\x8B"))
 	f.Add([]byte(`<?xml version="1.0" encoding="ISO-8859-1"?><graphml><graph><node id="a"/><edge source="a" target="a"/></graph></graphml>`))

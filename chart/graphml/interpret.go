@@ -307,6 +307,9 @@ func (in *interp) run() {
 		in.containers()
 	}
 	in.states()
+	if in.st != nil {
+		in.initials()
+	}
 	in.transitions()
 	if in.fatal != nil {
 		return
@@ -316,7 +319,11 @@ func (in *interp) run() {
 		in.report(in.smith.Hierarchy(in.c), chart.Pos{}, "")
 	} else {
 		in.nested()
-		in.report(statesmith.CheckStarts(in.c), chart.Pos{}, "")
+		if in.st == nil {
+			// With a stencil, a start's edges have no trigger or guard, and
+			// package compile reports a start with more than one.
+			in.report(statesmith.CheckStarts(in.c), chart.Pos{}, "")
+		}
 	}
 	importer.RankOrders(in.c, in.orders, "graphml")
 	in.layout()
@@ -541,10 +548,7 @@ func (in *interp) history(i int, n *node, first string, kind chart.StateKind) {
 	case parentState(n) == nil:
 		n.what = isBad
 		in.report([]importer.Problem{importer.HistoryInNoState(chart.Pos{}, "history", n.id)}, at, "")
-	case in.members(i) > 0:
-		n.what = isBad
-		in.diag(chart.Error, at, "Draw the nodes beside the history node, not inside it.",
-			"history %s holds other nodes: a pseudo-state holds none; it, what it holds and its edges are left out", describe(n))
+	case in.holdsNodes(i, n, first, "history"): // reported
 	default:
 		n.what, n.kind = isState, kind
 	}
@@ -674,10 +678,9 @@ func (in *interp) states() {
 			shown = first
 		}
 		st.Pos = in.at(n.e, n.id, shown)
-		if in.st == nil {
-			st.Initial = n.kind == chart.StartState
-		} else {
-			st.Initial = n.role == chart.RoleInitial
+		st.Initial = n.kind == chart.StartState // as in plain diagrams, with a stencil too
+		if in.st != nil {
+			st.Initial = st.Initial || n.role == chart.RoleInitial
 			in.entryActions(n, &st)
 		}
 		in.c.States = append(in.c.States, st)
@@ -954,11 +957,13 @@ func (in *interp) stencilTransition(e *edge, from, to *node, at chart.Pos) {
 		return
 	}
 	t := chart.Transition{ID: e.id, Label: e.label, Pos: at}
-	dflt := false // a history's transition: its default, without a test
+	var dflt chart.StateKind // a history's or a start's transition, without a test: its kind
 	switch from.what {
 	case isState:
 		t.From = from.stateID
-		dflt = isHistoryKind(from.kind)
+		if isHistoryKind(from.kind) || from.kind == chart.StartState {
+			dflt = from.kind
+		}
 	case isAnyState:
 		t.AnyState = true
 	default:
@@ -985,6 +990,21 @@ func (in *interp) stencilTransition(e *edge, from, to *node, at chart.Pos) {
 	in.addTransition(t, key)
 }
 
+// defaultTest reports the test set on the transition of history or start
+// state from (of kind k), which is taken without a test: an error, but
+// the transition is kept, without the test, for it says where the
+// pseudo-state leads.
+func (in *interp) defaultTest(at chart.Pos, from, test string, k chart.StateKind) {
+	name := in.props.Test
+	if k == chart.StartState {
+		in.diag(chart.Error, at, fmt.Sprintf("Clear the edge's %q property: the edge says which state its state starts in.", name),
+			"the transition of start state %s has test %q: a start's transition is taken without a test whenever its state is entered (or the machine starts)", from, test)
+		return
+	}
+	in.diag(chart.Error, at, fmt.Sprintf("Clear the edge's %q property: the edge says where the history leads when its state has no history yet.", name),
+		"the transition of history %s has test %q: a history's transition is its default, taken without a test whenever its state has no history yet", from, test)
+}
+
 func describe(n *node) string {
 	first, _ := firstLine(n.label)
 	if first != "" {
@@ -995,9 +1015,10 @@ func describe(n *node) string {
 
 // stencilProps reads a transition's test, value, order and stack
 // operation from its custom properties, as chart/visio reads Shape Data;
-// it reports whether they are valid. A default transition (dflt: a
-// history's) has no test: one set on it is an error.
-func (in *interp) stencilProps(e *edge, t *chart.Transition, dflt bool) bool {
+// it reports whether they are valid. The transition of a pseudo-state
+// (dflt: the kind of a history or a start; else NormalState) has no test:
+// one set on it is an error ([interp.defaultTest]).
+func (in *interp) stencilProps(e *edge, t *chart.Transition, dflt chart.StateKind) bool {
 	st, names := in.st, in.props
 	valid := true
 	get := func(name string) (string, chart.Pos, bool) {
@@ -1017,10 +1038,9 @@ func (in *interp) stencilProps(e *edge, t *chart.Transition, dflt bool) bool {
 	pickTest := "Pick one of " + strings.Join(importer.TestNames(in.st), ", ") + " as the edge's " + strconv.Quote(names.Test) + " property."
 	var tt chart.Test
 	switch {
-	case dflt:
-		if test != "" { // an error, but the edge still says where the history leads
-			in.diag(chart.Error, testAt, fmt.Sprintf("Clear the edge's %q property: the edge says where the history leads when its state has no history yet.", names.Test),
-				"the transition of history %s has test %q: a history's transition is its default, taken without a test whenever its state has no history yet", t.From, test)
+	case dflt != chart.NormalState:
+		if test != "" { // an error, but the edge still says where the pseudo-state leads
+			in.defaultTest(testAt, t.From, test, dflt)
 		}
 	case !hasTest:
 		bad(t.Pos, pickTest, "transition without a %q property", names.Test)

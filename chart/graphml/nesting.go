@@ -2,6 +2,7 @@ package graphml
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/internal/importer"
@@ -51,10 +52,33 @@ func (in *interp) smithHistory(i int, n *node, v statesmith.Vertex, bad func(hin
 func (in *interp) nested() {
 	var hint string // a start state's
 	if st := in.st; st != nil {
-		hint = importer.StencilInitialHint(st, fmt.Sprintf("give one of the states in it the role %q", st.Masters.Initial))
+		m := st.Masters
+		start := fmt.Sprintf("draw a node of the role %q in it, with an edge to the state to enter", m.Start)
+		switch {
+		case m.Start != "" && m.Initial != "":
+			hint = fmt.Sprintf("give one of the states in it the role %q, or %s", m.Initial, start)
+		case m.Start != "":
+			hint = start
+		default:
+			hint = importer.StencilInitialHint(st, fmt.Sprintf("give one of the states in it the role %q", m.Initial))
+		}
 	}
-	in.report(importer.CheckNesting(in.c, importer.Nesting{InitialHint: hint,
+	ps := importer.CheckNesting(in.c, importer.Nesting{InitialHint: hint,
 		Add:   func(t chart.Transition) { in.addTransition(t, importer.Unordered) },
 		Taken: func(id string) bool { return in.byID[id] != nil },
-	}), chart.Pos{}, "")
+	})
+	if in.st != nil {
+		ps = slices.DeleteFunc(ps, in.startInParallel)
+	}
+	in.report(ps, chart.Pos{}, "")
+}
+
+// startInParallel reports whether problem p is about a start node drawn
+// directly in a parallel group (the only problem of
+// [importer.CheckNesting] at a start state), which package compile
+// reports for a drawing made with a stencil: the reader leaves it to it.
+// (A plain diagram has no parallel states.)
+func (in *interp) startInParallel(p importer.Problem) bool {
+	n := in.byID[p.Pos.Shape]
+	return n != nil && n.what == isState && n.kind == chart.StartState
 }

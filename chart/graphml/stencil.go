@@ -82,7 +82,7 @@ func (in *interp) checkStencil() bool {
 func masterNames(st *chart.Stencil, forNodes, forEdges bool) []string {
 	m := st.Masters
 	var names []string
-	for _, name := range [...]string{m.State, m.Initial, m.Transition, m.AnyState, m.Composite, m.Parallel, m.History, m.DeepHistory} {
+	for _, name := range [...]string{m.State, m.Initial, m.Transition, m.AnyState, m.Composite, m.Parallel, m.Start, m.History, m.DeepHistory} {
 		edge := name == m.Transition
 		if name != "" && (edge && forEdges || !edge && forNodes) {
 			names = append(names, strconv.Quote(name))
@@ -140,10 +140,10 @@ func pluralElems(n int) string {
 // a state ([chart.Role.IsState]: the state, initial-state, composite and
 // parallel masters) is a state of that kind, named by its name property
 // or else by the first line of its label; of a history master's, a
-// history pseudo-state ([interp.history]); of the message handler's, the
-// start of transitions that apply in any state. The containers (the
-// composite's and the parallel's) are checked once all are read
-// ([interp.containers]).
+// history pseudo-state ([interp.history]); of the start master's, a start
+// pseudo-state ([interp.start]); of the message handler's, the start of
+// transitions that apply in any state. The containers (the composite's
+// and the parallel's) are checked once all are read ([interp.containers]).
 func (in *interp) classifyStencil(i int, n *node, first, rest string) {
 	n.what = isIgnored
 	switch r := n.role; {
@@ -160,6 +160,8 @@ func (in *interp) classifyStencil(i int, n *node, first, rest string) {
 		n.name = chart.NormalizeSpace(first)
 	case isHistoryKind(r.Kind()):
 		in.history(i, n, first, r.Kind()) // nameless, as in plain diagrams
+	case r == chart.RoleStart:
+		in.start(i, n, first) // nameless too
 	case r.IsState():
 		n.what = isState
 		n.name = in.stencilName(n, first)
@@ -237,10 +239,11 @@ func isGroup(n *node) bool {
 }
 
 // entryActions reads a state's entry actions from the stencil's action
-// properties. A history has none ([interp.historyActions]).
+// properties. A pseudo-state (a history, a start) has none
+// ([interp.pseudoActions]).
 func (in *interp) entryActions(n *node, st *chart.State) {
-	if isHistoryKind(st.Kind) {
-		in.historyActions(n, st)
+	if isHistoryKind(st.Kind) || st.Kind == chart.StartState {
+		in.pseudoActions(n, st)
 		return
 	}
 	for _, a := range in.st.Actions {
@@ -260,10 +263,14 @@ func (in *interp) entryActions(n *node, st *chart.State) {
 	}
 }
 
-// historyActions reports the action properties set on a history node,
-// which are not read: a pseudo-state has no entry actions. A key's
-// default, which applies to every node, is not reported.
-func (in *interp) historyActions(n *node, st *chart.State) {
+// pseudoActions reports the action properties set on a history or a
+// start node, which are not read: a pseudo-state has no entry actions. A
+// key's default, which applies to every node, is not reported.
+func (in *interp) pseudoActions(n *node, st *chart.State) {
+	noun, hint := "history", "Clear the property on the history; the state it is drawn in may have entry actions."
+	if st.Kind == chart.StartState {
+		noun, hint = "start state", "Clear the property on the start node; the state its edge leads to may have entry actions."
+	}
 	for _, v := range n.values {
 		text := strings.TrimSpace(v.text)
 		if _, ok := in.st.Action(v.k.name); !ok || text == "" || !v.k.applies("node") {
@@ -271,7 +278,78 @@ func (in *interp) historyActions(n *node, st *chart.State) {
 		}
 		at := st.Pos
 		at.Line, at.Col = v.line, v.col
-		in.diag(chart.Warning, at, "Clear the property on the history; the state it is drawn in may have entry actions.",
-			"history %s: %s %q is not read: a history is a pseudo-state, without entry actions", n.id, v.k.name, importer.Shorten(text, 40))
+		in.diag(chart.Warning, at, hint, "%s %s: %s %q is not read: a %[1]s is a pseudo-state, without entry actions",
+			noun, n.id, v.k.name, importer.Shorten(text, 40))
+	}
+}
+
+// start makes the i-th node, of the start master, a start pseudo-state
+// (UML's initial state) of the state it is drawn in, or of the top level:
+// nameless and marked Initial, as in plain diagrams. Its one edge, without
+// a test, goes to the state its parent starts in ([interp.stencilProps]);
+// package compile checks that it has one. One that holds nodes is an
+// error, and it, what it holds and its edges are left out.
+func (in *interp) start(i int, n *node, first string) {
+	if in.holdsNodes(i, n, first, "start") {
+		return
+	}
+	n.what, n.kind = isState, chart.StartState
+}
+
+// holdsNodes reports whether the i-th node, a pseudo-state (noun: "start",
+// "history"), holds nodes: an error, and it, what it holds and its edges
+// are left out.
+func (in *interp) holdsNodes(i int, n *node, first, noun string) bool {
+	if in.members(i) == 0 {
+		return false
+	}
+	n.what = isBad
+	in.diag(chart.Error, in.at(n.e, n.id, first), "Draw the nodes beside the "+noun+" node, not inside it.",
+		"%s %s holds other nodes: a pseudo-state holds none; it, what it holds and its edges are left out", noun, describe(n))
+	return true
+}
+
+// initials gives the initial-state master its meaning in a chart whose
+// states nest ([importer.MarkInitialAncestors]): a state of that master
+// is its compound state's initial state, and the machine starts there
+// when nothing says otherwise, so each group around it is marked Initial
+// too (a composite's, a parallel's), up to a level that marks its own (a
+// state of the initial-state master, or a start node). A region of a
+// parallel state is not marked, the parallel state is. A region drawn
+// with the initial-state master whose parallel state is not so marked
+// (its level starts elsewhere) says nothing: a warning, for package
+// compile no longer sees the mark. It costs time linear in the states
+// times the depth of their nesting.
+func (in *interp) initials() {
+	states := in.c.States
+	index := make(map[string]int, len(states))
+	for i := range states {
+		index[states[i].ID] = i
+	}
+	parallel := func(i int) (int, bool) { // the parallel state whose region state i is
+		j, ok := index[states[i].Parent]
+		return j, ok && states[j].Kind == chart.ParallelState
+	}
+	var regions []int // regions marked initial (a start drawn in a parallel state is no region: compile reports it)
+	for i := range states {
+		if _, ok := parallel(i); ok && states[i].Initial && states[i].Kind == chart.NormalState {
+			regions = append(regions, i)
+		}
+	}
+	importer.MarkInitialAncestors(states)
+	m := in.st.Masters
+	for _, i := range regions {
+		j, _ := parallel(i)
+		if states[j].Initial {
+			continue
+		}
+		role := m.Composite
+		if role == "" {
+			role = m.State
+		}
+		s, p := &states[i], &states[j]
+		in.diag(chart.Warning, s.Pos, fmt.Sprintf("Give the region the role %q: entering a parallel state enters all its regions.", role),
+			"region %q of parallel state %q has the role %q: entering %[2]q enters all its regions, and the machine does not start in it "+
+				"(its level starts elsewhere), so the mark is ignored", s.Name, p.Name, m.Initial)
 	}
 }

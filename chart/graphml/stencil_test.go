@@ -7,7 +7,9 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/graphml"
+	"github.com/fsmforge/fsmforge/compile"
 	"github.com/fsmforge/fsmforge/internal/charttest"
+	"github.com/fsmforge/fsmforge/table"
 )
 
 // TestStencil reads small drawings made with the goomba stencil: roles
@@ -152,23 +154,33 @@ func TestRoleKey(t *testing.T) {
 }
 
 // statechartStencil is the goomba stencil with the masters of
-// statecharts: "Composite", "Parallel", "History" and "Deep History".
+// statecharts: "Composite", "Parallel", "Start", "History" and "Deep
+// History".
 func statechartStencil(tb testing.TB) *chart.Stencil {
 	st := *charttest.Stencil(tb)
-	st.Masters.Composite, st.Masters.Parallel = "Composite", "Parallel"
+	st.Masters.Composite, st.Masters.Parallel, st.Masters.Start = "Composite", "Parallel", "Start"
 	st.Masters.History, st.Masters.DeepHistory = "History", "Deep History"
 	return &st
 }
 
+// tr is an edge of the transition role with a test.
+func tr(id, from, to, test string, opts ...string) string {
+	return edge(id, from, to, test, append([]string{"role=Transition", "test=" + test}, opts...)...)
+}
+
+// startNode is a node of the start role: a small filled circle without a
+// label.
+func startNode(id string, opts ...string) string {
+	return node(id, "", append([]string{"role=Start", "shape=ellipse", "box=0,0,20,20"}, opts...)...)
+}
+
 // TestStencilStatechart reads small drawings made with a stencil that
 // names the masters of statecharts: composite and parallel groups,
-// history nodes, and what a designer may get wrong with them, each
-// problem at its node or edge.
+// start and history nodes, where the machine starts, and what a designer
+// may get wrong with them, each problem at its node or edge. A case that
+// lists no diagnostics has no error or warning.
 func TestStencilStatechart(t *testing.T) {
 	st := statechartStencil(t)
-	tr := func(id, from, to, test string, opts ...string) string {
-		return edge(id, from, to, test, append([]string{"role=Transition", "test=" + test}, opts...)...)
-	}
 	idle := node("I", "idle", "role=Initial State")
 	for _, tt := range []nestCase{
 		{readCase: readCase{
@@ -286,9 +298,107 @@ func TestStencilStatechart(t *testing.T) {
 			},
 			at: "T",
 		},
+		{readCase: readCase{
+			name: "the machine starts in a composite group",
+			// No state at the top is of the initial-state master: the
+			// machine starts in A, so in C.
+			text: doc(node("I", "idle", "role=State"), group("C", "alive", []string{"role=Composite"}, node("A", "a", "role=Initial State"), node("B", "b", "role=State"),
+				tr("t1", "A", "B", "hitTriggerLeft")), tr("t0", "C", "I", "hitByPlayer"), tr("t2", "I", "C", "animationDone")),
+			want: "I=idle; C=alive*; A=a^C*; B=b^C; | t1:A>B#1[hitTriggerLeft] t0:C>I#1[hitByPlayer] t2:I>C#1[animationDone]",
+		}},
+		{readCase: readCase{
+			name: "the machine starts in a parallel group",
+			// P is marked, not the region L around the initial state.
+			text: doc(node("I", "idle", "role=State"), group("P", "both", []string{"role=Parallel"},
+				group("L", "legs", []string{"role=Composite"}, node("L1", "walk", "role=Initial State"), node("L2", "jump", "role=State"), tr("l1", "L1", "L2", "hitTriggerLeft")),
+				group("A", "arms", []string{"role=Composite"}, startNode("AS"), node("A1", "swing", "role=State"), edge("a0", "AS", "A1", "", "role=Transition"))),
+				tr("t0", "P", "I", "hitByPlayer"), tr("t1", "I", "P", "animationDone")),
+			want: "I=idle; P=both(parallel)*; L=legs^P; L1=walk^L*; L2=jump^L; A=arms^P; AS^A(start)*; A1=swing^A; |" +
+				" l1:L1>L2#1[hitTriggerLeft] a0:AS>A1#1 t0:P>I#1[hitByPlayer] t1:I>P#1[animationDone]",
+		}},
+		{readCase: readCase{
+			name: "a start node says where a composite starts",
+			// The machine starts in idle: the start node's group does not
+			// climb.
+			text: doc(idle, group("C", "alive", []string{"role=Composite"}, startNode("S"), node("A", "a", "role=State"), node("H", "H", "role=History"),
+				edge("s1", "S", "A", "", "role=Transition")), tr("t0", "I", "C", "animationDone"), tr("t1", "I", "H", "hitByPlayer")),
+			want:  "I=idle*; C=alive; S^C(start)*; A=a^C; H^C(history); | s1:S>A#1 t0:I>C#1[animationDone] t1:I>H#2[hitByPlayer] H#1:H>A#1",
+			diags: []string{`note: graphml: history H has no transition: when there is no history yet, it enters "a", where the start state of "alive" leads, as UML enters the state`},
+		}},
+		{readCase: readCase{
+			name: "a start node at the top",
+			text: doc(startNode("S"), node("I", "idle", "role=State"), group("C", "alive", []string{"role=Composite"}, node("A", "a", "role=Initial State")),
+				edge("s1", "S", "I", "", "role=Transition"), tr("t0", "I", "C", "animationDone")),
+			// The top level marks its own start: C is not marked.
+			want: "S(start)*; I=idle; C=alive; A=a^C*; | s1:S>I#1 t0:I>C#1[animationDone]",
+		}},
+		{
+			readCase: readCase{
+				name: "a start node's transition with a test",
+				text: doc(idle, group("C", "alive", []string{"role=Composite"}, startNode("S"), node("A", "a", "role=State"),
+					tr("s1", "S", "A", "hitByPlayer")), tr("t0", "I", "C", "animationDone")),
+				// The edge is kept, without its test: it says where C
+				// starts.
+				want:  "I=idle*; C=alive; S^C(start)*; A=a^C; | s1:S>A#1 t0:I>C#1[animationDone]",
+				diags: []string{`error: graphml: the transition of start state S has test "hitByPlayer": a start's transition is taken without a test whenever its state is entered (or the machine starts)`},
+				err:   true,
+			},
+		},
+		{readCase: readCase{
+			name: "a start node without an edge",
+			// Package compile reports it (see TestStencilStart).
+			text: doc(idle, group("C", "alive", []string{"role=Composite"}, startNode("S"), node("A", "a", "role=State")), tr("t0", "I", "C", "animationDone")),
+			want: "I=idle*; C=alive; S^C(start)*; A=a^C; | t0:I>C#1[animationDone]",
+		}},
+		{readCase: readCase{
+			name: "a start node in a parallel group",
+			// Package compile reports it (see TestStencilStart).
+			text: doc(idle, group("P", "both", []string{"role=Parallel"}, startNode("S"),
+				group("A", "arms", []string{"role=Composite"}, node("A1", "swing", "role=Initial State"))),
+				edge("s1", "S", "A", "", "role=Transition"), tr("t0", "I", "P", "animationDone")),
+			// A state drawn in a parallel state is not its initial
+			// state: all of them start.
+			want: "I=idle*; P=both(parallel); S^P(start); A=arms^P; A1=swing^A*; | s1:S>A#1 t0:I>P#1[animationDone]",
+		}},
+		{
+			readCase: readCase{
+				name: "a start node holding nodes",
+				text: doc(idle, group("C", "alive", []string{"role=Composite"}, node("A", "a", "role=Initial State"),
+					group("S", "", []string{"role=Start"}, node("X", "x", "role=State")))),
+				want:  "I=idle*; C=alive; A=a^C*; |",
+				diags: []string{`error: graphml: start node S holds other nodes: a pseudo-state holds none; it, what it holds and its edges are left out`},
+				err:   true,
+			},
+			at: "S",
+		},
+		{
+			readCase: readCase{
+				name: "a start node with an action property",
+				text: doc(idle, group("C", "alive", []string{"role=Composite"}, startNode("S", "an=moveLeft"), node("A", "a", "role=State"),
+					edge("s1", "S", "A", "", "role=Transition")), tr("t0", "I", "C", "animationDone")),
+				want:  "I=idle*; C=alive; S^C(start)*; A=a^C; | s1:S>A#1 t0:I>C#1[animationDone]",
+				diags: []string{`warning: graphml: start state S: Animation "moveLeft" is not read: a start state is a pseudo-state, without entry actions`},
+			},
+		},
+		{
+			readCase: readCase{
+				name: "a region of the initial-state master where the machine does not start",
+				text: doc(idle, group("P", "both", []string{"role=Parallel"},
+					group("L", "legs", []string{"role=Initial State"}, node("L1", "walk", "role=Initial State")),
+					group("A", "arms", []string{"role=Composite"}, node("A1", "swing", "role=Initial State"))),
+					tr("t0", "I", "P", "animationDone")),
+				want: "I=idle*; P=both(parallel); L=legs^P; L1=walk^L*; A=arms^P; A1=swing^A*; | t0:I>P#1[animationDone]",
+				diags: []string{`warning: graphml: region "legs" of parallel state "both" has the role "Initial State": entering "both" enters all its regions,` +
+					` and the machine does not start in it (its level starts elsewhere), so the mark is ignored`},
+			},
+			at: "L",
+		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c := tt.run(t, graphml.Options{Stencil: st})
+			if len(tt.diags) == 0 && slices.ContainsFunc(c.Diagnostics, func(d chart.Diagnostic) bool { return d.Severity <= chart.Warning }) {
+				t.Errorf("diagnostics =\n%s\nwant no error or warning", messages(c))
+			}
 			for _, d := range c.Diagnostics {
 				// Errors and warnings name their node or edge, where its
 				// element or the property at fault is, with a hint.
@@ -302,16 +412,127 @@ func TestStencilStatechart(t *testing.T) {
 
 // TestStencilStatechartHints checks the hints that name the stencil's
 // masters: all of them for an unknown role, those of nodes for a node
-// with a transition's role.
+// with a transition's role, the initial-state and start masters for a
+// composite entered without an initial state.
 func TestStencilStatechartHints(t *testing.T) {
-	c, _ := read(t, doc(node("I", "idle", "role=Initial State"), node("W", "wall", "role=Wall"), node("T", "t", "role=Transition")),
+	c, _ := read(t, doc(node("I", "idle", "role=Initial State"), node("W", "wall", "role=Wall"), node("T", "t", "role=Transition"),
+		group("C", "alive", []string{"role=Composite"}, node("A", "a", "role=State")), tr("t0", "I", "C", "animationDone")),
 		graphml.Options{Stencil: statechartStencil(t)})
 	for _, want := range []string{
-		`Use the stencil's masters only: "State", "Initial State", "Transition", "Message Handler", "Composite", "Parallel", "History", "Deep History".`,
-		`Give the node the role of one of the stencil's masters for nodes ("State", "Initial State", "Message Handler", "Composite", "Parallel", "History", "Deep History"); transitions are edges.`,
+		`Use the stencil's masters only: "State", "Initial State", "Transition", "Message Handler", "Composite", "Parallel", "Start", "History", "Deep History".`,
+		`Give the node the role of one of the stencil's masters for nodes ("State", "Initial State", "Message Handler", "Composite", "Parallel", "Start", "History", "Deep History"); transitions are edges.`,
+		`Give one of the states in it the role "Initial State", or draw a node of the role "Start" in it, with an edge to the state to enter.`,
 	} {
 		if !slices.ContainsFunc(c.Diagnostics, func(d chart.Diagnostic) bool { return d.Hint == want }) {
 			t.Errorf("diagnostics = %v, want one with hint %s", c.Diagnostics, want)
 		}
+	}
+}
+
+// TestStencilStart compiles small drawings made with a stencil that names
+// the masters of statecharts, and checks where the machine starts: the
+// states active once table.NewAgent returns, and after a polled test
+// holds. Package compile, not the reader, reports a start node without an
+// edge; a region's initial mark the reader reports as ignored, compile
+// does not report again.
+func TestStencilStart(t *testing.T) {
+	st := statechartStencil(t)
+	composite := group("C", "alive", []string{"role=Composite"}, startNode("S"), node("A", "a", "role=State"), node("B", "b", "role=State"),
+		edge("s1", "S", "A", "", "role=Transition"), tr("t1", "A", "B", "hitTriggerLeft"))
+	for _, tt := range []struct {
+		name    string
+		text    string
+		active  string // the states active at the start, in document order
+		polled  string // then a polled test that holds ("" for none)
+		after   string // and the states active after that update
+		compile string // the error or warning of package compile ("" for none)
+	}{
+		{
+			name: "in a composite group",
+			text: doc(node("I", "idle", "role=State"), group("C", "alive", []string{"role=Composite"}, node("A", "a", "role=Initial State"), node("B", "b", "role=State"),
+				tr("t1", "A", "B", "hitTriggerLeft")), tr("t0", "C", "I", "animationDone"), tr("t2", "I", "C", "hitTriggerRight")),
+			active: "alive a", polled: "hitTriggerLeft", after: "alive b",
+		},
+		{
+			name: "in a parallel group",
+			text: doc(node("I", "idle", "role=State"), group("P", "both", []string{"role=Parallel"},
+				group("L", "legs", []string{"role=Composite"}, node("L1", "walk", "role=Initial State"), node("L2", "jump", "role=State"), tr("l1", "L1", "L2", "hitTriggerLeft")),
+				group("A", "arms", []string{"role=Composite"}, startNode("AS"), node("A1", "swing", "role=State"), edge("a0", "AS", "A1", "", "role=Transition"))),
+				tr("t0", "P", "I", "animationDone"), tr("t1", "I", "P", "hitTriggerRight")),
+			active: "both legs walk arms swing", polled: "animationDone", after: "idle",
+		},
+		{
+			name: "at a start node at the top, a composite starting at its start node",
+			text: doc(startNode("T"), node("I", "idle", "role=State"), composite, edge("t", "T", "I", "", "role=Transition"),
+				tr("t0", "I", "C", "animationDone"), tr("t2", "C", "I", "hitByPlayer")),
+			active: "idle", polled: "animationDone", after: "alive a",
+		},
+		{
+			name:   "in a state of the initial-state master, a composite starting at its start node",
+			text:   doc(node("I", "idle", "role=Initial State"), composite, tr("t0", "I", "C", "animationDone"), tr("t2", "C", "I", "hitByPlayer")),
+			active: "idle", polled: "animationDone", after: "alive a",
+		},
+		{
+			name: "a region of the initial-state master where the machine does not start",
+			text: doc(node("I", "idle", "role=Initial State"), group("P", "both", []string{"role=Parallel"},
+				group("L", "legs", []string{"role=Initial State"}, node("L1", "walk", "role=Initial State")),
+				group("A", "arms", []string{"role=Composite"}, node("A1", "swing", "role=Initial State"))),
+				tr("t0", "I", "P", "animationDone")),
+			active: "idle", polled: "animationDone", after: "both legs walk arms swing",
+		},
+		{
+			name:    "a start node without an edge",
+			text:    doc(node("I", "idle", "role=Initial State"), group("C", "alive", []string{"role=Composite"}, startNode("S"), node("A", "a", "role=State")), tr("t0", "I", "C", "animationDone")),
+			compile: `error: compile: start state "S" has 0 transitions; it needs one`,
+		},
+		{
+			name: "a start node in a parallel group",
+			text: doc(node("I", "idle", "role=Initial State"), group("P", "both", []string{"role=Parallel"}, startNode("S"),
+				group("A", "arms", []string{"role=Composite"}, node("A1", "swing", "role=Initial State"))),
+				edge("s1", "S", "A", "", "role=Transition"), tr("t0", "I", "P", "animationDone")),
+			compile: `error: compile: start state "S" is in parallel state "P", which has no initial state`,
+		},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c, err := read(t, tt.text, graphml.Options{Stencil: st})
+			if err != nil {
+				t.Fatalf("Read: %v", err)
+			}
+			r, err := compile.Compile(c, compile.Options{Stencil: st})
+			var own []string // compile's errors and warnings
+			for _, d := range r.Diagnostics {
+				if d.Severity <= chart.Warning && strings.HasPrefix(d.Message, "compile: ") {
+					own = append(own, d.Severity.String()+": "+d.Message)
+				}
+			}
+			if got := strings.Join(own, "\n"); got != tt.compile {
+				t.Errorf("compile.Compile diagnostics =\n%s\nwant %q", got, tt.compile)
+			}
+			if err != nil {
+				if tt.compile == "" {
+					t.Fatalf("compile.Compile = %v", err)
+				}
+				return
+			}
+			h := &pollHost{tb: r.Table}
+			a := table.NewAgent[int](r.Table, 0, h)
+			active := func() string {
+				var names []string
+				for _, s := range a.AppendActive(nil) {
+					names = append(names, r.Table.StateName(s))
+				}
+				return strings.Join(names, " ")
+			}
+			if got := active(); got != tt.active {
+				t.Errorf("active at the start = %q, want %q", got, tt.active)
+			}
+			h.holds = tt.polled
+			if _, err := a.Update(h); err != nil {
+				t.Fatal(err)
+			}
+			if got := active(); got != tt.after {
+				t.Errorf("active after %s = %q, want %q", tt.polled, got, tt.after)
+			}
+		})
 	}
 }
