@@ -57,10 +57,14 @@
 // state (chart.ParallelState) whose states are its regions; one of the
 // history or deep-history master, a circle labelled H or H*, a history
 // pseudo-state (chart.HistoryState, chart.DeepHistoryState) of the
-// compound state it is drawn in, without entry actions, named by its
-// Name property alone (its label is UML's notation, not a name: empty,
-// the history has none, as in a plain diagram). A transition that
-// leaves a history is its default and has no test.
+// compound state it is drawn in; one of the start master, a filled
+// circle, a start pseudo-state (chart.StartState, initial, as in a plain
+// diagram) of the compound state it is drawn in, or at the top of the
+// machine: its one transition goes to the state its compound state (or
+// the machine) starts in. Pseudo-states have no entry actions, and are
+// named by their Name property alone (a history's label is UML's
+// notation, a start has none: empty, the pseudo-state is nameless). A
+// transition that leaves a history (its default) or a start has no test.
 //
 // The rules are chart/visio's. A state's action values must be in the
 // stencil's drop-lists; a transition's test must be one of the stencil's
@@ -78,11 +82,25 @@
 // transition of the stencil (the arrow draw.io draws from a shape's hover
 // arrows) is ignored with a warning. Shapes without an fsmforge
 // attribute (titles, notes) are left out with a note. A state shape drawn
-// inside another (a container) is a state inside it (see Nested states),
-// the shape of the stencil's initial-state master its initial state. A
-// history's transition with a test is an error, and so is, as in a plain
-// diagram, a history drawn in no state; a shape of the parallel master
-// that holds no states is a plain state, with a warning.
+// inside another (a container) is a state inside it (see Nested states).
+// A shape of the stencil's initial-state master is the initial state of
+// the compound state it is drawn in, and the machine starts there when
+// nothing says otherwise, so each compound state around it is initial
+// too, up to a level that marks its own: a shape of the initial-state
+// master or a start among the compound's siblings, as chart/visio reads a
+// drawing. A region of a parallel state is never initial: the parallel
+// state is. So a drawing whose machine starts in a compound state, or in
+// a parallel state, draws the state it starts in inside it with the
+// initial-state master; a compound state the machine does not start in
+// says where it starts with a start (or, inside a compound whose level
+// marks its own initial state, with the initial-state master). A start's
+// or a history's transition with a test is an error, and so is, as in a
+// plain diagram, a history drawn in no state; a shape of the parallel
+// master that holds no states is a plain state, with a warning. What
+// package compile checks of starts, the reader leaves to it: a start
+// without its one transition or with several, two starts in one state, a
+// start beside a state marked initial, a start drawn directly in a
+// parallel state.
 //
 // # Without a stencil
 //
@@ -221,10 +239,13 @@
 //     same state marked [AttrAlso] = the first edge's cell ID
 //     (Transition.Also).
 //   - With a stencil, a shape of the composite master is a compound
-//     state, and those of its history and deep-history masters are
+//     state, those of its history and deep-history masters are
 //     histories, as the ellipses labelled H and H* of a plain diagram
-//     are; the rules above hold for them, a history's transition without
-//     a test.
+//     are, and those of its start master starts, as a plain diagram's
+//     start pseudo-states; the rules above hold for them, a start's and
+//     a history's transition without a test. A shape of the
+//     initial-state master is its compound state's initial state, and
+//     marks the compounds around it initial (see With a stencil).
 //   - In a drawing made for StateSmith: $H is the history of the state it
 //     is drawn in, which needs one transition, its default; a $HC in one of
 //     the states inside makes it remember that state's states too, and so
@@ -273,18 +294,26 @@
 // ([AttrStay], a loop on the state), internal ones ([AttrInternal]), and
 // those that enter several states ([AttrAlso]). A chart with a stencil
 // is drawn with the shapes of the stencil's library: a compound state
-// with its composite master when it has one (unless the state is
-// initial: then with the initial-state master, as a container), parallel
-// states and histories with theirs; what its masters and properties
-// cannot say (exit actions, actions other than the stencil's entry
-// actions, transitions with actions, without a target or internal,
-// pseudo-states other than histories) Write refuses with an error.
+// with its composite master when it has one (unless it is drawn with the
+// initial-state master: then as a container of that master), parallel
+// states, starts and histories with theirs. Its initial states are drawn
+// so that the reading above marks them back: a compound or parallel
+// state that is initial because a state inside it is (the machine starts
+// there) with its own master, the state inside with the initial-state
+// master (a parallel state that no state inside makes initial, with one
+// of its regions drawn with it); the initial states of other levels
+// with the initial-state master. What its masters and properties cannot
+// say (exit actions, actions other than the stencil's entry actions,
+// transitions with actions, without a target or internal, pseudo-states
+// other than starts and histories, initial states no drawing marks so,
+// such as an initial parallel state beside another initial state) Write
+// refuses with an error.
 //
 // [WriteLibrary] writes a stencil's draw.io shape library: one shape per
 // master, carrying the attributes above with their defaults, the
 // drop-lists listed in each shape's tooltip; the parallel master's shape
 // holds two regions, dashed, drawn with the composite master (or the
-// state master).
+// state master); the start master's is a small filled circle.
 //
 // # Diagnostics and bad input
 //

@@ -30,12 +30,16 @@ var fixtures = map[string]fixture{
 	// edge that adds a target to a transition.
 	"fsmforge_guard_nested.drawio": {states: 17, transitions: 17,
 		kinds: map[chart.StateKind]int{chart.StartState: 4, chart.NormalState: 9, chart.EndState: 2, chart.DeepHistoryState: 1, chart.ParallelState: 1}},
-	// fsmforge's own: a statechart drawn with the sentry stencil's
+	// fsmforge's own: statecharts drawn with the sentry stencil's
 	// library (TestLibraryStatechart), read here without the stencil:
-	// its compounds have no start states.
-	"fsmforge_sentry_library.drawio": {states: 11, transitions: 10,
-		kinds:   map[chart.StateKind]int{chart.NormalState: 10, chart.HistoryState: 1},
-		errText: `shape alert "Alert": drawio: state "Alert" holds states but no initial state`},
+	// the start shapes are starts, but the states drawn with the
+	// initial-state master are not initial, nor the parallel states
+	// parallel. Patrol has no initial state.
+	"fsmforge_sentry_library.drawio": {states: 15, transitions: 14,
+		kinds:   map[chart.StateKind]int{chart.NormalState: 12, chart.StartState: 2, chart.HistoryState: 1},
+		errText: `shape patrol "Patrol": drawio: state "Patrol" holds states but no initial state`},
+	"fsmforge_sentry_awake.drawio": {states: 11, transitions: 10,
+		kinds: map[chart.StateKind]int{chart.NormalState: 8, chart.StartState: 1, chart.HistoryState: 1, chart.DeepHistoryState: 1}},
 	// 7 vertices (start, 5 states, end), 9 labelled edges.
 	"convert2mermaid_state_diagram.drawio": {states: 7, transitions: 9,
 		kinds: map[chart.StateKind]int{chart.StartState: 1, chart.NormalState: 5, chart.EndState: 1}},

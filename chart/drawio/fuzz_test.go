@@ -20,8 +20,9 @@ import (
 // errors must write, and what Write writes must read. The corpus starts
 // from the diagrams of testdata, goomba.drawio, the door of the tests in
 // every container, and small versions of the hostile inputs of
-// TestHostile. It reads each without a stencil, with the goomba stencil
-// and with the sentry stencil (which has the masters of statecharts). The
+// TestHostile, and a drawing made with the sentry stencil's start. It
+// reads each without a stencil, with the goomba stencil and with the
+// sentry stencil (which has the masters of statecharts). The
 // limits are lowered (1 MiB, 2,000 cells and properties) so that no input
 // is slow to read, and so that they are reached.
 //
@@ -44,6 +45,16 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(model(vertex("s", "", startSt), obj("p", "P", `fsmforgeParallel="1"`, "swimlane;", "1"), in("r1", "R1", box, "p", 0, 0), in("a", "A", "", "r1", 0, 0),
 		in("r2", "R2", box, "p", 0, 50), in("b", "B", "", "r2", 0, 0), in("h", "H*", "ellipse;", "r2", 0, 0),
 		edge("e0", "go", "", "s", "a"), also("e1", "e0", "s", "b"))))
+	// With the sentry stencil: a composite state the machine starts in,
+	// as its state is drawn with the initial-state master, and one that
+	// says where it starts with a start, whose transition has no test.
+	sentryShape := func(id, role, attrs, cell string) string {
+		return strings.Replace(uo(id, role, attrs, cell), `fsmforgeStencil="goomba"`, `fsmforgeStencil="sentry"`, 1)
+	}
+	cellIn := func(parent string) string { return strings.Replace(vcell, `parent="1"`, `parent="`+parent+`"`, 1) }
+	f.Add([]byte(model(sentryShape("p", "Composite State", "", vcell), sentryShape("w", "Initial State", `Animation="walk"`, cellIn("p")),
+		sentryShape("c", "Composite State", "", vcell), sentryShape("s", "Start", `Name=""`, cellIn("c")), sentryShape("a", "State", "", cellIn("c")),
+		sentryShape("t1", "Transition", `Test=""`, ecell("s", "a")), sentryShape("t2", "Transition", `Test="noise"`, ecell("w", "c")))))
 	for _, seed := range hostileSeeds() {
 		f.Add(seed)
 	}

@@ -298,10 +298,19 @@ func (in *interp) run() {
 		}
 	}
 	in.reportAttrs()
-	if in.ss {
+	switch {
+	case in.ss:
 		in.report(in.smith.Finish(in.c), chart.Pos{}, "")
 		in.report(in.smith.Hierarchy(in.c), chart.Pos{}, "")
-	} else {
+	case in.st != nil:
+		// The initial-state master's meaning in nested states: the
+		// machine starts in its shape, so in each compound around it, up
+		// to a level that marks its own. What package compile checks of
+		// starts (their one transition, two at a level, one beside a
+		// state marked initial) is left to it.
+		importer.MarkInitialAncestors(in.c.States)
+		in.nested()
+	default:
 		in.nested()
 		in.report(statesmith.CheckStarts(in.c), chart.Pos{}, "")
 	}

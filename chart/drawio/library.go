@@ -27,13 +27,14 @@ type LibraryEntry struct {
 // then those of statecharts the stencil has: the composite state and the
 // parallel state, containers (container=1) with a heading for their name,
 // the parallel state holding two dashed regions drawn with the composite
-// master (or the state master); the history and the deep history, small
-// circles labelled H and H*. Each shape is a cell wrapped in a UserObject
-// whose attributes are what Read looks for: AttrRole naming the master,
-// AttrStencil and AttrVersion naming the stencil, and every property of
-// the master's role with its default value (an action's first drop-list
-// value, the first test; the name empty, so that the label names the
-// state; a history's name, which its label does not give, empty). The
+// master (or the state master); the start, a small filled circle; the
+// history and the deep history, small circles labelled H and H*. Each
+// shape is a cell wrapped in a UserObject whose attributes are what Read
+// looks for: AttrRole naming the master, AttrStencil and AttrVersion
+// naming the stencil, and every property of the master's role with its
+// default value (an action's first drop-list value, the first test; the
+// name empty, so that the label names the state; a pseudo-state's name,
+// which its label does not give, empty; a pseudo-state has no actions). The
 // tooltip of each shape lists the values of its drop-lists; a
 // transition's label shows its test.
 //
@@ -61,6 +62,9 @@ func Library(st *chart.Stencil) ([]LibraryEntry, error) {
 	}
 	if m.Parallel != "" {
 		entries = append(entries, wr.libParallel())
+	}
+	if m.Start != "" {
+		entries = append(entries, wr.libStart())
 	}
 	if m.History != "" {
 		entries = append(entries, wr.libHistory(m.History, false))
@@ -150,12 +154,22 @@ func (wr *writer) libHandler() LibraryEntry {
 // libComposite is the entry of the composite master: a container with a
 // heading.
 func (wr *writer) libComposite() LibraryEntry {
-	m := wr.st.Masters.Composite
-	tooltip := stateTooltip(wr.st, wr.props) + "\nThe states dropped in it are its states: mark the one entered first with the initial state's shape"
+	st := wr.st
+	m := st.Masters.Composite
+	mark, drawn := "mark the one entered first with the initial state's shape", "the one entered first drawn as an initial state"
+	if st.Masters.Start != "" {
+		mark = "draw a start in it, with a transition to the one entered first"
+		drawn = "and a start, with a transition to the one entered first"
+		if st.Masters.Initial != "" {
+			mark += " (or, where the machine starts, draw that one as an initial state)"
+			drawn += ", or that one drawn as an initial state where the machine starts"
+		}
+	}
+	tooltip := stateTooltip(st, wr.props) + "\nThe states dropped in it are its states: " + mark
 	cell := wr.libStateCell(m, m, tooltip, "2", "1", styleComposite, libGeo(0, 0, compositeW, compositeH))
 	return LibraryEntry{XML: libModel(cell), W: compositeW, H: compositeH,
-		Title: fmt.Sprintf("%s (stencil %s): a compound state: drop its states in it (the one entered first drawn as an initial state), and a history if it needs one; type its name in its heading, pick its entry actions in Edit Data (Ctrl+M)",
-			m, wr.st.Name)}
+		Title: fmt.Sprintf("%s (stencil %s): a compound state: drop its states in it (%s), and a history if it needs one; type its name in its heading, pick its entry actions in Edit Data (Ctrl+M)",
+			m, st.Name, drawn)}
 }
 
 // libParallel is the entry of the parallel master: a container with a
@@ -191,6 +205,18 @@ func (wr *writer) libHistory(master string, deep bool) LibraryEntry {
 	return LibraryEntry{XML: libModel(b.String()), W: pseudoSize, H: pseudoSize,
 		Title: fmt.Sprintf("%s (stencil %s): %s; drop it in that compound state, and draw one transition without a %s from it to the state to enter the first time",
 			master, wr.st.Name, what, wr.props.Test)}
+}
+
+// libStart is the entry of the start master: a small filled circle,
+// without a label.
+func (wr *writer) libStart() LibraryEntry {
+	m := wr.st.Masters.Start
+	var b strings.Builder
+	fmt.Fprintf(&b, `<UserObject label="" %s %s="" tooltip="%s" id="2">`, wr.stencilAttrs(m), wr.props.Name, esc(startTooltip(wr.props)))
+	fmt.Fprintf(&b, `<mxCell style="%s" vertex="1" parent="1">%s</mxCell></UserObject>`, styleStart, libGeo(0, 0, pseudoSize, pseudoSize))
+	return LibraryEntry{XML: libModel(b.String()), W: pseudoSize, H: pseudoSize,
+		Title: fmt.Sprintf("%s (stencil %s): a start (UML's initial state): drop it in a compound state, or at the top, and draw one transition without a %s from it to the state the compound state (or the machine) starts in",
+			m, wr.st.Name, wr.props.Test)}
 }
 
 // WriteLibrary writes the draw.io custom shape library of a stencil (see

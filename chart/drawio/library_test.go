@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -73,7 +74,7 @@ func TestLibrary(t *testing.T) {
 		{robotStencil(t), []string{"Room (stencil robot)", "Door (stencil robot)"}, ""},
 		{sentryStencil(t), []string{"State (stencil sentry)", "Initial State (stencil sentry)", "Transition (stencil sentry)", "Message Handler (stencil sentry)",
 			"Composite State (stencil sentry): a compound state", "Parallel State (stencil sentry): a parallel state",
-			"History (stencil sentry): a shallow history (H)", "Deep History (stencil sentry): a deep history (H*)"}, "testdata/fsmforge_sentry.library.xml"},
+			"Start (stencil sentry): a start", "History (stencil sentry): a shallow history (H)", "Deep History (stencil sentry): a deep history (H*)"}, "testdata/fsmforge_sentry.library.xml"},
 	} {
 		t.Run(tt.stencil.Name, func(t *testing.T) {
 			var b bytes.Buffer
@@ -180,16 +181,27 @@ func drop(shape, id, parent string, x, y, w, h int, set map[string]string) strin
 	return designer(shape, id, set, "")
 }
 
-// sentryDrawing is testdata/fsmforge_sentry_library.drawio.
-const sentryDrawing = "testdata/fsmforge_sentry_library.drawio"
-
-// TestLibraryStatechart draws a statechart with the shapes of the sentry
-// stencil's library, as a designer would: Patrol, and Alert, a composite
-// state holding its initial state Search, a history and Combat, a
-// parallel state of two regions (the library's), Weapon {Aim, Fire} and
-// Movement {Stand, Chase}. The drawing is testdata/fsmforge_sentry_library.drawio
-// (-update rewrites it). Read with the stencil, it gives the chart
-// without a diagnostic, and compiles without one.
+// TestLibraryStatechart draws statecharts with the shapes of the sentry
+// stencil's library, as a designer would, into testdata (-update rewrites
+// them):
+//
+//   - fsmforge_sentry_library.drawio: Patrol, a composite state the
+//     machine starts in, as its state Walk is drawn with the initial-state
+//     master; and Alert, a composite state that says where it starts with a
+//     start, its transition to Search; it holds a history and Combat, a
+//     parallel state of two regions (the library's), Weapon {Aim, drawn
+//     with the initial-state master, Fire} and Movement {a start, to
+//     Stand; Chase}.
+//   - fsmforge_sentry_awake.drawio: the sentry of chart/visio, which starts
+//     in Awake, a parallel state, as the state Walk of its region Patrol is
+//     drawn with the initial-state master; its region Ears says where it
+//     starts with a start; each region has a history; and Asleep.
+//
+// Read with the stencil, each gives its chart, states marked initial as
+// the initial-state master means (the compounds around its states, up to
+// a level that marks its own), without a diagnostic, and compiles without
+// one. Written with the stencil and read back, it gives the same chart,
+// which compiles to the same table.
 func TestLibraryStatechart(t *testing.T) {
 	st := sentryStencil(t)
 	entries, err := drawio.Library(st)
@@ -203,9 +215,12 @@ func TestLibraryStatechart(t *testing.T) {
 		byMaster[m[1]] = shapes
 	}
 	state, initial, transition := byMaster["State"][0], byMaster["Initial State"][0], byMaster["Transition"][0]
-	composite, parallel, history := byMaster["Composite State"][0], byMaster["Parallel State"], byMaster["History"][0]
+	composite, parallel, history, deep, start := byMaster["Composite State"][0], byMaster["Parallel State"], byMaster["History"][0], byMaster["Deep History"][0], byMaster["Start"][0]
 	if len(parallel) != 3 || !strings.Contains(parallel[1], `fsmforge="Composite State"`) || !strings.Contains(parallel[1], `parent="2"`) {
 		t.Fatalf("the parallel state's entry = %v, want it and two regions drawn with the composite master inside it", parallel)
+	}
+	if !strings.Contains(start, `label=""`) || !strings.Contains(start, "shape=startState;fillColor=#000000;") || !strings.Contains(start, `width="30" height="30"`) {
+		t.Fatalf("the start's entry = %s, want a small filled circle without a label", start)
 	}
 	edge := func(id, test, source, target string, set map[string]string) string {
 		if set == nil {
@@ -218,86 +233,168 @@ func TestLibraryStatechart(t *testing.T) {
 		}
 		return designer(transition, id, set, ends)
 	}
-	cells := []string{
-		drop(initial, "patrol", "1", 40, 40, 120, 60, map[string]string{"label": "Patrol", "Animation": "walk", "Speed": "slow"}),
-		drop(composite, "alert", "1", 240, 40, 560, 420, map[string]string{"label": "Alert", "Animation": "run", "Speed": "fast"}),
-		drop(initial, "search", "alert", 20, 50, 120, 60, map[string]string{"label": "Search", "Animation": "walk", "Speed": "slow"}),
-		drop(history, "h", "alert", 200, 65, 30, 30, nil),
-		drop(parallel[0], "combat", "alert", 20, 130, 520, 270, map[string]string{"label": "Combat", "Animation": "aim", "Speed": "stop"}),
-		drop(parallel[1], "weapon", "combat", 20, 40, 480, 100, map[string]string{"label": "Weapon"}),
-		drop(initial, "aim", "weapon", 20, 30, 120, 60, map[string]string{"label": "Aim", "Animation": "aim", "Speed": "stop"}),
-		drop(state, "fire", "weapon", 200, 30, 120, 60, map[string]string{"label": "Fire", "Animation": "shoot", "Speed": "stop"}),
-		drop(parallel[2], "movement", "combat", 20, 150, 480, 100, map[string]string{"label": "Movement"}),
-		drop(initial, "stand", "movement", 20, 30, 120, 60, map[string]string{"label": "Stand", "Animation": "idle", "Speed": "stop"}),
-		drop(state, "chase", "movement", 200, 30, 120, 60, map[string]string{"label": "Chase", "Animation": "run", "Speed": "fast"}),
-		edge("t1", "noise", "patrol", "alert", nil),
-		edge("t2", "seePlayer", "patrol", "h", nil),
-		edge("t3", "", "h", "search", nil), // the history's default: no test
-		edge("t4", "seePlayer", "search", "combat", nil),
-		edge("t5", "inRange", "aim", "fire", nil),
-		edge("t6", "outOfRange", "fire", "aim", nil),
-		edge("t7", "closeBy", "stand", "chase", nil),
-		edge("t8", "lostPlayer", "chase", "stand", nil),
-		edge("t9", "calm", "alert", "patrol", nil),
-		edge("t10", "hit", "alert", "", map[string]string{"Final": "1"}),
-	}
-	doc := "<mxfile host=\"fsmforge\" pages=\"1\">\n  <diagram id=\"sentry\" name=\"Sentry\">\n    <mxGraphModel>\n      <root>\n" +
-		"        <mxCell id=\"0\"/>\n        <mxCell id=\"1\" parent=\"0\"/>\n        " + strings.Join(cells, "\n        ") +
-		"\n      </root>\n    </mxGraphModel>\n  </diagram>\n</mxfile>\n"
-	charttest.GoldenBytes(t, []byte(doc), sentryDrawing, *update)
+	for _, tt := range []struct {
+		file  string
+		cells []string
+		want  []string
+	}{
+		{"testdata/fsmforge_sentry_library.drawio",
+			[]string{
+				drop(composite, "patrol", "1", 40, 40, 320, 130, map[string]string{"label": "Patrol", "Animation": "walk", "Speed": "slow"}),
+				drop(initial, "walk", "patrol", 20, 50, 120, 60, map[string]string{"label": "Walk", "Animation": "walk", "Speed": "slow"}),
+				drop(state, "look", "patrol", 180, 50, 120, 60, map[string]string{"label": "Look", "Animation": "idle", "Speed": "stop"}),
+				drop(composite, "alert", "1", 400, 40, 560, 440, map[string]string{"label": "Alert", "Animation": "run", "Speed": "fast"}),
+				drop(start, "start", "alert", 20, 65, 30, 30, nil),
+				drop(state, "search", "alert", 80, 50, 120, 60, map[string]string{"label": "Search", "Animation": "walk", "Speed": "slow"}),
+				drop(history, "h", "alert", 240, 65, 30, 30, nil),
+				drop(parallel[0], "combat", "alert", 20, 130, 520, 290, map[string]string{"label": "Combat", "Animation": "aim", "Speed": "stop"}),
+				drop(parallel[1], "weapon", "combat", 20, 40, 480, 110, map[string]string{"label": "Weapon"}),
+				drop(initial, "aim", "weapon", 20, 30, 120, 60, map[string]string{"label": "Aim", "Animation": "aim", "Speed": "stop"}),
+				drop(state, "fire", "weapon", 200, 30, 120, 60, map[string]string{"label": "Fire", "Animation": "shoot", "Speed": "stop"}),
+				drop(parallel[2], "movement", "combat", 20, 160, 480, 110, map[string]string{"label": "Movement"}),
+				drop(start, "mstart", "movement", 20, 45, 30, 30, nil),
+				drop(state, "stand", "movement", 80, 30, 120, 60, map[string]string{"label": "Stand", "Animation": "idle", "Speed": "stop"}),
+				drop(state, "chase", "movement", 260, 30, 120, 60, map[string]string{"label": "Chase", "Animation": "run", "Speed": "fast"}),
+				edge("t1", "noise", "patrol", "alert", nil),
+				edge("t2", "seePlayer", "patrol", "h", nil),
+				edge("t3", "", "h", "search", nil), // the history's default: no test
+				edge("t4", "seePlayer", "search", "combat", nil),
+				edge("t5", "inRange", "aim", "fire", nil),
+				edge("t6", "outOfRange", "fire", "aim", nil),
+				edge("t7", "closeBy", "stand", "chase", nil),
+				edge("t8", "lostPlayer", "chase", "stand", nil),
+				edge("t9", "calm", "alert", "patrol", nil),
+				edge("t10", "hit", "alert", "", map[string]string{"Final": "1"}),
+				edge("t11", "", "start", "search", nil), // where Alert starts: no test
+				edge("t12", "", "mstart", "stand", nil),
+				edge("t13", "closeBy", "walk", "look", nil),
+				edge("t14", "outOfRange", "look", "walk", nil),
+			},
+			[]string{
+				// The machine starts in Walk, so in Patrol.
+				`state "patrol" name="Patrol" kind=normal initial=true parent="" entry=[Animation=walk Speed=slow]`,
+				`state "walk" name="Walk" kind=normal initial=true parent="patrol" entry=[Animation=walk Speed=slow]`,
+				`state "look" name="Look" kind=normal initial=false parent="patrol" entry=[Animation=idle Speed=stop]`,
+				`state "alert" name="Alert" kind=normal initial=false parent="" entry=[Animation=run Speed=fast]`,
+				`state "start" name="" kind=start initial=true parent="alert" entry=[]`,
+				`state "search" name="Search" kind=normal initial=false parent="alert" entry=[Animation=walk Speed=slow]`,
+				`state "h" name="" kind=history initial=false parent="alert" entry=[]`,
+				// Alert's start marks its level: Aim's mark stops at Combat.
+				`state "combat" name="Combat" kind=parallel initial=false parent="alert" entry=[Animation=aim Speed=stop]`,
+				`state "weapon" name="Weapon" kind=normal initial=false parent="combat" entry=[Animation=idle Speed=stop]`,
+				`state "aim" name="Aim" kind=normal initial=true parent="weapon" entry=[Animation=aim Speed=stop]`,
+				`state "fire" name="Fire" kind=normal initial=false parent="weapon" entry=[Animation=shoot Speed=stop]`,
+				`state "movement" name="Movement" kind=normal initial=false parent="combat" entry=[Animation=idle Speed=stop]`,
+				`state "mstart" name="" kind=start initial=true parent="movement" entry=[]`,
+				`state "stand" name="Stand" kind=normal initial=false parent="movement" entry=[Animation=idle Speed=stop]`,
+				`state "chase" name="Chase" kind=normal initial=false parent="movement" entry=[Animation=run Speed=fast]`,
+				`transition "t1" from="patrol" any=false order=1 test="noise" value="" label="noise" event="" guard="" action="" target=alert push=false`,
+				`transition "t2" from="patrol" any=false order=2 test="seePlayer" value="" label="seePlayer" event="" guard="" action="" target=h push=false`,
+				`transition "t3" from="h" any=false order=1 test="" value="" label="" event="" guard="" action="" target=search push=false`,
+				`transition "t4" from="search" any=false order=1 test="seePlayer" value="" label="seePlayer" event="" guard="" action="" target=combat push=false`,
+				`transition "t5" from="aim" any=false order=1 test="inRange" value="" label="inRange" event="" guard="" action="" target=fire push=false`,
+				`transition "t6" from="fire" any=false order=1 test="outOfRange" value="" label="outOfRange" event="" guard="" action="" target=aim push=false`,
+				`transition "t7" from="stand" any=false order=1 test="closeBy" value="" label="closeBy" event="" guard="" action="" target=chase push=false`,
+				`transition "t8" from="chase" any=false order=1 test="lostPlayer" value="" label="lostPlayer" event="" guard="" action="" target=stand push=false`,
+				`transition "t9" from="alert" any=false order=1 test="calm" value="" label="calm" event="" guard="" action="" target=patrol push=false`,
+				`transition "t10" from="alert" any=false order=2 test="hit" value="" label="hit" event="" guard="" action="" target=(final) push=false`,
+				`transition "t11" from="start" any=false order=1 test="" value="" label="" event="" guard="" action="" target=search push=false`,
+				`transition "t12" from="mstart" any=false order=1 test="" value="" label="" event="" guard="" action="" target=stand push=false`,
+				`transition "t13" from="walk" any=false order=1 test="closeBy" value="" label="closeBy" event="" guard="" action="" target=look push=false`,
+				`transition "t14" from="look" any=false order=1 test="outOfRange" value="" label="outOfRange" event="" guard="" action="" target=walk push=false`,
+			}},
+		{"testdata/fsmforge_sentry_awake.drawio",
+			[]string{
+				drop(parallel[0], "awake", "1", 40, 40, 520, 330, map[string]string{"label": "Awake", "Animation": "idle", "Speed": "stop"}),
+				drop(parallel[1], "patrol", "awake", 20, 40, 480, 130, map[string]string{"label": "Patrol", "Animation": "walk", "Speed": "slow"}),
+				drop(initial, "walk", "patrol", 20, 40, 120, 60, map[string]string{"label": "Walk", "Animation": "walk", "Speed": "slow"}),
+				drop(state, "look", "patrol", 200, 40, 120, 60, map[string]string{"label": "Look", "Animation": "idle", "Speed": "stop"}),
+				drop(history, "h", "patrol", 380, 55, 30, 30, nil),
+				drop(parallel[2], "ears", "awake", 20, 180, 480, 130, map[string]string{"label": "Ears"}),
+				drop(start, "start", "ears", 20, 55, 30, 30, nil),
+				drop(state, "listen", "ears", 80, 40, 120, 60, map[string]string{"label": "Listen", "Animation": "idle", "Speed": "stop"}),
+				drop(state, "alert", "ears", 260, 40, 120, 60, map[string]string{"label": "Alert", "Animation": "aim", "Speed": "stop"}),
+				drop(deep, "hh", "ears", 420, 55, 30, 30, nil),
+				drop(state, "asleep", "1", 620, 40, 120, 60, map[string]string{"label": "Asleep", "Animation": "idle", "Speed": "stop"}),
+				edge("t1", "seePlayer", "walk", "look", nil),
+				edge("t2", "lostPlayer", "look", "walk", nil),
+				edge("t3", "", "h", "walk", nil),
+				edge("t4", "", "start", "listen", nil),
+				edge("t5", "noise", "listen", "alert", nil),
+				edge("t6", "calm", "alert", "listen", nil),
+				edge("t7", "", "hh", "listen", nil),
+				edge("t8", "hit", "awake", "asleep", nil),
+				edge("t9", "calm", "asleep", "h", nil),
+				edge("t10", "noise", "asleep", "hh", nil),
+			},
+			[]string{
+				// The machine starts in Walk, so in Awake; its regions are
+				// not marked.
+				`state "awake" name="Awake" kind=parallel initial=true parent="" entry=[Animation=idle Speed=stop]`,
+				`state "patrol" name="Patrol" kind=normal initial=false parent="awake" entry=[Animation=walk Speed=slow]`,
+				`state "walk" name="Walk" kind=normal initial=true parent="patrol" entry=[Animation=walk Speed=slow]`,
+				`state "look" name="Look" kind=normal initial=false parent="patrol" entry=[Animation=idle Speed=stop]`,
+				`state "h" name="" kind=history initial=false parent="patrol" entry=[]`,
+				`state "ears" name="Ears" kind=normal initial=false parent="awake" entry=[Animation=idle Speed=stop]`,
+				`state "start" name="" kind=start initial=true parent="ears" entry=[]`,
+				`state "listen" name="Listen" kind=normal initial=false parent="ears" entry=[Animation=idle Speed=stop]`,
+				`state "alert" name="Alert" kind=normal initial=false parent="ears" entry=[Animation=aim Speed=stop]`,
+				`state "hh" name="" kind=deepHistory initial=false parent="ears" entry=[]`,
+				`state "asleep" name="Asleep" kind=normal initial=false parent="" entry=[Animation=idle Speed=stop]`,
+				`transition "t1" from="walk" any=false order=1 test="seePlayer" value="" label="seePlayer" event="" guard="" action="" target=look push=false`,
+				`transition "t2" from="look" any=false order=1 test="lostPlayer" value="" label="lostPlayer" event="" guard="" action="" target=walk push=false`,
+				`transition "t3" from="h" any=false order=1 test="" value="" label="" event="" guard="" action="" target=walk push=false`,
+				`transition "t4" from="start" any=false order=1 test="" value="" label="" event="" guard="" action="" target=listen push=false`,
+				`transition "t5" from="listen" any=false order=1 test="noise" value="" label="noise" event="" guard="" action="" target=alert push=false`,
+				`transition "t6" from="alert" any=false order=1 test="calm" value="" label="calm" event="" guard="" action="" target=listen push=false`,
+				`transition "t7" from="hh" any=false order=1 test="" value="" label="" event="" guard="" action="" target=listen push=false`,
+				`transition "t8" from="awake" any=false order=1 test="hit" value="" label="hit" event="" guard="" action="" target=asleep push=false`,
+				`transition "t9" from="asleep" any=false order=1 test="calm" value="" label="calm" event="" guard="" action="" target=h push=false`,
+				`transition "t10" from="asleep" any=false order=2 test="noise" value="" label="noise" event="" guard="" action="" target=hh push=false`,
+			}},
+	} {
+		t.Run(filepath.Base(tt.file), func(t *testing.T) {
+			doc := "<mxfile host=\"fsmforge\" pages=\"1\">\n  <diagram id=\"sentry\" name=\"Sentry\">\n    <mxGraphModel>\n      <root>\n" +
+				"        <mxCell id=\"0\"/>\n        <mxCell id=\"1\" parent=\"0\"/>\n        " + strings.Join(tt.cells, "\n        ") +
+				"\n      </root>\n    </mxGraphModel>\n  </diagram>\n</mxfile>\n"
+			charttest.GoldenBytes(t, []byte(doc), tt.file, *update)
 
-	c, err := drawio.ReadFile(sentryDrawing, drawio.Options{Stencil: st, File: "sentry.drawio"})
-	if err != nil {
-		t.Fatalf("ReadFile = %v", err)
-	}
-	charttest.CheckChart(t, c, err)
-	if len(c.Diagnostics) != 0 {
-		t.Errorf("Diagnostics = %v, want none", c.Diagnostics)
-	}
-	want := []string{
-		`state "patrol" name="Patrol" kind=normal initial=true parent="" entry=[Animation=walk Speed=slow]`,
-		`state "alert" name="Alert" kind=normal initial=false parent="" entry=[Animation=run Speed=fast]`,
-		`state "search" name="Search" kind=normal initial=true parent="alert" entry=[Animation=walk Speed=slow]`,
-		`state "h" name="" kind=history initial=false parent="alert" entry=[]`,
-		`state "combat" name="Combat" kind=parallel initial=false parent="alert" entry=[Animation=aim Speed=stop]`,
-		`state "weapon" name="Weapon" kind=normal initial=false parent="combat" entry=[Animation=idle Speed=stop]`,
-		`state "aim" name="Aim" kind=normal initial=true parent="weapon" entry=[Animation=aim Speed=stop]`,
-		`state "fire" name="Fire" kind=normal initial=false parent="weapon" entry=[Animation=shoot Speed=stop]`,
-		`state "movement" name="Movement" kind=normal initial=false parent="combat" entry=[Animation=idle Speed=stop]`,
-		`state "stand" name="Stand" kind=normal initial=true parent="movement" entry=[Animation=idle Speed=stop]`,
-		`state "chase" name="Chase" kind=normal initial=false parent="movement" entry=[Animation=run Speed=fast]`,
-		`transition "t1" from="patrol" any=false order=1 test="noise" value="" label="noise" event="" guard="" action="" target=alert push=false`,
-		`transition "t2" from="patrol" any=false order=2 test="seePlayer" value="" label="seePlayer" event="" guard="" action="" target=h push=false`,
-		`transition "t3" from="h" any=false order=1 test="" value="" label="" event="" guard="" action="" target=search push=false`,
-		`transition "t4" from="search" any=false order=1 test="seePlayer" value="" label="seePlayer" event="" guard="" action="" target=combat push=false`,
-		`transition "t5" from="aim" any=false order=1 test="inRange" value="" label="inRange" event="" guard="" action="" target=fire push=false`,
-		`transition "t6" from="fire" any=false order=1 test="outOfRange" value="" label="outOfRange" event="" guard="" action="" target=aim push=false`,
-		`transition "t7" from="stand" any=false order=1 test="closeBy" value="" label="closeBy" event="" guard="" action="" target=chase push=false`,
-		`transition "t8" from="chase" any=false order=1 test="lostPlayer" value="" label="lostPlayer" event="" guard="" action="" target=stand push=false`,
-		`transition "t9" from="alert" any=false order=1 test="calm" value="" label="calm" event="" guard="" action="" target=patrol push=false`,
-		`transition "t10" from="alert" any=false order=2 test="hit" value="" label="hit" event="" guard="" action="" target=(final) push=false`,
-	}
-	if d := diff(render(c), want); d != "" {
-		t.Errorf("the sentry differs at %s", d)
-	}
-	res, err := compile.Compile(c, compile.Options{Stencil: st})
-	if err != nil {
-		t.Fatalf("Compile = %v", err)
-	}
-	if len(res.Diagnostics) != 0 {
-		t.Errorf("Compile's diagnostics = %v, want none", res.Diagnostics)
-	}
+			c, err := drawio.ReadFile(tt.file, drawio.Options{Stencil: st, File: "sentry.drawio"})
+			if err != nil {
+				t.Fatalf("ReadFile = %v", err)
+			}
+			charttest.CheckChart(t, c, err)
+			if len(c.Diagnostics) != 0 {
+				t.Errorf("Diagnostics = %v, want none", c.Diagnostics)
+			}
+			if d := diff(render(c), tt.want); d != "" {
+				t.Errorf("the sentry differs at %s", d)
+			}
+			res, err := compile.Compile(c, compile.Options{Stencil: st})
+			if err != nil {
+				t.Fatalf("Compile = %v", err)
+			}
+			if len(res.Diagnostics) != 0 {
+				t.Errorf("Compile's diagnostics = %v, want none", res.Diagnostics)
+			}
 
-	// Written back with the stencil, the chart reads the same.
-	var b bytes.Buffer
-	if err := drawio.Write(&b, c, drawio.WriteOptions{}); err != nil {
-		t.Fatalf("Write = %v", err)
-	}
-	back, err := drawio.Read(&b, drawio.Options{Stencil: st})
-	if err != nil || len(back.Diagnostics) != 0 {
-		t.Fatalf("Read(Write(c)) = %v, %v", err, back.Diagnostics)
-	}
-	if d := diff(render(back), render(c)); d != "" {
-		t.Errorf("Read(Write(sentry)) differs at %s", d)
+			// Written back with the stencil, the chart reads the same, and
+			// compiles to the same table.
+			var b bytes.Buffer
+			if err := drawio.Write(&b, c, drawio.WriteOptions{}); err != nil {
+				t.Fatalf("Write = %v", err)
+			}
+			back, err := drawio.Read(&b, drawio.Options{Stencil: st, File: "sentry.drawio"})
+			if err != nil || len(back.Diagnostics) != 0 {
+				t.Fatalf("Read(Write(c)) = %v, %v", err, back.Diagnostics)
+			}
+			if d := diff(render(back), render(c)); d != "" {
+				t.Errorf("Read(Write(sentry)) differs at %s", d)
+			}
+			want, _ := compiled(c)
+			if got, ok := compiled(back); !ok || !bytes.Equal(got, want) {
+				t.Errorf("Read(Write(sentry)) compiles to another table than the sentry")
+			}
+		})
 	}
 }

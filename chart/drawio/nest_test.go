@@ -12,6 +12,7 @@ import (
 	"github.com/fsmforge/fsmforge/chart/drawio"
 	"github.com/fsmforge/fsmforge/compile"
 	"github.com/fsmforge/fsmforge/internal/charttest"
+	"github.com/fsmforge/fsmforge/internal/importer"
 )
 
 // in is a vertex drawn inside parent, at (x, y) relative to it.
@@ -205,7 +206,9 @@ func TestNested(t *testing.T) {
 // TestNestedRoundTrip writes random nested charts (states in compounds
 // and in the regions of parallel states, histories, start and final
 // states inside compounds, transitions to several states) and reads them
-// back: the same chart, boxes aside.
+// back: the same chart, boxes aside. With a stencil, the states are
+// marked initial as Read marks them (importer.MarkInitialAncestors), and
+// the sentry's have starts.
 func TestNestedRoundTrip(t *testing.T) {
 	stencils := map[string]*chart.Stencil{"plain": nil, "goomba": charttest.Stencil(t), "sentry": sentryStencil(t)}
 	for k, name := range []string{"plain", "goomba", "sentry"} {
@@ -235,6 +238,12 @@ func TestNestedRoundTrip(t *testing.T) {
 						}
 						c.Transitions = append(c.Transitions, t)
 					}
+				}
+				if st != nil {
+					// The states of the initial-state master, and those
+					// Read marks with them, on both pages at once: their
+					// top level is one.
+					importer.MarkInitialAncestors(c.States)
 				}
 				opt := drawio.WriteOptions{Compress: i%4 == 3}
 				var b bytes.Buffer
@@ -356,7 +365,7 @@ func randomNested(r *rand.Rand, st *chart.Stencil) *chart.Chart {
 				t.Order = order
 			}
 		} else {
-			if k := kinds[t.From]; k != chart.HistoryState && k != chart.DeepHistoryState { // a history's default has no test
+			if k := kinds[t.From]; k != chart.HistoryState && k != chart.DeepHistoryState && k != chart.StartState { // a start's or a history's has no test
 				t.Test = st.Tests[r.IntN(len(st.Tests))].Name
 			}
 			counts[t.From]++
@@ -369,8 +378,8 @@ func randomNested(r *rand.Rand, st *chart.Stencil) *chart.Chart {
 	}
 	state := func() string { return c.States[r.IntN(len(c.States))].ID }
 	for _, s := range c.States {
-		if s.Kind == chart.HistoryState || s.Kind == chart.DeepHistoryState {
-			add(chart.Transition{From: s.ID, Target: chart.Target{Kind: chart.ToState, State: state()}}) // its default
+		if s.Kind == chart.HistoryState || s.Kind == chart.DeepHistoryState || st != nil && s.Kind == chart.StartState {
+			add(chart.Transition{From: s.ID, Target: chart.Target{Kind: chart.ToState, State: state()}}) // its default, or where it starts
 		}
 	}
 	for range r.IntN(12) {
@@ -421,18 +430,20 @@ func randomPlainState(r *rand.Rand, s *chart.State) {
 }
 
 // randomStencilState makes s a state of a drawing made with stencil st:
-// parallel or a history when st has their masters; else initial or not,
-// with entry actions from st's drop-lists.
+// parallel, a history or a start (initial) when st has their masters;
+// else initial or not, with entry actions from st's drop-lists.
 func randomStencilState(r *rand.Rand, st *chart.Stencil, s *chart.State) {
-	switch k := r.IntN(10); {
+	switch k := r.IntN(11); {
 	case k == 0 && st.Masters.Parallel != "":
 		s.Kind = chart.ParallelState
 	case k == 1 && st.Masters.History != "" && s.Parent != "":
 		s.Kind = chart.HistoryState
 	case k == 2 && st.Masters.DeepHistory != "" && s.Parent != "":
 		s.Kind = chart.DeepHistoryState
+	case k == 3 && st.Masters.Start != "":
+		s.Kind, s.Initial = chart.StartState, true
 	}
-	if s.Kind == chart.HistoryState || s.Kind == chart.DeepHistoryState {
+	if s.Kind == chart.HistoryState || s.Kind == chart.DeepHistoryState || s.Kind == chart.StartState {
 		if r.IntN(2) == 0 {
 			s.Name = ""
 		}

@@ -32,7 +32,7 @@ func (in *interp) stencilVertex(pg *page, n *node, prefix string) {
 	n.role = in.roleOf(n.c)
 	n.class = clNone
 	switch n.role {
-	case chart.RoleState, chart.RoleInitial, chart.RoleComposite, chart.RoleParallel, chart.RoleHistory, chart.RoleDeepHistory:
+	case chart.RoleState, chart.RoleInitial, chart.RoleComposite, chart.RoleParallel, chart.RoleHistory, chart.RoleDeepHistory, chart.RoleStart:
 		n.class, n.kind = clState, n.role.Kind()
 	case chart.RoleAnyState:
 		n.class = clHandler
@@ -46,26 +46,30 @@ func (in *interp) stencilVertex(pg *page, n *node, prefix string) {
 // stencilState reads the state of shape n of a drawing made with a
 // stencil, st holding what its shape says (ID, kind, parent, box), and
 // adds it to the chart: its name (its name property, or else its label;
-// a history's label, H or H*, is not a name), whether it is initial, its
-// entry actions (a history has none).
+// the label of a pseudo-state, a history's H or H*, a start's filled
+// circle, is not a name), whether it is initial (a shape of the
+// initial-state master; a start, as in a plain diagram), its entry
+// actions (a pseudo-state has none).
 func (in *interp) stencilState(pg *page, n *node, prefix string, st chart.State) {
 	c := n.c
-	history := n.role == chart.RoleHistory || n.role == chart.RoleDeepHistory
+	pseudo := untestedRole(n.role) // a start or a history
 	if v, ok := c.get(in.props.Name); ok {
 		st.Name = chart.NormalizeSpace(v)
 	}
-	if st.Name == "" && !history {
+	if st.Name == "" && !pseudo {
 		st.Name = chart.NormalizeSpace(n.text)
 	}
 	st.Name = in.strs.Clone(st.Name)
 	n.name = st.Name
-	st.Initial = n.role == chart.RoleInitial
+	// A start is marked, as in a plain diagram: its compound state (or
+	// the machine) starts at its transition's end.
+	st.Initial = n.role == chart.RoleInitial || n.role == chart.RoleStart
 	shapeName := st.Name
 	if shapeName == "" {
 		shapeName = chart.NormalizeSpace(n.text)
 	}
 	st.Pos = in.pos(pg, c, prefix, shapeName)
-	if history {
+	if pseudo {
 		in.unknownAttrs(n, in.stateAttrs[:1], st.Pos) // the name property
 		in.c.States = append(in.c.States, st)
 		return
@@ -93,6 +97,13 @@ func (in *interp) stencilState(pg *page, n *node, prefix string, st chart.State)
 	}
 	in.unknownAttrs(n, in.stateAttrs, st.Pos)
 	in.c.States = append(in.c.States, st)
+}
+
+// untestedRole reports whether r is the role of a pseudo-state whose one
+// transition is taken without a test: a start's, which says where its
+// compound state (or the machine) starts, and a history's, its default.
+func untestedRole(r chart.Role) bool {
+	return r == chart.RoleStart || r == chart.RoleHistory || r == chart.RoleDeepHistory
 }
 
 // stencilEdge classifies an edge of a drawing made with a stencil.
@@ -129,7 +140,8 @@ func (in *interp) unroledEdge(pg *page, n *node, prefix string) bool {
 
 // stencilTransition reads a transition's test, value, order and stack
 // operation from its properties; it reports whether they are valid. A
-// transition that leaves a history, its default, has no test.
+// transition that leaves a start or a history has no test: a test on one
+// is an error, and leaves it out.
 func (in *interp) stencilTransition(t *chart.Transition, n *node) bool {
 	st, names, c := in.st, in.props, n.c
 	valid := true
@@ -145,12 +157,15 @@ func (in *interp) stencilTransition(t *chart.Transition, n *node) bool {
 		return "pick one of " + strings.Join(importer.TestNames(in.st), ", ") + " in the transition's Edit Data"
 	}
 	var tst chart.Test
-	fromHistory := n.src != nil && (n.src.role == chart.RoleHistory || n.src.role == chart.RoleDeepHistory)
+	untested := n.src != nil && untestedRole(n.src.role)
 	switch {
-	case fromHistory && strings.TrimSpace(test) != "":
+	case untested && strings.TrimSpace(test) != "" && n.src.role == chart.RoleStart:
+		bad("clear the transition's "+names.Test+" in its Edit Data",
+			"the transition of start %s has test %q: a start's transition says where its state starts, taken without a test whenever the state is entered", n.src.c.id, strings.TrimSpace(test))
+	case untested && strings.TrimSpace(test) != "":
 		bad("clear the transition's "+names.Test+" in its Edit Data",
 			"the transition of history %s has test %q: a history's transition is its default, taken without a test whenever there is no history yet", n.src.c.id, strings.TrimSpace(test))
-	case fromHistory: // its default: no test
+	case untested: // a start's or a history's: no test
 	case !hasTest:
 		bad(fmt.Sprintf("draw transitions with the %q shape of stencil %q's library", st.Masters.Transition, st.Name),
 			"transition without a %q property", names.Test)

@@ -112,8 +112,10 @@ func TestStencil(t *testing.T) {
 				`<UserObject label="in" fsmforge="Initial State" Name="" XMovement="right" Animation="" id="in"><mxCell vertex="1" parent="on"/></UserObject>`,
 				uo("t", "Transition", `Test="hitByPlayer"`, ecell("on", "")), uo("u", "Transition", `Test="hitTriggerLeft"`, ecell("in", "on"))},
 			// A state shape inside another nests in it; the stencil's
-			// initial-state shape is the compound's initial state.
-			[]string{`state "on" name="on" kind=normal initial=false parent="" entry=[XMovement=left Animation=moveLeft]`,
+			// initial-state shape is the compound's initial state, and the
+			// machine starts there: so in the compound too, which its level
+			// does not mark.
+			[]string{`state "on" name="on" kind=normal initial=true parent="" entry=[XMovement=left Animation=moveLeft]`,
 				`state "in" name="in" kind=normal initial=true parent="on" entry=[XMovement=right]`,
 				`transition "u" from="in" any=false order=1 test="hitTriggerLeft" value="" label="u" event="" guard="" action="" target=on`,
 				`transition "t" from="on" any=false order=1 test="hitByPlayer"`},
@@ -181,6 +183,26 @@ func TestStencilStatechart(t *testing.T) {
 				`shape ch "ch": note: drawio: history state shape: property "Animation" is not in stencil "sentry"; ignored`,
 				// Its transition left out, it has the default.
 				`shape ch "ch": note: drawio: history ch has no transition: when there is no history yet, it enters "ci", the initial state of "c", as UML enters the state`},
+			true},
+		// The machine starts in ci, so in c; d says where it starts with a
+		// start; a start's transition with a test is an error. A start
+		// drawn directly in a parallel state is left to package compile.
+		{"starts",
+			[]string{sentry("c", "Composite State", acts, "1"), sentry("ci", "Initial State", acts, "c"),
+				sentry("d", "Composite State", acts, "1"), sentry("ds", "Start", `Name=""`, "d"), sentry("d1", "State", acts, "d"),
+				sentry("e", "Composite State", acts, "1"), sentry("es", "Start", `Name="begin"`, "e"), sentry("e1", "State", acts, "e"),
+				sentry("p", "Parallel State", acts, "1"), sentry("ps", "Start", ``, "p"), sentry("r", "Composite State", acts, "p"), sentry("ri", "State", acts, "r"),
+				edge("t1", "", "ds", "d1"), edge("t2", "seePlayer", "es", "e1"), edge("t3", "noise", "ci", "d"), edge("t4", "", "ps", "ri")},
+			[]string{`state "c" name="c" kind=normal initial=true parent="" entry=[Animation=walk Speed=slow]`,
+				`state "ci" name="ci" kind=normal initial=true parent="c" entry=[Animation=walk Speed=slow]`,
+				`state "d" name="d" kind=normal initial=false parent=""`,
+				`state "ds" name="" kind=start initial=true parent="d" entry=[]`,
+				`state "es" name="begin" kind=start initial=true parent="e" entry=[]`,
+				// ps, in p, is a region: never initial.
+				`state "ps" name="" kind=start initial=false parent="p" entry=[]`,
+				`state "p" name="p" kind=parallel initial=false parent=""`,
+				`transition "t1" from="ds" any=false order=1 test="" value="" label="" event="" guard="" action="" target=d1 push=false`},
+			[]string{`shape t2 "seePlayer": drawio: the transition of start es has test "seePlayer": a start's transition says where its state starts, taken without a test whenever the state is entered`},
 			true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

@@ -64,8 +64,15 @@ const (
 // carry the stencil's properties in their Edit Data, any-state
 // transitions leave a message-handler shape; a compound state is a shape
 // of the composite master when the stencil has one and the state is not
-// initial (else a container of the state or initial-state master), a
-// parallel state or a history one of the parallel or history master. A
+// drawn with the initial-state master (else a container of the state or
+// initial-state master), a parallel state, a start or a history one of
+// the parallel, start or history master. Initial states are drawn as
+// Read reads them (see Nested states in the package documentation): a
+// state the initial-state master makes initial through a state inside
+// it (a compound the machine starts in, a parallel state) is drawn with
+// its own master, the states inside that start it with the initial-state
+// master, and a parallel state that no state inside starts has one of
+// its regions drawn with it. A
 // plain chart is drawn as a UML state diagram: boxes, start, end and
 // choice shapes, edges labelled "event [guard] / action"; where the
 // label alone would not give the transition's order, test, event, guard
@@ -97,12 +104,17 @@ const (
 // it reads back: a plain chart with values, stack operations or any-state
 // transitions (which only a stencil gives); a chart with a stencil whose
 // property names are not XML names, or that has what its masters and
-// properties cannot say: pseudo-states other than histories, parallel
-// states or histories without their masters, an initial state that is
-// not a normal one, exit actions, entry actions that are not the
-// stencil's (or on a history), transitions with actions, without a
-// target or internal, a test on a history's transition or none on
-// another; an action of an unknown kind, with a field its kind does not
+// properties cannot say: pseudo-states other than starts and histories,
+// parallel states, starts or histories without their masters, a start
+// that is not initial, an initial history, initial states that a drawing
+// cannot mark so (a region of a parallel state marked initial; a state
+// not marked initial though a state inside it is and none beside it is,
+// nor a start, so that Read would mark it; an initial parallel state
+// beside another initial state), exit actions, entry actions that are
+// not the stencil's (or on a start or a history), transitions with
+// actions, without a target or internal, a test on a start's or a
+// history's transition or none on another; an action of an unknown
+// kind, with a field its kind does not
 // use, or a delay that is not a number of seconds from 0; an ID shared by
 // a state and a transition; a state inside a pseudo-state, inside itself
 // or inside a state the chart does not have; a history at the top level,
@@ -169,6 +181,9 @@ type writer struct {
 	ranked map[string]bool
 	holds  map[string]bool            // the states of the page being written that hold states
 	kinds  map[string]chart.StateKind // the kind of each state, by ID (the first of a repeated ID)
+	// drawnInitial marks the states (by ID) a chart with a stencil draws
+	// with the initial-state master (see initials).
+	drawnInitial map[string]bool
 }
 
 // groupKey is the key of a transition's state in writer.ranked.
@@ -250,7 +265,13 @@ func (wr *writer) check() error {
 			}
 		}
 	}
-	return wr.checkNesting()
+	if err := wr.checkNesting(); err != nil {
+		return err
+	}
+	if st != nil {
+		return wr.initials()
+	}
+	return nil
 }
 
 // checkState refuses a state that cannot be drawn so that it reads back.
@@ -274,19 +295,24 @@ func (wr *writer) checkState(s *chart.State) error {
 	}
 	if wr.kindMaster(s.Kind) == "" {
 		switch s.Kind {
-		case chart.ParallelState, chart.HistoryState, chart.DeepHistoryState:
+		case chart.ParallelState, chart.HistoryState, chart.DeepHistoryState, chart.StartState:
 			return writeErr("state %q is a %s state, but stencil %q has no master to draw one with", s.ID, s.Kind, st.Name)
 		}
 		return writeErr("state %q is a %s pseudo-state, which a chart drawn with stencil %q cannot have", s.ID, s.Kind, st.Name)
 	}
-	if s.Initial && st.Masters.Initial == "" {
+	switch {
+	case s.Kind == chart.StartState: // initial: see initials
+	case s.Initial && st.Masters.Initial == "":
 		return writeErr("state %q is initial, but stencil %q has no initial-state master", s.ID, st.Name)
-	}
-	if s.Initial && s.Kind != chart.NormalState {
+	case s.Initial && s.Kind != chart.NormalState && s.Kind != chart.ParallelState:
 		return writeErr("state %q is an initial %s state, which the stencil's masters cannot draw", s.ID, s.Kind)
 	}
-	if isHistoryKind(s.Kind) && len(s.Entry) > 0 {
-		return writeErr("history state %q has entry actions, which a history cannot carry", s.ID)
+	if isPseudoKind(s.Kind) && len(s.Entry) > 0 {
+		what := "history"
+		if s.Kind == chart.StartState {
+			what = "start"
+		}
+		return writeErr("%s state %q has entry actions, which a %s cannot carry", what, s.ID, what)
 	}
 	for k, a := range s.Entry {
 		if a.Kind != chart.GameAction {
@@ -318,6 +344,8 @@ func (wr *writer) kindMaster(k chart.StateKind) string {
 		return m.History
 	case chart.DeepHistoryState:
 		return m.DeepHistory
+	case chart.StartState:
+		return m.Start
 	}
 	return ""
 }
@@ -325,6 +353,13 @@ func (wr *writer) kindMaster(k chart.StateKind) string {
 // isHistoryKind reports whether k is a history's kind, shallow or deep.
 func isHistoryKind(k chart.StateKind) bool {
 	return k == chart.HistoryState || k == chart.DeepHistoryState
+}
+
+// isPseudoKind reports whether k is the kind of a pseudo-state a chart
+// drawn with a stencil may have, whose one transition is taken without a
+// test: a start or a history.
+func isPseudoKind(k chart.StateKind) bool {
+	return k == chart.StartState || isHistoryKind(k)
 }
 
 // checkTransition refuses a transition that cannot be drawn so that it
@@ -361,20 +396,24 @@ func (wr *writer) checkTransition(t *chart.Transition) error {
 		return writeErr("transition %q is internal, which a chart drawn with stencil %q cannot carry", t.ID, st.Name)
 	case t.Target.Kind == chart.ToNone:
 		return writeErr("transition %q has no target, which a chart drawn with stencil %q cannot carry (an edge whose end is loose goes to the final state)", t.ID, st.Name)
-	case wr.leavesHistory(t):
+	case wr.leaves(t, chart.StartState):
+		if t.Test != "" {
+			return writeErr("transition %q leaves a start state and has test %q: a start's transition says where its state starts, taken without a test", t.ID, t.Test)
+		}
+	case wr.leaves(t, chart.HistoryState) || wr.leaves(t, chart.DeepHistoryState):
 		if t.Test != "" {
 			return writeErr("transition %q leaves a history and has test %q: a history's transition is its default, taken without a test", t.ID, t.Test)
 		}
 	case t.Test == "":
-		return writeErr("transition %q has no test, which every transition of a chart drawn with stencil %q but a history's has", t.ID, st.Name)
+		return writeErr("transition %q has no test, which every transition of a chart drawn with stencil %q but a start's or a history's has", t.ID, st.Name)
 	}
 	return nil
 }
 
-// leavesHistory reports whether transition t leaves a history state.
-func (wr *writer) leavesHistory(t *chart.Transition) bool {
-	k, ok := wr.kinds[t.From]
-	return ok && !t.AnyState && isHistoryKind(k)
+// leaves reports whether transition t leaves a state of kind k.
+func (wr *writer) leaves(t *chart.Transition, k chart.StateKind) bool {
+	from, ok := wr.kinds[t.From]
+	return ok && !t.AnyState && from == k
 }
 
 // checkNesting refuses a state inside a state the chart does not have, or
@@ -774,13 +813,14 @@ func (wr *writer) plainStateAttrs(s *chart.State, compound bool) []string {
 func (wr *writer) stencilState(b *strings.Builder, s *chart.State, id, parent, geo string, compound, region bool) {
 	st := wr.st
 	master, style := st.Masters.State, styleState
+	drawnInitial := wr.drawnInitial[s.ID]
 	switch {
 	case s.Kind == chart.ParallelState:
 		master, style = st.Masters.Parallel, styleParallel
-	case isHistoryKind(s.Kind):
-		wr.stencilHistory(b, s, id, parent, geo)
+	case isPseudoKind(s.Kind):
+		wr.stencilPseudo(b, s, id, parent, geo)
 		return
-	case s.Initial:
+	case drawnInitial:
 		master, style = st.Masters.Initial, styleInitial
 	case compound && st.Masters.Composite != "":
 		master, style = st.Masters.Composite, styleComposite
@@ -788,7 +828,7 @@ func (wr *writer) stencilState(b *strings.Builder, s *chart.State, id, parent, g
 	switch {
 	case region && s.Kind == chart.NormalState:
 		style = styleRegion
-		if s.Initial {
+		if drawnInitial {
 			style += "strokeWidth=3;"
 		}
 	case compound && master != st.Masters.Composite && s.Kind == chart.NormalState:
@@ -812,17 +852,21 @@ func (wr *writer) stencilState(b *strings.Builder, s *chart.State, id, parent, g
 	b.WriteString("          </mxCell>\n        </UserObject>\n")
 }
 
-// stencilHistory writes the cell of a history of a chart drawn with a
-// stencil: a shape of the history or deep-history master labelled H or
-// H*, its name in the name property.
-func (wr *writer) stencilHistory(b *strings.Builder, s *chart.State, id, parent, geo string) {
-	master, label := wr.st.Masters.History, "H"
-	if s.Kind == chart.DeepHistoryState {
-		master, label = wr.st.Masters.DeepHistory, "H*"
+// stencilPseudo writes the cell of a pseudo-state of a chart drawn with a
+// stencil, its name in the name property: a history, a shape of the
+// history or deep-history master labelled H or H*; a start, a filled
+// circle of the start master, without a label.
+func (wr *writer) stencilPseudo(b *strings.Builder, s *chart.State, id, parent, geo string) {
+	master, label, style, tooltip := wr.st.Masters.Start, "", styleStart, startTooltip(wr.props)
+	switch s.Kind {
+	case chart.HistoryState:
+		master, label, style, tooltip = wr.st.Masters.History, "H", styleHistory, historyTooltip(wr.props, false)
+	case chart.DeepHistoryState:
+		master, label, style, tooltip = wr.st.Masters.DeepHistory, "H*", styleHistory, historyTooltip(wr.props, true)
 	}
 	fmt.Fprintf(b, `        <UserObject label="%s" %s %s="%s" tooltip="%s" id="%s">`+"\n", label, wr.stencilAttrs(master), wr.props.Name, esc(s.Name),
-		esc(historyTooltip(wr.props, s.Kind == chart.DeepHistoryState)), esc(id))
-	fmt.Fprintf(b, `          <mxCell style="%s" vertex="1" parent="%s">`+"\n", styleHistory, esc(parent))
+		esc(tooltip), esc(id))
+	fmt.Fprintf(b, `          <mxCell style="%s" vertex="1" parent="%s">`+"\n", style, esc(parent))
 	b.WriteString("            " + geo + "\n")
 	b.WriteString("          </mxCell>\n        </UserObject>\n")
 }
@@ -854,6 +898,13 @@ func historyTooltip(p chart.Properties, deep bool) string {
 	}
 	return what + "\nDraw one transition, without a test, from it to the state to enter the first time (by default, the initial state)\n" +
 		p.Name + ": the history's name, if it has one"
+}
+
+// startTooltip says what a start shape is, and its name property.
+func startTooltip(p chart.Properties) string {
+	return "Start: says where the state it is drawn in (at the top, the machine) starts\n" +
+		"Draw one transition, without a test, from it to the state to start in\n" +
+		p.Name + ": the start's name, if it has one"
 }
 
 // transitionTooltip lists the values of a transition's properties.

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math/rand/v2"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -85,8 +86,17 @@ func TestWriteErrors(t *testing.T) {
 			`transition "2" has a value, a stack operation or starts in any state`},
 		{"shared ID", &chart.Chart{States: []chart.State{state("1")}, Transitions: []chart.Transition{{ID: "1", From: "1"}}},
 			`transition "1" has the ID of a state`},
-		{"pseudo-state with stencil", &chart.Chart{Stencil: st, States: []chart.State{{ID: "1", Kind: chart.StartState}}},
-			`state "1" is a start pseudo-state, which a chart drawn with stencil "goomba" cannot have`},
+		{"pseudo-state with stencil", &chart.Chart{Stencil: st, States: []chart.State{{ID: "1", Kind: chart.ChoiceState}}},
+			`state "1" is a choice pseudo-state, which a chart drawn with stencil "goomba" cannot have`},
+		{"start without its master", &chart.Chart{Stencil: st, States: []chart.State{{ID: "1", Kind: chart.StartState, Initial: true}}},
+			`state "1" is a start state, but stencil "goomba" has no master to draw one with`},
+		{"start not initial", &chart.Chart{Stencil: sentryStencil(t), States: []chart.State{{ID: "1", Kind: chart.StartState}, state("2")}},
+			`start state "1" is not initial, which a shape of stencil "sentry"'s start master always is`},
+		{"start's entry actions", &chart.Chart{Stencil: sentryStencil(t), States: []chart.State{{ID: "1", Kind: chart.StartState, Initial: true, Entry: []chart.Action{{Property: "Speed", Value: "slow"}}}}},
+			`start state "1" has entry actions, which a start cannot carry`},
+		{"start's test", &chart.Chart{Stencil: sentryStencil(t), States: []chart.State{{ID: "1", Kind: chart.StartState, Initial: true}, state("2")},
+			Transitions: []chart.Transition{{ID: "3", From: "1", Test: "seePlayer", Target: chart.Target{State: "2"}}}},
+			`transition "3" leaves a start state and has test "seePlayer": a start's transition says where its state starts, taken without a test`},
 		{"unknown action", &chart.Chart{Stencil: st, States: []chart.State{{ID: "1", Entry: []chart.Action{{Property: "Colour", Value: "red"}}}}},
 			`entry action "Colour" is not a property of stencil "goomba"`},
 		{"property name", &chart.Chart{Stencil: &chart.Stencil{Name: "s", Masters: chart.Masters{State: "S", Transition: "T"}, Tests: []chart.Test{{Name: "t"}},
@@ -106,9 +116,21 @@ func TestWriteErrors(t *testing.T) {
 			Transitions: []chart.Transition{{ID: "4", From: "2", Test: "seePlayer", Target: chart.Target{State: "3"}}}},
 			`transition "4" leaves a history and has test "seePlayer": a history's transition is its default, taken without a test`},
 		{"no test with stencil", &chart.Chart{Stencil: st, States: []chart.State{state("1")}, Transitions: []chart.Transition{{ID: "2", From: "1", Target: chart.Target{State: "1"}}}},
-			`transition "2" has no test, which every transition of a chart drawn with stencil "goomba" but a history's has`},
-		{"initial parallel with stencil", &chart.Chart{Stencil: sentryStencil(t), States: []chart.State{{ID: "1", Kind: chart.ParallelState, Initial: true}, {ID: "2", Parent: "1"}}},
-			`state "1" is an initial parallel state, which the stencil's masters cannot draw`},
+			`transition "2" has no test, which every transition of a chart drawn with stencil "goomba" but a start's or a history's has`},
+		// A parallel state is initial through a state inside it drawn with
+		// the initial-state master; not when a state beside it is initial.
+		{"initial parallel beside an initial state", &chart.Chart{Stencil: sentryStencil(t), States: []chart.State{
+			{ID: "1", Kind: chart.ParallelState, Initial: true}, {ID: "2", Parent: "1"}, {ID: "3", Parent: "2", Initial: true}, {ID: "4", Initial: true}}},
+			`parallel state "1" is initial, which a drawing made with stencil "sentry" cannot say here`},
+		{"initial history", &chart.Chart{Stencil: sentryStencil(t), States: []chart.State{state("1"), {ID: "2", Kind: chart.HistoryState, Parent: "1", Initial: true}}},
+			`state "2" is an initial history state, which the stencil's masters cannot draw`},
+		{"initial region", &chart.Chart{Stencil: sentryStencil(t), States: []chart.State{
+			{ID: "1", Kind: chart.ParallelState, Initial: true}, {ID: "2", Parent: "1", Initial: true}, {ID: "3", Parent: "1"}}},
+			`state "2", a region of parallel state "1", is marked initial, which a drawing cannot say`},
+		// The machine would start in "1", where "2" is initial: Read marks
+		// "1" initial too.
+		{"initial inside a state that is not", &chart.Chart{Stencil: st, States: []chart.State{state("1"), {ID: "2", Parent: "1", Initial: true}}},
+			`state "1" is not initial, but a drawing made with stencil "goomba" would read it so`},
 		{"internal with stencil", &chart.Chart{Stencil: st, States: []chart.State{state("1")}, Transitions: []chart.Transition{{ID: "2", From: "1", Test: "hitByPlayer", Internal: true, Target: chart.Target{State: "1"}}}},
 			`transition "2" is internal, which a chart drawn with stencil "goomba" cannot carry`},
 		{"more targets of the final state", &chart.Chart{States: []chart.State{state("1")}, Transitions: []chart.Transition{{ID: "2", From: "1", Target: chart.Target{Kind: chart.ToFinal}, Also: []string{"1"}}}},
@@ -433,3 +455,105 @@ func TestWriteName(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteInitials writes charts with the sentry stencil whose states
+// are initial as Read marks them (importer.MarkInitialAncestors): a
+// state that a state inside makes initial is drawn with its own master
+// (composite, parallel), the states inside that start it with the
+// initial-state master, a parallel state that none starts with one of
+// its regions drawn with it, a start with the start master. Read back,
+// the chart is the same, without a diagnostic, and compiles to the same
+// table.
+func TestWriteInitials(t *testing.T) {
+	st := sentryStencil(t)
+	s := func(id, parent string, initial bool) chart.State {
+		return chart.State{ID: id, Name: id, Parent: parent, Initial: initial}
+	}
+	kind := func(k chart.StateKind, st chart.State) chart.State {
+		st.Kind = k
+		if k == chart.StartState || isHistory(k) {
+			st.Name = ""
+		}
+		return st
+	}
+	tr := func(id, from, to, test string) chart.Transition {
+		return chart.Transition{ID: id, From: from, Test: test, Label: test, Order: 1, Target: chart.Target{State: to}}
+	}
+	for _, tt := range []struct {
+		name   string
+		states []chart.State
+		trans  []chart.Transition
+		want   string // each state's cell and its master
+	}{
+		{"the machine starts in a parallel state", // the Visio sentry's
+			[]chart.State{kind(chart.ParallelState, s("awake", "", true)), s("patrol", "awake", false), s("walk", "patrol", true), s("look", "patrol", false),
+				kind(chart.HistoryState, s("h", "patrol", false)), s("ears", "awake", false), kind(chart.StartState, s("start", "ears", true)),
+				s("listen", "ears", false), s("alert", "ears", false), s("asleep", "", false)},
+			[]chart.Transition{tr("t1", "walk", "look", "seePlayer"), tr("t2", "look", "walk", "lostPlayer"), tr("t3", "h", "walk", ""),
+				tr("t4", "start", "listen", ""), tr("t5", "listen", "alert", "noise"), tr("t6", "alert", "listen", "calm"),
+				tr("t7", "awake", "asleep", "hit"), tr("t8", "asleep", "h", "noise")},
+			`awake:Parallel State patrol:Composite State walk:Initial State look:State h:History ears:Composite State start:Start listen:State alert:State asleep:State`},
+		{"nested compounds",
+			[]chart.State{s("a", "", true), s("b", "a", true), s("c", "b", true), s("d", "b", false), s("e", "a", false), s("f", "", false)},
+			[]chart.Transition{tr("t1", "c", "d", "seePlayer"), tr("t2", "a", "f", "hit"), tr("t3", "f", "e", "calm")},
+			`a:Composite State b:Composite State c:Initial State d:State e:State f:State`},
+		{"a level that marks its own",
+			[]chart.State{s("a", "", true), s("b", "", false), s("b1", "b", true), s("b2", "b", false)},
+			[]chart.Transition{tr("t1", "a", "b", "seePlayer"), tr("t2", "b1", "b2", "noise")},
+			`a:Initial State b:Composite State b1:Initial State b2:State`},
+		{"a start at the top",
+			[]chart.State{kind(chart.StartState, s("start", "", true)), s("b", "", false), s("b1", "b", true), s("b2", "b", false), s("c", "", false)},
+			[]chart.Transition{tr("t1", "start", "b", ""), tr("t2", "b1", "b2", "noise"), tr("t3", "b", "c", "hit")},
+			`start:Start b:Composite State b1:Initial State b2:State c:State`},
+		{"an initial parallel state whose regions start with starts",
+			[]chart.State{kind(chart.ParallelState, s("p", "", true)), s("r1", "p", false), kind(chart.StartState, s("s1", "r1", true)), s("x", "r1", false),
+				s("r2", "p", false), kind(chart.StartState, s("s2", "r2", true)), s("y", "r2", false)},
+			[]chart.Transition{tr("t1", "s1", "x", ""), tr("t2", "s2", "y", "")},
+			`p:Parallel State r1:Initial State s1:Start x:State r2:Composite State s2:Start y:State`},
+		{"a parallel state whose region is parallel",
+			[]chart.State{kind(chart.ParallelState, s("p", "", true)), kind(chart.ParallelState, s("q", "p", false)), s("r1", "q", false), kind(chart.StartState, s("s1", "r1", true)),
+				s("x", "r1", false), s("r2", "q", false), kind(chart.StartState, s("s2", "r2", true)), s("y", "r2", false)},
+			[]chart.Transition{tr("t1", "s1", "x", ""), tr("t2", "s2", "y", "")},
+			`p:Parallel State q:Parallel State r1:Initial State s1:Start x:State r2:Composite State s2:Start y:State`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := &chart.Chart{Name: "initials", Stencil: st, States: tt.states, Transitions: tt.trans}
+			for i := range c.States {
+				c.States[i].Pos.Page = "Page-1"
+			}
+			want, ok := compiled(c)
+			if !ok {
+				_, err := compile.Compile(c, compile.Options{Stencil: st})
+				t.Fatalf("the chart does not compile: %v", err)
+			}
+			var b bytes.Buffer
+			if err := drawio.Write(&b, c, drawio.WriteOptions{}); err != nil {
+				t.Fatalf("Write = %v", err)
+			}
+			var masters []string
+			for _, m := range regexp.MustCompile(`<UserObject [^>]*? fsmforge="([^"]*)"[^>]*? id="([^"]*)">\s*<mxCell [^>]*vertex="1"`).FindAllStringSubmatch(b.String(), -1) {
+				masters = append(masters, m[2]+":"+m[1])
+			}
+			if got := strings.Join(masters, " "); got != tt.want {
+				t.Errorf("Write drew\n%s\nwant\n%s", got, tt.want)
+			}
+			back, err := drawio.Read(&b, drawio.Options{Stencil: st, File: "initials.drawio"})
+			if err != nil {
+				t.Fatalf("Read(Write(c)) = %v", err)
+			}
+			charttest.CheckChart(t, back, err)
+			if len(back.Diagnostics) != 0 {
+				t.Errorf("Read(Write(c)) reports %v", back.Diagnostics)
+			}
+			if d := diff(render(back), render(c)); d != "" {
+				t.Errorf("Read(Write(c)) differs from c at %s", d)
+			}
+			if got, _ := compiled(back); !bytes.Equal(got, want) {
+				t.Errorf("Read(Write(c)) compiles to another table than c")
+			}
+		})
+	}
+}
+
+// isHistory reports whether k is a history's kind.
+func isHistory(k chart.StateKind) bool { return k == chart.HistoryState || k == chart.DeepHistoryState }
