@@ -62,6 +62,7 @@ type sc struct {
 	timers    map[string]table.TimerID
 	conds     map[string]bool // a plain drawing's names tested as conditions: an event so named is polled too
 	noted     map[string]bool // events of conds noted as polled
+	sorted    []string        // the events' names, sorted, once all are known
 	exit      [][]table.Action
 	completes []bool               // per lowered state: a compound with a final child, or a parallel
 	pushes    bool                 // some transition pushes
@@ -307,22 +308,34 @@ func (x *lowering) lowerEvents() {
 	}
 	// Done events, for the compound and parallel states that can
 	// complete, when a transition listens for them.
-	var descs []string
+	listened := make(map[string]bool) // the descriptors' bases
 	for i := range c.Transitions {
-		descs = append(descs, x.descriptors(&c.Transitions[i])...)
-	}
-	for q, i := range s.order {
-		if !s.completes[q] {
-			continue
-		}
-		name := "done.state." + x.states[q].name
-		for _, d := range descs {
-			if matches(d, name) {
-				add(name, c.States[i].Pos)
-				break
+		for _, d := range x.descriptors(&c.Transitions[i]) {
+			listened[descriptorBase(d)] = true
+			if d == "*" {
+				listened["*"] = true
 			}
 		}
 	}
+	for q, i := range s.order {
+		if name := "done.state." + x.states[q].name; s.completes[q] && listensFor(listened, name) {
+			add(name, c.States[i].Pos)
+		}
+	}
+}
+
+// listensFor reports whether a descriptor whose base is in bases matches
+// event e: "*", e, or e up to one of its dots.
+func listensFor(bases map[string]bool, e string) bool {
+	if bases["*"] || bases[e] {
+		return true
+	}
+	for i := range len(e) {
+		if e[i] == '.' && bases[e[:i]] {
+			return true
+		}
+	}
+	return false
 }
 
 // completing sets sc.completes: the compound states with a final child,
@@ -421,14 +434,42 @@ func (x *lowering) descriptors(t *chart.Transition) []string {
 	return nil
 }
 
-// matches reports whether event descriptor d matches event e: "*", e
-// itself, or a prefix of e ending at a dot ("a" and "a.*" match "a.b").
-func matches(d, e string) bool {
-	if d == "*" {
-		return true
+// descriptorBase is descriptor d without its ".*" or "*": the event it
+// names, which it matches with the events below it.
+func descriptorBase(d string) string {
+	return strings.TrimSuffix(strings.TrimSuffix(d, "*"), ".")
+}
+
+// matching appends to dst the IDs of the events descriptor d matches:
+// every event for "*"; else the event it names and those below it ("a"
+// and "a.*" match a and a.b, not ab). It finds them by name: the events
+// below one are a range of the events sorted by name, so that matching
+// costs what it finds, not the number of events.
+func (x *lowering) matching(dst []table.TestID, d string) []table.TestID {
+	s := x.sc
+	if s.sorted == nil {
+		s.sorted = make([]string, 0, len(s.eventIdx))
+		for name := range s.eventIdx {
+			s.sorted = append(s.sorted, name)
+		}
+		slices.Sort(s.sorted)
 	}
-	d = strings.TrimSuffix(strings.TrimSuffix(d, "*"), ".")
-	return e == d || strings.HasPrefix(e, d) && e[len(d)] == '.'
+	if d == "*" {
+		for _, name := range s.sorted {
+			dst = append(dst, table.TestID(s.eventIdx[name]))
+		}
+		return dst
+	}
+	base := descriptorBase(d)
+	if id, ok := s.eventIdx[base]; ok {
+		dst = append(dst, table.TestID(id))
+	}
+	prefix := base + "."
+	i, _ := slices.BinarySearch(s.sorted, prefix)
+	for ; i < len(s.sorted) && strings.HasPrefix(s.sorted[i], prefix); i++ {
+		dst = append(dst, table.TestID(s.eventIdx[s.sorted[i]]))
+	}
+	return dst
 }
 
 // lowerChartActions lowers the states' entry and exit actions, and adds
@@ -636,17 +677,14 @@ func (x *lowering) lowerChartTransition(t *chart.Transition, from table.StateID)
 	// Trigger: events, or in a drawing the names tested as conditions.
 	descs, polled := x.triggers(t)
 	for _, d := range descs {
-		for name, id := range x.sc.eventIdx {
-			if matches(d, name) {
-				tr.Events = append(tr.Events, table.TestID(id))
-			}
-		}
+		tr.Events = x.matching(tr.Events, d)
 	}
 	if len(descs) > 0 && len(tr.Events) == 0 {
 		x.warnf(t.Pos, ErrUnreachable, "check the event's spelling", "transition %q waits for %q, which nothing in the chart raises or sends, and no message of the game can be it", short(t.ID), short(t.Event))
 		return tr, false
 	}
 	slices.Sort(tr.Events)
+	tr.Events = slices.Compact(tr.Events)
 	// Condition.
 	guard := t.Guard
 	if q := x.source(t); x.isCompletion(t) && (q < 0 || !x.sc.completes[q]) {
@@ -1048,11 +1086,13 @@ func (x *lowering) checkChartGraph() {
 		r.dflt[f] = append([]table.StateID{tr.To}, tr.Also...)
 	}
 	r.enterDefault(n)
+	if len(r.stack) > 0 { // the any-state transitions, taken from any state entered
+		r.follow(s.trans[n])
+	}
 	for len(r.stack) > 0 {
 		q := r.stack[len(r.stack)-1]
 		r.stack = r.stack[:len(r.stack)-1]
 		r.follow(s.trans[q])
-		r.follow(s.trans[n])
 	}
 	for q := range x.states {
 		i := x.states[q].src

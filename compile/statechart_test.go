@@ -155,6 +155,8 @@ func TestStatechartHostile(t *testing.T) {
 		{"deep", statechart(deep), false, "nested more than 64 deep"},
 		{"wide", statechart(wide), true, ""},
 		{"wide, each region into the next", statechart(wide, crossing(60_000)...), true, ""},
+		{"an event for each of 30,000 states", statechart(manyStates(30_000, func(i int) string { return "s" + strconv.Itoa(i) }), chain(30_000, "e")...), true, ""},
+		{"3,000 any-state transitions and 30,000 states", statechart(manyStates(30_000, func(i int) string { return "s" + strconv.Itoa(i) }), anyState(3_000)...), true, ""},
 		{"too wide", statechart(append(wide, manyStates(10_000, func(i int) string { return "x" + strconv.Itoa(i) })...)), false, "70001 states; a table holds at most 65532"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -209,6 +211,27 @@ func TestStatechartGraph(t *testing.T) {
 	if g := strings.Join(got, " "); g != want {
 		t.Errorf("diagnostics = %s\nwant %s\n%s", g, want, render(r.Diagnostics))
 	}
+}
+
+// chain returns a transition from each state si of n to the next, on its
+// own event PREFIXi.
+func chain(n int, prefix string) []chart.Transition {
+	out := make([]chart.Transition, n)
+	for i := range out {
+		out[i] = event("t"+strconv.Itoa(i), "s"+strconv.Itoa(i), prefix+strconv.Itoa(i), "", "s"+strconv.Itoa((i+1)%n))
+	}
+	return out
+}
+
+// anyState returns n any-state transitions, the i-th to state si on
+// event ai.
+func anyState(n int) []chart.Transition {
+	out := make([]chart.Transition, n)
+	for i := range out {
+		out[i] = event("a"+strconv.Itoa(i), "", "a"+strconv.Itoa(i), "", "s"+strconv.Itoa(i))
+		out[i].AnyState = true
+	}
+	return out
 }
 
 // crossing returns a transition from each region ri of n into the next.

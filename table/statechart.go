@@ -7,6 +7,7 @@ import (
 	"math/bits"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // A statechart table is a table whose states nest: compound states with
@@ -507,13 +508,20 @@ func (b *Builder) buildChart(t *Table, x *errs) {
 		t.checkChartAction(x, a, c, b.badActions)
 	}
 	// Done events: "done.state.NAME" when the table has such a message.
+	done := make(map[string]TestID) // as LookupTest finds them, in one pass
+	for i, tt := range t.tests {
+		if _, seen := done[tt.Name]; !seen && tt.Value == "" && strings.HasPrefix(tt.Name, "done.state.") {
+			done[tt.Name] = TestID(i)
+		}
+	}
 	c.done = make([]TestID, n+1)
 	for s := range c.done {
 		c.done[s] = NoTest
-		if s < n {
-			if id, ok := t.LookupTest("done.state."+t.states[s].name, ""); ok && t.tests[id].Message {
-				c.done[s] = id
-			}
+		if s == n {
+			continue
+		}
+		if id, ok := done["done.state."+t.states[s].name]; ok && t.tests[id].Message {
+			c.done[s] = id
 		}
 	}
 	t.slot = make([]uint8, len(t.tests))
