@@ -297,6 +297,26 @@ func (k StateKind) String() string {
 	return "StateKind(" + strconv.Itoa(int(k)) + ")"
 }
 
+// IsHistory reports whether k is the kind of a history pseudo-state,
+// shallow or deep: HistoryState or DeepHistoryState.
+func (k StateKind) IsHistory() bool { return k == HistoryState || k == DeepHistoryState }
+
+// IsPseudo reports whether k is the kind of a pseudo-state, which the
+// machine passes through but is never in: StartState, EndState,
+// ChoiceState, HistoryState or DeepHistoryState. NormalState and
+// ParallelState are states; a kind out of range is neither.
+func (k StateKind) IsPseudo() bool {
+	return k == StartState || k == EndState || k == ChoiceState || k.IsHistory()
+}
+
+// UntestedTransition reports whether a pseudo-state of kind k leaves by
+// one transition taken without a test: a start's, which says where its
+// compound state (or the machine) starts, taken whenever it is entered,
+// and a history's, its default, taken when there is no history yet
+// (StartState, HistoryState, DeepHistoryState). A test set on such a
+// transition means nothing: the importers clear it, with a warning.
+func (k StateKind) UntestedTransition() bool { return k == StartState || k.IsHistory() }
+
 // MarshalText encodes the kind as its String, for JSON.
 func (k StateKind) MarshalText() ([]byte, error) {
 	if int(k) >= len(stateKindNames) {

@@ -165,6 +165,15 @@ var roleNames = [...]string{RoleNone: "none", RoleState: "state", RoleInitial: "
 // transition's and the message handler's.
 func (r Role) IsState() bool { return r != RoleNone && r != RoleTransition && r != RoleAnyState }
 
+// HasActions reports whether a shape of the master carries the stencil's
+// action properties (Stencil.Actions: its state's entry actions): the
+// state, initial-state, composite and parallel masters' shapes do; the
+// pseudo-states' (history, deep history, start), the transition's and
+// the message handler's do not.
+func (r Role) HasActions() bool {
+	return r == RoleState || r == RoleInitial || r == RoleComposite || r == RoleParallel
+}
+
 // Kind returns the kind of state a shape of the master is: a
 // ParallelState, HistoryState, DeepHistoryState or StartState for those
 // masters, a NormalState for the others.

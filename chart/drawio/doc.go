@@ -64,7 +64,11 @@
 // the machine) starts in. Pseudo-states have no entry actions, and are
 // named by their Name property alone (a history's label is UML's
 // notation, a start has none: empty, the pseudo-state is nameless). A
-// transition that leaves a history (its default) or a start has no test.
+// transition that leaves a history (its default) or a start has no test:
+// one set on it (the library's transition presets the first) is ignored,
+// with a warning that names the pseudo-state's kind and the test, and
+// says to clear its Test in the edge's Edit Data; the edge is kept, as
+// chart/visio and chart/graphml keep it.
 //
 // The rules are chart/visio's. A state's action values must be in the
 // stencil's drop-lists; a transition's test must be one of the stencil's
@@ -89,15 +93,16 @@
 // too, up to a level that marks its own: a shape of the initial-state
 // master or a start among the compound's siblings, as chart/visio reads a
 // drawing. A region of a parallel state is never initial: the parallel
-// state is. So a drawing whose machine starts in a compound state, or in
+// state is (a region drawn with the initial-state master whose parallel
+// state is not marked, its level starting elsewhere, says nothing: a
+// warning). So a drawing whose machine starts in a compound state, or in
 // a parallel state, draws the state it starts in inside it with the
 // initial-state master; a compound state the machine does not start in
 // says where it starts with a start (or, inside a compound whose level
-// marks its own initial state, with the initial-state master). A start's
-// or a history's transition with a test is an error, and so is, as in a
-// plain diagram, a history drawn in no state; a shape of the parallel
-// master that holds no states is a plain state, with a warning. What
-// package compile checks of starts, the reader leaves to it: a start
+// marks its own initial state, with the initial-state master). As in a
+// plain diagram, a history drawn in no state is an error; a shape of the
+// parallel master that holds no states is a plain state, with a warning.
+// What package compile checks of starts, the reader leaves to it: a start
 // without its one transition or with several, two starts in one state, a
 // start beside a state marked initial, a start drawn directly in a
 // parallel state.

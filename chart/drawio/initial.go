@@ -182,7 +182,7 @@ func (wr *writer) checkInitials(l *levels) error {
 		s := &c.States[i]
 		read[i] = chart.State{ID: s.ID, Parent: s.Parent, Kind: s.Kind, Initial: l.drawn[i] || s.Kind == chart.StartState}
 	}
-	importer.MarkInitialAncestors(read)
+	importer.MarkInitialAncestors(read, wr.st) // the marks it drops are compared below
 	for i := range c.States {
 		s := &c.States[i]
 		if read[i].Initial == s.Initial {

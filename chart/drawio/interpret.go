@@ -308,7 +308,7 @@ func (in *interp) run() {
 		// to a level that marks its own. What package compile checks of
 		// starts (their one transition, two at a level, one beside a
 		// state marked initial) is left to it.
-		importer.MarkInitialAncestors(in.c.States)
+		in.report(importer.MarkInitialAncestors(in.c.States, in.st), chart.Pos{}, "")
 		in.nested()
 	default:
 		in.nested()
@@ -787,7 +787,7 @@ func (in *interp) state(pg *page, n *node, prefix string) {
 		st.Name = in.strs.Clone(name)
 		st.Initial = st.Kind == chart.StartState
 		st.Pos = in.pos(pg, c, prefix, st.Name)
-		if st.Kind == chart.HistoryState || st.Kind == chart.DeepHistoryState {
+		if st.Kind.IsHistory() {
 			st.Name = "" // "H", "H*", "$H": what it is, not a name
 		}
 		if v, ok := c.get(AttrName); ok {

@@ -2,7 +2,6 @@ package drawio
 
 import (
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -31,7 +30,7 @@ func (in *interp) structure(pg *page, nodes []node, prefix string) {
 			continue
 		}
 		p := parentState(n)
-		if (n.kind == chart.HistoryState || n.kind == chart.DeepHistoryState) && p == nil {
+		if n.kind.IsHistory() && p == nil {
 			noun := "history"
 			if n.ss.Kind == statesmith.History {
 				noun = "$H"
@@ -133,64 +132,20 @@ func (in *interp) stateSmithNesting(pg *page, nodes []node, prefix string) {
 // ([importer.CheckNesting]): no pseudo-state directly in a parallel
 // state, a history's transitions, the default UML gives a history drawn
 // without one (added as the drawing's transitions are), an initial state
-// in each compound state the machine enters by default. With a stencil, a
-// start drawn directly in a parallel state is left to package compile,
-// which reports it. A drawing made for StateSmith has its own rules
-// ([statesmith.Reading.Hierarchy]).
+// in each compound state the machine enters by default
+// ([importer.StencilInitialHint] says how a stencil's masters draw one).
+// With a stencil, a start drawn directly in a parallel state is left to
+// package compile, which reports it. A drawing made for StateSmith has
+// its own rules ([statesmith.Reading.Hierarchy]).
 func (in *interp) nested() {
 	hint := "draw a start state in it, with a transition to the state to enter, or mark that state " + AttrInitial + " = 1 in its Edit Data; or end the transition at that state"
 	if in.st != nil {
-		hint = in.stencilInitialHint()
+		hint = importer.StencilInitialHint(in.st, "the library's %q shape")
 	}
 	ps := importer.CheckNesting(in.c, importer.Nesting{InitialHint: hint,
-		Add:   func(t chart.Transition) { in.addTransition(t, importer.Unordered) },
-		Taken: func(id string) bool { return in.ids[id] },
+		Add:                 func(t chart.Transition) { in.addTransition(t, importer.Unordered) },
+		Taken:               func(id string) bool { return in.ids[id] },
+		CompileChecksStarts: in.st != nil,
 	})
-	if in.st != nil {
-		ps = in.dropStartsInParallel(ps)
-	}
 	in.report(ps, chart.Pos{}, "")
-}
-
-// stencilInitialHint says how a drawing made with a stencil gives a
-// compound state its initial state: a shape of the start master with a
-// transition to it, or the state drawn with the initial-state master.
-func (in *interp) stencilInitialHint() string {
-	st := in.st
-	var ways []string
-	if st.Masters.Start != "" {
-		ways = append(ways, fmt.Sprintf("draw a %q shape in it, with a transition without a %s to the state to enter", st.Masters.Start, in.props.Test))
-	}
-	if st.Masters.Initial != "" {
-		ways = append(ways, fmt.Sprintf("draw the state to enter with the %q shape", st.Masters.Initial))
-	}
-	if len(ways) == 0 {
-		return importer.StencilInitialHint(st, "")
-	}
-	return strings.Join(ways, ", or ") + fmt.Sprintf(" of stencil %q's library", st.Name)
-}
-
-// dropStartsInParallel leaves out of ps the problems about a start drawn
-// directly in a parallel state, which package compile reports.
-func (in *interp) dropStartsInParallel(ps []importer.Problem) []importer.Problem {
-	kinds := make(map[string]chart.StateKind)
-	var starts map[chart.Pos]bool
-	for i := range in.c.States {
-		s := &in.c.States[i]
-		if _, dup := kinds[s.ID]; !dup {
-			kinds[s.ID] = s.Kind
-		}
-	}
-	for i := range in.c.States {
-		if s := &in.c.States[i]; s.Kind == chart.StartState && s.Parent != "" && kinds[s.Parent] == chart.ParallelState {
-			if starts == nil {
-				starts = make(map[chart.Pos]bool)
-			}
-			starts[s.Pos] = true
-		}
-	}
-	if starts == nil {
-		return ps
-	}
-	return slices.DeleteFunc(ps, func(p importer.Problem) bool { return starts[p.Pos] })
 }

@@ -243,7 +243,7 @@ func TestNestedRoundTrip(t *testing.T) {
 					// The states of the initial-state master, and those
 					// Read marks with them, on both pages at once: their
 					// top level is one.
-					importer.MarkInitialAncestors(c.States)
+					importer.MarkInitialAncestors(c.States, st)
 				}
 				opt := drawio.WriteOptions{Compress: i%4 == 3}
 				var b bytes.Buffer
@@ -378,7 +378,7 @@ func randomNested(r *rand.Rand, st *chart.Stencil) *chart.Chart {
 	}
 	state := func() string { return c.States[r.IntN(len(c.States))].ID }
 	for _, s := range c.States {
-		if s.Kind == chart.HistoryState || s.Kind == chart.DeepHistoryState || st != nil && s.Kind == chart.StartState {
+		if s.Kind.IsHistory() || st != nil && s.Kind == chart.StartState {
 			add(chart.Transition{From: s.ID, Target: chart.Target{Kind: chart.ToState, State: state()}}) // its default, or where it starts
 		}
 	}
@@ -443,7 +443,7 @@ func randomStencilState(r *rand.Rand, st *chart.Stencil, s *chart.State) {
 	case k == 3 && st.Masters.Start != "":
 		s.Kind, s.Initial = chart.StartState, true
 	}
-	if s.Kind == chart.HistoryState || s.Kind == chart.DeepHistoryState || s.Kind == chart.StartState {
+	if s.Kind.UntestedTransition() { // a history or a start
 		if r.IntN(2) == 0 {
 			s.Name = ""
 		}

@@ -31,13 +31,13 @@ func (in *interp) roleOf(c *cell) chart.Role {
 func (in *interp) stencilVertex(pg *page, n *node, prefix string) {
 	n.role = in.roleOf(n.c)
 	n.class = clNone
-	switch n.role {
-	case chart.RoleState, chart.RoleInitial, chart.RoleComposite, chart.RoleParallel, chart.RoleHistory, chart.RoleDeepHistory, chart.RoleStart:
-		n.class, n.kind = clState, n.role.Kind()
-	case chart.RoleAnyState:
+	switch r := n.role; {
+	case r.IsState():
+		n.class, n.kind = clState, r.Kind()
+	case r == chart.RoleAnyState:
 		n.class = clHandler
 		in.unknownAttrs(n, nil, in.pos(pg, n.c, prefix, chart.NormalizeSpace(n.text)))
-	case chart.RoleTransition:
+	case r == chart.RoleTransition:
 		in.diag(chart.Warning, in.pos(pg, n.c, prefix, chart.NormalizeSpace(n.text)), "draw transitions with the library's transition, an edge",
 			"shape %s has the role of master %q but is not an edge; ignored", n.c.id, in.st.Masters.Transition)
 	}
@@ -52,7 +52,7 @@ func (in *interp) stencilVertex(pg *page, n *node, prefix string) {
 // actions (a pseudo-state has none).
 func (in *interp) stencilState(pg *page, n *node, prefix string, st chart.State) {
 	c := n.c
-	pseudo := untestedRole(n.role) // a start or a history
+	pseudo := n.role.Kind().IsPseudo() // a start or a history
 	if v, ok := c.get(in.props.Name); ok {
 		st.Name = chart.NormalizeSpace(v)
 	}
@@ -99,13 +99,6 @@ func (in *interp) stencilState(pg *page, n *node, prefix string, st chart.State)
 	in.c.States = append(in.c.States, st)
 }
 
-// untestedRole reports whether r is the role of a pseudo-state whose one
-// transition is taken without a test: a start's, which says where its
-// compound state (or the machine) starts, and a history's, its default.
-func untestedRole(r chart.Role) bool {
-	return r == chart.RoleStart || r == chart.RoleHistory || r == chart.RoleDeepHistory
-}
-
 // stencilEdge classifies an edge of a drawing made with a stencil.
 func (in *interp) stencilEdge(pg *page, n *node, prefix string) {
 	n.role = in.roleOf(n.c)
@@ -140,8 +133,10 @@ func (in *interp) unroledEdge(pg *page, n *node, prefix string) bool {
 
 // stencilTransition reads a transition's test, value, order and stack
 // operation from its properties; it reports whether they are valid. A
-// transition that leaves a start or a history has no test: a test on one
-// is an error, and leaves it out.
+// transition that leaves a start or a history is taken without a test
+// ([chart.StateKind.UntestedTransition]): a test set on one (the
+// library's transition presets one) is ignored, with a warning
+// ([importer.IgnoredTest]), and the transition kept.
 func (in *interp) stencilTransition(t *chart.Transition, n *node) bool {
 	st, names, c := in.st, in.props, n.c
 	valid := true
@@ -157,15 +152,11 @@ func (in *interp) stencilTransition(t *chart.Transition, n *node) bool {
 		return "pick one of " + strings.Join(importer.TestNames(in.st), ", ") + " in the transition's Edit Data"
 	}
 	var tst chart.Test
-	untested := n.src != nil && untestedRole(n.src.role)
 	switch {
-	case untested && strings.TrimSpace(test) != "" && n.src.role == chart.RoleStart:
-		bad("clear the transition's "+names.Test+" in its Edit Data",
-			"the transition of start %s has test %q: a start's transition says where its state starts, taken without a test whenever the state is entered", n.src.c.id, strings.TrimSpace(test))
-	case untested && strings.TrimSpace(test) != "":
-		bad("clear the transition's "+names.Test+" in its Edit Data",
-			"the transition of history %s has test %q: a history's transition is its default, taken without a test whenever there is no history yet", n.src.c.id, strings.TrimSpace(test))
-	case untested: // a start's or a history's: no test
+	case n.src != nil && n.src.role.Kind().UntestedTransition(): // a start's or a history's
+		if test := strings.TrimSpace(test); test != "" {
+			in.report([]importer.Problem{importer.IgnoredTest(t.Pos, n.src.role.Kind(), describe(n.src), test, names.Test, "Edit Data")}, chart.Pos{}, "")
+		}
 	case !hasTest:
 		bad(fmt.Sprintf("draw transitions with the %q shape of stencil %q's library", st.Masters.Transition, st.Name),
 			"transition without a %q property", names.Test)

@@ -1,9 +1,11 @@
 package drawio_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/drawio"
 	"github.com/fsmforge/fsmforge/internal/charttest"
 )
@@ -176,17 +178,18 @@ func TestStencilStatechart(t *testing.T) {
 			[]string{sentry("top", "Initial State", acts, "1"), sentry("h", "History", `Name=""`, "1"), sentry("c", "Composite State", acts, "1"),
 				sentry("ci", "Initial State", acts, "c"), sentry("ch", "History", `Name="" Animation="walk"`, "c"), sentry("p", "Parallel State", acts, "1"),
 				edge("t1", "seePlayer", "ch", "ci")},
-			[]string{`state "p" name="p" kind=normal`},
+			// The history's transition is kept, its test cleared.
+			[]string{`state "p" name="p" kind=normal`,
+				`transition "t1" from="ch" any=false order=1 test="" value="" label="" event="" guard="" action="" target=ci push=false`},
 			[]string{`shape h "h": drawio: history h is drawn in no state: a history keeps the history of the state it is drawn in; it and its transitions are left out`,
-				`shape t1 "seePlayer": drawio: the transition of history ch has test "seePlayer": a history's transition is its default, taken without a test whenever there is no history yet`,
+				`shape t1 "seePlayer": warning: drawio: the transition of shape ch "ch", a history state, has test "seePlayer", which is ignored: a history's transition is its default, taken without a test whenever its state has no history yet`,
 				`shape p "p": warning: drawio: parallel state p (a "Parallel State" shape) holds no states: read as a plain state`,
-				`shape ch "ch": note: drawio: history state shape: property "Animation" is not in stencil "sentry"; ignored`,
-				// Its transition left out, it has the default.
-				`shape ch "ch": note: drawio: history ch has no transition: when there is no history yet, it enters "ci", the initial state of "c", as UML enters the state`},
+				`shape ch "ch": note: drawio: history state shape: property "Animation" is not in stencil "sentry"; ignored`},
 			true},
 		// The machine starts in ci, so in c; d says where it starts with a
-		// start; a start's transition with a test is an error. A start
-		// drawn directly in a parallel state is left to package compile.
+		// start; a start's transition with a test is kept, its test
+		// cleared, with a warning. A start drawn directly in a parallel
+		// state is left to package compile.
 		{"starts",
 			[]string{sentry("c", "Composite State", acts, "1"), sentry("ci", "Initial State", acts, "c"),
 				sentry("d", "Composite State", acts, "1"), sentry("ds", "Start", `Name=""`, "d"), sentry("d1", "State", acts, "d"),
@@ -201,9 +204,31 @@ func TestStencilStatechart(t *testing.T) {
 				// ps, in p, is a region: never initial.
 				`state "ps" name="" kind=start initial=false parent="p" entry=[]`,
 				`state "p" name="p" kind=parallel initial=false parent=""`,
-				`transition "t1" from="ds" any=false order=1 test="" value="" label="" event="" guard="" action="" target=d1 push=false`},
-			[]string{`shape t2 "seePlayer": drawio: the transition of start es has test "seePlayer": a start's transition says where its state starts, taken without a test whenever the state is entered`},
-			true},
+				`transition "t1" from="ds" any=false order=1 test="" value="" label="" event="" guard="" action="" target=d1 push=false`,
+				`transition "t2" from="es" any=false order=1 test="" value="" label="" event="" guard="" action="" target=e1 push=false`},
+			[]string{`shape t2 "seePlayer": warning: drawio: the transition of shape es "es", a start state, has test "seePlayer", which is ignored: a start's transition says where its state starts, taken without a test whenever the state is entered (or the machine starts)`},
+			false},
+		// A region drawn with the initial-state master marks its parallel
+		// state (p2, in d, whose level says nothing), unless the parallel
+		// state's level starts elsewhere (p, in c, which starts in ci): a
+		// warning.
+		{"initial regions",
+			[]string{sentry("top", "Initial State", acts, "1"),
+				sentry("c", "Composite State", acts, "1"), sentry("ci", "Initial State", acts, "c"),
+				sentry("p", "Parallel State", acts, "c"), sentry("r1", "Initial State", acts, "p"), sentry("r2", "State", acts, "p"),
+				sentry("d", "Composite State", acts, "1"), sentry("p2", "Parallel State", acts, "d"),
+				sentry("s1", "Initial State", acts, "p2"), sentry("s2", "State", acts, "p2"),
+				edge("t1", "noise", "top", "c"), edge("t2", "noise", "top", "d")},
+			[]string{`state "top" name="top" kind=normal initial=true parent=""`,
+				`state "c" name="c" kind=normal initial=false parent=""`,
+				`state "ci" name="ci" kind=normal initial=true parent="c"`,
+				`state "p" name="p" kind=parallel initial=false parent="c"`,
+				`state "r1" name="r1" kind=normal initial=false parent="p"`,
+				`state "d" name="d" kind=normal initial=false parent=""`,
+				`state "p2" name="p2" kind=parallel initial=true parent="d"`,
+				`state "s1" name="s1" kind=normal initial=false parent="p2"`},
+			[]string{`shape r1 "r1": warning: drawio: region "r1" of parallel state "p" is drawn with the "Initial State" master: entering "p" enters all its regions, and the machine does not start in it (its level starts elsewhere), so the mark is ignored`},
+			false},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c, err := drawio.Read(strings.NewReader(model(tt.cells...)), drawio.Options{Stencil: sentryStencil(t), File: "s.drawio"})
@@ -222,5 +247,35 @@ func TestStencilStatechart(t *testing.T) {
 				t.Errorf("Diagnostics = %s, want %d", strings.Join(diags, "\n"), len(tt.diags))
 			}
 		})
+	}
+}
+
+// TestStencilStatechartHints checks the hints of the diagnostics about
+// what the masters of statecharts draw: a test on a start's transition,
+// a region drawn with the initial-state master that says nothing, and a
+// compound state entered without an initial state.
+func TestStencilStatechartHints(t *testing.T) {
+	sentry := func(id, role, parent string) string {
+		return `<UserObject label="` + id + `" fsmforge="` + role + `" fsmforgeStencil="sentry" fsmforgeVersion="1" Name="" Animation="walk" Speed="slow" id="` + id + `">` +
+			`<mxCell vertex="1" parent="` + parent + `"><mxGeometry width="80" height="40" as="geometry"/></mxCell></UserObject>`
+	}
+	edge := func(id, test, source, target string) string {
+		return `<UserObject label="" fsmforge="Transition" fsmforgeStencil="sentry" fsmforgeVersion="1" Test="` + test + `" id="` + id + `">` + ecell(source, target) + `</UserObject>`
+	}
+	c, _ := drawio.Read(strings.NewReader(model(sentry("top", "Initial State", "1"),
+		sentry("c", "Composite State", "1"), sentry("ci", "Initial State", "c"),
+		sentry("p", "Parallel State", "c"), sentry("r1", "Initial State", "p"), sentry("r2", "State", "p"),
+		sentry("e", "Composite State", "1"), sentry("es", "Start", "e"), sentry("e1", "State", "e"),
+		sentry("g", "Composite State", "1"), sentry("g1", "State", "g"),
+		edge("t1", "noise", "top", "c"), edge("t2", "seePlayer", "es", "e1"), edge("t3", "noise", "top", "e"), edge("t4", "noise", "top", "g"))),
+		drawio.Options{Stencil: sentryStencil(t), File: "s.drawio"})
+	for _, want := range []struct{ shape, hint string }{
+		{"t2", `clear "Test" in the transition's Edit Data`},
+		{"r1", `draw the region with the "Composite State" master: entering a parallel state enters all its regions`},
+		{"g", `draw the library's "Start" shape in it, with a transition without a test to the state to enter, or draw that state as the library's "Initial State" shape; or end the transition at that state`},
+	} {
+		if !slices.ContainsFunc(c.Diagnostics, func(d chart.Diagnostic) bool { return d.Pos.Shape == want.shape && d.Hint == want.hint }) {
+			t.Errorf("diagnostics = %v, want one at shape %s with hint %q", c.Diagnostics, want.shape, want.hint)
+		}
 	}
 }

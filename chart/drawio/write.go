@@ -307,7 +307,7 @@ func (wr *writer) checkState(s *chart.State) error {
 	case s.Initial && s.Kind != chart.NormalState && s.Kind != chart.ParallelState:
 		return writeErr("state %q is an initial %s state, which the stencil's masters cannot draw", s.ID, s.Kind)
 	}
-	if isPseudoKind(s.Kind) && len(s.Entry) > 0 {
+	if s.Kind.IsPseudo() && len(s.Entry) > 0 {
 		what := "history"
 		if s.Kind == chart.StartState {
 			what = "start"
@@ -348,18 +348,6 @@ func (wr *writer) kindMaster(k chart.StateKind) string {
 		return m.Start
 	}
 	return ""
-}
-
-// isHistoryKind reports whether k is a history's kind, shallow or deep.
-func isHistoryKind(k chart.StateKind) bool {
-	return k == chart.HistoryState || k == chart.DeepHistoryState
-}
-
-// isPseudoKind reports whether k is the kind of a pseudo-state a chart
-// drawn with a stencil may have, whose one transition is taken without a
-// test: a start or a history.
-func isPseudoKind(k chart.StateKind) bool {
-	return k == chart.StartState || isHistoryKind(k)
 }
 
 // checkTransition refuses a transition that cannot be drawn so that it
@@ -458,7 +446,7 @@ func (wr *writer) checkNesting() error {
 	for i := range c.States {
 		s := &c.States[i]
 		switch {
-		case (s.Kind == chart.HistoryState || s.Kind == chart.DeepHistoryState) && s.Parent == "":
+		case s.Kind.IsHistory() && s.Parent == "":
 			return writeErr("history state %q is at the top level: a drawing draws a history inside the state whose history it keeps", s.ID)
 		case s.Kind == chart.ParallelState && !holds[s.ID]:
 			return writeErr("parallel state %q has no regions", s.ID)
@@ -794,7 +782,7 @@ func (wr *writer) plainStateAttrs(s *chart.State, compound bool) []string {
 	if s.Kind == chart.ParallelState {
 		attrs = append(attrs, AttrParallel+`="1"`)
 	}
-	if isHistoryKind(s.Kind) && s.Name != "" {
+	if s.Kind.IsHistory() && s.Name != "" {
 		attrs = append(attrs, AttrName+`="`+esc(s.Name)+`"`)
 	}
 	if len(s.Entry) > 0 {
@@ -817,7 +805,7 @@ func (wr *writer) stencilState(b *strings.Builder, s *chart.State, id, parent, g
 	switch {
 	case s.Kind == chart.ParallelState:
 		master, style = st.Masters.Parallel, styleParallel
-	case isPseudoKind(s.Kind):
+	case s.Kind.IsPseudo():
 		wr.stencilPseudo(b, s, id, parent, geo)
 		return
 	case drawnInitial:

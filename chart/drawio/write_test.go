@@ -471,7 +471,7 @@ func TestWriteInitials(t *testing.T) {
 	}
 	kind := func(k chart.StateKind, st chart.State) chart.State {
 		st.Kind = k
-		if k == chart.StartState || isHistory(k) {
+		if k.UntestedTransition() { // a start or a history: nameless
 			st.Name = ""
 		}
 		return st
@@ -554,6 +554,3 @@ func TestWriteInitials(t *testing.T) {
 		})
 	}
 }
-
-// isHistory reports whether k is a history's kind.
-func isHistory(k chart.StateKind) bool { return k == chart.HistoryState || k == chart.DeepHistoryState }

@@ -262,7 +262,8 @@
 //     not marked, the parallel state is: the machine starts in all its
 //     regions. A region drawn with the initial-state master whose parallel
 //     state is not so marked (its level starts elsewhere) says nothing: a
-//     warning. chart/visio reads its initial-state master so too.
+//     warning. chart/visio and chart/drawio read their initial-state
+//     master so too.
 //   - A node of the composite master is a compound state: a yEd group or
 //     folder node, whose members are its states (State.Parent). It is a
 //     state even when no edge touches it (a region, say), named and given
@@ -287,8 +288,10 @@
 //     initial, as in plain diagrams. It is how a group that the machine
 //     does not start in says which of its states entering it enters. Its
 //     one edge, of the transition master, goes to that state, without a
-//     test: a test set on it is an error (the edge is kept, without it),
-//     as on a history's edge. One holding nodes is an error, and it, what
+//     test: a test set on it is ignored, with a warning that names the
+//     start and the test and says to clear the edge's Test property (Edit
+//     > Properties > Data); the edge is kept, without it, as on a
+//     history's edge, and as chart/visio and chart/drawio keep theirs. One holding nodes is an error, and it, what
 //     it holds and its edges are left out; action properties set on it
 //     are not read: a warning (a key's default is not reported). Package
 //     compile reports a start without an edge or with several, two in
@@ -301,8 +304,8 @@
 //     they are (see "Groups"): one drawn in no state or holding nodes is
 //     an error, and it and its edges are left out; one without an edge
 //     gets UML's default. Its one edge, of the transition master, is its
-//     default transition, without a test: a test set on it is an error
-//     (the edge is kept). Action properties set on it are not read: a
+//     default transition, without a test: a test set on it is ignored,
+//     with a warning (the edge is kept, as a start's). Action properties set on it are not read: a
 //     warning (a key's default is not reported).
 //   - A transition is an edge of the transition role. Its Test property
 //     must name one of the stencil's tests; Value, Order and Stack are
@@ -343,8 +346,9 @@
 // Problems are [chart.Diagnostic] values with the file, the node or edge
 // id and name, and the line:column of its element. A drawing made with a
 // stencil is a build asset and is read strictly: a duplicate id, a
-// transition without a test or with an unknown one, a drop-list value the
-// stencil does not list are errors. A plain diagram is read leniently
+// transition without a test or with an unknown one (but for a start's or
+// a history's, taken without a test: one set on it is a warning), a
+// drop-list value the stencil does not list are errors. A plain diagram is read leniently
 // where nothing is lost: an edge that does not join two states, a second
 // label, is a warning and left out. In all, what the drawing says that a
 // chart cannot say, or that its tool reads otherwise (a conditional

@@ -308,7 +308,11 @@ func (in *interp) run() {
 	}
 	in.states()
 	if in.st != nil {
-		in.initials()
+		// The initial-state master's meaning in nested groups: the
+		// machine starts in its node, so in each group around it, up to
+		// a level that marks its own; a region's mark that says nothing
+		// is a warning.
+		in.report(importer.MarkInitialAncestors(in.c.States, in.st), chart.Pos{}, "")
 	}
 	in.transitions()
 	if in.fatal != nil {
@@ -552,11 +556,6 @@ func (in *interp) history(i int, n *node, first string, kind chart.StateKind) {
 	default:
 		n.what, n.kind = isState, kind
 	}
-}
-
-// isHistoryKind reports whether k is the kind of a history pseudo-state.
-func isHistoryKind(k chart.StateKind) bool {
-	return k == chart.HistoryState || k == chart.DeepHistoryState
 }
 
 func isEllipse(n *node) bool {
@@ -957,13 +956,9 @@ func (in *interp) stencilTransition(e *edge, from, to *node, at chart.Pos) {
 		return
 	}
 	t := chart.Transition{ID: e.id, Label: e.label, Pos: at}
-	var dflt chart.StateKind // a history's or a start's transition, without a test: its kind
 	switch from.what {
 	case isState:
 		t.From = from.stateID
-		if isHistoryKind(from.kind) || from.kind == chart.StartState {
-			dflt = from.kind
-		}
 	case isAnyState:
 		t.AnyState = true
 	default:
@@ -980,7 +975,7 @@ func (in *interp) stencilTransition(e *edge, from, to *node, at chart.Pos) {
 	default:
 		t.Target = chart.Target{Kind: chart.ToFinal}
 	}
-	if !in.stencilProps(e, &t, dflt) {
+	if !in.stencilProps(e, &t, from) {
 		return
 	}
 	key := importer.Unordered
@@ -988,21 +983,6 @@ func (in *interp) stencilTransition(e *edge, from, to *node, at chart.Pos) {
 		key = float64(t.Order)
 	}
 	in.addTransition(t, key)
-}
-
-// defaultTest reports the test set on the transition of history or start
-// state from (of kind k), which is taken without a test: an error, but
-// the transition is kept, without the test, for it says where the
-// pseudo-state leads.
-func (in *interp) defaultTest(at chart.Pos, from, test string, k chart.StateKind) {
-	name := in.props.Test
-	if k == chart.StartState {
-		in.diag(chart.Error, at, fmt.Sprintf("Clear the edge's %q property: the edge says which state its state starts in.", name),
-			"the transition of start state %s has test %q: a start's transition is taken without a test whenever its state is entered (or the machine starts)", from, test)
-		return
-	}
-	in.diag(chart.Error, at, fmt.Sprintf("Clear the edge's %q property: the edge says where the history leads when its state has no history yet.", name),
-		"the transition of history %s has test %q: a history's transition is its default, taken without a test whenever its state has no history yet", from, test)
 }
 
 func describe(n *node) string {
@@ -1015,10 +995,12 @@ func describe(n *node) string {
 
 // stencilProps reads a transition's test, value, order and stack
 // operation from its custom properties, as chart/visio reads Shape Data;
-// it reports whether they are valid. The transition of a pseudo-state
-// (dflt: the kind of a history or a start; else NormalState) has no test:
-// one set on it is an error ([interp.defaultTest]).
-func (in *interp) stencilProps(e *edge, t *chart.Transition, dflt chart.StateKind) bool {
+// it reports whether they are valid. The transition of a history or a
+// start (from) is taken without a test
+// ([chart.StateKind.UntestedTransition]): a test set on it (the stencil's
+// transition master may preset one) is ignored, with a warning
+// ([importer.IgnoredTest]), and the edge kept.
+func (in *interp) stencilProps(e *edge, t *chart.Transition, from *node) bool {
 	st, names := in.st, in.props
 	valid := true
 	get := func(name string) (string, chart.Pos, bool) {
@@ -1038,9 +1020,9 @@ func (in *interp) stencilProps(e *edge, t *chart.Transition, dflt chart.StateKin
 	pickTest := "Pick one of " + strings.Join(importer.TestNames(in.st), ", ") + " as the edge's " + strconv.Quote(names.Test) + " property."
 	var tt chart.Test
 	switch {
-	case dflt != chart.NormalState:
-		if test != "" { // an error, but the edge still says where the pseudo-state leads
-			in.defaultTest(testAt, t.From, test, dflt)
+	case from.what == isState && from.kind.UntestedTransition():
+		if test != "" {
+			in.report([]importer.Problem{importer.IgnoredTest(testAt, from.kind, describe(from), test, names.Test, "properties (Edit > Properties > Data)")}, chart.Pos{}, "")
 		}
 	case !hasTest:
 		bad(t.Pos, pickTest, "transition without a %q property", names.Test)

@@ -1,9 +1,6 @@
 package graphml
 
 import (
-	"fmt"
-	"slices"
-
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/internal/importer"
 	"github.com/fsmforge/fsmforge/internal/statesmith"
@@ -43,42 +40,25 @@ func (in *interp) smithHistory(i int, n *node, v statesmith.Vertex, bad func(hin
 	}
 }
 
-// nested checks what the nesting of a chart read from a plain diagram
-// asks of it ([importer.CheckNesting]): a history's transitions, the
-// default UML and Kingly give a history drawn without one (added as the
-// edges' transitions are), a start state in each group the machine enters
-// by default. A drawing made for StateSmith has its own rules
+// nested checks what the nesting of a chart read from a plain diagram,
+// or from a drawing made with a stencil, asks of it
+// ([importer.CheckNesting]): a history's transitions, the default UML
+// and Kingly give a history drawn without one (added as the edges'
+// transitions are), a start state in each group the machine enters by
+// default ([importer.StencilInitialHint] says how a stencil's roles draw
+// one). With a stencil, a start node drawn directly in a parallel group
+// is left to package compile, which reports it (a plain diagram has no
+// parallel states). A drawing made for StateSmith has its own rules
 // ([statesmith.Reading.Hierarchy]).
 func (in *interp) nested() {
 	var hint string // a start state's
-	if st := in.st; st != nil {
-		m := st.Masters
-		start := fmt.Sprintf("draw a node of the role %q in it, with an edge to the state to enter", m.Start)
-		switch {
-		case m.Start != "" && m.Initial != "":
-			hint = fmt.Sprintf("give one of the states in it the role %q, or %s", m.Initial, start)
-		case m.Start != "":
-			hint = start
-		default:
-			hint = importer.StencilInitialHint(st, fmt.Sprintf("give one of the states in it the role %q", m.Initial))
-		}
+	if in.st != nil {
+		hint = importer.StencilInitialHint(in.st, "a node of the role %q")
 	}
 	ps := importer.CheckNesting(in.c, importer.Nesting{InitialHint: hint,
-		Add:   func(t chart.Transition) { in.addTransition(t, importer.Unordered) },
-		Taken: func(id string) bool { return in.byID[id] != nil },
+		Add:                 func(t chart.Transition) { in.addTransition(t, importer.Unordered) },
+		Taken:               func(id string) bool { return in.byID[id] != nil },
+		CompileChecksStarts: in.st != nil,
 	})
-	if in.st != nil {
-		ps = slices.DeleteFunc(ps, in.startInParallel)
-	}
 	in.report(ps, chart.Pos{}, "")
-}
-
-// startInParallel reports whether problem p is about a start node drawn
-// directly in a parallel group (the only problem of
-// [importer.CheckNesting] at a start state), which package compile
-// reports for a drawing made with a stencil: the reader leaves it to it.
-// (A plain diagram has no parallel states.)
-func (in *interp) startInParallel(p importer.Problem) bool {
-	n := in.byID[p.Pos.Shape]
-	return n != nil && n.what == isState && n.kind == chart.StartState
 }

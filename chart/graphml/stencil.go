@@ -136,13 +136,14 @@ func pluralElems(n int) string {
 }
 
 // classifyStencil reads the i-th node of a drawing made with a stencil:
-// its role property says what it is. A node of a role whose master draws
-// a state ([chart.Role.IsState]: the state, initial-state, composite and
-// parallel masters) is a state of that kind, named by its name property
-// or else by the first line of its label; of a history master's, a
-// history pseudo-state ([interp.history]); of the start master's, a start
-// pseudo-state ([interp.start]); of the message handler's, the start of
-// transitions that apply in any state. The containers (the composite's
+// its role property says what it is. A node of a history master's role
+// is a history pseudo-state ([interp.history]); of the start master's, a
+// start pseudo-state ([interp.start]); of the message handler's, the
+// start of transitions that apply in any state; of another role whose
+// master draws a state ([chart.Role.IsState], which covers the
+// pseudo-states' too: here the state, initial-state, composite and
+// parallel masters), a state of that kind, named by its name property or
+// else by the first line of its label. The containers (the composite's
 // and the parallel's) are checked once all are read ([interp.containers]).
 func (in *interp) classifyStencil(i int, n *node, first, rest string) {
 	n.what = isIgnored
@@ -158,7 +159,7 @@ func (in *interp) classifyStencil(i int, n *node, first, rest string) {
 	case r == chart.RoleAnyState:
 		n.what = isAnyState
 		n.name = chart.NormalizeSpace(first)
-	case isHistoryKind(r.Kind()):
+	case r.Kind().IsHistory():
 		in.history(i, n, first, r.Kind()) // nameless, as in plain diagrams
 	case r == chart.RoleStart:
 		in.start(i, n, first) // nameless too
@@ -242,7 +243,7 @@ func isGroup(n *node) bool {
 // properties. A pseudo-state (a history, a start) has none
 // ([interp.pseudoActions]).
 func (in *interp) entryActions(n *node, st *chart.State) {
-	if isHistoryKind(st.Kind) || st.Kind == chart.StartState {
+	if st.Kind.IsPseudo() {
 		in.pseudoActions(n, st)
 		return
 	}
@@ -307,49 +308,4 @@ func (in *interp) holdsNodes(i int, n *node, first, noun string) bool {
 	in.diag(chart.Error, in.at(n.e, n.id, first), "Draw the nodes beside the "+noun+" node, not inside it.",
 		"%s %s holds other nodes: a pseudo-state holds none; it, what it holds and its edges are left out", noun, describe(n))
 	return true
-}
-
-// initials gives the initial-state master its meaning in a chart whose
-// states nest ([importer.MarkInitialAncestors]): a state of that master
-// is its compound state's initial state, and the machine starts there
-// when nothing says otherwise, so each group around it is marked Initial
-// too (a composite's, a parallel's), up to a level that marks its own (a
-// state of the initial-state master, or a start node). A region of a
-// parallel state is not marked, the parallel state is. A region drawn
-// with the initial-state master whose parallel state is not so marked
-// (its level starts elsewhere) says nothing: a warning, for package
-// compile no longer sees the mark. It costs time linear in the states
-// times the depth of their nesting.
-func (in *interp) initials() {
-	states := in.c.States
-	index := make(map[string]int, len(states))
-	for i := range states {
-		index[states[i].ID] = i
-	}
-	parallel := func(i int) (int, bool) { // the parallel state whose region state i is
-		j, ok := index[states[i].Parent]
-		return j, ok && states[j].Kind == chart.ParallelState
-	}
-	var regions []int // regions marked initial (a start drawn in a parallel state is no region: compile reports it)
-	for i := range states {
-		if _, ok := parallel(i); ok && states[i].Initial && states[i].Kind == chart.NormalState {
-			regions = append(regions, i)
-		}
-	}
-	importer.MarkInitialAncestors(states)
-	m := in.st.Masters
-	for _, i := range regions {
-		j, _ := parallel(i)
-		if states[j].Initial {
-			continue
-		}
-		role := m.Composite
-		if role == "" {
-			role = m.State
-		}
-		s, p := &states[i], &states[j]
-		in.diag(chart.Warning, s.Pos, fmt.Sprintf("Give the region the role %q: entering a parallel state enters all its regions.", role),
-			"region %q of parallel state %q has the role %q: entering %[2]q enters all its regions, and the machine does not start in it "+
-				"(its level starts elsewhere), so the mark is ignored", s.Name, p.Name, m.Initial)
-	}
 }

@@ -275,9 +275,19 @@ func TestStencilStatechart(t *testing.T) {
 					tr("h1", "H", "A", "hitByPlayer")), tr("t0", "I", "H", "animationDone")),
 				// The edge is kept, without its test: it says where the
 				// history leads.
-				want:  "I=idle*; C=alive; A=a^C*; H^C(history); | h1:H>A#1 t0:I>H#1[animationDone]",
-				diags: []string{`error: graphml: the transition of history H has test "hitByPlayer": a history's transition is its default, taken without a test whenever its state has no history yet`},
-				err:   true,
+				want: "I=idle*; C=alive; A=a^C*; H^C(history); | h1:H>A#1 t0:I>H#1[animationDone]",
+				diags: []string{`warning: graphml: the transition of node H, a history state, has test "hitByPlayer", which is ignored:` +
+					` a history's transition is its default, taken without a test whenever its state has no history yet`},
+			},
+		},
+		{
+			readCase: readCase{
+				name: "a deep history's transition with a test",
+				text: doc(idle, group("C", "alive", []string{"role=Composite"}, node("A", "a", "role=Initial State"), node("H", "H*", "role=Deep History"),
+					tr("h1", "H", "A", "hitByPlayer")), tr("t0", "I", "H", "animationDone")),
+				want: "I=idle*; C=alive; A=a^C*; H^C(deepHistory); | h1:H>A#1 t0:I>H#1[animationDone]",
+				diags: []string{`warning: graphml: the transition of node H "H*", a deep history state, has test "hitByPlayer", which is ignored:` +
+					` a history's transition is its default, taken without a test whenever its state has no history yet`},
 			},
 		},
 		{
@@ -339,9 +349,9 @@ func TestStencilStatechart(t *testing.T) {
 					tr("s1", "S", "A", "hitByPlayer")), tr("t0", "I", "C", "animationDone")),
 				// The edge is kept, without its test: it says where C
 				// starts.
-				want:  "I=idle*; C=alive; S^C(start)*; A=a^C; | s1:S>A#1 t0:I>C#1[animationDone]",
-				diags: []string{`error: graphml: the transition of start state S has test "hitByPlayer": a start's transition is taken without a test whenever its state is entered (or the machine starts)`},
-				err:   true,
+				want: "I=idle*; C=alive; S^C(start)*; A=a^C; | s1:S>A#1 t0:I>C#1[animationDone]",
+				diags: []string{`warning: graphml: the transition of node S, a start state, has test "hitByPlayer", which is ignored:` +
+					` a start's transition says where its state starts, taken without a test whenever the state is entered (or the machine starts)`},
 			},
 		},
 		{readCase: readCase{
@@ -388,7 +398,7 @@ func TestStencilStatechart(t *testing.T) {
 					group("A", "arms", []string{"role=Composite"}, node("A1", "swing", "role=Initial State"))),
 					tr("t0", "I", "P", "animationDone")),
 				want: "I=idle*; P=both(parallel); L=legs^P; L1=walk^L*; A=arms^P; A1=swing^A*; | t0:I>P#1[animationDone]",
-				diags: []string{`warning: graphml: region "legs" of parallel state "both" has the role "Initial State": entering "both" enters all its regions,` +
+				diags: []string{`warning: graphml: region "legs" of parallel state "both" is drawn with the "Initial State" master: entering "both" enters all its regions,` +
 					` and the machine does not start in it (its level starts elsewhere), so the mark is ignored`},
 			},
 			at: "L",
@@ -421,7 +431,7 @@ func TestStencilStatechartHints(t *testing.T) {
 	for _, want := range []string{
 		`Use the stencil's masters only: "State", "Initial State", "Transition", "Message Handler", "Composite", "Parallel", "Start", "History", "Deep History".`,
 		`Give the node the role of one of the stencil's masters for nodes ("State", "Initial State", "Message Handler", "Composite", "Parallel", "Start", "History", "Deep History"); transitions are edges.`,
-		`Give one of the states in it the role "Initial State", or draw a node of the role "Start" in it, with an edge to the state to enter.`,
+		`Draw a node of the role "Start" in it, with a transition without a test to the state to enter, or draw that state as a node of the role "Initial State"; or end the transition at that state.`,
 	} {
 		if !slices.ContainsFunc(c.Diagnostics, func(d chart.Diagnostic) bool { return d.Hint == want }) {
 			t.Errorf("diagnostics = %v, want one with hint %s", c.Diagnostics, want)

@@ -448,7 +448,7 @@ func (in *interp) collectShape(sh *sheet, s *Shape, parent ref) {
 			}
 		}
 		switch {
-		case stateRole(n.role):
+		case n.role.IsState():
 			n.flags |= fState
 			in.stencilState(sh, n, s)
 		case n.role == chart.RoleTransition:
@@ -486,12 +486,6 @@ func (sh *sheet) link(in *interp, member, container string) {
 	sh.seen[k] = true
 	sh.containerOf[k[0]] = append(sh.containerOf[k[0]], k[1])
 }
-
-// stateRole reports whether the shapes of a master of role r are states
-// of the chart: states, initial states, composite and parallel states,
-// pseudo-states ([chart.Role.IsState]); not the message handler, which
-// only starts transitions.
-func stateRole(r chart.Role) bool { return r.IsState() }
 
 // role returns the role of a master in the stencil.
 func (in *interp) role(m *Master) chart.Role {
@@ -587,7 +581,7 @@ func (in *interp) endPage(sh *sheet) {
 func (in *interp) stencilState(sh *sheet, n *node, s *Shape) {
 	d := stateDraft{box: box(s, in.path), first: int32(sh.acts.n), kind: n.role.Kind()}
 	switch {
-	case isHistory(d.kind):
+	case d.kind.IsHistory():
 		d.name = in.text(historyName(chart.NormalizeSpace(stateText(s))))
 	case d.kind == chart.StartState:
 		d.name = in.text(chart.NormalizeSpace(stateText(s)))
@@ -598,15 +592,6 @@ func (in *interp) stencilState(sh *sheet, n *node, s *Shape) {
 	n.draft = int32(sh.states.n)
 	*sh.states.add() = d
 }
-
-// isHistory reports whether k is a kind of history pseudo-state.
-func isHistory(k chart.StateKind) bool { return k == chart.HistoryState || k == chart.DeepHistoryState }
-
-// untestedKind reports whether the transition leaving a pseudo-state of
-// kind k is taken without a test: that of a start pseudo-state, which says
-// where its compound state (or the machine) starts, and that of a history
-// pseudo-state, which says where the history goes the first time.
-func untestedKind(k chart.StateKind) bool { return k == chart.StartState || isHistory(k) }
 
 // historyName is the name of a history pseudo-state whose text is name:
 // none when the text is UML's notation, "H" or "H*".
@@ -707,7 +692,7 @@ func (in *interp) plainState(sh *sheet, n *node, s *Shape) {
 	n.draft = int32(sh.states.n)
 	kind, initial := kindOf(s)
 	name, extra := plainText(s)
-	if isHistory(kind) {
+	if kind.IsHistory() {
 		name = historyName(name) // "H" and "H*" are UML's notation, not names
 	}
 	*sh.states.add() = stateDraft{name: in.text(name), box: box(s, in.path), kind: kind, initial: initial,
@@ -750,28 +735,35 @@ func (in *interp) final(sh *sheet, n *node, p *Prop, name, shapeName string) {
 			shapeName = chart.NormalizeSpace(n.text)
 		}
 		const format = "%s %s is not 1 or 0 (true or false); ignored"
-		sh.finding(n, finding{diag(chart.Warning, in.propPos(p, sh, n, shapeName), "write 1 (true) if the machine ends where the connector's end is free, else 0 (false)",
-			format, name, quote(strings.TrimSpace(p.Value))), format})
+		sh.finding(n, finding{d: diag(chart.Warning, in.propPos(p, sh, n, shapeName), "write 1 (true) if the machine ends where the connector's end is free, else 0 (false)",
+			format, name, quote(strings.TrimSpace(p.Value))), kind: format})
 	}
 }
 
-// The formats of the findings of a transition without a test, which the
-// transition of a start or history pseudo-state may be (see noTest).
+// The formats of the findings about a transition's test, which the
+// transition of a start or history pseudo-state, taken without one, does
+// not have (see aboutTest).
 const (
 	noTestRow   = "transition without a %q property"
 	noTestValue = "transition without a test"
+	testUnknown = "test %s is not in stencil %q"
+	testValue   = "test %q does not take value %s"
 )
 
-// noTest reports whether a finding of the format kind says that a
-// transition has no test, which the transition leaving a start or history
-// pseudo-state does not need (see untestedKind).
-func noTest(kind string) bool { return kind == noTestRow || kind == noTestValue }
+// aboutTest reports whether a finding of the format kind is about a
+// transition's test: that it has none, or one the stencil does not have,
+// or one that does not take its value. The transition leaving a start or
+// history pseudo-state is taken without a test (see untested): what it
+// sets, the reader ignores, with a warning ([importer.IgnoredTest]).
+func aboutTest(kind string) bool {
+	return kind == noTestRow || kind == noTestValue || kind == testUnknown || kind == testValue
+}
 
 // untested reports whether the node n is a pseudo-state whose transition
-// is taken without a test: a start or history pseudo-state (see
-// untestedKind).
+// is taken without a test: a start or history pseudo-state
+// ([chart.StateKind.UntestedTransition]).
 func (sh *sheet) untested(n *node) bool {
-	return n.flags&fState != 0 && n.draft >= 0 && untestedKind(sh.states.at(n.draft).kind)
+	return n.flags&fState != 0 && n.draft >= 0 && sh.states.at(n.draft).kind.UntestedTransition()
 }
 
 // finding records a problem of the transition n's properties, reported
@@ -826,15 +818,18 @@ func (in *interp) stencilTransition(sh *sheet, n *node, s *Shape) {
 	if name == "" { // a connector without text: named by its test
 		name = strings.TrimSpace(tp.Value)
 	}
-	bad := func(p *Prop, hint, format string, args ...any) {
+	// find records an error about the transition, of property p (nil for
+	// none); test is the test of an unknown test's.
+	find := func(p *Prop, test, hint, format string, args ...any) {
 		var at chart.Pos
 		if p != nil {
 			at = in.propPos(p, sh, n, name)
 		} else {
 			at = in.at(sh, n, name)
 		}
-		sh.finding(n, finding{diag(chart.Error, at, hint, format, args...), format})
+		sh.finding(n, finding{d: diag(chart.Error, at, hint, format, args...), kind: format, test: test})
 	}
+	bad := func(p *Prop, hint, format string, args ...any) { find(p, "", hint, format, args...) }
 	pickTest := func() string {
 		return "pick one of " + strings.Join(importer.TestNames(in.st), ", ") + " in the connector's Shape Data"
 	}
@@ -851,14 +846,14 @@ func (in *interp) stencilTransition(sh *sheet, n *node, s *Shape) {
 		if i := slices.IndexFunc(st.Tests, func(t chart.Test) bool { return t.Name == v }); i >= 0 {
 			test, d.test = st.Tests[i], int32(i+1)
 		} else {
-			bad(&tp, pickTest(), "test %s is not in stencil %q", quote(v), st.Name)
+			find(&tp, v, pickTest(), testUnknown, quote(v), st.Name)
 		}
 	}
 	if vp, ok := findProp(s, names.Value); ok {
 		if v := strings.TrimSpace(vp.Value); v != "" {
 			d.value = in.value(v)
 			if len(test.Values) > 0 && !slices.Contains(test.Values, v) {
-				bad(&vp, "pick one of "+strings.Join(test.Values, ", "), "test %q does not take value %s", test.Name, quote(v))
+				bad(&vp, "pick one of "+strings.Join(test.Values, ", "), testValue, test.Name, quote(v))
 			}
 		}
 	}

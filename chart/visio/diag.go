@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/internal/importer"
 )
 
 // maxRepeats is how many diagnostics of one kind (of one message, whatever
@@ -69,6 +70,7 @@ func (r *repeats) flush(list *chart.Diagnostics) {
 type finding struct {
 	d    chart.Diagnostic
 	kind string
+	test string // for a finding about the transition's test (aboutTest), the test, if any
 }
 
 // diag returns a diagnostic of severity sev at at, its message the
@@ -86,4 +88,19 @@ func (in *interp) diag(sev chart.Severity, at chart.Pos, hint, format string, ar
 // lists of a sheet that are all listed, in their order.
 func (in *interp) addf(list *chart.Diagnostics, sev chart.Severity, at chart.Pos, hint, format string, args ...any) {
 	in.rep.add(list, diag(sev, at, hint, format, args...), format)
+}
+
+// The kinds, for repeats, of the problems of package internal/importer's
+// checks ([interp.report]).
+const (
+	kindIgnoredTest = "importer.IgnoredTest"
+	kindRegionMark  = "importer.MarkInitialAncestors"
+)
+
+// report lists the problems a check of package internal/importer found,
+// within the cap of kind, the check's.
+func (in *interp) report(ps []importer.Problem, kind string) {
+	for _, p := range ps {
+		in.rep.add(&in.c.Diagnostics, chart.Diagnostic{Pos: p.Pos, Severity: p.Severity, Message: "visio: " + p.Message, Hint: p.Hint}, kind)
+	}
 }

@@ -83,8 +83,10 @@
 // glued to a start pseudo-state, which says where its compound state (or
 // the machine) starts. Such a transition that keeps a test (the
 // transition master may preset one: the masters [WriteStencil] writes
-// pick the stencil's first test) is read with it, and package compile
-// warns that the test is ignored. The importer checks the
+// pick the stencil's first test), known to the stencil or not, is read
+// without it, with a warning that names the pseudo-state's kind and the
+// test, and says to clear its Test in the connector's Shape Data (as
+// chart/drawio and chart/graphml do). The importer checks the
 // drawing's masters against the stencil: a drawing that uses none of the
 // stencil's masters was made with another stencil (an error); a master the
 // stencil does not know is reported and its shapes ignored, but for the
@@ -195,7 +197,9 @@
 // state: entering the parallel state enters each region, at its state of
 // the initial-state master if it has one, so that the parallel state is
 // marked instead (a region of the initial-state master is not marked
-// either). A shape of the start master (Masters.Start) says where the
+// either; when its parallel state is not marked, its level starting
+// elsewhere, the region's master says nothing: a warning). A shape of
+// the start master (Masters.Start) says where the
 // compound state that holds it starts, or at the top where the machine
 // does: it is how a compound state the machine does not start in says
 // where it starts. A compound state that holds neither a state of the
@@ -280,8 +284,8 @@
 // states); earlier versions draw the container but record no members.
 // Drawings made with it read back with the stencil without a warning. Its
 // transition master picks the stencil's first test: clear the test of the
-// transition leaving a start or a history, which package compile takes
-// without one (and warns of one left on it).
+// transition leaving a start or a history, which is taken without one
+// (the reader ignores one left on it, with a warning).
 //
 // # Diagnostics
 //
@@ -294,7 +298,8 @@
 // connector without text glued to nothing. A drawing made with a stencil is a
 // build asset and is read strictly: a transition whose start is glued to
 // nothing, an end glued to a shape the page does not have, an unknown test
-// or drop-list value are errors. A plain diagram is read leniently: what
+// (but on a start's or a history's transition, which is taken without
+// one: a warning) or drop-list value are errors. A plain diagram is read leniently: what
 // cannot be a transition is a warning and left out, but for what was
 // drawn as one and cannot be read as drawn (see Glue), the parallel
 // regions it does not read and the states drawn inside themselves (see

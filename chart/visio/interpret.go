@@ -1,6 +1,7 @@
 package visio
 
 import (
+	"cmp"
 	"fmt"
 	"hash/maphash"
 	"iter"
@@ -175,7 +176,7 @@ func (in *interp) finish() (*chart.Chart, error) {
 	in.chain()
 	in.sheets = nil
 	if in.st != nil {
-		importer.MarkInitialAncestors(in.c.States)
+		in.report(importer.MarkInitialAncestors(in.c.States, in.st), kindRegionMark)
 	}
 	in.checkInitials()
 	in.rep.flush(&in.c.Diagnostics)
@@ -611,9 +612,12 @@ func (in *interp) transition(sh *sheet, n *node, sev chart.Severity) {
 		return
 	}
 	valid := true
+	untested := strict && sh.untested(from) // a start's or a history's transition: taken without a test
+	test := ""                              // the test set on it, ignored
 	for _, f := range sh.tdiags[n] {
-		if strict && sh.untested(from) && noTest(f.kind) {
-			continue // a start's or a history's transition needs no test
+		if untested && aboutTest(f.kind) {
+			test = cmp.Or(test, f.test)
+			continue
 		}
 		in.rep.add(&in.c.Diagnostics, f.d, f.kind)
 		valid = valid && f.d.Severity != chart.Error
@@ -621,8 +625,14 @@ func (in *interp) transition(sh *sheet, n *node, sev chart.Severity) {
 	returns := false
 	if strict {
 		d := sh.trans.at(n.draft)
-		if valid && d.test > 0 { // its test is the stencil's
+		switch {
+		case untested && d.test > 0:
+			test = in.st.Tests[d.test-1].Name
+		case valid && d.test > 0: // its test is the stencil's
 			t.Test = in.strs.Clone(in.st.Tests[d.test-1].Name)
+		}
+		if test != "" {
+			in.report([]importer.Problem{importer.IgnoredTest(at, sh.states.at(from.draft).kind, sh.describe(from), test, in.props.Test, "Shape Data")}, kindIgnoredTest)
 		}
 		if t.Pos.ShapeName == "" { // a connector without text: named by its test
 			t.Pos.ShapeName = t.Test
@@ -936,8 +946,8 @@ func (in *interp) checkMaster(m *Master, r chart.Role) {
 		}
 	}
 	var known []string
-	switch r {
-	case chart.RoleState, chart.RoleInitial, chart.RoleComposite, chart.RoleParallel:
+	switch {
+	case r.HasActions():
 		known = []string{names.Name}
 		for _, a := range st.Actions {
 			known = append(known, a.Name)
@@ -949,7 +959,7 @@ func (in *interp) checkMaster(m *Master, r chart.Role) {
 			}
 			list(&p, a.Name, a.Values)
 		}
-	case chart.RoleTransition:
+	case r == chart.RoleTransition:
 		known = []string{names.Test, names.Value, names.Order, names.Stack, names.Final} // all but Test optional
 		p, ok := findProp(base, names.Test)
 		if !ok {

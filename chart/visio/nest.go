@@ -1,9 +1,8 @@
 package visio
 
 import (
-	"fmt"
-
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/internal/importer"
 )
 
 // Nesting: which state each state is drawn inside (State.Parent), read as
@@ -271,7 +270,7 @@ func (in *interp) checkInitials() {
 			kids[s.Parent] = k
 		}
 		k.initial = k.initial || s.Initial || s.Kind == chart.StartState
-		if k.first < 0 && s.Kind != chart.StartState && !isHistory(s.Kind) {
+		if k.first < 0 && s.Kind != chart.StartState && !s.Kind.IsHistory() {
 			k.first = i
 		}
 	}
@@ -286,16 +285,7 @@ func (in *interp) checkInitials() {
 	}
 	hint := "draw an initial state (a filled circle) inside it, with an arrow to the state it starts in"
 	if in.st != nil {
-		// A stencil's initial-state master marks where the machine
-		// starts, and so each composite around it; its start master
-		// says where a composite starts.
-		hint = "glue the transition's end to the state inside it that it should enter"
-		if in.st.Masters.Start != "" {
-			hint += fmt.Sprintf(", or draw a %q shape inside it with a transition to the state it starts in", in.st.Masters.Start)
-		}
-		if in.st.Masters.Initial != "" {
-			hint += fmt.Sprintf(", or, if the machine starts there, draw that state with the %q master", in.st.Masters.Initial)
-		}
+		hint = importer.StencilInitialHint(in.st, "a shape of the %q master")
 	}
 	for i := range c.Transitions {
 		t := &c.Transitions[i]

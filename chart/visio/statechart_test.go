@@ -339,9 +339,10 @@ func TestStencilStatechartDiagnostics(t *testing.T) {
 		name    string
 		page    func(ss *sentryShapes) ([]vdxgen.Shape, []vdxgen.Connect)
 		states  []string
-		diags   []diag // of the reader
-		hint    string // in the hint of the reader's first diagnostic
-		compile []diag // of package compile, after the reader's
+		diags   []diag   // of the reader
+		hint    string   // in the hint of the reader's first diagnostic
+		trans   []string // the transitions, when not nil (see summary)
+		compile []diag   // of package compile, after the reader's
 	}{
 		{
 			// A history at the top: read, and refused by package
@@ -424,8 +425,8 @@ func TestStencilStatechartDiagnostics(t *testing.T) {
 		},
 		{
 			// A start's transition that keeps the test its master presets
-			// (the first of the stencil's) is read with it, and package
-			// compile warns that the test is ignored: once.
+			// (the first of the stencil's) is read without it, with a
+			// warning: package compile has nothing more to say.
 			name: "start with the master's test",
 			page: func(ss *sentryShapes) ([]vdxgen.Shape, []vdxgen.Connect) {
 				s := []vdxgen.Shape{ss.state("1", "Initial State", "a", "walk", 2, 8), ss.state("2", "Composite State", "C", "existing", 6, 7),
@@ -436,8 +437,47 @@ func TestStencilStatechartDiagnostics(t *testing.T) {
 				t3, g3 := ss.arrow("7", "hitByPlayer", "", "2", "1")
 				return append(s, t1, t2, t3), glue(g1, g2, g3)
 			},
-			states:  []string{"1 a initial", "2 C", "3 (start) in 2 initial", "4 c1 in 2"},
-			compile: []diag{{chart.Warning, `transition "6" is a default transition, taken without a test: what it tests ("seePlayer") is ignored`}},
+			states: []string{"1 a initial", "2 C", "3 (start) in 2 initial", "4 c1 in 2"},
+			diags: []diag{{chart.Warning, `shape 6 "seePlayer": warning: visio: the transition of shape 3 (Start.3), a start state, has test "seePlayer", which is ignored:` +
+				` a start's transition says where its state starts, taken without a test whenever the state is entered (or the machine starts)`}},
+			hint:  `clear "Test" in the transition's Shape Data`,
+			trans: []string{"1 -timeUp-> 2 #1", "3 --> 4 #1", "2 -hitByPlayer-> 1 #1"},
+		},
+		{
+			// So is a history's, even when its test is not the stencil's
+			// (an error on another transition).
+			name: "history with a test",
+			page: func(ss *sentryShapes) ([]vdxgen.Shape, []vdxgen.Connect) {
+				s := []vdxgen.Shape{ss.state("1", "Initial State", "a", "walk", 2, 8), ss.state("2", "Composite State", "C", "existing", 6, 7),
+					ss.history("3", "Deep History", 5, 8, "2"), ss.state("4", "Initial State", "c1", "look", 6, 7, "2")}
+				ss.done(s)
+				t1, g1 := ss.arrow("5", "timeUp", "", "1", "3")
+				t2, g2 := ss.arrow("6", "jump", "", "3", "4")
+				t3, g3 := ss.arrow("7", "hitByPlayer", "", "2", "1")
+				return append(s, t1, t2, t3), glue(g1, g2, g3)
+			},
+			states: []string{"1 a initial", "2 C", "3 (deepHistory) in 2", "4 c1 in 2 initial"},
+			diags: []diag{{chart.Warning, `shape 6 "seePlayer": warning: visio: the transition of shape 3 "H*", a deep history state, has test "jump", which is ignored:` +
+				` a history's transition is its default, taken without a test whenever its state has no history yet`}},
+			hint:  `clear "Test" in the transition's Shape Data`,
+			trans: []string{"1 -timeUp-> 3 #1", "3 --> 4 #1", "2 -hitByPlayer-> 1 #1"},
+		},
+		{
+			// A region of the initial-state master in a parallel state
+			// whose level starts elsewhere says nothing: a warning.
+			name: "initial region where the machine starts elsewhere",
+			page: func(ss *sentryShapes) ([]vdxgen.Shape, []vdxgen.Connect) {
+				s := []vdxgen.Shape{ss.state("1", "Parallel State", "P", "existing", 4, 7), ss.state("2", "Initial State", "r1", "walk", 2, 7, "1"),
+					ss.state("3", "State", "r2", "look", 6, 7, "1"), ss.state("4", "Initial State", "out", "sleep", 4, 2)}
+				ss.done(s)
+				t1, g1 := ss.arrow("5", "hitByPlayer", "", "1", "4")
+				t2, g2 := ss.arrow("6", "timeUp", "", "4", "1")
+				return append(s, t1, t2), glue(g1, g2)
+			},
+			states: []string{"1 P (parallel)", "2 r1 in 1", "3 r2 in 1", "4 out initial"},
+			diags: []diag{{chart.Warning, `shape 2 "r1": warning: visio: region "r1" of parallel state "P" is drawn with the "Initial State" master:` +
+				` entering "P" enters all its regions, and the machine does not start in it (its level starts elsewhere), so the mark is ignored`}},
+			hint: `draw the region with the "Composite State" master`,
 		},
 		{
 			// A composite state without a start that a transition enters:
@@ -455,7 +495,7 @@ func TestStencilStatechartDiagnostics(t *testing.T) {
 			},
 			states:  []string{"1 a initial", "2 C", "3 c1 in 2"},
 			diags:   []diag{{chart.Warning, `composite state 2 "C" has no initial state, though transition 4 enters it: it enters state 3 "c1"`}},
-			hint:    `or draw a "Start" shape inside it with a transition to the state it starts in`,
+			hint:    `draw a shape of the "Start" master in it, with a transition without a test to the state to enter`,
 			compile: []diag{{chart.Warning, `state "2" has no initial state: entering it enters "c1", its first`}},
 		},
 		{
@@ -520,6 +560,9 @@ func TestStencilStatechartDiagnostics(t *testing.T) {
 			checkDiags(t, c.Diagnostics, tt.diags)
 			if tt.hint != "" && (len(c.Diagnostics) == 0 || !strings.Contains(c.Diagnostics[0].Hint, tt.hint)) {
 				t.Errorf("diagnostics %v: want the hint %q", c.Diagnostics, tt.hint)
+			}
+			if got := summary(c); tt.trans != nil && !slices.Equal(got, tt.trans) {
+				t.Errorf("transitions = %q\nwant %q", got, tt.trans)
 			}
 			if c.Diagnostics.HasErrors() {
 				return

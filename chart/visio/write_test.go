@@ -136,25 +136,25 @@ func checkVocabulary(t *testing.T, doc *visio.Document, st *chart.Stencil) {
 	transition := []string{fmt.Sprintf("%s:1[%s]=%s", names.Test, strings.Join(tests, ";"), tests[0]), names.Value + ":0", names.Order + ":2", names.Stack + ":1[none;push;return]=none", names.Final + ":3"}
 	for _, m := range doc.Masters {
 		s := m.Shapes[0]
-		switch r := st.Role(m.NameU); r {
-		case chart.RoleState, chart.RoleInitial, chart.RoleComposite, chart.RoleParallel:
+		switch r := st.Role(m.NameU); {
+		case r.HasActions():
 			if got := labels(s); !slices.Equal(got, state) || s.OneD {
 				t.Errorf("master %s: rows %q, want %q", m.NameU, got, state)
 			}
-		case chart.RoleHistory, chart.RoleDeepHistory:
+		case r.Kind().IsHistory():
 			text := map[chart.Role]string{chart.RoleHistory: "H", chart.RoleDeepHistory: "H*"}[r]
 			if len(s.Props) != 0 || s.OneD || s.Text != text {
 				t.Errorf("master %s: rows %q, text %q, want none and %q", m.NameU, labels(s), s.Text, text)
 			}
-		case chart.RoleStart:
+		case r == chart.RoleStart:
 			if len(s.Props) != 0 || s.OneD || s.Text != "" {
 				t.Errorf("master %s: rows %q, text %q, want none", m.NameU, labels(s), s.Text)
 			}
-		case chart.RoleTransition:
+		case r == chart.RoleTransition:
 			if got := labels(s); !slices.Equal(got, transition) || !s.OneD {
 				t.Errorf("master %s: rows %q, want %q; 1-D %v", m.NameU, got, transition, s.OneD)
 			}
-		case chart.RoleAnyState:
+		case r == chart.RoleAnyState:
 			if len(s.Props) != 0 || s.OneD {
 				t.Errorf("master %s: rows %q", m.NameU, labels(s))
 			}

@@ -16,6 +16,9 @@
 //   - Nesting: [CheckNesting] ([Nesting], [StencilInitialHint]), and its
 //     pieces package internal/statesmith uses too:
 //     [CheckHistoryTransitions], [NoInitials], [HistoryInNoState].
+//   - Stencils' statecharts: [MarkInitialAncestors] (the initial-state
+//     master's meaning), [IgnoredTest] (a test on a start's or a
+//     history's transition).
 //   - Problems: [Problem], [AppendDiagnostics].
 //   - Stencils: [TestNames], [Version].
 //   - Settings: [ParseFlag], [ParseChainLimit], [MaxChainLimit].

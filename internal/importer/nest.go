@@ -1,9 +1,11 @@
 package importer
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
 )
@@ -36,18 +38,68 @@ type Nesting struct {
 	// check makes may take, besides the IDs of the chart's states and
 	// transitions (which none takes either); nil for none.
 	Taken func(id string) bool
+
+	// CompileChecksStarts says that package compile checks the chart's
+	// start pseudo-states, as it does those of a drawing made with a
+	// stencil (the start master's): a start drawn directly in a parallel
+	// state is then its to report, and the check leaves it out. By
+	// default (false) the check reports it.
+	CompileChecksStarts bool
 }
 
 // StencilInitialHint is [Nesting.InitialHint] for a drawing made with
-// stencil st, whose states inside a compound state drawn with its
-// initial-state master are initial: draw says how to draw one. A stencil
-// without that master cannot say it: the hint is then to end the
-// transition at the state to enter.
-func StencilInitialHint(st *chart.Stencil, draw string) string {
-	if st.Masters.Initial == "" {
-		return fmt.Sprintf("end the transition at the state inside to enter: stencil %q has no initial-state master to draw one with", st.Name)
+// stencil st: it says how st's masters give a compound state its initial
+// state, those of them st has: a shape of its start master drawn in the
+// compound, with a transition without a test to the state to enter, or
+// that state drawn with its initial-state master (which also marks the
+// compound initial when no state beside it is: [MarkInitialAncestors]);
+// or else, as a stencil with neither can, the transition ended at that
+// state. shape is a format with one %q that names a shape of a master
+// (the master's name) as the importer's drawings do: "a shape of the %q
+// master" (Visio), "the library's %q shape" (draw.io), "a node of the
+// role %q" (yEd).
+func StencilInitialHint(st *chart.Stencil, shape string) string {
+	m := st.Masters
+	var ways []string
+	if m.Start != "" {
+		ways = append(ways, "draw "+fmt.Sprintf(shape, m.Start)+" in it, with a transition without a test to the state to enter")
 	}
-	return draw
+	if m.Initial != "" {
+		that := "that state"
+		if len(ways) == 0 {
+			that = "the state inside to enter"
+		}
+		ways = append(ways, "draw "+that+" as "+fmt.Sprintf(shape, m.Initial))
+	}
+	if len(ways) == 0 {
+		return fmt.Sprintf("end the transition at the state inside to enter: stencil %q has no start or initial-state master to draw an initial state with", st.Name)
+	}
+	return strings.Join(ways, ", or ") + "; or end the transition at that state"
+}
+
+// IgnoredTest is the warning about test, set on the transition of
+// pseudo-state from (as the importer describes it: "node S") of kind k,
+// a start or a history ([chart.StateKind.UntestedTransition]), whose
+// transition is taken without a test: the importer keeps the transition,
+// which says where the pseudo-state leads, and clears its test. The
+// stencil's transition master may preset a test, which designers then
+// forget to clear. The hint says to clear prop (the stencil's test
+// property) in the transition's where: "Shape Data" (Visio), "Edit Data"
+// (draw.io), "properties (Edit > Properties > Data)" (yEd). It panics if
+// k is not the kind of a start or a history.
+func IgnoredTest(at chart.Pos, k chart.StateKind, from, test, prop, where string) Problem {
+	if !k.UntestedTransition() {
+		panic("importer: IgnoredTest of a " + k.String() + " state, whose transitions take tests")
+	}
+	what, why := "a start state", "a start's transition says where its state starts, taken without a test whenever the state is entered (or the machine starts)"
+	if k.IsHistory() {
+		what, why = "a history state", "a history's transition is its default, taken without a test whenever its state has no history yet"
+		if k == chart.DeepHistoryState {
+			what = "a deep history state"
+		}
+	}
+	return Problem{Pos: at, Severity: chart.Warning, Hint: fmt.Sprintf("clear %q in the transition's %s", prop, where),
+		Message: fmt.Sprintf("the transition of %s, %s, has test %q, which is ignored: %s", from, what, Shorten(test, 40), why)}
 }
 
 // The hints of the checks of nesting.
@@ -67,9 +119,11 @@ func HistoryInNoState(at chart.Pos, noun, id string) Problem {
 }
 
 // CheckNesting checks what the nesting of a chart read from a plain
-// diagram asks of it, as UML says, and returns the problems it finds:
+// diagram, or from a drawing made with a stencil, asks of it, as UML
+// says, and returns the problems it finds:
 //   - a start, end or choice pseudo-state drawn directly in a parallel
-//     state, whose states are its regions, is an error;
+//     state, whose states are its regions, is an error (a start is left
+//     out when n.CompileChecksStarts);
 //   - the transitions of the history states are checked
 //     ([CheckHistoryTransitions], the histories named "history");
 //   - a history drawn in a state but without a transition gets the
@@ -92,7 +146,7 @@ func CheckNesting(c *chart.Chart, n Nesting) []Problem {
 		return nil
 	}
 	t := newTree(c)
-	ps := t.regionsOnly()
+	ps := t.regionsOnly(n.CompileChecksStarts)
 	ps = append(ps, t.historyTransitions("history")...)
 	ps = append(ps, t.historyDefaults(n)...)
 	return append(ps, t.noInitials(n.InitialHint)...)
@@ -161,8 +215,9 @@ func (t *tree) inside(id, p string) bool {
 }
 
 // regionsOnly reports the pseudo-states drawn directly inside a parallel
-// state, whose children are its regions.
-func (t *tree) regionsOnly() []Problem {
+// state, whose children are its regions, the starts left out when
+// package compile checks them (startsChecked).
+func (t *tree) regionsOnly(startsChecked bool) []Problem {
 	var ps []Problem
 	for i := range t.c.States {
 		s := &t.c.States[i]
@@ -170,7 +225,10 @@ func (t *tree) regionsOnly() []Problem {
 		if p < 0 || t.c.States[p].Kind != chart.ParallelState {
 			continue
 		}
-		if k := s.Kind; k != chart.StartState && k != chart.EndState && k != chart.ChoiceState {
+		switch k := s.Kind; {
+		case k == chart.StartState && startsChecked:
+			continue
+		case k != chart.StartState && k != chart.EndState && k != chart.ChoiceState:
 			continue
 		}
 		a := "a"
@@ -185,7 +243,7 @@ func (t *tree) regionsOnly() []Problem {
 
 // isHistory reports whether a state is a history drawn in a state.
 func isHistory(s *chart.State) bool {
-	return (s.Kind == chart.HistoryState || s.Kind == chart.DeepHistoryState) && s.Parent != ""
+	return s.Kind.IsHistory() && s.Parent != ""
 }
 
 // CheckHistoryTransitions checks the transitions of the chart's history
@@ -462,19 +520,28 @@ func (t *tree) findNoInitials(noun string) []NoInitial {
 	return out
 }
 
-// MarkInitialAncestors gives a stencil's initial master its meaning in a
-// chart whose states nest: a state of that master (Initial) is the
-// initial state of the compound state around it, and the machine starts
-// there when nothing says otherwise, so each compound around it is marked
-// Initial too, up to the first level that says where it starts (a state
-// marked Initial or a start state among the compound's siblings, or the
-// compound itself already marked). A region of a parallel state is never
-// marked, nor left marked: entering the parallel state enters every
+// MarkInitialAncestors gives the initial-state master of stencil st its
+// meaning in a chart whose states nest: a state of that master (Initial)
+// is the initial state of the compound state around it, and the machine
+// starts there when nothing says otherwise, so each compound around it is
+// marked Initial too, up to the first level that says where it starts (a
+// state marked Initial or a start state among the compound's siblings, or
+// the compound itself already marked). A region of a parallel state is
+// never marked, nor left marked: entering the parallel state enters every
 // region, and the parallel state is marked instead. Two initial states
 // drawn in two compounds of one level, which no mark of that level
 // decides between, leave both compounds marked: package compile reports
 // the level's two initial states.
-func MarkInitialAncestors(states []chart.State) {
+//
+// It returns a warning for each region drawn with the initial-state
+// master whose mark has no effect: the parallel state is not marked (nor,
+// for a region of a parallel state that is itself a region, the first
+// state around that is no region), for its level starts elsewhere. A
+// start drawn directly in a parallel state is no region (package compile
+// reports it), and its mark is dropped without a word. st names the
+// masters in the warnings. It costs time linear in the states times the
+// depth of their nesting.
+func MarkInitialAncestors(states []chart.State, st *chart.Stencil) []Problem {
 	index := make(map[string]int, len(states))
 	for i := range states {
 		index[states[i].ID] = i
@@ -511,9 +578,47 @@ func MarkInitialAncestors(states []chart.State) {
 			p = states[j].Parent
 		}
 	}
+	var ps []Problem
 	for i := range states {
-		if states[i].Initial && region(i) {
-			states[i].Initial = false
+		if !states[i].Initial || !region(i) {
+			continue
+		}
+		states[i].Initial = false
+		if states[i].Kind != chart.StartState && !markedAbove(states, index, region, i) {
+			ps = append(ps, ignoredRegionMark(states, index, i, st))
 		}
 	}
+	return ps
+}
+
+// markedAbove reports whether the first state around region i that is
+// no region (the parallel state around it, or around the parallel states
+// that are regions too) is marked Initial: whether the region's mark
+// marked it, or it is marked anyway.
+func markedAbove(states []chart.State, index map[string]int, region func(int) bool, i int) bool {
+	j := i
+	for range len(states) {
+		k, ok := index[states[j].Parent]
+		if !ok {
+			return false
+		}
+		if j = k; !region(j) {
+			return states[j].Initial
+		}
+	}
+	return false
+}
+
+// ignoredRegionMark is the warning about region i of a parallel state,
+// drawn with st's initial-state master, whose mark has no effect.
+func ignoredRegionMark(states []chart.State, index map[string]int, i int, st *chart.Stencil) Problem {
+	name := func(k int) string { return cmp.Or(states[k].Name, states[k].ID) }
+	s := &states[i]
+	p := name(index[s.Parent])
+	m := st.Masters
+	region := cmp.Or(m.Composite, m.State)
+	return Problem{Pos: s.Pos, Severity: chart.Warning,
+		Hint: fmt.Sprintf("draw the region with the %q master: entering a parallel state enters all its regions", region),
+		Message: fmt.Sprintf("region %q of parallel state %q is drawn with the %q master: entering %q enters all its regions, and the machine does not start in it (its level starts elsewhere), so the mark is ignored",
+			name(i), p, m.Initial, p)}
 }

@@ -138,18 +138,69 @@ func TestCheckNesting(t *testing.T) {
 
 func TestCheckNestingHints(t *testing.T) {
 	c := nestChart([]string{"s:start", "g", "a<g"}, "s>g")
+	const shape = "a shape of the %q master"
+	stencil := func(initial, start string) *chart.Stencil {
+		return &chart.Stencil{Name: "goomba", Masters: chart.Masters{Initial: initial, Start: start}}
+	}
 	for _, tt := range []struct {
 		hint, want string
 	}{
 		{"", hintInitials},
-		{StencilInitialHint(&chart.Stencil{Name: "goomba", Masters: chart.Masters{Initial: "Initial State"}}, "draw it"), "draw it"},
-		{StencilInitialHint(&chart.Stencil{Name: "goomba"}, "draw it"), `end the transition at the state inside to enter: stencil "goomba" has no initial-state master to draw one with`},
+		{StencilInitialHint(stencil("Initial State", "Start"), shape),
+			`draw a shape of the "Start" master in it, with a transition without a test to the state to enter, or draw that state as a shape of the "Initial State" master; or end the transition at that state`},
+		{StencilInitialHint(stencil("", "Start"), shape),
+			`draw a shape of the "Start" master in it, with a transition without a test to the state to enter; or end the transition at that state`},
+		{StencilInitialHint(stencil("Initial State", ""), shape),
+			`draw the state inside to enter as a shape of the "Initial State" master; or end the transition at that state`},
+		{StencilInitialHint(stencil("", ""), shape),
+			`end the transition at the state inside to enter: stencil "goomba" has no start or initial-state master to draw an initial state with`},
 	} {
 		ps := CheckNesting(c, Nesting{InitialHint: tt.hint})
 		if len(ps) != 1 || ps[0].Hint != tt.want {
 			t.Errorf("CheckNesting(InitialHint %q) = %+v, want one problem with hint %q", tt.hint, ps, tt.want)
 		}
 	}
+}
+
+// TestCheckNestingStarts checks that a start drawn directly in a parallel
+// state is left to package compile when it checks the starts.
+func TestCheckNestingStarts(t *testing.T) {
+	c := nestChart([]string{"p:parallel", "r1<p", "s:start<p", "f:end<p"})
+	for _, tt := range []struct {
+		checked bool
+		want    []string
+	}{
+		{false, []string{`error at s: a start pseudo-state inside parallel state "p": the states inside a parallel state are its regions`,
+			`error at f: an end pseudo-state inside parallel state "p": the states inside a parallel state are its regions`}},
+		{true, []string{`error at f: an end pseudo-state inside parallel state "p": the states inside a parallel state are its regions`}},
+	} {
+		got := problemLines(CheckNesting(c, Nesting{CompileChecksStarts: tt.checked}))
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("CheckNesting(CompileChecksStarts %v) =\n%s\nwant\n%s", tt.checked, strings.Join(got, "\n"), strings.Join(tt.want, "\n"))
+		}
+	}
+}
+
+func TestIgnoredTest(t *testing.T) {
+	for _, tt := range []struct {
+		k    chart.StateKind
+		want string
+	}{
+		{chart.StartState, `the transition of node S, a start state, has test "hitByPlayer", which is ignored: a start's transition says where its state starts, taken without a test whenever the state is entered (or the machine starts)`},
+		{chart.HistoryState, `the transition of node S, a history state, has test "hitByPlayer", which is ignored: a history's transition is its default, taken without a test whenever its state has no history yet`},
+		{chart.DeepHistoryState, `the transition of node S, a deep history state, has test "hitByPlayer", which is ignored: a history's transition is its default, taken without a test whenever its state has no history yet`},
+	} {
+		p := IgnoredTest(chart.Pos{Shape: "e1"}, tt.k, "node S", "hitByPlayer", "Test", "Edit Data")
+		if p.Severity != chart.Warning || p.Pos.Shape != "e1" || p.Message != tt.want || p.Hint != `clear "Test" in the transition's Edit Data` {
+			t.Errorf("IgnoredTest(%v) = %+v, want a warning at e1: %s", tt.k, p, tt.want)
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Errorf("IgnoredTest(normal) did not panic")
+		}
+	}()
+	IgnoredTest(chart.Pos{}, chart.NormalState, "node S", "hitByPlayer", "Test", "Edit Data")
 }
 
 func TestNoInitials(t *testing.T) {
@@ -175,23 +226,32 @@ func TestHistoryInNoState(t *testing.T) {
 }
 
 func TestMarkInitialAncestors(t *testing.T) {
+	st := &chart.Stencil{Masters: chart.Masters{State: "State", Initial: "Initial State", Composite: "Composite"}}
 	for _, tt := range []struct {
 		name   string
 		states []string
-		want   string // the states marked initial, after
+		want   string   // the states marked initial, after
+		ps     []string // the problems
 	}{
-		{"to the top", []string{"a", "a1<a", "a2:init<a", "b"}, "a a2"},
-		{"a level that marks its own", []string{"s:init", "a", "a1:init<a"}, "s a1"},
-		{"a start at the level", []string{"s:start", "a", "a1:init<a"}, "s a1"},
-		{"deep", []string{"a", "b<a", "c<b", "d:init<c"}, "a b c d"},
-		{"regions", []string{"p:parallel", "r1<p", "x:init<r1", "r2<p", "y:init<r2", "z"}, "p x y"},
-		{"a region drawn initial", []string{"p:parallel", "r1:init<p", "r2<p"}, "p"},
-		{"two compounds, undecided", []string{"a", "a1:init<a", "b", "b1:init<b"}, "a a1 b b1"},
-		{"a cycle", []string{"a<b", "b<a", "c:init<a"}, "a c"},
+		{"to the top", []string{"a", "a1<a", "a2:init<a", "b"}, "a a2", nil},
+		{"a level that marks its own", []string{"s:init", "a", "a1:init<a"}, "s a1", nil},
+		{"a start at the level", []string{"s:start", "a", "a1:init<a"}, "s a1", nil},
+		{"deep", []string{"a", "b<a", "c<b", "d:init<c"}, "a b c d", nil},
+		{"regions", []string{"p:parallel", "r1<p", "x:init<r1", "r2<p", "y:init<r2", "z"}, "p x y", nil},
+		{"a region drawn initial", []string{"p:parallel", "r1:init<p", "r2<p"}, "p", nil},
+		{"a region drawn initial where the machine starts elsewhere", []string{"s:init", "p:parallel", "r1:init<p", "r2<p"}, "s",
+			[]string{`warning at r1: region "r1" of parallel state "p" is drawn with the "Initial State" master: entering "p" enters all its regions, and the machine does not start in it (its level starts elsewhere), so the mark is ignored`}},
+		{"a region drawn initial beside a region that marks the parallel state", []string{"s:start", "g", "p:parallel<g", "r1:init<p", "r2<p", "x:init<r2"}, "s p x", nil},
+		{"a region of a region", []string{"p:parallel", "q:parallel<p", "r1:init<q", "r2<q", "r3<p"}, "p", nil},
+		{"a region of a region where the machine starts elsewhere", []string{"s:start", "p:parallel", "q:parallel<p", "r1:init<q", "r2<q", "r3<p"}, "s",
+			[]string{`warning at r1: region "r1" of parallel state "q" is drawn with the "Initial State" master`}},
+		{"a start in a parallel state", []string{"p:parallel", "s:start<p", "r<p"}, "", nil},
+		{"two compounds, undecided", []string{"a", "a1:init<a", "b", "b1:init<b"}, "a a1 b b1", nil},
+		{"a cycle", []string{"a<b", "b<a", "c:init<a"}, "a c", nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c := nestChart(tt.states)
-			MarkInitialAncestors(c.States)
+			ps := problemLines(MarkInitialAncestors(c.States, st))
 			var got []string
 			for _, s := range c.States {
 				if s.Initial {
@@ -201,6 +261,18 @@ func TestMarkInitialAncestors(t *testing.T) {
 			if g := strings.Join(got, " "); g != tt.want {
 				t.Errorf("marked %q, want %q", g, tt.want)
 			}
+			if len(ps) != len(tt.ps) {
+				t.Fatalf("MarkInitialAncestors =\n%s\nwant %d:\n%s", strings.Join(ps, "\n"), len(tt.ps), strings.Join(tt.ps, "\n"))
+			}
+			for i, w := range tt.ps {
+				if !strings.HasPrefix(ps[i], w) {
+					t.Errorf("problem %d = %s, want %s...", i, ps[i], w)
+				}
+			}
 		})
+	}
+	c := nestChart([]string{"s:init", "p:parallel", "r1:init<p", "r2<p"})
+	if ps := MarkInitialAncestors(c.States, st); len(ps) != 1 || ps[0].Hint != `draw the region with the "Composite" master: entering a parallel state enters all its regions` {
+		t.Errorf("MarkInitialAncestors = %+v, want one problem whose hint names the composite master", ps)
 	}
 }
