@@ -1,9 +1,6 @@
 package chart
 
-import (
-	"strings"
-	"testing"
-)
+import "testing"
 
 func TestNormalizeSpace(t *testing.T) {
 	for _, tt := range []struct{ in, want string }{
@@ -36,30 +33,6 @@ func TestParseLabel(t *testing.T) {
 		e, g, a := ParseLabel(tt.label)
 		if e != tt.event || g != tt.guard || a != tt.action {
 			t.Errorf("ParseLabel(%q) = %q, %q, %q, want %q, %q, %q", tt.label, e, g, a, tt.event, tt.guard, tt.action)
-		}
-	}
-}
-
-func TestParseActions(t *testing.T) {
-	for _, tt := range []struct{ text, want string }{
-		{"", ""},
-		{"swing()", "swing=()"},
-		{"swing", "swing=()"},
-		{"do(a/b); log()", "do=a/b log=()"},
-		{"speed = fast, anim := run", "speed=fast anim=run"},
-		{"play(\"a;b\", 2); ;", "play=\"a;b\", 2"},
-		{"hp == 0", "hp == 0=()"},
-		{"f(x[1,2])", "f=x[1,2]"},
-	} {
-		var got []string
-		for _, a := range ParseActions(tt.text, Pos{Shape: "7"}) {
-			if a.Kind != GameAction || a.Pos.Shape != "7" {
-				t.Errorf("ParseActions(%q): %+v is not a game action at shape 7", tt.text, a)
-			}
-			got = append(got, a.Property+"="+a.Value)
-		}
-		if g := strings.Join(got, " "); g != tt.want {
-			t.Errorf("ParseActions(%q) = %q, want %q", tt.text, g, tt.want)
 		}
 	}
 }

@@ -119,8 +119,9 @@
 //     completion transition: it takes the polled test "completion"
 //     ([Completion]), which the host answers when the state's work is
 //     done. One note counts them.
-//   - A label that says more than one test, "event [guard]" or
-//     "event [guard] / action", makes the diagram a statechart (below),
+//   - A label that says more than one test, "event [guard]", or names
+//     an action fsmforge can perform, "event [guard] / action", makes the
+//     diagram a statechart (below),
 //     which keeps all three parts: the transition waits for the event, is
 //     taken only when the guard holds, and performs the actions
 //     ([chart.ParseActions]: "swing()", "speed = fast", separated by ';').
@@ -165,9 +166,11 @@
 //     && and || and parentheses, as package internal/cond documents. In
 //     a drawing, as in flat plain diagrams, a choice's branches and the
 //     events also tested as conditions are polled tests (with a note).
-//   - Actions: a transition's Actions, or in a drawing the game actions
-//     its label's action names ([chart.ParseActions]), are performed
-//     between the exits and the entries.
+//   - Actions: a transition's actions are performed between the exits
+//     and the entries: in a drawing, first those its label's action names
+//     ([chart.ParseActions]; one that does not read, such as code for a
+//     code generator, "count++", is left out with a warning), then its
+//     Actions.
 //   - Completion: in a drawing (not an SCXML document), an arrow without
 //     label leaving a compound state with a final state, or a parallel
 //     state, is taken when it completes (its done.state event); from any

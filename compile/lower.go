@@ -919,9 +919,13 @@ func (x *lowering) lowerTransition(i int, from chart.StateKind, use func(testKey
 	k := testKey{t.Test, t.Value}
 	flagged := x.isFlagged(t.Pos)
 	if x.plain {
-		// A label with both an event and a guard, or an action, makes a
-		// statechart (isStatechart): here a label tests one thing.
+		// A label with both an event and a guard, or an action that
+		// reads, makes a statechart (isStatechart): here a label tests
+		// one thing, and its actions, if any, do not read.
 		tr.evt = from != chart.ChoiceState && t.Event != "" && t.Test == t.Event
+		if t.Action != "" {
+			x.labelActions(t)
+		}
 		if k.name == "" {
 			k.name = Completion
 			tr.evt = false

@@ -38,7 +38,7 @@ func isStatechart(c *chart.Chart, plain bool) bool {
 		if len(t.Also) > 0 || t.Internal || len(t.Actions) > 0 || t.Target.Kind == chart.ToNone {
 			return true
 		}
-		if plain && (t.Event != "" && t.Guard != "" || t.Action != "") {
+		if plain && (t.Event != "" && t.Guard != "" || len(labelActions(t)) > 0) {
 			return true
 		}
 		if _, ok := afterDelay(t.Event); ok && c.Stencil == nil {
@@ -713,11 +713,33 @@ func (x *lowering) lowerChartTransition(t *chart.Transition, from table.StateID)
 		tr.Cond = c
 	}
 	actions := t.Actions
-	if len(actions) == 0 && x.drawing() {
-		actions = chart.ParseActions(t.Action, t.Pos)
+	if x.drawing() && t.Action != "" {
+		actions = append(x.labelActions(t), t.Actions...)
 	}
 	tr.Actions = x.lowerActions(actions, t.Pos, "transition "+t.ID)
 	return tr, ok
+}
+
+// labelActions returns the game actions of the label of a drawing's
+// transition t ("push / swing(); speed = fast": see chart.ParseActions).
+func labelActions(t *chart.Transition) []chart.Action {
+	if t.Action == "" {
+		return nil
+	}
+	as, _ := chart.ParseActions(t.Action, t.Pos)
+	return as
+}
+
+// labelActions returns the game actions of transition t's label, and
+// warns about those that do not read (code for a code generator, say),
+// which are left out.
+func (x *lowering) labelActions(t *chart.Transition) []chart.Action {
+	as, bad := chart.ParseActions(t.Action, t.Pos)
+	for _, e := range bad {
+		x.warnf(t.Pos, ErrIgnored, chart.ActionSyntax,
+			"transition %q: action %q is not one fsmforge performs (%s); it is left out", short(t.Label), short(e.Text), e.Why)
+	}
+	return as
 }
 
 // triggers returns the event descriptors of t that wait for events, and

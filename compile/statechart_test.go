@@ -354,12 +354,20 @@ func TestPlainLabels(t *testing.T) {
 	}, Transitions: []chart.Transition{
 		uml("10", "1", "", "2"),
 		uml("11", "2", "push [unlocked && !jammed] / swing(); sound = creak", "3"),
-		uml("12", "3", "pull / slam(hard)", "2"),
+		func() chart.Transition {
+			t := uml("12", "3", "pull / slam(hard); count++", "2")
+			t.Actions = []chart.Action{{Kind: chart.RaiseAction, Event: "closed"}}
+			return t
+		}(),
+		uml("13", "2", "closed / lock()", "2"),
 	}}
-	r, err := compile.Compile(c, compile.Options{})
+	r, err := compile.Compile(c, compile.Options{Chain: true})
 	checkResult(t, r, err)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if d := render(r.Diagnostics); !strings.Contains(d, `transition "pull / slam(hard); count++": action "count++" is not one fsmforge performs`) {
+		t.Errorf("diagnostics = %s\nwant a warning that count++ is left out", d)
 	}
 	tb := r.Table
 	h := &doorHost{tb: tb, hold: map[string]bool{}}
@@ -382,7 +390,7 @@ func TestPlainLabels(t *testing.T) {
 	step("push", "Closed") // locked
 	h.hold["unlocked"] = true
 	step("push", "Open", "swing=()", "sound=creak")
-	step("pull", "Closed", "slam=hard")
+	step("pull", "Closed", "slam=hard", "lock=()") // the label's action, then the raised event's transition
 	h.hold["jammed"] = true
 	step("push", "Closed")
 }

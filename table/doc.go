@@ -215,7 +215,11 @@
 //     whole configuration), up to [Options.StackLimit]; a transition to
 //     [Return] goes back to them, as a deep history would, popping them.
 //     A return with nothing pushed, or a push onto a full stack, is not
-//     taken, and the update returns a [*StackError].
+//     taken, and the update returns a [*StackError]. Transitions of one
+//     microstep (in parallel regions) that push more than the stack has
+//     room for are taken, and the pushes that find it full are dropped
+//     without an error: each was checked against the stack as it was
+//     before the microstep.
 //   - Neither [Crowd]s nor [RestoreAgent] run statechart tables yet:
 //     they say so. Generated code (package gogen) runs them all, the
 //     stack included.

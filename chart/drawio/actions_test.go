@@ -17,7 +17,8 @@ func TestActionText(t *testing.T) {
 		text string
 	}{
 		{game("Animation", "walk"), "Animation=walk"},
-		{game("swing", "()"), "swing=()"},
+		{game("swing", "()"), "swing()"},
+		{game("swing", "(x)"), `swing="(x)"`},
 		{game("walk left", `say "hi"`), `"walk left"="say \"hi\""`},
 		{game("", "a=b"), `""="a=b"`},
 		{game("[x]", "raise"), `"[x]"=raise`},
@@ -26,7 +27,7 @@ func TestActionText(t *testing.T) {
 		{chart.Action{Kind: chart.SendAction, Event: "tick"}, "send tick"},
 		{chart.Action{Kind: chart.SendAction, Event: "tick", Delay: 1.5, Timer: "t1"}, "send tick after 1.5s as t1"},
 		{chart.Action{Kind: chart.SendAction, Event: "after", Timer: "as"}, "send after as as"},
-		{chart.Action{Kind: chart.SendAction, Event: "e", Delay: 1e21}, "send e after 1e+21s"},
+		{chart.Action{Kind: chart.SendAction, Event: "e", Delay: 1e21}, "send e after 1000000000000000000000s"},
 		{chart.Action{Kind: chart.CancelAction, Timer: "line\nbreak"}, `cancel "line\nbreak"`},
 		{chart.Action{Kind: chart.RaiseAction, Event: "flee", Guard: "low"}, "[low] raise flee"},
 		{chart.Action{Kind: chart.RaiseAction, Event: "e", Guard: "a[1] && In(fire)"}, "[a[1] && In(fire)] raise e"},
@@ -34,8 +35,8 @@ func TestActionText(t *testing.T) {
 		{chart.Action{Kind: chart.RaiseAction, Event: "e", Guard: " spaced "}, `[" spaced "] raise e`},
 		{chart.Action{Kind: chart.RaiseAction, Event: "e", Guard: `"q"`}, `["\"q\""] raise e`},
 	} {
-		if got := formatAction(tt.a); got != tt.text {
-			t.Errorf("formatAction(%+v) = %s, want %s", tt.a, got, tt.text)
+		if got := chart.FormatAction(tt.a); got != tt.text {
+			t.Errorf("chart.FormatAction(%+v) = %s, want %s", tt.a, got, tt.text)
 		}
 		back, bad, _ := parseActions(tt.text, chart.Pos{}, 10)
 		if len(bad) > 0 || len(back) != 1 || !reflect.DeepEqual(back[0], tt.a) {
@@ -56,8 +57,9 @@ func TestActionTextByHand(t *testing.T) {
 		t.Errorf("parseActions = %+v, %v, want %+v", as, bad, want)
 	}
 	for _, tt := range []struct{ line, why string }{
-		{"jump", "an action starts with raise, send or cancel, or is PROPERTY=VALUE"},
-		{`"raise" e`, "an action starts with raise, send or cancel, or is PROPERTY=VALUE"},
+		{"jump now", "an action starts with raise, send or cancel, or is PROPERTY=VALUE or name(argument)"},
+		{`"raise" e`, "an action starts with raise, send or cancel, or is PROPERTY=VALUE or name(argument)"},
+		{"count++", "found \"+\", which is code, not an action fsmforge performs: " + chart.ActionSyntax},
 		{"Speed=", "a game action is PROPERTY=VALUE, one word on each side of the '='"},
 		{"a=b=c", "a game action is PROPERTY=VALUE, one word on each side of the '='"},
 		{"raise", "raise takes one word: the event"},

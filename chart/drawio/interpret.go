@@ -848,10 +848,10 @@ func (in *interp) actions(c *cell, name string, pos chart.Pos) []chart.Action {
 	}
 	for k, b := range bad {
 		if k == maxBadActions {
-			in.diag(chart.Warning, pos, actionSyntax, "%s: %d more lines do not read; ignored", name, len(bad)-k)
+			in.diag(chart.Warning, pos, chart.ActionSyntax, "%s: %d more lines do not read; ignored", name, len(bad)-k)
 			break
 		}
-		in.diag(chart.Warning, pos, actionSyntax, "%s line %d %q: %s; ignored", name, b.line, importer.Shorten(b.text, 60), b.why)
+		in.diag(chart.Warning, pos, chart.ActionSyntax, "%s line %d %q: %s; ignored", name, b.line, importer.Shorten(b.text, 60), b.why)
 	}
 	for i := range as {
 		a := &as[i]

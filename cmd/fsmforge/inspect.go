@@ -12,7 +12,7 @@ import (
 func runInspect(args []string, stdout, stderr io.Writer) error {
 	f := newFlags("inspect", `Usage: fsmforge inspect [-stencil FILE] [-lenient] [-minimize] FILE
 
-Prints a state table readably: its options, entry-action properties,
+Prints a state table readably: its options, action properties,
 tests, states with their entry actions and transitions in the order they
 are tried, and the destination table (test × state) as the article
 "Visual Finite State Machine AI Systems" lays it out. FILE is a compiled
@@ -62,7 +62,7 @@ func printTable(w io.Writer, t *table.Table) error {
 	}
 
 	if t.NumProperties() > 0 {
-		fmt.Fprintln(w, "\nentry-action properties:")
+		fmt.Fprintln(w, "\naction properties:")
 		for p := range table.ActionID(t.NumProperties()) {
 			vals := make([]string, t.NumValues(p))
 			for v := range vals {

@@ -30,7 +30,7 @@ type readFlags struct {
 func addReadFlags(f *flags) *readFlags {
 	return &readFlags{
 		stencil:        f.String("stencil", "", "the stencil `FILE` (JSON) the drawing was made with"),
-		lenient:        f.Bool("lenient", false, "read what fsmforge cannot hold yet (SCXML's executable content, a guard beside an event...) as warnings, and leave it out"),
+		lenient:        f.Bool("lenient", false, "read what fsmforge cannot hold yet (SCXML's data model and executable content...) as warnings, and leave it out"),
 		maxSize:        f.Int64("max-size", 0, "read files of up to `BYTES` bytes, and their compressed content up to as much (default 256 MiB; SCXML 16 MiB)"),
 		maxDepth:       f.Int("max-depth", 0, "let states, groups and cells nest `N` deep (default 100)"),
 		maxElements:    f.Int("max-elements", 0, "read up to `N` shapes, states and transitions (default 1048576; SCXML 250000 elements)"),

@@ -76,7 +76,9 @@ func actionList(as []chart.Action) string {
 // ActionText returns how an action reads in a label: "XMovement=left",
 // "raise hit", "send timeout after 1.5s as t1" (a delay in seconds, and
 // the timer that names it), "cancel t1"; preceded by its guard in
-// brackets when it has one, "[low] raise flee".
+// brackets when it has one, "[low] raise flee". It is how
+// [chart.FormatAction] writes actions, but for people: words as they are,
+// never quoted, which each format escapes its own way.
 func ActionText(a chart.Action) string {
 	var s string
 	switch a.Kind {
