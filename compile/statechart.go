@@ -982,9 +982,9 @@ func (x *lowering) lowerDefaults() {
 // lowerDefault lowers a default transition: targets and actions only.
 func (x *lowering) lowerDefault(t *chart.Transition, from table.StateID) (table.Transition, bool) {
 	tr := table.Transition{From: from, Test: table.NoTest}
-	if t.Event != "" || t.Guard != "" || t.Test != "" {
+	if t.Event != "" || t.Guard != "" || t.Test != "" || t.Value != "" {
 		x.warnf(t.Pos, ErrIgnored, "remove the label (with a stencil: clear the test)",
-			"transition %q is a default transition, taken without a test: what it tests (%q) is ignored", short(t.ID), short(cmp.Or(t.Label, t.Test)))
+			"transition %q is a default transition, taken without a test: what it tests (%q) is ignored", short(t.ID), short(cmp.Or(t.Label, t.Test, t.Value)))
 	}
 	if !x.lowerTargets(t, &tr) {
 		return tr, false
