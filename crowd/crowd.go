@@ -13,28 +13,28 @@ import (
 	"sync/atomic"
 )
 
-// State identifies a state of a [Machine]: the index of its [Def] in the
-// slice given to [New]. Two values are reserved: [Final] and [None].
-type State uint32
+// StateID identifies a state of a [Machine]: the index of its [Def] in the
+// slice given to [New]. Two values are reserved: [Final] and [NoState].
+type StateID uint32
 
 const (
 	// Final, returned by a state function, removes the entity after the
 	// step; [Options.OnFinal] sees it go.
-	Final State = math.MaxUint32
-	// None is the previous state of an entity that has not been stepped yet,
-	// so that a state function sees prev != its own state on an entity's
-	// first step, as it does on every entry.
-	None State = math.MaxUint32 - 1
+	Final StateID = math.MaxUint32
+	// NoState is the previous state of an entity that has not been
+	// stepped yet, so that a state function sees prev != its own state on
+	// an entity's first step, as it does on every entry.
+	NoState StateID = math.MaxUint32 - 1
 	// MaxStates is the most states a Machine holds.
-	MaxStates = int(None)
+	MaxStates = int(NoState)
 )
 
-// String returns "#n", "final" or "none". Use [Machine.Name] for the name.
-func (s State) String() string {
+// String returns "#n", "final" or "none". Use [Machine.StateName] for the name.
+func (s StateID) String() string {
 	switch s {
 	case Final:
 		return "final"
-	case None:
+	case NoState:
 		return "none"
 	}
 	return "#" + strconv.FormatUint(uint64(s), 10)
@@ -56,10 +56,10 @@ const MaxID ID = 1<<30 - 1
 const DefaultMaxID ID = 1<<24 - 1
 
 // Func is a per-entity state function: it gets the entity's data and the
-// state the entity was in at the previous step ([None] on its first step),
+// state the entity was in at the previous step ([NoState] on its first step),
 // and returns the state for the next step, or [Final]. It may change the
 // data freely; the data moves with the entity from bucket to bucket.
-type Func[E any] func(e *E, prev State) State
+type Func[E any] func(e *E, prev StateID) StateID
 
 // BatchFunc is a per-bucket state function: it gets a run of the state's
 // entities at once (see [Batch]), so the compiler can inline the loop over
@@ -112,7 +112,7 @@ var (
 // [Machine.Remove]. Close it to stop its worker goroutines.
 type Machine[E any] struct {
 	defs    []Def[E]
-	byName  map[string]State
+	byName  map[string]StateID
 	opts    Options[E]
 	chunk   int
 	maxID   ID
@@ -120,7 +120,7 @@ type Machine[E any] struct {
 
 	cur, nxt    []slot[E] // the entities, grouped in segments; nxt is the spare for defrag
 	arena       []slot[E] // where a step's movers wait for their place
-	arenaNext   []State   // and their next states
+	arenaNext   []StateID // and their next states
 	arenaUsed   atomic.Int64
 	buckets     []bucket   // per state, segments of cur
 	nbuckets    []bucket   // per state, segments of nxt, built by a step
@@ -156,8 +156,8 @@ type Machine[E any] struct {
 
 // where[] markers.
 const (
-	absent State = math.MaxUint32     // never added, or gone
-	dead   State = math.MaxUint32 - 1 // removed, still in a bucket until purged
+	absent StateID = math.MaxUint32     // never added, or gone
+	dead   StateID = math.MaxUint32 - 1 // removed, still in a bucket until purged
 )
 
 type slot[E any] struct {
@@ -169,7 +169,7 @@ type slot[E any] struct {
 // at the previous step: the previous state is kept per run, not per entity.
 type seg struct {
 	off, n uint32
-	prev   State
+	prev   StateID
 }
 
 type bucket struct {
@@ -182,7 +182,7 @@ type op[E any] struct {
 	add   bool
 	twice bool // an add of an ID added twice in one step: not carried out
 	id    ID
-	state State
+	state StateID
 	data  E
 }
 
@@ -204,7 +204,7 @@ func New[E any](states []Def[E], opts Options[E]) (*Machine[E], error) {
 	}
 	m := &Machine[E]{
 		defs:    slices.Clone(states),
-		byName:  make(map[string]State, len(states)),
+		byName:  make(map[string]StateID, len(states)),
 		opts:    opts,
 		chunk:   cmp.Or(opts.ChunkSize, 2048),
 		maxID:   cmp.Or(opts.MaxID, DefaultMaxID),
@@ -220,7 +220,7 @@ func New[E any](states []Def[E], opts Options[E]) (*Machine[E], error) {
 		if j, dup := m.byName[d.Name]; dup {
 			return nil, fmt.Errorf("crowd: states #%d and #%d are both named %q", j, i, d.Name)
 		}
-		m.byName[d.Name] = State(i)
+		m.byName[d.Name] = StateID(i)
 	}
 	m.where = newWhereIndex(len(states))
 	m.buckets = make([]bucket, len(states))
@@ -260,7 +260,7 @@ func (m *Machine[E]) NumStates() int { return len(m.defs) }
 
 // Name returns the name of state s, or s.String() if s is not one of the
 // machine's states.
-func (m *Machine[E]) Name(s State) string {
+func (m *Machine[E]) StateName(s StateID) string {
 	if int64(s) < int64(len(m.defs)) {
 		return m.defs[s].Name
 	}
@@ -268,7 +268,7 @@ func (m *Machine[E]) Name(s State) string {
 }
 
 // Lookup returns the state named name.
-func (m *Machine[E]) Lookup(name string) (State, bool) {
+func (m *Machine[E]) LookupState(name string) (StateID, bool) {
 	s, ok := m.byName[name]
 	return s, ok
 }
@@ -278,7 +278,7 @@ func (m *Machine[E]) Len() int { return m.total }
 
 // Count returns the number of entities in state s (0 for a state the machine
 // does not have).
-func (m *Machine[E]) Count(s State) int {
+func (m *Machine[E]) Count(s StateID) int {
 	if int64(s) >= int64(len(m.buckets)) {
 		return 0
 	}
@@ -298,7 +298,7 @@ func (m *Machine[E]) Steps() uint64 { return m.steps }
 
 // StateOf returns the state of entity id, and whether the machine holds it.
 // During a step it is the state before the step.
-func (m *Machine[E]) StateOf(id ID) (State, bool) {
+func (m *Machine[E]) StateOf(id ID) (StateID, bool) {
 	if int(id) >= m.where.len() {
 		return 0, false
 	}
@@ -309,7 +309,7 @@ func (m *Machine[E]) StateOf(id ID) (State, bool) {
 	return s, true
 }
 
-func (m *Machine[E]) checkState(s State) error {
+func (m *Machine[E]) checkState(s StateID) error {
 	if int64(s) >= int64(len(m.defs)) {
 		return fmt.Errorf("crowd: state %s does not exist (the machine has %d states)", s, len(m.defs))
 	}
@@ -317,7 +317,7 @@ func (m *Machine[E]) checkState(s State) error {
 }
 
 // Add puts entity id, with its data, in state s. The entity's first step
-// sees prev == [None]. It returns an error, and changes nothing, if s is not
+// sees prev == [NoState]. It returns an error, and changes nothing, if s is not
 // a state, id is above [Machine.MaxID] (see [Options.MaxID]), or the machine
 // already holds id ([ErrExists]). It allocates when the storage or the index
 // by ID grows: the index to a byte (or four) per ID up to the largest added.
@@ -326,7 +326,7 @@ func (m *Machine[E]) checkState(s State) error {
 // step's result does not depend on which worker asked first. If one ID is
 // added twice in that time, neither add is carried out; the error is
 // reported by Step.
-func (m *Machine[E]) Add(id ID, data E, s State) error {
+func (m *Machine[E]) Add(id ID, data E, s StateID) error {
 	if err := m.checkState(s); err != nil {
 		return err
 	}
@@ -337,7 +337,7 @@ func (m *Machine[E]) Add(id ID, data E, s State) error {
 		m.mu.Lock()
 		defer m.mu.Unlock()
 		if _, ok := m.StateOf(id); ok {
-			return fmt.Errorf("%w: %d (in state %q)", ErrExists, id, m.Name(m.where.get(id)))
+			return fmt.Errorf("%w: %d (in state %q)", ErrExists, id, m.StateName(m.where.get(id)))
 		}
 		m.pending = append(m.pending, op[E]{add: true, id: id, state: s, data: data})
 		return nil
@@ -357,14 +357,14 @@ func (m *Machine[E]) idError(id ID) error {
 	return fmt.Errorf("crowd: ID %d is above the machine's largest ID, %d (Options.MaxID; the machine keeps %s per ID up to the largest added: raise MaxID, up to crowd.MaxID (%d), if the game's IDs go that high)", id, m.maxID, per, MaxID)
 }
 
-func (m *Machine[E]) add(id ID, data E, s State) error {
+func (m *Machine[E]) add(id ID, data E, s StateID) error {
 	if int(id) < m.where.len() {
 		switch w := m.where.get(id); w {
 		case absent:
 		case dead:
 			m.purge() // the old copy must go before a new one can be told apart
 		default:
-			return fmt.Errorf("%w: %d (in state %q)", ErrExists, id, m.Name(w))
+			return fmt.Errorf("%w: %d (in state %q)", ErrExists, id, m.StateName(w))
 		}
 	} else {
 		m.where.grow(id)
@@ -373,10 +373,10 @@ func (m *Machine[E]) add(id ID, data E, s State) error {
 	off := uint32(len(m.cur))
 	m.cur = append(m.cur, slot[E]{data: data, id: id})
 	b := &m.buckets[s]
-	if n := len(b.segs); n > 0 && b.segs[n-1].off+b.segs[n-1].n == off && b.segs[n-1].prev == None {
+	if n := len(b.segs); n > 0 && b.segs[n-1].off+b.segs[n-1].n == off && b.segs[n-1].prev == NoState {
 		b.segs[n-1].n++
 	} else {
-		b.segs = append(b.segs, seg{off, 1, None})
+		b.segs = append(b.segs, seg{off, 1, NoState})
 	}
 	b.count++
 	m.total++
@@ -415,7 +415,7 @@ func (m *Machine[E]) Remove(id ID) error {
 // Each returns the entities in state s, in bucket order: the order in which
 // the next step visits them. The data may be changed through the pointer.
 // Entities added during the loop join after it; removed ones are skipped.
-func (m *Machine[E]) Each(s State) iter.Seq2[ID, *E] {
+func (m *Machine[E]) Each(s StateID) iter.Seq2[ID, *E] {
 	return func(yield func(ID, *E) bool) {
 		if int64(s) >= int64(len(m.buckets)) {
 			return

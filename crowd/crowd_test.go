@@ -31,7 +31,7 @@ func TestMatchesNaive(t *testing.T) {
 					}
 					naiveStep(naive)
 					seen := 0
-					for s := range crowd.State(m.NumStates()) {
+					for s := range crowd.StateID(m.NumStates()) {
 						for id, e := range m.Each(s) {
 							seen++
 							want, got := naive[id], *e
@@ -39,7 +39,7 @@ func TestMatchesNaive(t *testing.T) {
 								got.Timer = 0 // the naive switch resets on the way out, crowd on the way in
 							}
 							if want.state != s || want.monster != got {
-								t.Fatalf("step %d: entity %d = %v in %s, want %v in %s", step, id, *e, m.Name(s), want.monster, m.Name(want.state))
+								t.Fatalf("step %d: entity %d = %v in %s, want %v in %s", step, id, *e, m.StateName(s), want.monster, m.StateName(want.state))
 							}
 							if got, _ := m.StateOf(id); got != s {
 								t.Fatalf("step %d: StateOf(%d) = %s, want %s", step, id, got, s)
@@ -71,7 +71,7 @@ func TestDeterministicWorkers(t *testing.T) {
 		defs := perEntityDefs()
 		// Chase sometimes ends a monster, sometimes returns a bad state;
 		// flee spawns a monster now and then.
-		defs[chase].Func = func(e *monster, prev crowd.State) crowd.State {
+		defs[chase].Func = func(e *monster, prev crowd.StateID) crowd.StateID {
 			next := fnChase(e, prev)
 			switch e.Seed % 97 {
 			case 0:
@@ -82,7 +82,7 @@ func TestDeterministicWorkers(t *testing.T) {
 			return next
 		}
 		nextID := crowd.ID(100000)
-		defs[flee].Func = func(e *monster, prev crowd.State) crowd.State {
+		defs[flee].Func = func(e *monster, prev crowd.StateID) crowd.StateID {
 			if e.Seed%211 == 0 {
 				// The IDs asked for depend on the entity, not on the worker.
 				if err := m.Add(crowd.ID(e.Seed%1000)+nextID, monster{Seed: e.Seed | 1}, idle); err != nil && !errors.Is(err, crowd.ErrExists) {
@@ -140,8 +140,8 @@ func TestDeterministicWorkers(t *testing.T) {
 
 func TestInvalidNextState(t *testing.T) {
 	defs := []crowd.Def[int]{
-		{Name: "a", Func: func(e *int, _ crowd.State) crowd.State { return crowd.State(*e) }},
-		{Name: "b", Func: func(*int, crowd.State) crowd.State { return 1 }},
+		{Name: "a", Func: func(e *int, _ crowd.StateID) crowd.StateID { return crowd.StateID(*e) }},
+		{Name: "b", Func: func(*int, crowd.StateID) crowd.StateID { return 1 }},
 	}
 	m, err := crowd.New(defs, crowd.Options[int]{})
 	if err != nil {
@@ -176,7 +176,7 @@ func TestInvalidNextState(t *testing.T) {
 func TestAddRemove(t *testing.T) {
 	var finals []crowd.ID
 	defs := []crowd.Def[int]{
-		{Name: "live", Func: func(e *int, _ crowd.State) crowd.State {
+		{Name: "live", Func: func(e *int, _ crowd.StateID) crowd.StateID {
 			if *e < 0 {
 				return crowd.Final
 			}
@@ -189,7 +189,7 @@ func TestAddRemove(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	mustAdd := func(id crowd.ID, v int, s crowd.State) {
+	mustAdd := func(id crowd.ID, v int, s crowd.StateID) {
 		t.Helper()
 		if err := m.Add(id, v, s); err != nil {
 			t.Fatal(err)
@@ -245,7 +245,7 @@ func TestAddRemove(t *testing.T) {
 	}
 }
 
-func ids(m *crowd.Machine[int], s crowd.State) []crowd.ID {
+func ids(m *crowd.Machine[int], s crowd.StateID) []crowd.ID {
 	var out []crowd.ID
 	for id := range m.Each(s) {
 		out = append(out, id)
@@ -258,7 +258,7 @@ func TestPanicOnWorker(t *testing.T) {
 		t.Run(fmt.Sprint("workers=", workers), func(t *testing.T) {
 			defs := perEntityDefs()
 			boom := true
-			defs[wander].Func = func(e *monster, prev crowd.State) crowd.State {
+			defs[wander].Func = func(e *monster, prev crowd.StateID) crowd.StateID {
 				if boom && e.Seed%49 == 0 {
 					panic("boom")
 				}
@@ -277,7 +277,7 @@ func TestPanicOnWorker(t *testing.T) {
 			}
 			// No entity is lost, and every bucket agrees with StateOf.
 			seen := map[crowd.ID]bool{}
-			for s := range crowd.State(4) {
+			for s := range crowd.StateID(4) {
 				n := 0
 				for id := range m.Each(s) {
 					n++
@@ -310,11 +310,11 @@ func TestPanicOnWorker(t *testing.T) {
 // entity's run have moved, the rest has stayed, in order.
 func TestPanicKeepsSortedRuns(t *testing.T) {
 	const n, bad = 1000, 600
-	even := func(v int) crowd.State { return crowd.State(v % 2) } // evens go to state 0
+	even := func(v int) crowd.StateID { return crowd.StateID(v % 2) } // evens go to state 0
 	armed := true
-	var prevs map[int]crowd.State // once disarmed, the previous states seen
+	var prevs map[int]crowd.StateID // once disarmed, the previous states seen
 	forms := map[string]crowd.Def[int]{
-		"Func": {Name: "a", Func: func(e *int, prev crowd.State) crowd.State {
+		"Func": {Name: "a", Func: func(e *int, prev crowd.StateID) crowd.StateID {
 			if armed && *e == bad {
 				panic("boom")
 			}
@@ -336,7 +336,7 @@ func TestPanicKeepsSortedRuns(t *testing.T) {
 			}
 		}},
 	}
-	stateB := func(e *int, prev crowd.State) crowd.State {
+	stateB := func(e *int, prev crowd.StateID) crowd.StateID {
 		if prevs != nil {
 			prevs[*e] = prev
 		}
@@ -384,7 +384,7 @@ func TestPanicKeepsSortedRuns(t *testing.T) {
 			slices.Sort(wantA) // stayers first, then the unsorted rest: already in order
 			for s, want := range [][]int{wantB, wantA} {
 				var got []int
-				for _, e := range m.Each(crowd.State(s)) {
+				for _, e := range m.Each(crowd.StateID(s)) {
 					got = append(got, *e)
 				}
 				if !slices.Equal(got, want) {
@@ -395,14 +395,14 @@ func TestPanicKeepsSortedRuns(t *testing.T) {
 			// The next step sees the sorted entities' previous state as
 			// the one they were in, and the others' as before the step
 			// that panicked: none, as they had not been stepped.
-			armed, prevs = false, map[int]crowd.State{}
+			armed, prevs = false, map[int]crowd.StateID{}
 			if err := m.Step(); err != nil {
 				t.Fatal(err)
 			}
 			for i := range n {
-				want := crowd.State(1)
+				want := crowd.StateID(1)
 				if i >= 512 {
-					want = crowd.None
+					want = crowd.NoState
 				}
 				if prevs[i] != want {
 					t.Errorf("entity %d: prev = %s, want %s", i, prevs[i], want)
@@ -429,7 +429,7 @@ func catch(t *testing.T, m *crowd.Machine[monster]) (pe *crowd.PanicError) {
 }
 
 func TestNewErrors(t *testing.T) {
-	f := func(*int, crowd.State) crowd.State { return 0 }
+	f := func(*int, crowd.StateID) crowd.StateID { return 0 }
 	b := func(*crowd.Batch[int]) {}
 	for _, tc := range []struct {
 		defs []crowd.Def[int]
@@ -460,9 +460,9 @@ func TestManyStates(t *testing.T) {
 	const n = 70000 // more than 65,535
 	defs := make([]crowd.Def[uint32], n)
 	for i := range defs {
-		defs[i] = crowd.Def[uint32]{Name: fmt.Sprint("s", i), Func: func(e *uint32, _ crowd.State) crowd.State {
+		defs[i] = crowd.Def[uint32]{Name: fmt.Sprint("s", i), Func: func(e *uint32, _ crowd.StateID) crowd.StateID {
 			*e = (*e + 1) % n
-			return crowd.State(*e)
+			return crowd.StateID(*e)
 		}}
 	}
 	m, err := crowd.New(defs, crowd.Options[uint32]{})
@@ -471,7 +471,7 @@ func TestManyStates(t *testing.T) {
 	}
 	defer m.Close()
 	for i := range uint32(1000) {
-		if err := m.Add(crowd.ID(i), i*69, crowd.State(i*69)); err != nil {
+		if err := m.Add(crowd.ID(i), i*69, crowd.StateID(i*69)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -480,7 +480,7 @@ func TestManyStates(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if s, _ := m.StateOf(999); s != crowd.State((999*69+3)%n) {
+	if s, _ := m.StateOf(999); s != crowd.StateID((999*69+3)%n) {
 		t.Errorf("StateOf(999) = %d, want %d", s, (999*69+3)%n)
 	}
 }
@@ -488,7 +488,7 @@ func TestManyStates(t *testing.T) {
 func TestReentrantStep(t *testing.T) {
 	var m *crowd.Machine[int]
 	var inner error
-	m, _ = crowd.New([]crowd.Def[int]{{Name: "a", Func: func(*int, crowd.State) crowd.State {
+	m, _ = crowd.New([]crowd.Def[int]{{Name: "a", Func: func(*int, crowd.StateID) crowd.StateID {
 		inner = m.Step()
 		return 0
 	}}}, crowd.Options[int]{})
@@ -529,7 +529,7 @@ func TestBatchSetBack(t *testing.T) {
 				}
 			}
 		}},
-		{Name: "b", Func: func(*int, crowd.State) crowd.State { return 1 }},
+		{Name: "b", Func: func(*int, crowd.StateID) crowd.StateID { return 1 }},
 	}
 	m, err := crowd.New(defs, crowd.Options[int]{})
 	if err != nil {

@@ -45,7 +45,7 @@
 // order inside every bucket, the errors reported, the order of
 // [Options.OnFinal] calls) is the same whatever the number of workers. A
 // game that seeds its randomness per entity is deterministic on any
-// machine. State functions run concurrently: they may change their own
+// machine. StateID functions run concurrently: they may change their own
 // entity freely, and read other game data that the step does not change.
 //
 // # Errors

@@ -10,18 +10,18 @@ import (
 func Example() {
 	type bat struct{ hunger int }
 	const (
-		hang crowd.State = iota
+		hang crowd.StateID = iota
 		hunt
 	)
 	m, err := crowd.New([]crowd.Def[bat]{
-		{Name: "hang", Func: func(b *bat, prev crowd.State) crowd.State {
+		{Name: "hang", Func: func(b *bat, prev crowd.StateID) crowd.StateID {
 			b.hunger++
 			if b.hunger >= 3 {
 				return hunt
 			}
 			return hang
 		}},
-		{Name: "hunt", Func: func(b *bat, prev crowd.State) crowd.State {
+		{Name: "hunt", Func: func(b *bat, prev crowd.StateID) crowd.StateID {
 			if prev != hunt {
 				return hunt // the first step in hunt: take off
 			}
@@ -60,7 +60,7 @@ func Example() {
 func ExampleBatchFunc() {
 	type particle struct{ y, vy float32 }
 	const (
-		fall crowd.State = iota
+		fall crowd.StateID = iota
 		rest
 	)
 	m, _ := crowd.New([]crowd.Def[particle]{
@@ -75,7 +75,7 @@ func ExampleBatchFunc() {
 				}
 			}
 		}},
-		{Name: "rest", Func: func(*particle, crowd.State) crowd.State { return rest }},
+		{Name: "rest", Func: func(*particle, crowd.StateID) crowd.StateID { return rest }},
 	}, crowd.Options[particle]{})
 	defer m.Close()
 	for i := range crowd.ID(3) {

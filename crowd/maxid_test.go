@@ -13,7 +13,7 @@ import (
 // an error naming the ID, the limit and the option, without growing its
 // index by ID to that size; and that New refuses a MaxID above crowd.MaxID.
 func TestMaxID(t *testing.T) {
-	defs := []crowd.Def[int]{{Name: "a", Func: func(*int, crowd.State) crowd.State { return 0 }}}
+	defs := []crowd.Def[int]{{Name: "a", Func: func(*int, crowd.StateID) crowd.StateID { return 0 }}}
 	tests := []struct {
 		maxID crowd.ID // the option
 		id    crowd.ID

@@ -15,9 +15,9 @@ import (
 // ([Batch.Prev]). Index i runs from 0 to Len()-1.
 type Batch[E any] struct {
 	slots []slot[E]
-	next  []State
-	state State
-	prev  State
+	next  []StateID
+	state StateID
+	prev  StateID
 	moved [sub / 64]uint64 // a bit per entity Set to another state
 }
 
@@ -25,22 +25,22 @@ type Batch[E any] struct {
 func (b *Batch[E]) Len() int { return len(b.slots) }
 
 // State returns the state whose function runs.
-func (b *Batch[E]) State() State { return b.state }
+func (b *Batch[E]) State() StateID { return b.state }
 
 // Prev returns the state the batch's entities were in at the previous step
-// ([None] for entities not stepped yet): a batch never mixes entities that
+// ([NoState] for entities not stepped yet): a batch never mixes entities that
 // came from different states.
-func (b *Batch[E]) Prev() State { return b.prev }
+func (b *Batch[E]) Prev() StateID { return b.prev }
 
 // At returns entity i's data and the state it was in at the previous step,
 // which is [Batch.Prev] for every i.
-func (b *Batch[E]) At(i int) (*E, State) { return &b.slots[i].data, b.prev }
+func (b *Batch[E]) At(i int) (*E, StateID) { return &b.slots[i].data, b.prev }
 
 // ID returns entity i's ID.
 func (b *Batch[E]) ID(i int) ID { return b.slots[i].id }
 
 // Set sets the state entity i goes to after the step, or [Final].
-func (b *Batch[E]) Set(i int, s State) {
+func (b *Batch[E]) Set(i int, s StateID) {
 	b.next[i] = s
 	if s != b.state {
 		b.moved[uint(i)/64%(sub/64)] |= 1 << (uint(i) % 64)
@@ -50,8 +50,8 @@ func (b *Batch[E]) Set(i int, s State) {
 // Invalid describes one invalid next state returned by a state function.
 type Invalid struct {
 	ID       ID
-	State    State // the state the entity was in, and stays in
-	Returned State // what its function returned
+	State    StateID // the state the entity was in, and stays in
+	Returned StateID // what its function returned
 }
 
 // StepError reports what went wrong in a step that otherwise completed: the
@@ -111,7 +111,7 @@ func (e *StepError) Unwrap() []error { return e.Adds }
 // (with one worker: those before the panicking entity's run). Adds and
 // removes asked for during the step are carried out.
 type PanicError struct {
-	State     State
+	State     StateID
 	StateName string
 	ID        ID   // the entity whose function panicked
 	Batch     bool // a BatchFunc panicked: ID is the batch's first entity
@@ -136,13 +136,13 @@ func (e *PanicError) Unwrap() error {
 // Transition counts the entities that went from one state to another in the
 // last step. To is [Final] for entities that left the machine.
 type Transition struct {
-	From, To State
+	From, To StateID
 	N        int
 }
 
 // task is one unit of work: consecutive pieces of one state's bucket.
 type task[E any] struct {
-	state   State
+	state   StateID
 	lo, hi  int // pieces[lo:hi]
 	n       int // entities
 	done    bool
@@ -171,18 +171,18 @@ type span struct{ off, n uint32 }
 // target is a group of movers: n entities going to state, placed from dst
 // in the storage.
 type target struct {
-	state  State
+	state  StateID
 	n, dst uint32
 }
 
 // scratch is one worker's working memory.
 type scratch struct {
 	_       [cacheLine]byte // see task
-	next    []State
+	next    []StateID
 	holes   []uint32 // places the movers of a piece left
 	cnt     []uint32 // per state, and one for Final
 	off     []uint32
-	touched []State
+	touched []StateID
 	at      int // index in its task of the entity running, for panics
 	// The block of the arena the worker fills with movers: from arenaOff
 	// to arenaEnd.
@@ -193,7 +193,7 @@ type scratch struct {
 
 func (m *Machine[E]) newScratch() *scratch {
 	n := len(m.defs) + 1
-	return &scratch{next: make([]State, m.chunk), holes: make([]uint32, 0, m.chunk), cnt: make([]uint32, n), off: make([]uint32, n)}
+	return &scratch{next: make([]StateID, m.chunk), holes: make([]uint32, 0, m.chunk), cnt: make([]uint32, n), off: make([]uint32, n)}
 }
 
 // Step runs every entity's state function once and moves each entity to the
@@ -221,7 +221,7 @@ func (m *Machine[E]) Step() error {
 	if need := m.total + m.total/(arenaBlock/sub-1) + (m.workers+1)*arenaBlock; cap(m.arena) < need {
 		m.arena, m.arenaNext = nil, nil
 		m.arena = make([]slot[E], need+m.total/8)
-		m.arenaNext = make([]State, len(m.arena))
+		m.arenaNext = make([]StateID, len(m.arena))
 	}
 	m.arena = m.arena[:cap(m.arena)]
 	m.arenaUsed.Store(0)
@@ -280,7 +280,7 @@ func (m *Machine[E]) plan() {
 					}
 					t := &m.tasks[nt]
 					nt++
-					t.state, t.lo, t.hi, t.n, t.done = State(s), len(m.pieces), len(m.pieces), 0, false
+					t.state, t.lo, t.hi, t.n, t.done = StateID(s), len(m.pieces), len(m.pieces), 0, false
 					t.finals, t.invalid, t.nbad, t.panic = t.finals[:0], t.invalid[:0], 0, nil
 				}
 				t := &m.tasks[nt-1]
@@ -508,7 +508,7 @@ func (m *Machine[E]) runTask(t *task[E], w *scratch) {
 // Each worker packs the movers of the tasks it runs in its blocks, so the
 // arena a step writes is hardly larger than its movers: small enough to
 // stay in cache until the commit reads it back.
-func (m *Machine[E]) sortOut(t *task[E], w *scratch, slots []slot[E], nx []State, base int, moved *[sub / 64]uint64) {
+func (m *Machine[E]) sortOut(t *task[E], w *scratch, slots []slot[E], nx []StateID, base int, moved *[sub / 64]uint64) {
 	need := 0
 	for _, b := range moved {
 		need += bits.OnesCount64(b)
@@ -526,7 +526,7 @@ func (m *Machine[E]) sortOut(t *task[E], w *scratch, slots []slot[E], nx []State
 	arenaNext := m.arenaNext[off : off+need]
 	c := 0
 	s := t.state
-	numStates := State(len(m.defs))
+	numStates := StateID(len(m.defs))
 	for k, bits64 := range moved {
 		for ; bits64 != 0; bits64 &= bits64 - 1 {
 			j := k*64 + bits.TrailingZeros64(bits64)
@@ -570,7 +570,7 @@ func (m *Machine[E]) sortOut(t *task[E], w *scratch, slots []slot[E], nx []State
 // returns how many stayers there are. It copies one entity per hole rather
 // than shifting every stayer after the first hole; the order it leaves
 // depends only on the piece.
-func fillHoles[E any](slots []slot[E], next []State, s State, holes []uint32) int {
+func fillHoles[E any](slots []slot[E], next []StateID, s StateID, holes []uint32) int {
 	k := len(slots) - len(holes)
 	src := len(slots) - 1
 	for _, h := range holes {
@@ -650,7 +650,7 @@ func (m *Machine[E]) place() {
 
 // arrival is a run of newcomers a state receives in a step from one state.
 type arrival struct {
-	state State
+	state StateID
 	seg   seg
 }
 
@@ -684,7 +684,7 @@ func (m *Machine[E]) commit(t *task[E], w *scratch) {
 }
 
 // invalid records that entity id of t returned n, which is not a state.
-func (m *Machine[E]) invalid(t *task[E], id ID, n State) {
+func (m *Machine[E]) invalid(t *task[E], id ID, n StateID) {
 	t.nbad++
 	if len(t.invalid) < firstInvalid {
 		t.invalid = append(t.invalid, Invalid{ID: id, State: t.state, Returned: n})

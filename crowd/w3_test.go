@@ -24,7 +24,7 @@ type monster struct {
 }
 
 const (
-	idle crowd.State = iota
+	idle crowd.StateID = iota
 	wander
 	chase
 	flee
@@ -43,31 +43,31 @@ func xorshift(s *uint32) uint32 {
 }
 
 // decide returns me, or with probability 1/10 another state.
-func decide(me crowd.State, r uint32) crowd.State {
+func decide(me crowd.StateID, r uint32) crowd.StateID {
 	if r%10 != 0 {
 		return me
 	}
-	return (me + 1 + crowd.State(r/10%3)) % numW3
+	return (me + 1 + crowd.StateID(r/10%3)) % numW3
 }
 
 // The four states' work, shared by all three forms: a xorshift step and a
 // few float operations, small enough for the compiler to inline in each.
 
-func (m *monster) idle() crowd.State {
+func (m *monster) idle() crowd.StateID {
 	r := xorshift(&m.Seed)
 	m.VX *= 0.9
 	m.VY *= 0.9
 	return decide(idle, r)
 }
 
-func (m *monster) wander() crowd.State {
+func (m *monster) wander() crowd.StateID {
 	r := xorshift(&m.Seed)
 	m.VX += float32(int32(r)>>20) * (dt / 2048)
 	m.X += m.VX * dt
 	return decide(wander, r)
 }
 
-func (m *monster) chase() crowd.State {
+func (m *monster) chase() crowd.StateID {
 	r := xorshift(&m.Seed)
 	m.VX -= m.X * dt
 	m.X += m.VX * (2 * dt)
@@ -75,7 +75,7 @@ func (m *monster) chase() crowd.State {
 	return decide(chase, r)
 }
 
-func (m *monster) flee() crowd.State {
+func (m *monster) flee() crowd.StateID {
 	r := xorshift(&m.Seed)
 	m.VY += m.Y * dt
 	m.Y += m.VY * (3 * dt)
@@ -83,7 +83,7 @@ func (m *monster) flee() crowd.State {
 	return decide(flee, r)
 }
 
-func (m *monster) enter(prev, me crowd.State) {
+func (m *monster) enter(prev, me crowd.StateID) {
 	if prev != me {
 		m.Timer = 0
 	}
@@ -92,10 +92,10 @@ func (m *monster) enter(prev, me crowd.State) {
 
 // Per-entity state functions.
 
-func fnIdle(m *monster, prev crowd.State) crowd.State   { m.enter(prev, idle); return m.idle() }
-func fnWander(m *monster, prev crowd.State) crowd.State { m.enter(prev, wander); return m.wander() }
-func fnChase(m *monster, prev crowd.State) crowd.State  { m.enter(prev, chase); return m.chase() }
-func fnFlee(m *monster, prev crowd.State) crowd.State   { m.enter(prev, flee); return m.flee() }
+func fnIdle(m *monster, prev crowd.StateID) crowd.StateID   { m.enter(prev, idle); return m.idle() }
+func fnWander(m *monster, prev crowd.StateID) crowd.StateID { m.enter(prev, wander); return m.wander() }
+func fnChase(m *monster, prev crowd.StateID) crowd.StateID  { m.enter(prev, chase); return m.chase() }
+func fnFlee(m *monster, prev crowd.StateID) crowd.StateID   { m.enter(prev, flee); return m.flee() }
 
 func perEntityDefs() []crowd.Def[monster] {
 	return []crowd.Def[monster]{
@@ -153,13 +153,13 @@ func perBucketDefs() []crowd.Def[monster] {
 
 type naiveMonster struct {
 	monster
-	state crowd.State
+	state crowd.StateID
 }
 
 func naiveStep(ms []naiveMonster) {
 	for i := range ms {
 		e := &ms[i]
-		var next crowd.State
+		var next crowd.StateID
 		e.Timer += dt
 		switch e.state {
 		case idle:
@@ -179,13 +179,13 @@ func naiveStep(ms []naiveMonster) {
 }
 
 // spawn returns monster i of a seeded population and its first state.
-func spawn(seed uint32, i int) (monster, crowd.State) {
+func spawn(seed uint32, i int) (monster, crowd.StateID) {
 	s := seed ^ uint32(i)*2654435761
 	if s == 0 {
 		s = 1
 	}
 	m := monster{Seed: s, X: float32(i%1000) - 500, Y: float32(i/1000%1000) - 500}
-	return m, crowd.State(xorshift(&m.Seed) % uint32(numW3))
+	return m, crowd.StateID(xorshift(&m.Seed) % uint32(numW3))
 }
 
 func newW3(tb testing.TB, defs []crowd.Def[monster], n int, seed uint32, opts crowd.Options[monster]) *crowd.Machine[monster] {
@@ -224,7 +224,7 @@ func newNaive(n int, seed uint32) []naiveMonster {
 func checksum(m *crowd.Machine[monster]) uint64 {
 	h := fnv.New64a()
 	var buf [32]byte
-	for s := range crowd.State(m.NumStates()) {
+	for s := range crowd.StateID(m.NumStates()) {
 		for id, e := range m.Each(s) {
 			put := func(i int, v uint32) {
 				buf[i], buf[i+1], buf[i+2], buf[i+3] = byte(v), byte(v>>8), byte(v>>16), byte(v>>24)

@@ -9,7 +9,7 @@ import "slices"
 type whereIndex struct {
 	bytes bool    // small, not big, is in use
 	small []uint8 // states, with 0xFF for absent and 0xFE for dead
-	big   []State
+	big   []StateID
 }
 
 // smallStates is the most states whose index takes a byte per ID: the two
@@ -26,9 +26,9 @@ func (x *whereIndex) len() int {
 }
 
 // get returns id's entry; id must be below len.
-func (x *whereIndex) get(id ID) State {
+func (x *whereIndex) get(id ID) StateID {
 	if x.bytes {
-		s := State(x.small[id])
+		s := StateID(x.small[id])
 		if s >= smallStates { // a marker: absent and dead end in 0xFF and 0xFE
 			s |= 0xFFFFFF00
 		}
@@ -38,7 +38,7 @@ func (x *whereIndex) get(id ID) State {
 }
 
 // set sets id's entry; id must be below len.
-func (x *whereIndex) set(id ID, s State) {
+func (x *whereIndex) set(id ID, s StateID) {
 	if x.bytes {
 		x.small[id] = uint8(s)
 		return
@@ -55,7 +55,7 @@ func (x *whereIndex) grow(id ID) {
 	x.big = growAbsent(x.big, id, absent)
 }
 
-func growAbsent[T uint8 | State](s []T, id ID, absent T) []T {
+func growAbsent[T uint8 | StateID](s []T, id ID, absent T) []T {
 	n := len(s)
 	s = slices.Grow(s, int(id)+1-n)[:id+1]
 	for i := n; i < len(s); i++ {

@@ -14,7 +14,7 @@ import (
 )
 
 // Crowd runs one table for many entities on a [crowd.Machine]: one crowd
-// state per table state (crowd.State(q) is StateID q, with the same name),
+// state per table state (crowd.StateID(q) is StateID q, with the same name),
 // each entity in the bucket of its state, every entity updated once per
 // [Crowd.Step] on the machine's workers. An entity's data (of any type E)
 // is stored in the machine, as crowd stores it, and the host gets a pointer
@@ -139,7 +139,7 @@ func (c *Crowd[E]) Table() *Table { return c.t }
 
 // Machine returns the machine the crowd runs on, for what it offers beyond
 // the Crowd: Len, Count and Counts, StateOf, Each, Transitions, Remove,
-// SetWorkers; its state crowd.State(q) is the table's state q. Add
+// SetWorkers; its state crowd.StateID(q) is the table's state q. Add
 // entities and step through the Crowd, not the machine: [Crowd.Add]
 // performs the initial entry actions, and [Crowd.Step] delivers the
 // messages; a step of the machine itself panics (a [*crowd.PanicError]).
@@ -172,7 +172,7 @@ func (c *Crowd[E]) Add(id crowd.ID, e E) error {
 			id, max, 8+c.limit*2+min(c.limit, 1), crowd.MaxID)
 	}
 	if s, ok := c.m.StateOf(id); ok {
-		return fmt.Errorf("table: Crowd.Add: %w: %d (in state %q)", crowd.ErrExists, id, c.m.Name(s))
+		return fmt.Errorf("table: Crowd.Add: %w: %d (in state %q)", crowd.ErrExists, id, c.m.StateName(s))
 	}
 	if c.stepping.Load() {
 		c.mu.Lock()
@@ -186,7 +186,7 @@ func (c *Crowd[E]) Add(id crowd.ID, e E) error {
 // add adds an entity between steps.
 func (c *Crowd[E]) add(id crowd.ID, e E) error {
 	if s, ok := c.m.StateOf(id); ok {
-		return fmt.Errorf("table: Crowd.Add: %w: %d (in state %q)", crowd.ErrExists, id, c.m.Name(s))
+		return fmt.Errorf("table: Crowd.Add: %w: %d (in state %q)", crowd.ErrExists, id, c.m.StateName(s))
 	}
 	if n := int(id) + 1; n > len(c.flags) {
 		c.flags = slices.Grow(c.flags, n-len(c.flags))[:n]
@@ -212,7 +212,7 @@ func (c *Crowd[E]) add(id crowd.ID, e E) error {
 	}
 	*p = e
 	c.enter(p, c.t.initial)
-	err := c.m.Add(id, *p, crowd.State(c.t.initial))
+	err := c.m.Add(id, *p, crowd.StateID(c.t.initial))
 	var zero E
 	*p = zero // drop the references the data holds
 	c.tmp = p
@@ -435,7 +435,7 @@ func (c *Crowd[E]) run(b *crowd.Batch[E], q StateID, steps []step, msgs bool) {
 				if to == Final {
 					b.Set(i, crowd.Final)
 				} else {
-					b.Set(i, crowd.State(to))
+					b.Set(i, crowd.StateID(to))
 				}
 			}
 			break

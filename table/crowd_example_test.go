@@ -41,11 +41,11 @@ func ExampleCrowd() {
 	}
 
 	m := c.Machine()
-	walkLeft, _ := m.Lookup("walkLeft") // crowd.State(q) is the table's state q
-	walkRight, _ := m.Lookup("walkRight")
-	dying, _ := m.Lookup("dying")
+	walkLeft, _ := m.LookupState("walkLeft") // crowd.StateID(q) is the table's state q
+	walkRight, _ := m.LookupState("walkRight")
+	dying, _ := m.LookupState("dying")
 	for frame = 1; m.Len() > 0; frame++ {
-		for q := range crowd.State(m.NumStates()) { // the game's own work
+		for q := range crowd.StateID(m.NumStates()) { // the game's own work
 			for _, g := range m.Each(q) {
 				g.X += g.VX
 				g.AnimFrames++

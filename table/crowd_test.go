@@ -327,7 +327,7 @@ func compareCrowd(t *testing.T, frame int, c *table.Crowd[bot], ah, ch *botHost,
 	for i := range agents {
 		s, ok := m.StateOf(crowd.ID(i))
 		if ok != alive[i] || ok && table.StateID(s) != agents[i].State() {
-			t.Errorf("frame %d: entity %d: crowd in %s (held %t), agent in %s (alive %t)", frame, i, m.Name(s), ok, agents[i].Name(), alive[i])
+			t.Errorf("frame %d: entity %d: crowd in %s (held %t), agent in %s (alive %t)", frame, i, m.StateName(s), ok, agents[i].Name(), alive[i])
 			return false
 		}
 		if !slices.Equal(ah.logs[i], ch.logs[i]) {
@@ -372,7 +372,7 @@ func goombaCrowd(tb testing.TB, n int, opts crowd.Options[goomba]) (*table.Crowd
 	m := c.Machine()
 	frame := 0
 	return c, func() error {
-		for q := range crowd.State(m.NumStates()) {
+		for q := range crowd.StateID(m.NumStates()) {
 			for _, g := range m.Each(q) {
 				g.step()
 			}
@@ -415,7 +415,7 @@ func TestCrowdWorkers(t *testing.T) {
 			trs = m.Transitions(trs[:0])
 			trace = append(trace, fmt.Sprintf("frame %d: %v %v", f, m.Counts(nil), trs))
 			var b strings.Builder
-			for q := range crowd.State(m.NumStates()) {
+			for q := range crowd.StateID(m.NumStates()) {
 				for id, g := range m.Each(q) {
 					fmt.Fprintf(&b, "%d:%d,%d ", id, g.x, g.vx)
 				}

@@ -102,7 +102,7 @@
 // # Crowds
 //
 // A [Crowd] runs one table for many entities on package crowd: a
-// [crowd.Machine] with one state per table state (crowd.State(q) is
+// [crowd.Machine] with one state per table state (crowd.StateID(q) is
 // StateID q, with the same name), each entity's data stored in the bucket
 // of its state and updated by the machine's workers. [NewCrowd] makes it
 // with the machine's options; [Crowd.Add] puts an entity in the initial

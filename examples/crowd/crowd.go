@@ -22,7 +22,7 @@ type Monster struct {
 
 // The monster's states.
 const (
-	Idle crowd.State = iota
+	Idle crowd.StateID = iota
 	Wander
 	Chase
 	Flee
@@ -42,7 +42,7 @@ func (m *Monster) rand() uint32 {
 }
 
 // enter resets the timer on the first step in a state.
-func (m *Monster) enter(prev, me crowd.State) {
+func (m *Monster) enter(prev, me crowd.StateID) {
 	if prev != me {
 		m.Timer = 0
 	}
@@ -50,14 +50,14 @@ func (m *Monster) enter(prev, me crowd.State) {
 }
 
 // decide stays in me, or with probability 1/10 picks one of the others.
-func (m *Monster) decide(me crowd.State, r uint32) crowd.State {
+func (m *Monster) decide(me crowd.StateID, r uint32) crowd.StateID {
 	if r%10 != 0 {
 		return me
 	}
-	return (me + 1 + crowd.State(r/10%3)) % NumStates
+	return (me + 1 + crowd.StateID(r/10%3)) % NumStates
 }
 
-func idle(m *Monster, prev crowd.State) crowd.State {
+func idle(m *Monster, prev crowd.StateID) crowd.StateID {
 	m.enter(prev, Idle)
 	r := m.rand()
 	m.VX *= 0.9
@@ -66,7 +66,7 @@ func idle(m *Monster, prev crowd.State) crowd.State {
 	return m.decide(Idle, r)
 }
 
-func wander(m *Monster, prev crowd.State) crowd.State {
+func wander(m *Monster, prev crowd.StateID) crowd.StateID {
 	m.enter(prev, Wander)
 	r := m.rand()
 	m.VX += float32(int8(r>>8)) * (Step / 64)
@@ -76,7 +76,7 @@ func wander(m *Monster, prev crowd.State) crowd.State {
 	return m.decide(Wander, r)
 }
 
-func chase(m *Monster, prev crowd.State) crowd.State {
+func chase(m *Monster, prev crowd.StateID) crowd.StateID {
 	m.enter(prev, Chase)
 	r := m.rand()
 	m.VX -= m.X * Step
@@ -87,7 +87,7 @@ func chase(m *Monster, prev crowd.State) crowd.State {
 	return m.decide(Chase, r)
 }
 
-func flee(m *Monster, prev crowd.State) crowd.State {
+func flee(m *Monster, prev crowd.StateID) crowd.StateID {
 	m.enter(prev, Flee)
 	r := m.rand()
 	m.VX += m.X * Step
@@ -128,7 +128,7 @@ func New(n int, seed uint64, workers int) (*crowd.Machine[Monster], error) {
 			s = 1
 		}
 		mon := Monster{Seed: s, X: float32(i%1000) - 500, Y: float32(i/1000%1000) - 500}
-		if err := m.Add(crowd.ID(i), mon, crowd.State(mon.rand()%uint32(NumStates))); err != nil {
+		if err := m.Add(crowd.ID(i), mon, crowd.StateID(mon.rand()%uint32(NumStates))); err != nil {
 			m.Close()
 			return nil, err
 		}
