@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"runtime"
+	"slices"
 	"testing"
 )
 
@@ -218,4 +219,147 @@ func (q *boxedQueue) Pop() any {
 	e := old[len(old)-1]
 	*q = old[:len(old)-1]
 	return e
+}
+
+// pendingDispatcher returns a dispatcher with n telegrams pending among
+// 10,000 entities, due at random times within 10 s (a tenth of them sharing
+// their due time with others), queued in random order.
+func pendingDispatcher(b *testing.B, n int, opts DispatcherOptions) *Dispatcher[entity, kind] {
+	const entities = 10_000
+	r := rand.New(rand.NewPCG(15, 16))
+	d := NewDispatcher[entity, kind](opts)
+	for id := range entity(entities) {
+		d.Register(id, func(tg) bool { return true })
+	}
+	for i := range n {
+		delay := r.Float64()*10 + 1e-9
+		if i%10 == 0 {
+			delay = float64(r.IntN(100)+1) / 10 // ties
+		}
+		if err := d.Dispatch(delay, entity(i%entities), entity(r.IntN(entities)), kind(i%3), nil); err != nil && err != ErrDuplicate {
+			b.Fatal(err)
+		}
+	}
+	return d
+}
+
+// BenchmarkDispatcherSnapshot takes and restores snapshots of a million
+// pending telegrams, beside a copy of the same telegrams. Snapshot/queue=heap
+// is the first snapshot after telegrams were queued in random order (the
+// queue is a heap to sort); Snapshot/queue=ordered the next one, with
+// nothing queued or delivered in between.
+func BenchmarkDispatcherSnapshot(b *testing.B) {
+	const n = 1_000_000
+	perTelegram := func(b *testing.B) {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/telegram")
+	}
+	d := pendingDispatcher(b, n, DispatcherOptions{})
+	heap := slices.Clone(d.heap)
+	var snap DispatcherSnapshot[entity, kind]
+	d.Snapshot(&snap)
+	name := fmt.Sprintf("telegrams=%d", n)
+
+	b.Run("copy/"+name, func(b *testing.B) {
+		dst := make([]tg, n)
+		b.ReportAllocs()
+		for b.Loop() {
+			copy(dst, snap.Pending)
+		}
+		perTelegram(b)
+	})
+	b.Run("Snapshot/queue=heap/"+name, func(b *testing.B) {
+		var dst DispatcherSnapshot[entity, kind]
+		d.Snapshot(&dst)
+		b.ReportAllocs()
+		for b.Loop() {
+			b.StopTimer()
+			copy(d.heap, heap)
+			b.StartTimer()
+			d.Snapshot(&dst)
+		}
+		perTelegram(b)
+	})
+	b.Run("Snapshot/queue=ordered/"+name, func(b *testing.B) {
+		var dst DispatcherSnapshot[entity, kind]
+		d.Snapshot(&dst)
+		b.ReportAllocs()
+		for b.Loop() {
+			d.Snapshot(&dst)
+		}
+		perTelegram(b)
+	})
+	b.Run("Restore/"+name, func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := d.Restore(&snap); err != nil {
+				b.Fatal(err)
+			}
+		}
+		perTelegram(b)
+	})
+	b.Run("Restore/window=0.25/"+name, func(b *testing.B) {
+		d := pendingDispatcher(b, n, DispatcherOptions{DuplicateWindow: 0.25})
+		var snap DispatcherSnapshot[entity, kind]
+		d.Snapshot(&snap)
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := d.Restore(&snap); err != nil {
+				b.Fatal(err)
+			}
+		}
+		perTelegram(b)
+	})
+}
+
+// BenchmarkBoardSnapshot takes and restores snapshots of a board holding a
+// million messages among 10,000 entities, half in the last frame and half
+// in the current one, beside a copy of the same messages.
+func BenchmarkBoardSnapshot(b *testing.B) {
+	const n, entities = 1_000_000, 10_000
+	perMessage := func(b *testing.B) {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/msg")
+	}
+	frames := benchFrames(n/2, entities)
+	var board Board[entity, kind]
+	for _, m := range frames[0] {
+		board.Send(m)
+	}
+	board.Swap()
+	for _, m := range frames[1] {
+		board.Send(m)
+	}
+	var snap BoardSnapshot[entity, kind]
+	board.Snapshot(&snap)
+	all := append(slices.Clone(snap.Last), snap.Current...)
+	name := fmt.Sprintf("msgs=%d/entities=%d", n, entities)
+
+	b.Run("copy/"+name, func(b *testing.B) {
+		dst := make([]msg, n)
+		b.ReportAllocs()
+		for b.Loop() {
+			copy(dst, all)
+		}
+		perMessage(b)
+	})
+	b.Run("Snapshot/"+name, func(b *testing.B) {
+		var dst BoardSnapshot[entity, kind]
+		board.Snapshot(&dst)
+		b.ReportAllocs()
+		for b.Loop() {
+			board.Snapshot(&dst)
+		}
+		perMessage(b)
+	})
+	b.Run("Restore/"+name, func(b *testing.B) {
+		if err := board.Restore(&snap); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := board.Restore(&snap); err != nil {
+				b.Fatal(err)
+			}
+		}
+		perMessage(b)
+	})
 }

@@ -174,8 +174,12 @@ func (f *Frame[ID, K]) send(m Message[ID, K]) {
 	if n == math.MaxInt32 {
 		panic("message: Board.Send: more than 2147483647 messages in one frame")
 	}
-	i := int32(n)
 	f.msgs = append(f.msgs, m)
+	f.index(&f.msgs[n], int32(n))
+}
+
+// index adds m, message i of the frame, to the frame's indexes.
+func (f *Frame[ID, K]) index(m *Message[ID, K], i int32) {
 	if m.Broadcast {
 		f.to.skip()
 	} else {

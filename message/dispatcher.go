@@ -103,7 +103,8 @@ type Dispatcher[ID, K comparable] struct {
 
 	delivering bool
 	dups       dupSet[ID, K] // used only when window > 0
-	scratch    []entry       // for AppendPending
+	scratch    []entry       // for AppendPending and Snapshot
+	counts     []int32       // for Snapshot
 }
 
 // entry is a pending telegram in the heap: when it is due, its place in

@@ -98,14 +98,63 @@
 // unregister entities; a telegram to an entity unregistered before it falls
 // due is dropped and reported ([ErrUnknownReceiver]).
 //
+// # Saves
+//
+// [Dispatcher.Snapshot] and [Board.Snapshot] copy a dispatcher's or a
+// board's state into plain data, a [DispatcherSnapshot] or a
+// [BoardSnapshot]; [Dispatcher.Restore] and [Board.Restore] load it into
+// another (or the same) dispatcher or board, and the run goes on exactly as
+// the one that was saved: the same telegrams delivered at the same times
+// in the same order with the same errors, the same answers to every query.
+//
+//   - A DispatcherSnapshot holds the game time and the pending telegrams,
+//     in delivery order (by due time, then in the order they were sent), as
+//     [Telegram] values. Handlers and [DispatcherOptions] are not part of
+//     it: the game makes its dispatcher with the same options and registers
+//     its entities again. Restore checks the whole snapshot first and
+//     refuses, changing nothing, one the dispatcher could not have made
+//     (times NaN or infinite, telegrams out of order, duplicates within the
+//     window): a [*SnapshotError] names the telegram by its index.
+//   - A BoardSnapshot holds the messages of the last frame and of the
+//     current one, in send order, as [Message] values; Restore rebuilds the
+//     indexes.
+//
+// Both are taken between updates, not from a handler. Snapshots taken into
+// the same value again allocate nothing; Restore copies what it is given.
+//
+// Extra and Payload values are carried as they are: a snapshot holds the
+// same interface values, neither copied nor encoded. A save format encodes
+// them with a codec the game gives, as it encodes its entities.
+//
+// Size in memory: a DispatcherSnapshot is 32 bytes plus one Telegram per
+// pending telegram, 2·size(ID) + size(K) rounded up to 8, plus 24 bytes
+// (DispatchTime and Extra): 32 bytes with uint16 IDs and uint8 message
+// types, 40 with uint32 IDs and uint16 types. A BoardSnapshot is 48 bytes
+// plus one Message per message, size(K) + 2·size(ID) + 1 rounded up to 8,
+// plus 16 (Payload): 24 bytes with uint16 IDs and uint8 types, 32 with
+// uint32 IDs and uint16 types. Add what the Extra values and payloads point
+// to, which belongs to the game.
+//
+// Cost: taking a DispatcherSnapshot puts the queue in delivery order (a
+// bucket sort on the due times, linear for the usual spreads of time, and
+// a plain copy when the queue already is in order, as it is after the
+// previous snapshot), then copies the telegrams; restoring one is a copy
+// (the dispatcher keeps the queue in the snapshot's order, which is a
+// valid heap) plus, with a duplicate window, one map insertion per
+// telegram. A Board costs a copy to save and, to restore, what sending its
+// messages again costs. BenchmarkDispatcherSnapshot and
+// BenchmarkBoardSnapshot measure them beside a copy of the same data.
+//
 // # Errors
 //
 // Problems with telegrams are returned, never logged: a [*TelegramError]
 // names the telegram and wraps a sentinel ([ErrUnknownReceiver],
 // [ErrUnhandled], [ErrBadDelay], [ErrDepthLimit]); DispatchDelayed returns a
 // [TelegramErrors] list of them, and so does a Dispatch whose delivery led to
-// refused telegrams. A dropped duplicate is the bare [ErrDuplicate]. Panics are
+// refused telegrams. A dropped duplicate is the bare [ErrDuplicate]. A
+// snapshot refused by Restore gives a [*SnapshotError]. Panics are
 // kept for programmer errors: a nil handler, a negative DuplicateWindow or
 // MaxDepth, a NaN or infinite time given to SetTime (the time itself comes from the
-// program, not from a telegram), more than 2³¹ messages in one frame.
+// program, not from a telegram), more than 2³¹ messages in one frame,
+// Snapshot or Restore called from a handler.
 package message

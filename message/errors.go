@@ -156,3 +156,67 @@ func (e depthError) reason() string {
 
 // Is makes errors.Is(err, ErrDepthLimit) true.
 func (e depthError) Is(target error) bool { return target == ErrDepthLimit }
+
+// Sentinel errors of [Dispatcher.Restore] and [Board.Restore], for
+// [errors.Is]. The errors returned are [*SnapshotError] values, which match
+// ErrBadSnapshot and, where it applies, [ErrBadTime], [ErrBadOrder] or
+// [ErrDuplicate].
+var (
+	// ErrBadSnapshot: the snapshot holds something the dispatcher or the
+	// board could not have produced. Nothing was changed.
+	ErrBadSnapshot error = &sentinel{"bad snapshot"}
+
+	// ErrBadOrder: the pending telegrams of a snapshot are not in delivery
+	// order. Nothing was changed.
+	ErrBadOrder error = &sentinel{"pending telegrams out of delivery order"}
+)
+
+// SnapshotError reports a snapshot refused by [Dispatcher.Restore] or
+// [Board.Restore]: which of its values is wrong, and how. The dispatcher or
+// board was not changed. errors.Is(err, [ErrBadSnapshot]) is true, and Err
+// matches [ErrBadTime], [ErrBadOrder] or [ErrDuplicate] where one applies.
+type SnapshotError struct {
+	Op    string // "Dispatcher.Restore" or "Board.Restore"
+	Field string // the snapshot's field: "Time", "Pending", "Last" or "Current"
+	Index int    // the index in Field of the telegram at fault, -1 when the problem is Field as a whole
+	Err   error  // what is wrong
+}
+
+// Error names the value and the problem, for example
+// "message: Dispatcher.Restore: Pending[3]: telegram StewReady from Elsa to
+// Bob due at t=NaN is NaN or infinite".
+func (e *SnapshotError) Error() string {
+	where := e.Field
+	if e.Index >= 0 {
+		where += "[" + strconv.Itoa(e.Index) + "]"
+	}
+	msg := fmt.Sprint(e.Err)
+	if r, ok := e.Err.(interface{ reason() string }); ok {
+		msg = r.reason()
+	}
+	return "message: " + e.Op + ": " + where + ": " + msg
+}
+
+// Unwrap returns Err.
+func (e *SnapshotError) Unwrap() error { return e.Err }
+
+// Is makes errors.Is(err, ErrBadSnapshot) true.
+func (e *SnapshotError) Is(target error) bool { return target == ErrBadSnapshot }
+
+// snapshotProblem says what is wrong with a value of a snapshot, and
+// matches the sentinel is.
+type snapshotProblem struct {
+	is   error
+	text string
+}
+
+func (e snapshotProblem) Error() string        { return "message: " + e.text }
+func (e snapshotProblem) reason() string       { return e.text }
+func (e snapshotProblem) Is(target error) bool { return target == e.is }
+
+// describe names a telegram in an error.
+func describe[ID, K any](msg K, from, to ID) string {
+	return fmt.Sprintf("telegram %v from %v to %v", msg, from, to)
+}
+
+func fmtTime(t float64) string { return strconv.FormatFloat(t, 'g', -1, 64) }
