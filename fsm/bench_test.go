@@ -132,7 +132,9 @@ func newFlyers(n int) []flyer {
 // gone for 8; the four ships of a formation see it at the same time).
 // ns/ship is the cost of one ship's frame, written as a game writes it: sense
 // the world, update the FSM, and ("frame" sub-benchmarks) run the state's
-// behaviour.
+// behaviour. The closure and Flow sub-benchmarks give each ship its own
+// machine in the article's closure form: the closure port (xnaMachine) and
+// fsm.Flow.
 func BenchmarkFormation(b *testing.B) {
 	const ships = 1024
 	for _, withAct := range []bool{false, true} {
@@ -158,6 +160,48 @@ func BenchmarkFormation(b *testing.B) {
 		})
 		b.Run(kind+"/GuardMachine/ships="+strconv.Itoa(ships), func(b *testing.B) {
 			fs, ms := newMachines(ships)
+			frame := 0
+			for b.Loop() {
+				for i := range fs {
+					f := &fs[i]
+					f.world(frame)
+					if err := ms[i].Update(); err != nil {
+						b.Fatal(err)
+					}
+					if withAct {
+						f.act(ms[i].Tag())
+					}
+				}
+				frame++
+			}
+			perShip(b, ships)
+		})
+		b.Run(kind+"/closure/ships="+strconv.Itoa(ships), func(b *testing.B) {
+			fs := newFlyers(ships)
+			ms := make([]*xnaMachine[uint8], ships)
+			for i := range fs {
+				ms[i] = xnaFlyer(&fs[i])
+			}
+			frame := 0
+			for b.Loop() {
+				for i := range fs {
+					f := &fs[i]
+					f.world(frame)
+					ms[i].update()
+					if withAct {
+						f.act(ms[i].current.tag)
+					}
+				}
+				frame++
+			}
+			perShip(b, ships)
+		})
+		b.Run(kind+"/Flow/ships="+strconv.Itoa(ships), func(b *testing.B) {
+			fs := newFlyers(ships)
+			ms := make([]*fsm.Flow[uint8], ships)
+			for i := range fs {
+				ms[i] = flowFlyer(&fs[i])
+			}
 			frame := 0
 			for b.Loop() {
 				for i := range fs {

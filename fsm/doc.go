@@ -46,16 +46,21 @@
 //     from inside the same machine's change of state (an Enter or Exit, or an
 //     OnMessage that it leads to). Change state from Execute or OnMessage.
 //
-// A machine that refused a call keeps working. A machine whose guard, action
-// or state panicked during an update keeps refusing updates with
-// ErrReentrant, since the update it was in never finished (the per-frame path
-// has no defer); a BehaviorMachine whose Enter or Exit panicked outside an
-// update keeps working.
+// A machine that refused a call keeps working. A GuardMachine whose guard
+// panicked before any transition was taken keeps refusing updates with
+// ErrReentrant, since the update it was in never finished (an update that
+// takes no transition has no defer); one whose action, or a guard of the
+// state it entered, panicked keeps working, in the state it entered. A
+// BehaviorMachine whose Enter or Exit panicked outside an update keeps
+// working.
 //
 // # Costs
 //
 // [Graph.New] allocates nothing. [GuardMachine.Update] allocates nothing
-// unless it returns a ChainError; it costs one function call per guard tried.
+// unless it returns a ChainError; it costs one function call per guard tried
+// and one per action run. Building a graph allocates a few times, not once
+// per state or transition, and building a [Flow] of up to 8 states allocates
+// only the Flow.
 // BehaviorMachine methods are a few interface calls and allocate nothing.
 //
 // # Identity

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"iter"
 	"math"
+	"slices"
 	"strconv"
 )
 
@@ -49,16 +50,26 @@ type Transition struct {
 	Index    int
 }
 
-type transition[E any] struct {
-	guard func(E) bool
-	to    StateID
+// transition is one guarded transition. A graph's transitions have a guard;
+// a [Flow]'s have a condition instead, so that trying it is one call.
+type transition[E, T any] struct {
+	guard func(E) bool // nil for a Flow's transition
+	cond  func() bool  // a Flow's condition, when guard is nil
+	to    *node[E, T]
 }
 
+// node is a state of a graph. A [Flow]'s states keep their actions in enter
+// and exit, without an argument, and leave Enter and Exit nil.
 type node[E, T any] struct {
+	// out is the state's transitions, in first while they fit: most
+	// states' transitions then lie in the state, allocated with it. out
+	// comes first, where an update that takes no transition reads.
+	out   []transition[E, T]
+	first [2]transition[E, T]
 	State[E, T]
-	out   []transition[E]
-	graph *Graph[E, T]
-	id    StateID
+	enter, exit func()
+	graph       *Graph[E, T]
+	id          StateID
 }
 
 // Graph is the definition of a guarded state machine, built once and shared
@@ -80,43 +91,99 @@ type Graph[E, T any] struct {
 	// Enter. It is the hook for counters, traces and viewers; nil costs nothing.
 	OnTransition func(e E, from, to StateID)
 
-	nodes  []*node[E, T] // one allocation each, so machines may point at them while the graph grows
-	byName map[string]StateID
+	nodes  []*node[E, T]      // never move, so machines may point at them while the graph grows
+	byName map[string]StateID // nil while the graph has at most smallGraph states
+	room   []node[E, T]       // the latest states, with room for the next up to its capacity
 }
+
+// smallGraph is the most states a graph finds by name without a map.
+const smallGraph = 8
+
+// firstNodes is how many states a graph makes room for at first, enough
+// for most (the article's formation enemy has six); it makes room for as
+// many again each time it runs out, so a graph allocates a few times for its
+// states rather than once per state.
+const firstNodes = 8
 
 // AddState adds a state and returns its ID. It panics if the name is empty or
 // already used in this graph, or if the graph already has [MaxStates] states:
-// those are mistakes in the program, not in its input.
+// those are mistakes in the program, not in its input. It allocates when the
+// graph runs out of room for states: at the first state, for 8, and then for
+// as many again as the graph has.
 func (g *Graph[E, T]) AddState(s State[E, T]) StateID {
+	return g.addState(s, nil, nil)
+}
+
+// addState adds a state whose actions are s.Enter and s.Exit or, for a
+// [Flow], enter and exit.
+func (g *Graph[E, T]) addState(s State[E, T], enter, exit func()) StateID {
 	if s.Name == "" {
 		panic("fsm: AddState: a state needs a name")
 	}
-	if _, dup := g.byName[s.Name]; dup {
+	if _, dup := g.Lookup(s.Name); dup {
 		panic(fmt.Sprintf("fsm: AddState: a state named %q is already in the graph", s.Name))
 	}
 	if len(g.nodes) >= MaxStates {
 		panic(fmt.Sprintf("fsm: AddState: a graph holds at most %d states", MaxStates))
 	}
-	if g.byName == nil {
-		g.byName = make(map[string]StateID)
+	if len(g.room) == cap(g.room) {
+		// Room for as many states again, in one allocation, and room to
+		// point at them.
+		n := min(max(len(g.nodes), firstNodes), MaxStates-len(g.nodes))
+		g.room = make([]node[E, T], 0, n)
+		g.nodes = slices.Grow(g.nodes, n)
 	}
 	id := StateID(len(g.nodes))
-	g.nodes = append(g.nodes, &node[E, T]{State: s, graph: g, id: id})
-	g.byName[s.Name] = id
+	g.room = g.room[:len(g.room)+1]
+	n := &g.room[len(g.room)-1] // zero: set only what is not (fewer write barriers)
+	n.Name, n.Tag, n.graph, n.id = s.Name, s.Tag, g, id
+	if s.Enter != nil {
+		n.Enter = s.Enter
+	}
+	if s.Exit != nil {
+		n.Exit = s.Exit
+	}
+	if enter != nil {
+		n.enter = enter
+	}
+	if exit != nil {
+		n.exit = exit
+	}
+	g.nodes = append(g.nodes, n)
+	if g.byName != nil {
+		g.byName[s.Name] = id
+	} else if len(g.nodes) > smallGraph {
+		g.byName = make(map[string]StateID, 2*len(g.nodes))
+		for _, n := range g.nodes {
+			g.byName[n.Name] = n.id
+		}
+	}
 	return id
 }
 
 // AddTransition adds a transition from one state to another, guarded by
 // guard, after the transitions already leaving from. A transition to the
 // state it leaves is allowed: it runs Exit then Enter. AddTransition panics if
-// either ID is not a state of this graph or the guard is nil.
+// either ID is not a state of this graph or the guard is nil. A state's first
+// two transitions are kept in the state and allocate nothing; more grow as
+// a slice does.
 func (g *Graph[E, T]) AddTransition(from, to StateID, guard func(E) bool) {
 	g.mustHave("AddTransition", from)
 	g.mustHave("AddTransition", to)
 	if guard == nil {
 		panic(fmt.Sprintf("fsm: AddTransition %s → %s: nil guard", g.nodes[from].Name, g.nodes[to].Name))
 	}
-	g.nodes[from].out = append(g.nodes[from].out, transition[E]{guard: guard, to: to})
+	g.addTransition(from, to, transition[E, T]{guard: guard})
+}
+
+// addTransition adds t, guarded, from from to to, states of g.
+func (g *Graph[E, T]) addTransition(from, to StateID, t transition[E, T]) {
+	n := g.nodes[from]
+	t.to = g.nodes[to]
+	if n.out == nil {
+		n.out = n.first[:0]
+	}
+	n.out = append(n.out, t)
 }
 
 func (g *Graph[E, T]) mustHave(op string, id StateID) {
@@ -150,6 +217,14 @@ func (g *Graph[E, T]) Tag(id StateID) T {
 
 // Lookup returns the ID of the state with the given name.
 func (g *Graph[E, T]) Lookup(name string) (StateID, bool) {
+	if g.byName == nil {
+		for _, n := range g.nodes {
+			if n.Name == name {
+				return n.id, true
+			}
+		}
+		return NoState, false
+	}
 	id, ok := g.byName[name]
 	return id, ok
 }
@@ -162,7 +237,7 @@ func (g *Graph[E, T]) Transitions(from StateID) iter.Seq[Transition] {
 			return
 		}
 		for i, t := range g.nodes[from].out {
-			if !yield(Transition{From: from, To: t.to, Index: i}) {
+			if !yield(Transition{From: from, To: t.to.id, Index: i}) {
 				return
 			}
 		}
@@ -193,14 +268,21 @@ func (g *Graph[E, T]) Restore(e E, current, previous StateID) (GuardMachine[E, T
 	return GuardMachine[E, T]{node: g.nodes[current], entity: e, prev: previous}, nil
 }
 
-// fire returns the target of the first transition out of n whose guard holds.
-func (n *node[E, T]) fire(e E) (StateID, bool) {
-	for i := range n.out {
-		if n.out[i].guard(e) {
-			return n.out[i].to, true
+// fire returns the first transition out of n whose guard holds for e, or nil.
+// [GuardMachine.Update], the per-frame path, has it written out.
+func (n *node[E, T]) fire(e E) *transition[E, T] {
+	out := n.out
+	for i := range out {
+		t := &out[i]
+		if t.guard != nil {
+			if t.guard(e) {
+				return t
+			}
+		} else if t.cond() {
+			return t
 		}
 	}
-	return NoState, false
+	return nil
 }
 
 func (g *Graph[E, T]) chainLimit() int {

@@ -93,22 +93,64 @@ type GuardMachine[E, T any] struct {
 // ChainError. A panic in a guard or action leaves the machine in the last
 // state it entered and propagates.
 func (m *GuardMachine[E, T]) Update() error {
-	// The per-frame path: try the guards, go to chain only on a transition.
-	n := m.node
-	if n == nil || m.busy {
+	// The per-frame path, written out in one function so that an update
+	// calls nothing but guards and actions (and, on a transition, its
+	// deferred idle): try the guards, take the first that holds, try the
+	// new state's guards, and go to chainOn only if one of those holds too.
+	from := m.node
+	if from == nil || m.busy {
 		return m.refuse()
 	}
-	// busy is set while guards run, so that a guard calling back into its
-	// machine gets ErrReentrant. There is no defer on this path: a panicking
-	// guard leaves the machine busy (see ErrReentrant).
+	// busy is set while guards and actions run, so that one calling back
+	// into its machine gets ErrReentrant. There is no defer while guards
+	// run: a panicking guard leaves the machine busy (see ErrReentrant).
 	m.busy = true
-	for i := range n.out { // fire, written out
-		if n.out[i].guard(m.entity) {
-			return m.chain(n.out[i].to)
+	var to *node[E, T]
+	for out := from.out; len(out) > 0; out = out[1:] { // fire, written out
+		t := &out[0]
+		if t.guard != nil {
+			if t.guard(m.entity) {
+				to = t.to
+				break
+			}
+		} else if t.cond() {
+			to = t.to
+			break
 		}
 	}
-	m.busy = false
-	return nil
+	if to == nil {
+		m.busy = false
+		return nil
+	}
+	// A panicking action (or a guard after it) leaves the machine usable,
+	// in the last state it entered. Only an update that takes a transition
+	// pays for the defer.
+	defer m.idle()
+	if from.Exit != nil { // step, written out
+		from.Exit(m.entity)
+	} else if from.exit != nil {
+		from.exit()
+	}
+	m.prev, m.node = from.id, to
+	if hook := from.graph.OnTransition; hook != nil {
+		hook(m.entity, from.id, to.id)
+	}
+	if to.Enter != nil {
+		to.Enter(m.entity)
+	} else if to.enter != nil {
+		to.enter()
+	}
+	for out := to.out; len(out) > 0; out = out[1:] { // fire, written out
+		t := &out[0]
+		if t.guard != nil {
+			if t.guard(m.entity) {
+				return m.chainOn(from.id, t.to)
+			}
+		} else if t.cond() {
+			return m.chainOn(from.id, t.to)
+		}
+	}
+	return nil // the common case: one transition
 }
 
 // refuse returns why Update cannot run.
@@ -122,37 +164,27 @@ func (m *GuardMachine[E, T]) refuse() error {
 // chainPathMax is how many visited states a ChainError names: the first ones.
 const chainPathMax = 16 // at least 2
 
-// chain takes the transition to to and those that follow; the machine is busy.
-func (m *GuardMachine[E, T]) chain(to StateID) error {
-	defer m.idle()
-	from := m.node.id
-	m.step(to)
-	next, ok := m.node.fire(m.entity)
-	if !ok {
-		return nil // the common case: one transition
-	}
-	return m.chainOn(from, next)
-}
-
 // chainOn carries on a chain whose first transition, from from, is taken and
-// whose next guard leads to next, keeping the path for a ChainError.
-func (m *GuardMachine[E, T]) chainOn(from, next StateID) error {
+// whose next guard leads to next, keeping the path for a ChainError; the
+// machine is busy.
+func (m *GuardMachine[E, T]) chainOn(from StateID, next *node[E, T]) error {
 	g := m.node.graph
 	limit := g.chainLimit()
 	var path [chainPathMax]StateID
 	path[0], path[1] = from, m.node.id
 	for n := 1; ; n++ {
 		if n == limit {
-			return newChainError(g, limit, path[:min(n+1, len(path))], n+1, m.node.id, next)
+			return newChainError(g, limit, path[:min(n+1, len(path))], n+1, m.node.id, next.id)
 		}
 		m.step(next)
 		if n+1 < len(path) {
-			path[n+1] = next
+			path[n+1] = next.id
 		}
-		var ok bool
-		if next, ok = m.node.fire(m.entity); !ok {
+		t := m.node.fire(m.entity)
+		if t == nil {
 			return nil
 		}
+		next = t.to
 	}
 }
 
@@ -167,18 +199,23 @@ func newChainError[E, T any](g *Graph[E, T], limit int, path []StateID, visited 
 	return e
 }
 
-func (m *GuardMachine[E, T]) step(to StateID) {
+// step runs the current state's Exit, moves to to, and runs the hook and
+// to's Enter.
+func (m *GuardMachine[E, T]) step(to *node[E, T]) {
 	from := m.node
-	g := from.graph
-	if exit := from.Exit; exit != nil {
-		exit(m.entity)
+	if from.Exit != nil {
+		from.Exit(m.entity)
+	} else if from.exit != nil {
+		from.exit()
 	}
-	m.prev, m.node = from.id, g.nodes[to]
-	if hook := g.OnTransition; hook != nil {
-		hook(m.entity, from.id, to)
+	m.prev, m.node = from.id, to
+	if hook := from.graph.OnTransition; hook != nil {
+		hook(m.entity, from.id, to.id)
 	}
-	if enter := m.node.Enter; enter != nil {
-		enter(m.entity)
+	if to.Enter != nil {
+		to.Enter(m.entity)
+	} else if to.enter != nil {
+		to.enter()
 	}
 }
 
@@ -199,7 +236,7 @@ func (m *GuardMachine[E, T]) Goto(to StateID) error {
 	}
 	m.busy = true
 	defer m.idle()
-	m.step(to)
+	m.step(m.node.graph.nodes[to])
 	return nil
 }
 
