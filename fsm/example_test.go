@@ -47,10 +47,10 @@ func ExampleGraph() {
 	alpha.Members = formationSize
 	alpha.Target = beta // any target will do
 	a.Update()
-	fmt.Println(a.Name(), "after", g.Name(a.Previous()))
+	fmt.Println(a.Name(), "after", g.StateName(a.Previous()))
 
 	for t := range g.Transitions(idle) {
-		fmt.Printf("%s → %s (guard %d)\n", g.Name(t.From), g.Name(t.To), t.Index)
+		fmt.Printf("%s → %s (guard %d)\n", g.StateName(t.From), g.StateName(t.To), t.Index)
 	}
 	// Output:
 	// alpha takes the lead

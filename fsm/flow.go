@@ -42,7 +42,7 @@ func (f *Flow[T]) AddState(name string, tag T, onEnter, onExit func()) StateID {
 // leaving from. It panics as [Graph.AddTransition] does.
 func (f *Flow[T]) AddTransition(from, to StateID, condition func() bool) {
 	if condition == nil {
-		panic(fmt.Sprintf("fsm: Flow.AddTransition %s → %s: nil condition", f.graph.Name(from), f.graph.Name(to)))
+		panic(fmt.Sprintf("fsm: Flow.AddTransition %s → %s: nil condition", f.graph.StateName(from), f.graph.StateName(to)))
 	}
 	f.graph.mustHave("AddTransition", from)
 	f.graph.mustHave("AddTransition", to)
@@ -59,8 +59,8 @@ func (f *Flow[T]) Update() error { return f.m.Update() }
 // Goto runs [GuardMachine.Goto].
 func (f *Flow[T]) Goto(to StateID) error { return f.m.Goto(to) }
 
-// Current returns the current state, or [NoState] before Start.
-func (f *Flow[T]) Current() StateID { return f.m.Current() }
+// State returns the current state, or [NoState] before Start.
+func (f *Flow[T]) State() StateID { return f.m.State() }
 
 // Previous returns the state the last transition left, or [NoState].
 func (f *Flow[T]) Previous() StateID { return f.m.Previous() }

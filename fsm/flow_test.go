@@ -33,8 +33,8 @@ func TestFlowActions(t *testing.T) {
 	if want := []string{"exit A", "enter B", "exit B", "enter C"}; !slices.Equal(log, want) {
 		t.Errorf("actions = %q, want %q", log, want)
 	}
-	if f.Current() != c || f.Previous() != b || f.Tag() != 20 {
-		t.Errorf("Current, Previous, Tag = %v, %v, %d, want %v, %v, 20", f.Current(), f.Previous(), f.Tag(), c, b)
+	if f.State() != c || f.Previous() != b || f.Tag() != 20 {
+		t.Errorf("Current, Previous, Tag = %v, %v, %d, want %v, %v, 20", f.State(), f.Previous(), f.Tag(), c, b)
 	}
 	log = nil
 	if err := f.Goto(a); err != nil || !f.In(a) || !slices.Equal(log, []string{"exit C", "enter A"}) {
@@ -88,7 +88,7 @@ func TestFlowGrows(t *testing.T) {
 				f.AddTransition(ids[i], ids[i+1], func() bool { return false })
 			}
 			f.Start(ids[0])
-			if err := f.Update(); err != nil || f.Current() != ids[n-1] || f.Tag() != n-1 {
+			if err := f.Update(); err != nil || f.State() != ids[n-1] || f.Tag() != n-1 {
 				t.Fatalf("Update() = %v in %s, want nil in s%d", err, f.Name(), n-1)
 			}
 			var got []StateID
@@ -100,15 +100,15 @@ func TestFlowGrows(t *testing.T) {
 			}
 			for i, id := range ids {
 				name := fmt.Sprint("s", i)
-				if got, ok := f.Graph().Lookup(name); !ok || got != id || f.Graph().Name(id) != name || f.Graph().Tag(id) != i {
-					t.Errorf("Lookup(%s) = %v, %v; Name, Tag = %s, %d; want %v, true, %s, %d", name, got, ok, f.Graph().Name(id), f.Graph().Tag(id), id, name, i)
+				if got, ok := f.Graph().LookupState(name); !ok || got != id || f.Graph().StateName(id) != name || f.Graph().Tag(id) != i {
+					t.Errorf("Lookup(%s) = %v, %v; Name, Tag = %s, %d; want %v, true, %s, %d", name, got, ok, f.Graph().StateName(id), f.Graph().Tag(id), id, name, i)
 				}
 			}
-			if _, ok := f.Graph().Lookup("missing"); ok {
+			if _, ok := f.Graph().LookupState("missing"); ok {
 				t.Error("Lookup(missing) found a state")
 			}
-			if f.Graph().Len() != n || !slices.Equal(entered, []int{n - 1}) {
-				t.Errorf("Len() = %d, entered %v; want %d, [%d]", f.Graph().Len(), entered, n, n-1)
+			if f.Graph().NumStates() != n || !slices.Equal(entered, []int{n - 1}) {
+				t.Errorf("Len() = %d, entered %v; want %d, [%d]", f.Graph().NumStates(), entered, n, n-1)
 			}
 		})
 	}

@@ -20,7 +20,7 @@ const NoState StateID = math.MaxUint16
 // MaxStates is the most states a [Graph] holds: every StateID but [NoState].
 const MaxStates = int(NoState)
 
-// String returns "#n", or "none" for [NoState]. Use [Graph.Name] for the name.
+// String returns "#n", or "none" for [NoState]. Use [Graph.StateName] for the name.
 func (id StateID) String() string {
 	if id == NoState {
 		return "none"
@@ -120,7 +120,7 @@ func (g *Graph[E, T]) addState(s State[E, T], enter, exit func()) StateID {
 	if s.Name == "" {
 		panic("fsm: AddState: a state needs a name")
 	}
-	if _, dup := g.Lookup(s.Name); dup {
+	if _, dup := g.LookupState(s.Name); dup {
 		panic(fmt.Sprintf("fsm: AddState: a state named %q is already in the graph", s.Name))
 	}
 	if len(g.nodes) >= MaxStates {
@@ -187,20 +187,20 @@ func (g *Graph[E, T]) addTransition(from, to StateID, t transition[E, T]) {
 }
 
 func (g *Graph[E, T]) mustHave(op string, id StateID) {
-	if !g.Has(id) {
+	if !g.HasState(id) {
 		panic(fmt.Sprintf("fsm: %s: %s is not a state of this graph (it has %d)", op, id, len(g.nodes)))
 	}
 }
 
-// Has reports whether id is a state of g.
-func (g *Graph[E, T]) Has(id StateID) bool { return int(id) < len(g.nodes) }
+// HasState reports whether id is a state of g.
+func (g *Graph[E, T]) HasState(id StateID) bool { return int(id) < len(g.nodes) }
 
-// Len returns the number of states.
-func (g *Graph[E, T]) Len() int { return len(g.nodes) }
+// NumStates returns the number of states.
+func (g *Graph[E, T]) NumStates() int { return len(g.nodes) }
 
-// Name returns the name of state id, or id's [StateID.String] if g has no such state.
-func (g *Graph[E, T]) Name(id StateID) string {
-	if !g.Has(id) {
+// StateName returns the name of state id, or id's [StateID.String] if g has no such state.
+func (g *Graph[E, T]) StateName(id StateID) string {
+	if !g.HasState(id) {
 		return id.String()
 	}
 	return g.nodes[id].Name
@@ -208,15 +208,15 @@ func (g *Graph[E, T]) Name(id StateID) string {
 
 // Tag returns the tag of state id, or the zero T if g has no such state.
 func (g *Graph[E, T]) Tag(id StateID) T {
-	if !g.Has(id) {
+	if !g.HasState(id) {
 		var zero T
 		return zero
 	}
 	return g.nodes[id].Tag
 }
 
-// Lookup returns the ID of the state with the given name.
-func (g *Graph[E, T]) Lookup(name string) (StateID, bool) {
+// LookupState returns the ID of the state with the given name.
+func (g *Graph[E, T]) LookupState(name string) (StateID, bool) {
 	if g.byName == nil {
 		for _, n := range g.nodes {
 			if n.Name == name {
@@ -233,7 +233,7 @@ func (g *Graph[E, T]) Lookup(name string) (StateID, bool) {
 // are tried. It yields nothing for an ID that is not a state of g.
 func (g *Graph[E, T]) Transitions(from StateID) iter.Seq[Transition] {
 	return func(yield func(Transition) bool) {
-		if !g.Has(from) {
+		if !g.HasState(from) {
 			return
 		}
 		for i, t := range g.nodes[from].out {
@@ -255,14 +255,14 @@ func (g *Graph[E, T]) New(e E, initial StateID) GuardMachine[E, T] {
 
 // Restore returns a machine for entity e in state current, with previous as
 // its previous state ([NoState] for none), running no action: for loading a
-// saved game, where the states come from [GuardMachine.Current] and
-// [GuardMachine.Previous] (or from their names, through [Graph.Lookup]).
+// saved game, where the states come from [GuardMachine.State] and
+// [GuardMachine.Previous] (or from their names, through [Graph.LookupState]).
 // It returns an error naming the state if either is not a state of g.
 func (g *Graph[E, T]) Restore(e E, current, previous StateID) (GuardMachine[E, T], error) {
-	if !g.Has(current) {
+	if !g.HasState(current) {
 		return GuardMachine[E, T]{}, fmt.Errorf("fsm: Restore: current state %s is not a state of this graph (it has %d)", current, len(g.nodes))
 	}
-	if previous != NoState && !g.Has(previous) {
+	if previous != NoState && !g.HasState(previous) {
 		return GuardMachine[E, T]{}, fmt.Errorf("fsm: Restore: previous state %s is not a state of this graph (it has %d)", previous, len(g.nodes))
 	}
 	return GuardMachine[E, T]{node: g.nodes[current], entity: e, prev: previous}, nil

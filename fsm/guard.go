@@ -191,11 +191,11 @@ func (m *GuardMachine[E, T]) chainOn(from StateID, next *node[E, T]) error {
 func (m *GuardMachine[E, T]) idle() { m.busy = false }
 
 func newChainError[E, T any](g *Graph[E, T], limit int, path []StateID, visited int, at, next StateID) *ChainError {
-	e := &ChainError{Limit: limit, Path: append([]StateID(nil), path...), Visited: visited, At: at, Next: next, atName: g.Name(at)}
+	e := &ChainError{Limit: limit, Path: append([]StateID(nil), path...), Visited: visited, At: at, Next: next, atName: g.StateName(at)}
 	for _, id := range path {
-		e.Names = append(e.Names, g.Name(id))
+		e.Names = append(e.Names, g.StateName(id))
 	}
-	e.Names = append(e.Names, g.Name(next))
+	e.Names = append(e.Names, g.StateName(next))
 	return e
 }
 
@@ -231,8 +231,8 @@ func (m *GuardMachine[E, T]) Goto(to StateID) error {
 		return ErrNoState
 	case m.busy:
 		return ErrReentrant
-	case !m.node.graph.Has(to):
-		return fmt.Errorf("fsm: Goto %s: not a state of this graph (it has %d)", to, m.node.graph.Len())
+	case !m.node.graph.HasState(to):
+		return fmt.Errorf("fsm: Goto %s: not a state of this graph (it has %d)", to, m.node.graph.NumStates())
 	}
 	m.busy = true
 	defer m.idle()
@@ -240,8 +240,8 @@ func (m *GuardMachine[E, T]) Goto(to StateID) error {
 	return nil
 }
 
-// Current returns the current state, or [NoState] for a zero machine.
-func (m *GuardMachine[E, T]) Current() StateID {
+// State returns the current state, or [NoState] for a zero machine.
+func (m *GuardMachine[E, T]) State() StateID {
 	if m.node == nil {
 		return NoState
 	}

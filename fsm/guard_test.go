@@ -136,7 +136,7 @@ func TestUpdate(t *testing.T) {
 			if got := m.Name(); got != tt.want {
 				t.Errorf("Name() = %s, want %s", got, tt.want)
 			}
-			if got := g.Name(m.Previous()); got != tt.wantPrev {
+			if got := g.StateName(m.Previous()); got != tt.wantPrev {
 				t.Errorf("Previous() = %s, want %s", got, tt.wantPrev)
 			}
 			if !slices.Equal(p.log, tt.wantLog) {
@@ -189,8 +189,8 @@ func TestLongChainError(t *testing.T) {
 	if !errors.As(err, &ce) {
 		t.Fatalf("Update() = %v, want a *ChainError", err)
 	}
-	if len(ce.Path) != chainPathMax || ce.Visited != 41 || ce.At != ids[0] || m.Current() != ids[0] {
-		t.Errorf("len(Path), Visited, At, Current = %d, %d, %v, %v; want %d, 41, s0, s0", len(ce.Path), ce.Visited, ce.At, m.Current(), chainPathMax)
+	if len(ce.Path) != chainPathMax || ce.Visited != 41 || ce.At != ids[0] || m.State() != ids[0] {
+		t.Errorf("len(Path), Visited, At, Current = %d, %d, %v, %v; want %d, 41, s0, s0", len(ce.Path), ce.Visited, ce.At, m.State(), chainPathMax)
 	}
 	if want := "s15 → … (25 more), then s1; the machine stays in s0 (check these guards, or raise Graph.ChainLimit)"; !strings.HasSuffix(err.Error(), want) {
 		t.Errorf("Error() = %q, want it to end %q", err, want)
@@ -205,8 +205,8 @@ func TestZeroMachine(t *testing.T) {
 	if err := m.Goto(0); err != ErrNoState {
 		t.Errorf("Goto(0) = %v, want ErrNoState", err)
 	}
-	if m.Current() != NoState || m.Previous() != NoState || m.Name() != "none" || m.In(0) || m.Tag() != 0 {
-		t.Errorf("zero machine = %v %v %q, want none", m.Current(), m.Previous(), m.Name())
+	if m.State() != NoState || m.Previous() != NoState || m.Name() != "none" || m.In(0) || m.Tag() != 0 {
+		t.Errorf("zero machine = %v %v %q, want none", m.State(), m.Previous(), m.Name())
 	}
 	var f Flow[int]
 	if err := f.Update(); err != ErrNoState {
@@ -276,7 +276,7 @@ func TestRestore(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !m.In(ids[1]) || m.Previous() != ids[0] || len(p.log) != 0 {
-		t.Errorf("Restore(B, A) = %s after %s with %q, want B after A and no actions", m.Name(), g.Name(m.Previous()), p.log)
+		t.Errorf("Restore(B, A) = %s after %s with %q, want B after A and no actions", m.Name(), g.StateName(m.Previous()), p.log)
 	}
 	if err := m.Update(); err != nil || !m.In(ids[2]) {
 		t.Errorf("restored machine: Update() = %v in %s, want C", err, m.Name())
@@ -329,7 +329,7 @@ func TestGoto(t *testing.T) {
 		t.Fatal(err)
 	}
 	if want := []string{"exit A", "enter C"}; !m.In(ids[2]) || m.Previous() != ids[0] || !slices.Equal(p.log, want) {
-		t.Errorf("Goto(C): state %s, previous %s, log %q; want C, A, %q", m.Name(), g.Name(m.Previous()), p.log, want)
+		t.Errorf("Goto(C): state %s, previous %s, log %q; want C, A, %q", m.Name(), g.StateName(m.Previous()), p.log, want)
 	}
 	if m.Tag() != 20 {
 		t.Errorf("Tag() = %d, want 20", m.Tag())
@@ -352,14 +352,14 @@ func TestIntrospection(t *testing.T) {
 	if n := len(slices.Collect(g.Transitions(NoState))); n != 0 {
 		t.Errorf("Transitions(NoState) yields %d, want 0", n)
 	}
-	if id, ok := g.Lookup("C"); !ok || id != ids[2] {
+	if id, ok := g.LookupState("C"); !ok || id != ids[2] {
 		t.Errorf("Lookup(C) = %v, %v, want %v, true", id, ok, ids[2])
 	}
-	if _, ok := g.Lookup("D"); ok {
+	if _, ok := g.LookupState("D"); ok {
 		t.Error("Lookup(D) found a state")
 	}
-	if g.Len() != 3 || g.Name(NoState) != "none" || g.Tag(9) != 0 {
-		t.Errorf("Len, Name(NoState), Tag(9) = %d %q %d", g.Len(), g.Name(NoState), g.Tag(9))
+	if g.NumStates() != 3 || g.StateName(NoState) != "none" || g.Tag(9) != 0 {
+		t.Errorf("Len, Name(NoState), Tag(9) = %d %q %d", g.NumStates(), g.StateName(NoState), g.Tag(9))
 	}
 }
 
@@ -370,7 +370,7 @@ func TestOnTransition(t *testing.T) {
 	g.AddTransition(ids[1], ids[2], yes)
 	var seen []string
 	g.OnTransition = func(p *probe, from, to StateID) {
-		seen = append(seen, g.Name(from)+"→"+g.Name(to))
+		seen = append(seen, g.StateName(from)+"→"+g.StateName(to))
 		p.log = append(p.log, "hook")
 	}
 	p := &probe{}

@@ -280,7 +280,7 @@ func (sq *Squadron) bury() {
 func (sq *Squadron) Counts() [NumStates]int {
 	var n [NumStates]int
 	for _, s := range sq.Ships {
-		n[s.AI.Current()]++
+		n[s.AI.State()]++
 	}
 	return n
 }
@@ -291,14 +291,14 @@ func (sq *Squadron) Summary(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "frame %3d |", sq.frame)
 	for id, n := range sq.Counts() {
-		fmt.Fprintf(&b, " %s %2d", sq.Flow.Name(fsm.StateID(id)), n)
+		fmt.Fprintf(&b, " %s %2d", sq.Flow.StateName(fsm.StateID(id)), n)
 	}
 	b.WriteString(" |")
 	any := false
 	for from := range sq.moves {
 		for to, n := range sq.moves[from] {
 			if n > 0 {
-				fmt.Fprintf(&b, " %s→%s", sq.Flow.Name(fsm.StateID(from)), sq.Flow.Name(fsm.StateID(to)))
+				fmt.Fprintf(&b, " %s→%s", sq.Flow.StateName(fsm.StateID(from)), sq.Flow.StateName(fsm.StateID(to)))
 				if n > 1 {
 					fmt.Fprintf(&b, "×%d", n)
 				}

@@ -16,16 +16,16 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 func TestArticleFlow(t *testing.T) {
 	g := NewGraph(3)
 	var states []string
-	for id := range fsm.StateID(g.Len()) {
-		states = append(states, g.Name(id))
+	for id := range fsm.StateID(g.NumStates()) {
+		states = append(states, g.StateName(id))
 	}
 	if want := []string{"idle", "follow", "lead", "rally", "patrol", "attack"}; !slices.Equal(states, want) {
 		t.Errorf("states = %q, want %q", states, want)
 	}
 	var edges []string
-	for id := range fsm.StateID(g.Len()) {
+	for id := range fsm.StateID(g.NumStates()) {
 		for tr := range g.Transitions(id) {
-			edges = append(edges, g.Name(tr.From)+"→"+g.Name(tr.To))
+			edges = append(edges, g.StateName(tr.From)+"→"+g.StateName(tr.To))
 		}
 	}
 	want := []string{"idle→lead", "idle→follow", "follow→lead", "lead→rally", "rally→patrol", "patrol→attack", "attack→patrol"}
@@ -33,7 +33,7 @@ func TestArticleFlow(t *testing.T) {
 		t.Errorf("transitions = %q, want %q", edges, want)
 	}
 	for name, id := range map[string]fsm.StateID{"idle": Idle, "follow": Follow, "lead": Lead, "rally": Rally, "patrol": Patrol, "attack": Attack} {
-		if got, _ := g.Lookup(name); got != id {
+		if got, _ := g.LookupState(name); got != id {
 			t.Errorf("Lookup(%s) = %v, want %v", name, got, id)
 		}
 	}
@@ -148,7 +148,7 @@ func TestTurnedAway(t *testing.T) {
 		t.Errorf("ship1 leads %v, ship2 follows %v; want ship2 with ship1", s1.Members, s2.Leader)
 	}
 	if s3.Leader != 0 || !s3.AI.In(Rally) || s3.AI.Previous() != Lead {
-		t.Errorf("ship3 in %s after %s with leader %v, want rallying after lead", s3.AI.Name(), sq.Flow.Name(s3.AI.Previous()), s3.Leader)
+		t.Errorf("ship3 in %s after %s with leader %v, want rallying after lead", s3.AI.Name(), sq.Flow.StateName(s3.AI.Previous()), s3.Leader)
 	}
 }
 
@@ -165,7 +165,7 @@ func TestSuccession(t *testing.T) {
 			t.Fatal("the leader was never shot down")
 		}
 	}
-	if lead.AI.Current() != Attack || len(lead.Members) != 3 {
+	if lead.AI.State() != Attack || len(lead.Members) != 3 {
 		t.Fatalf("the leader was shot down in %s with %v", lead.AI.Name(), lead.Members)
 	}
 	heir := lead.Members[0]
