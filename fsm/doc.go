@@ -66,7 +66,7 @@
 // # Identity
 //
 // States of a Graph are identified by a small [StateID] (their index) and by
-// a unique name ([Graph.LookupState], [Graph.StateName]); a machine is plain data
-// (current and previous StateID), so games can list and save it and bring it
-// back with [Graph.Restore].
+// a unique name ([Graph.LookupState], [Graph.StateName]); a machine is plain
+// data (current and previous StateID, its [Snapshot]), so games can list
+// and save it and bring it back with [Graph.Restore] (or [Flow.Restore]).
 package fsm

@@ -59,6 +59,21 @@ func (f *Flow[T]) Update() error { return f.m.Update() }
 // Goto runs [GuardMachine.Goto].
 func (f *Flow[T]) Goto(to StateID) error { return f.m.Goto(to) }
 
+// Snapshot sets dst to the flow's current and previous states.
+func (f *Flow[T]) Snapshot(dst *Snapshot) { f.m.Snapshot(dst) }
+
+// Restore puts the flow in the states s describes, running no action (for
+// loading a saved game), or returns an error naming the state, changing
+// nothing, if one is not a state of the flow.
+func (f *Flow[T]) Restore(s *Snapshot) error {
+	m, err := f.graph.Restore(struct{}{}, s)
+	if err != nil {
+		return err
+	}
+	f.m = m
+	return nil
+}
+
 // State returns the current state, or [NoState] before Start.
 func (f *Flow[T]) State() StateID { return f.m.State() }
 

@@ -185,3 +185,36 @@ func TestFlowChainLimit(t *testing.T) {
 		t.Errorf("Update() = %v in %s, want a ChainError with limit 3, in b", err, f.Name())
 	}
 }
+
+// TestFlowSnapshot saves a flow and restores it into another built alike:
+// it goes on from the same states, running no action on the way in.
+func TestFlowSnapshot(t *testing.T) {
+	build := func(log *[]string, step *int) (*Flow[int], StateID, StateID) {
+		f := &Flow[int]{}
+		a := f.AddState("A", 0, func() { *log = append(*log, "enter A") }, nil)
+		b := f.AddState("B", 0, func() { *log = append(*log, "enter B") }, nil)
+		f.AddTransition(a, b, func() bool { return *step == 1 })
+		f.AddTransition(b, a, func() bool { return *step == 2 })
+		f.Start(a)
+		return f, a, b
+	}
+	var log1, log2 []string
+	step := 1
+	f1, _, _ := build(&log1, &step)
+	if err := f1.Update(); err != nil {
+		t.Fatal(err)
+	}
+	var s Snapshot
+	f1.Snapshot(&s)
+	f2, a, b := build(&log2, &step)
+	if err := f2.Restore(&s); err != nil || f2.State() != b || f2.Previous() != a || len(log2) != 0 {
+		t.Fatalf("Restore = %v: in %s after %s, actions %q; want B after A, none", err, f2.Name(), f2.graph.StateName(f2.Previous()), log2)
+	}
+	if err := f2.Restore(&Snapshot{State: 9, Previous: NoState}); err == nil || f2.State() != b {
+		t.Errorf("Restore of state 9 = %v, in %s; want an error, still in B", err, f2.Name())
+	}
+	step = 2
+	if err1, err2 := f1.Update(), f2.Update(); err1 != nil || err2 != nil || f1.State() != a || f2.State() != a || len(log2) != 1 || log2[0] != "enter A" {
+		t.Errorf("after one more update: %s (%v) and %s (%v), %q and %q; want both in A", f1.Name(), err1, f2.Name(), err2, log1, log2)
+	}
+}

@@ -253,19 +253,28 @@ func (g *Graph[E, T]) New(e E, initial StateID) GuardMachine[E, T] {
 	return GuardMachine[E, T]{node: g.nodes[initial], entity: e, prev: NoState}
 }
 
-// Restore returns a machine for entity e in state current, with previous as
-// its previous state ([NoState] for none), running no action: for loading a
-// saved game, where the states come from [GuardMachine.State] and
-// [GuardMachine.Previous] (or from their names, through [Graph.LookupState]).
-// It returns an error naming the state if either is not a state of g.
-func (g *Graph[E, T]) Restore(e E, current, previous StateID) (GuardMachine[E, T], error) {
-	if !g.HasState(current) {
-		return GuardMachine[E, T]{}, fmt.Errorf("fsm: Restore: current state %s is not a state of this graph (it has %d)", current, len(g.nodes))
+// Restore returns a machine for entity e in the states s describes,
+// running no action: for loading a saved game, where s comes from
+// [GuardMachine.Snapshot] (or from the states' names, through
+// [Graph.LookupState]). It returns an error naming the state if s's state
+// or previous state is not a state of g.
+func (g *Graph[E, T]) Restore(e E, s *Snapshot) (GuardMachine[E, T], error) {
+	if !g.HasState(s.State) {
+		return GuardMachine[E, T]{}, fmt.Errorf("fsm: Restore: state %s is not a state of this graph (it has %d)", s.State, len(g.nodes))
 	}
-	if previous != NoState && !g.HasState(previous) {
-		return GuardMachine[E, T]{}, fmt.Errorf("fsm: Restore: previous state %s is not a state of this graph (it has %d)", previous, len(g.nodes))
+	if s.Previous != NoState && !g.HasState(s.Previous) {
+		return GuardMachine[E, T]{}, fmt.Errorf("fsm: Restore: previous state %s is not a state of this graph (it has %d)", s.Previous, len(g.nodes))
 	}
-	return GuardMachine[E, T]{node: g.nodes[current], entity: e, prev: previous}, nil
+	return GuardMachine[E, T]{node: g.nodes[s.State], entity: e, prev: s.Previous}, nil
+}
+
+// Snapshot is a [GuardMachine]'s or a [Flow]'s state as plain data, to save
+// a game or show the machine in a viewer: its current and previous states.
+// IDs are those of its Graph; a game that saves by name maps them with
+// [Graph.StateName] and [Graph.LookupState].
+type Snapshot struct {
+	State    StateID // the current state; NoState for a zero machine
+	Previous StateID // the state the last transition left, or NoState
 }
 
 // fire returns the first transition out of n whose guard holds for e, or nil.

@@ -240,6 +240,12 @@ func (m *GuardMachine[E, T]) Goto(to StateID) error {
 	return nil
 }
 
+// Snapshot sets dst to the machine's current and previous states; [Graph.Restore]
+// makes a machine from it.
+func (m *GuardMachine[E, T]) Snapshot(dst *Snapshot) {
+	dst.State, dst.Previous = m.State(), m.prev
+}
+
 // State returns the current state, or [NoState] for a zero machine.
 func (m *GuardMachine[E, T]) State() StateID {
 	if m.node == nil {

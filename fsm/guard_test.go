@@ -271,7 +271,7 @@ func TestRestore(t *testing.T) {
 	g, ids := abc(t)
 	g.AddTransition(ids[1], ids[2], func(p *probe) bool { return true })
 	p := &probe{}
-	m, err := g.Restore(p, ids[1], ids[0])
+	m, err := g.Restore(p, &Snapshot{State: ids[1], Previous: ids[0]})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -281,11 +281,17 @@ func TestRestore(t *testing.T) {
 	if err := m.Update(); err != nil || !m.In(ids[2]) {
 		t.Errorf("restored machine: Update() = %v in %s, want C", err, m.Name())
 	}
-	if _, err := g.Restore(p, ids[0], NoState); err != nil {
+	var s Snapshot
+	m.Snapshot(&s)
+	back, err := g.Restore(p, &s)
+	if err != nil || back.State() != m.State() || back.Previous() != m.Previous() {
+		t.Errorf("Restore(Snapshot()) = %s after %s, %v; want %s after %s", back.Name(), g.StateName(back.Previous()), err, m.Name(), g.StateName(m.Previous()))
+	}
+	if _, err := g.Restore(p, &Snapshot{State: ids[0], Previous: NoState}); err != nil {
 		t.Errorf("Restore(A, none) = %v", err)
 	}
 	for _, bad := range [][2]StateID{{9, NoState}, {ids[0], 9}, {NoState, ids[0]}} {
-		if _, err := g.Restore(p, bad[0], bad[1]); err == nil || !strings.Contains(err.Error(), "not a state") {
+		if _, err := g.Restore(p, &Snapshot{State: bad[0], Previous: bad[1]}); err == nil || !strings.Contains(err.Error(), "not a state") {
 			t.Errorf("Restore(%v, %v) = %v, want an error naming the state", bad[0], bad[1], err)
 		}
 	}
