@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"iter"
 	"math"
+	"reflect"
 	"runtime"
 	"slices"
 	"strconv"
@@ -79,7 +80,9 @@ type Options[E any] struct {
 	// OnFinal, if set, is called after each step for every entity whose
 	// state function returned Final, in bucket order, once it has left the
 	// machine: the game's hook to despawn it. It runs on the goroutine that
-	// called Step and may call Add and Remove.
+	// called Step and may call Add and Remove. e points to the machine's
+	// last copy of the entity's data, which is cleared after the call (see
+	// the package documentation, "What the machine keeps").
 	OnFinal func(id ID, e *E)
 	// ChunkSize is how many entities make one unit of work for a worker;
 	// default 2048. The result of a step depends on it (the order inside
@@ -117,6 +120,13 @@ type Machine[E any] struct {
 	chunk   int
 	maxID   ID
 	workers int
+	// pointers tells whether E holds pointers. Only then does a step clear
+	// the copies its entities leave behind in the storage, the spare and
+	// the arena (see the package documentation, "What the machine keeps"):
+	// for an E without pointers a stale copy keeps nothing alive, and
+	// clearing it would cost a write per mover and per entity defragmented,
+	// a few percent of a step of W3.
+	pointers bool
 
 	cur, nxt    []slot[E] // the entities, grouped in segments; nxt is the spare for defrag
 	arena       []slot[E] // where a step's movers wait for their place
@@ -203,12 +213,13 @@ func New[E any](states []Def[E], opts Options[E]) (*Machine[E], error) {
 		return nil, fmt.Errorf("crowd: Options.MaxID %d is above crowd.MaxID (%d)", opts.MaxID, MaxID)
 	}
 	m := &Machine[E]{
-		defs:    slices.Clone(states),
-		byName:  make(map[string]StateID, len(states)),
-		opts:    opts,
-		chunk:   cmp.Or(opts.ChunkSize, 2048),
-		maxID:   cmp.Or(opts.MaxID, DefaultMaxID),
-		workers: runtime.GOMAXPROCS(0),
+		defs:     slices.Clone(states),
+		byName:   make(map[string]StateID, len(states)),
+		opts:     opts,
+		chunk:    cmp.Or(opts.ChunkSize, 2048),
+		maxID:    cmp.Or(opts.MaxID, DefaultMaxID),
+		workers:  runtime.GOMAXPROCS(0),
+		pointers: holdsPointers(reflect.TypeFor[E]()),
 	}
 	for i, d := range states {
 		switch {
@@ -385,9 +396,9 @@ func (m *Machine[E]) add(id ID, data E, s StateID) error {
 
 // Remove takes entity id out of the machine. It returns [ErrNotFound] if the
 // machine does not hold it. Outside a step the entity is gone at once (its
-// bucket is compacted lazily, at the next step); during a step the removal
-// takes effect after it. Removing entities while iterating over a bucket
-// with [Machine.Each] is safe.
+// bucket is compacted lazily, at the next step, which drops its data);
+// during a step the removal takes effect after it. Removing entities while
+// iterating over a bucket with [Machine.Each] is safe.
 //
 // To remove an entity from its own state function, return [Final] instead:
 // it costs nothing extra, where each step after Removes compacts the buckets
@@ -471,6 +482,7 @@ func (m *Machine[E]) purge() {
 			if w > sg.off {
 				out = append(out, seg{sg.off, w - sg.off, sg.prev})
 			}
+			clear(m.cur[w : sg.off+sg.n]) // the removed, and copies of the kept
 		}
 		b.segs, b.dead = out, 0
 	}
@@ -512,6 +524,27 @@ func (m *Machine[E]) applyPending() {
 		}
 	}
 	clear(p) // drop references held by the data
+}
+
+// holdsPointers reports whether a value of type t holds pointers the
+// garbage collector follows. New asks once, for E.
+func holdsPointers(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.Complex64, reflect.Complex128:
+		return false
+	case reflect.Array:
+		return t.Len() > 0 && holdsPointers(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if holdsPointers(t.Field(i).Type) {
+				return true
+			}
+		}
+		return false
+	}
+	return true // pointers, strings, slices, maps, channels, functions, interfaces
 }
 
 func cmpU[T ~uint32](a, b T) int {

@@ -421,7 +421,11 @@ func (m *Machine[E]) work(w *scratch) {
 			m.commit(&m.tasks[k], w)
 		case phaseDefrag:
 			p := m.pieces[k]
-			copy(m.nxt[m.dsts[k]:], m.cur[p.off:p.off+p.n])
+			from := m.cur[p.off : p.off+p.n]
+			copy(m.nxt[m.dsts[k]:], from)
+			if m.pointers {
+				clear(from) // the storage becomes the spare
+			}
 		}
 	}
 }
@@ -488,7 +492,7 @@ func (m *Machine[E]) runTask(t *task[E], w *scratch) {
 		w.sub = i + len(slots)
 		k := len(slots)
 		if len(w.holes) > 0 {
-			k = fillHoles(slots, next, s, w.holes)
+			k = fillHoles(slots, next, s, w.holes, m.pointers)
 		}
 		if k > 0 {
 			t.stays = append(t.stays, seg{p.off, uint32(k), s})
@@ -569,8 +573,10 @@ func (m *Machine[E]) sortOut(t *task[E], w *scratch, slots []slot[E], nx []State
 // the entities which went left) with the last stayer not yet packed, and
 // returns how many stayers there are. It copies one entity per hole rather
 // than shifting every stayer after the first hole; the order it leaves
-// depends only on the piece.
-func fillHoles[E any](slots []slot[E], next []StateID, s StateID, holes []uint32) int {
+// depends only on the piece. If drop is set, it clears what the piece holds
+// after its stayers: copies of the movers, now in the arena, of the finals,
+// now in their task, and of the stayers that filled the holes.
+func fillHoles[E any](slots []slot[E], next []StateID, s StateID, holes []uint32, drop bool) int {
 	k := len(slots) - len(holes)
 	src := len(slots) - 1
 	for _, h := range holes {
@@ -583,12 +589,17 @@ func fillHoles[E any](slots []slot[E], next []StateID, s StateID, holes []uint32
 		slots[h] = slots[src]
 		src--
 	}
+	if drop {
+		clear(slots[k:])
+	}
 	return k
 }
 
 // finish records task t's groups of movers, from the counts w holds, and
-// marks it done.
+// marks it done. It drops t's batch, whose view of the storage would keep
+// the storage's array alive once a step has grown it into a new one.
 func (m *Machine[E]) finish(t *task[E], w *scratch) {
+	t.batch = Batch[E]{}
 	for _, n := range w.touched {
 		if n != t.state {
 			t.targets = append(t.targets, target{state: n, n: w.cnt[n]})
@@ -677,6 +688,9 @@ func (m *Machine[E]) commit(t *task[E], w *scratch) {
 				big[movers[i].id] = n
 			}
 		}
+		if m.pointers {
+			clear(movers) // the arena outlives the step
+		}
 	}
 	for _, f := range t.finals {
 		m.where.set(f.id, absent)
@@ -742,6 +756,7 @@ func (m *Machine[E]) recoverTask(t *task[E], w *scratch) {
 			}
 		}
 		copy(slots[k:], slots[done:])
+		clear(slots[k+len(slots)-done:]) // copies, as in runTask
 		if k > 0 {
 			t.stays = append(t.stays, seg{pc.off, uint32(k), t.state})
 		}
@@ -860,18 +875,30 @@ func (m *Machine[E]) defrag() {
 	m.cur, m.nxt = m.nxt, m.cur
 }
 
-// callFinals tells the game about the entities that returned Final.
+// callFinals tells the game about the entities that returned Final, then
+// drops their data, even if OnFinal panics.
 func (m *Machine[E]) callFinals() {
 	m.iterating++ // a Step from OnFinal is refused; its adds wait until the end
 	defer m.endIteration()
+	defer m.dropFinals()
+	if m.opts.OnFinal == nil {
+		return
+	}
 	for k := range m.tasks {
 		t := &m.tasks[k]
-		if m.opts.OnFinal != nil && t.done {
+		if t.done {
 			for i := range t.finals {
 				m.opts.OnFinal(t.finals[i].id, &t.finals[i].data)
 			}
 		}
-		clear(t.finals)
+	}
+}
+
+// dropFinals clears the tasks' copies of the entities that returned Final,
+// keeping their number for Transitions.
+func (m *Machine[E]) dropFinals() {
+	for k := range m.tasks {
+		clear(m.tasks[k].finals)
 	}
 }
 
