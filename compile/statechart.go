@@ -38,7 +38,7 @@ func isStatechart(c *chart.Chart, plain bool) bool {
 		if len(t.Also) > 0 || t.Internal || len(t.Actions) > 0 || t.Target.Kind == chart.ToNone {
 			return true
 		}
-		if plain && (t.Event != "" && t.Guard != "" || len(labelActions(t)) > 0) {
+		if plain && (t.Event != "" && t.Guard != "" || performsActions(t)) {
 			return true
 		}
 		if _, ok := afterDelay(t.Event); ok && c.Stencil == nil {
@@ -720,14 +720,15 @@ func (x *lowering) lowerChartTransition(t *chart.Transition, from table.StateID)
 	return tr, ok
 }
 
-// labelActions returns the game actions of the label of a drawing's
-// transition t ("push / swing(); speed = fast": see chart.ParseActions).
-func labelActions(t *chart.Transition) []chart.Action {
+// performsActions reports whether the label of a drawing's transition t
+// names an action that reads ("push / swing(); speed = fast": see
+// chart.ParseActions), which a flat table cannot perform.
+func performsActions(t *chart.Transition) bool {
 	if t.Action == "" {
-		return nil
+		return false
 	}
 	as, _ := chart.ParseActions(t.Action, t.Pos)
-	return as
+	return len(as) > 0
 }
 
 // labelActions returns the game actions of transition t's label, and
