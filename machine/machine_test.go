@@ -1,0 +1,172 @@
+package machine
+
+import (
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+)
+
+func goomba() Description {
+	return Description{
+		Name:    "goomba",
+		Kind:    KindTable,
+		Initial: 0,
+		States:  []State{{Name: "walkLeft", Parent: NoState}, {Name: "walkRight", Parent: NoState}, {Name: "die", Parent: NoState}},
+		Triggers: []Trigger{
+			{Name: "hitTriggerLeft", Kind: TriggerTest},
+			{Name: "hit", Kind: TriggerMessage},
+		},
+		Transitions: []Transition{
+			{From: 0, To: []StateID{1}, Trigger: 0},
+			{From: 0, To: []StateID{2}, Trigger: 1},
+			{From: 1, To: []StateID{0}, Trigger: 0},
+			{From: 2, Final: true, Trigger: -1},
+		},
+	}
+}
+
+func TestRecorderRing(t *testing.T) {
+	r := NewRecorder(4)
+	obs := r.Register(goomba())
+	for i := range 6 {
+		r.SetTick(uint64(i))
+		obs.Observe(Event{Entity: uint64(i), From: 0, To: 1, Trigger: -1, Transition: 0})
+	}
+	got := r.Events(nil)
+	var ents []uint64
+	for _, ev := range got {
+		ents = append(ents, ev.Entity)
+		if ev.Tick != ev.Entity {
+			t.Errorf("event of entity %d has tick %d, want %d", ev.Entity, ev.Tick, ev.Entity)
+		}
+	}
+	if want := []uint64{2, 3, 4, 5}; !slices.Equal(ents, want) {
+		t.Errorf("entities = %v, want %v", ents, want)
+	}
+	if r.Total() != 6 || r.Len() != 4 {
+		t.Errorf("Total, Len = %d, %d, want 6, 4", r.Total(), r.Len())
+	}
+	r.SetSize(2)
+	ents = ents[:0]
+	for _, ev := range r.Events(nil) {
+		ents = append(ents, ev.Entity)
+	}
+	if want := []uint64{4, 5}; !slices.Equal(ents, want) {
+		t.Errorf("after SetSize(2): entities = %v, want %v", ents, want)
+	}
+	obs.Observe(Event{Entity: 6})
+	ents = ents[:0]
+	for _, ev := range r.Events(nil) {
+		ents = append(ents, ev.Entity)
+	}
+	if want := []uint64{5, 6}; !slices.Equal(ents, want) {
+		t.Errorf("after one more: entities = %v, want %v", ents, want)
+	}
+	r.SetSize(8)
+	obs.(BatchObserver).ObserveBatch([]Event{{Entity: 7}, {Entity: 8}})
+	ents = ents[:0]
+	for _, ev := range r.Events(nil) {
+		ents = append(ents, ev.Entity)
+	}
+	if want := []uint64{5, 6, 7, 8}; !slices.Equal(ents, want) {
+		t.Errorf("after growing: entities = %v, want %v", ents, want)
+	}
+}
+
+func TestRecorderConcurrent(t *testing.T) {
+	r := NewRecorder(100)
+	a, b := r.Register(goomba()), r.Register(goomba())
+	var wg sync.WaitGroup
+	for _, obs := range []Observer{a, b} {
+		wg.Go(func() {
+			for i := range 1000 {
+				obs.Observe(Event{Entity: uint64(i)})
+			}
+		})
+	}
+	wg.Go(func() {
+		for range 100 {
+			r.Events(nil)
+		}
+	})
+	wg.Wait()
+	if r.Total() != 2000 || r.Len() != 100 {
+		t.Errorf("Total, Len = %d, %d, want 2000, 100", r.Total(), r.Len())
+	}
+	if r.Machines()[1].Name != "goomba" {
+		t.Errorf("machine 1 = %q, want goomba", r.Machines()[1].Name)
+	}
+}
+
+func TestRecordAllocs(t *testing.T) {
+	r := NewRecorder(16)
+	obs := r.Register(goomba())
+	if n := testing.AllocsPerRun(100, func() { obs.Observe(Event{Entity: 1}) }); n != 0 {
+		t.Errorf("Observe allocates %v times, want 0", n)
+	}
+}
+
+func TestMapping(t *testing.T) {
+	d := goomba()
+	d.States[1].Name = "walkEast" // renamed: walkRight is lost
+	m := NewMapping([]string{"walkLeft", "walkRight", "die"}, &d)
+	if got := m.State(7, 0); got != 0 {
+		t.Errorf("State(walkLeft) = %v, want 0", got)
+	}
+	if got := m.State(8, 1); got != 0 {
+		t.Errorf("State(walkRight) = %v, want the fallback 0", got)
+	}
+	if got := m.State(9, 5); got != 0 {
+		t.Errorf("State(5) = %v, want the fallback 0", got)
+	}
+	want := []Moved{{Entity: 8, From: "walkRight", To: 0}, {Entity: 9, From: "state 5", To: 0}}
+	if !slices.Equal(m.Moved, want) {
+		t.Errorf("Moved = %v, want %v", m.Moved, want)
+	}
+	if got := m.Lost(); !slices.Equal(got, []string{"walkRight"}) {
+		t.Errorf("Lost = %v, want [walkRight]", got)
+	}
+	if m.String() != "1 states lost, 2 entities moved" {
+		t.Errorf("String = %q", m.String())
+	}
+	if id := NewMapping([]string{"walkLeft", "walkRight", "die"}, new(goomba())); !id.Identity() {
+		t.Errorf("same names: Identity() = false, To = %v", id.To)
+	}
+}
+
+func TestFingerprint(t *testing.T) {
+	a, b := goomba(), goomba()
+	b.Name, b.States[0].Source = "other", "goomba.vdx, shape 3"
+	if Fingerprint(&a) != Fingerprint(&b) {
+		t.Error("a machine's name or sources changed its fingerprint")
+	}
+	b.Transitions[1].To = []StateID{1}
+	if Fingerprint(&a) == Fingerprint(&b) {
+		t.Error("a changed target kept the fingerprint")
+	}
+}
+
+func TestCheck(t *testing.T) {
+	d := goomba()
+	if err := d.Check(); err != nil {
+		t.Fatal(err)
+	}
+	d.Transitions[0].To = []StateID{9}
+	if err := d.Check(); err == nil || err.Error() != `machine: transition 0 from "walkLeft" goes to state 9, which is not a state` {
+		t.Errorf("Check = %v", err)
+	}
+}
+
+func ExampleRecorder() {
+	rec := NewRecorder(1024)
+	obs := rec.Register(goomba()) // attach obs to the runtime
+	rec.SetTick(42)
+	obs.Observe(Event{Entity: 3, From: 0, To: 2, Cause: CauseMessage, Trigger: 1, Transition: 1})
+	for _, ev := range rec.Events(nil) {
+		d := rec.Machines()[ev.Machine]
+		fmt.Printf("tick %d: %s %d: %s -> %s on %s %s\n", ev.Tick, d.Name, ev.Entity,
+			d.StateName(ev.From), d.StateName(ev.To), ev.Cause, d.Triggers[ev.Trigger].Name)
+	}
+	// Output: tick 42: goomba 3: walkLeft -> die on message hit
+}

@@ -1,0 +1,159 @@
+package machine
+
+import (
+	"encoding/binary"
+	"hash/fnv"
+	"strconv"
+)
+
+// Fingerprint returns a hash of what d defines: its kind, its states'
+// names, kinds and parents, its initial state, its transitions and their
+// triggers, in order. Two definitions with the same fingerprint run the
+// same way on the same inputs; a save carries its machines' fingerprints
+// so that restoring into another definition is noticed. Names of the
+// machine and source positions are left out: moving a shape on the page
+// or renaming the file changes nothing.
+func Fingerprint(d *Description) uint64 {
+	h := fnv.New64a()
+	var b []byte
+	num := func(v int64) { b = binary.AppendVarint(b, v) }
+	str := func(s string) { num(int64(len(s))); b = append(b, s...) }
+	num(int64(d.Kind))
+	num(int64(d.Initial))
+	num(int64(len(d.States)))
+	for _, s := range d.States {
+		str(s.Name)
+		num(int64(s.Kind))
+		num(int64(s.Parent))
+	}
+	num(int64(len(d.Triggers)))
+	for _, t := range d.Triggers {
+		str(t.Name)
+		num(int64(t.Kind))
+	}
+	num(int64(len(d.Transitions)))
+	for _, t := range d.Transitions {
+		num(int64(t.From))
+		num(int64(len(t.To)))
+		for _, to := range t.To {
+			num(int64(to))
+		}
+		num(int64(t.Trigger))
+		str(t.Condition)
+		flags := 0
+		for i, f := range [...]bool{t.Final, t.Return, t.Push} {
+			if f {
+				flags |= 1 << i
+			}
+		}
+		num(int64(flags))
+	}
+	h.Write(b)
+	return h.Sum64()
+}
+
+// Mapping maps the states of a machine as it was saved to the states of
+// the definition it is restored into, by name: the same mapping serves a
+// saved game loaded into a newer version of a drawing and a drawing
+// reloaded while the game runs. A state whose name is gone maps to the
+// fallback, and each entity that was in one is reported in Moved.
+type Mapping struct {
+	// To maps an old ID to the new one, or to NoState when the new
+	// definition has no state of the old one's name.
+	To []StateID
+	// Old holds the old states' names, by old ID.
+	Old []string
+	// Fallback is where an entity in a state that is gone goes: the new
+	// definition's initial state unless the caller says otherwise.
+	Fallback StateID
+	// Moved lists the entities sent to the fallback, in the order they
+	// were mapped.
+	Moved []Moved
+}
+
+// Moved reports one entity whose state could not be mapped by name.
+type Moved struct {
+	Entity uint64  // the entity or agent, as the runtime numbers it
+	From   string  // the old state's name
+	To     StateID // the state it was put in: the fallback
+}
+
+// NewMapping returns the mapping from states named old (by old ID) to the
+// states of d, with d's initial state as the fallback (or state 0 when d
+// names none).
+func NewMapping(old []string, d *Description) *Mapping {
+	m := &Mapping{To: make([]StateID, len(old)), Old: old, Fallback: d.Initial}
+	if m.Fallback == NoState && len(d.States) > 0 {
+		m.Fallback = 0
+	}
+	byName := make(map[string]StateID, len(d.States))
+	for i, s := range d.States {
+		byName[s.Name] = StateID(i)
+	}
+	for i, name := range old {
+		id, ok := byName[name]
+		if !ok {
+			id = NoState
+		}
+		m.To[i] = id
+	}
+	return m
+}
+
+// Identity reports whether every old state keeps its ID.
+func (m *Mapping) Identity() bool {
+	for i, id := range m.To {
+		if id != StateID(i) {
+			return false
+		}
+	}
+	return true
+}
+
+// Lost returns the names of the old states that have no namesake.
+func (m *Mapping) Lost() []string {
+	var lost []string
+	for i, id := range m.To {
+		if id == NoState {
+			lost = append(lost, m.Old[i])
+		}
+	}
+	return lost
+}
+
+// State returns the new ID of old state id for entity e: its namesake, or
+// the fallback, recording the move. NoState and Final map to themselves;
+// an ID that was never a state maps to the fallback as well, reported
+// with the ID's String as its name.
+func (m *Mapping) State(e uint64, id StateID) StateID {
+	if id == NoState || id == Final {
+		return id
+	}
+	if id >= 0 && int(id) < len(m.To) && m.To[id] != NoState {
+		return m.To[id]
+	}
+	name := id.String()
+	if id >= 0 && int(id) < len(m.Old) {
+		name = m.Old[id]
+	}
+	m.Moved = append(m.Moved, Moved{Entity: e, From: name, To: m.Fallback})
+	return m.Fallback
+}
+
+// String summarises the mapping: "identity", or how many states were lost
+// and entities moved.
+func (m *Mapping) String() string {
+	if m.Identity() && len(m.Moved) == 0 {
+		return "identity"
+	}
+	return strconv.Itoa(len(m.Lost())) + " states lost, " + strconv.Itoa(len(m.Moved)) + " entities moved"
+}
+
+// Codec turns the game's own values (an entity's data, a message's
+// payload) into bytes and back, for saves: fsmforge never serialises the
+// game's types by reflection. Append appends v's bytes to b; Decode reads
+// back exactly the bytes one Append wrote (the save stores their length).
+type Codec[T any] struct {
+	Append func(b []byte, v *T) ([]byte, error)
+	Decode func(b []byte, v *T) error
+}
