@@ -81,7 +81,7 @@
 // to [table.Final]; a returning one to [table.Return]; Push is kept.
 //
 // The table's properties are the stencil's action properties in its order,
-// each with its whole drop-list, so that ActionIDs and ValueIDs are the
+// each with its whole drop-list, so that PropertyIDs and ValueIDs are the
 // drop-lists' positions. Its tests are the stencil's tests, all of them,
 // in the stencil's order (so that TestIDs are the same for every drawing
 // made with one stencil and one host serves them all), each followed by

@@ -74,5 +74,5 @@ func (h *byteHost) next() int {
 	return int(h.data[h.i%len(h.data)])
 }
 
-func (h *byteHost) Test(int, table.TestID) bool           { return h.next()&1 == 1 }
-func (h *byteHost) Do(int, table.ActionID, table.ValueID) {}
+func (h *byteHost) Test(int, table.TestID) bool             { return h.next()&1 == 1 }
+func (h *byteHost) Do(int, table.PropertyID, table.ValueID) {}

@@ -552,7 +552,7 @@ func (x *lowering) gameAction(a chart.Action, at chart.Pos, owner string, ownerP
 		}
 		return table.Action{}, false
 	}
-	return table.Action{Property: table.ActionID(p), Value: table.ValueID(v)}, true
+	return table.Action{Property: table.PropertyID(p), Value: table.ValueID(v)}, true
 }
 
 // checkProps reports more properties than a table holds.

@@ -28,7 +28,7 @@ func (s *script) Test(_ *script, id table.TestID) bool {
 	return ok
 }
 
-func (s *script) Do(_ *script, p table.ActionID, v table.ValueID) {
+func (s *script) Do(_ *script, p table.PropertyID, v table.ValueID) {
 	s.log = append(s.log, fmt.Sprintf("do %d=%d", p, v))
 }
 

@@ -341,7 +341,7 @@ type doorHost struct {
 }
 
 func (h *doorHost) Test(_ int, t table.TestID) bool { return h.hold[h.tb.Test(t).Name] }
-func (h *doorHost) Do(_ int, p table.ActionID, v table.ValueID) {
+func (h *doorHost) Do(_ int, p table.PropertyID, v table.ValueID) {
 	h.did = append(h.did, h.tb.Property(p)+"="+h.tb.Value(p, v))
 }
 

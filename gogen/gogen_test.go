@@ -351,7 +351,7 @@ func randomTable(rng *rand.Rand) *table.Table {
 		var acts []table.Action
 		for p, nv := range nvals {
 			if rng.IntN(2) == 0 {
-				acts = append(acts, table.Action{Property: table.ActionID(p), Value: table.ValueID(rng.IntN(nv))})
+				acts = append(acts, table.Action{Property: table.PropertyID(p), Value: table.ValueID(rng.IntN(nv))})
 			}
 		}
 		b.AddState(name("s", s), acts...)

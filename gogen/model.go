@@ -143,7 +143,7 @@ func newModel(x *errs, t *table.Table, opt Options) *model {
 
 	// Properties: a type, a constant, a host method, and the values.
 	for p := range t.NumProperties() {
-		id := table.ActionID(p)
+		id := table.PropertyID(p)
 		name := t.Property(id)
 		where := fmt.Sprintf("property %q", name)
 		c, ok := word(where, name)

@@ -205,7 +205,7 @@ func randomAdapter(pkg string, src []byte) ([]byte, error) {
 					if !ok {
 						return nil, fmt.Errorf("host method %s: a parameter type the adapter does not know", name)
 					}
-					fmt.Fprintf(&methods, "func (h randHost) %s(v %s) { h.h.Do(table.ActionID(Property%s), table.ValueID(v)) }\n", name, typ.Name, name)
+					fmt.Fprintf(&methods, "func (h randHost) %s(v %s) { h.h.Do(table.PropertyID(Property%s), table.ValueID(v)) }\n", name, typ.Name, name)
 				default:
 					return nil, fmt.Errorf("host method %s: a kind the adapter does not know", name)
 				}

@@ -21,7 +21,7 @@ import (
 // functions indexed by TestID. Each test tried costs one interface call.
 type Host[E any] interface {
 	Test(e E, t TestID) bool
-	Do(e E, p ActionID, v ValueID)
+	Do(e E, p PropertyID, v ValueID)
 }
 
 // Agent runs a [Table] for one entity: it is the AIObject of the article

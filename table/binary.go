@@ -445,7 +445,7 @@ func (d *decoder) states(t *Table) {
 		}
 		s.actions = make([]Action, d.count("entry actions", 4))
 		for j := range s.actions {
-			s.actions[j] = Action{Property: ActionID(d.u16()), Value: ValueID(d.u16())}
+			s.actions[j] = Action{Property: PropertyID(d.u16()), Value: ValueID(d.u16())}
 		}
 		if d.err != nil {
 			return

@@ -43,14 +43,14 @@ type Builder struct {
 
 // badProperty is the Property of the tokens that Builder.Action returns for
 // actions it cannot make: never a property (MaxProperties is 0xFFFF).
-const badProperty = ActionID(math.MaxUint16)
+const badProperty = PropertyID(math.MaxUint16)
 
 // AddProperty adds an entry-action property with its drop-list of values
 // (XMovement: existing, right, left, death) and returns its ID; the values'
 // IDs are their positions in the list.
-func (b *Builder) AddProperty(name string, values ...string) ActionID {
+func (b *Builder) AddProperty(name string, values ...string) PropertyID {
 	b.props = append(b.props, property{name: name, values: slices.Clone(values)})
-	return ActionID(len(b.props) - 1)
+	return PropertyID(len(b.props) - 1)
 }
 
 // AddTest returns the ID of the polled test with this name and value (""
@@ -112,7 +112,7 @@ func (b *Builder) Action(property, value string) Action {
 		}
 		for v, name := range b.props[p].values {
 			if name == value {
-				return Action{Property: ActionID(p), Value: ValueID(v)}
+				return Action{Property: PropertyID(p), Value: ValueID(v)}
 			}
 		}
 		return b.badAction(fmt.Sprintf("property %q has no value %q", property, value))

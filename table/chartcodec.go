@@ -124,7 +124,7 @@ func (d *decoder) chart(t *Table) *Table {
 		for i := range list {
 			a := &list[i]
 			a.Kind = ActionKind(d.u8())
-			a.Property = ActionID(d.u16())
+			a.Property = PropertyID(d.u16())
 			a.Value = ValueID(d.u16())
 			a.Event = TestID(d.u16())
 			a.Timer = TimerID(d.u16())
@@ -352,7 +352,7 @@ func unmarshalChartJSON(j *jsonTable) (*Table, error) {
 	var x errs
 	b := &Builder{Name: j.Name, Options: Options{Chain: j.Options.Chain, ChainLimit: j.Options.ChainLimit, StackLimit: j.Options.StackLimit,
 		QueueLimit: j.Options.QueueLimit, TimerLimit: j.Options.TimerLimit}}
-	props := map[string]ActionID{}
+	props := map[string]PropertyID{}
 	for _, p := range j.Properties {
 		props[p.Name] = b.AddProperty(p.Name, p.Values...)
 	}

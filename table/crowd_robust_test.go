@@ -39,7 +39,7 @@ func (h *lossHost) Test(e *lossEntity, id table.TestID) bool {
 	return false
 }
 
-func (h *lossHost) Do(*lossEntity, table.ActionID, table.ValueID) {}
+func (h *lossHost) Do(*lossEntity, table.PropertyID, table.ValueID) {}
 
 // TestCrowdPanicKeepsMessages posts a message to every entity, makes the
 // host panic for one entity in the middle of the step, recovers, and checks

@@ -57,7 +57,7 @@ func (h *botHost) Test(b *bot, id table.TestID) bool {
 	return ok
 }
 
-func (h *botHost) Do(b *bot, p table.ActionID, v table.ValueID) {
+func (h *botHost) Do(b *bot, p table.PropertyID, v table.ValueID) {
 	b.seed ^= uint64(p)<<32 | uint64(v)
 	h.logs[b.id] = append(h.logs[b.id], h.t.Property(p)+":="+h.t.Value(p, v))
 	h.maybePost(b)
@@ -557,7 +557,7 @@ type crowdProbeHost struct {
 }
 
 func (h *crowdProbeHost) Test(p **probe, id table.TestID) bool { return h.probeHost.Test(*p, id) }
-func (h *crowdProbeHost) Do(p **probe, a table.ActionID, v table.ValueID) {
+func (h *crowdProbeHost) Do(p **probe, a table.PropertyID, v table.ValueID) {
 	h.probeHost.Do(*p, a, v)
 	if h.onDo != nil {
 		h.onDo()

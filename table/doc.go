@@ -22,7 +22,7 @@
 //     has received it).
 //   - Properties: the entry actions' drop-lists, such as XMovement
 //     {existing, right, left, death}. An entry action ([Action]) sets a
-//     property ([ActionID]) to one of its values ([ValueID]).
+//     property ([PropertyID]) to one of its values ([ValueID]).
 //   - States: for each, the ordered TestIDs of its transitions and its entry
 //     actions; one is the initial state (the first unless said otherwise).
 //   - The destination table, tests × states: the cell for test t and state
@@ -87,7 +87,7 @@
 // # Hosts
 //
 // The game implements [Host]: Test(entity, TestID) bool for polled tests
-// and Do(entity, ActionID, ValueID) for entry actions. IDs are dense, so a
+// and Do(entity, PropertyID, ValueID) for entry actions. IDs are dense, so a
 // host binds the table once by name ([Table.LookupTest],
 // [Table.LookupProperty], [Table.LookupValue]) or checks its own constants
 // against it, then answers with a switch or a slice indexed by ID: no map
@@ -259,7 +259,7 @@
 //	  TEST  2 count; per test: 1 kind (0 polled, 1 message), str name,
 //	        str value
 //	  STAT  2 count; 2 initial state; per state: str name, 2 count, per
-//	        transition: 2 TestID; 2 count, per entry action: 2 ActionID,
+//	        transition: 2 TestID; 2 count, per entry action: 2 PropertyID,
 //	        2 ValueID
 //	  ANYS  2 count; per any-state transition: 2 TestID, 2 destination,
 //	        1 push (0 or 1)
@@ -278,7 +278,7 @@
 //	      state marked initial: 2 StateID; then three transition lists:
 //	      the states', the any-state ones, the default ones.
 //	      Actions: 2 count; per action: 1 kind (an ActionKind),
-//	      2 ActionID, 2 ValueID, 2 event TestID, 2 TimerID (0xFFFF
+//	      2 PropertyID, 2 ValueID, 2 event TestID, 2 TimerID (0xFFFF
 //	      none), 8 delay (float64 bits), condition.
 //	      Transition list: 4 count; per transition: 2 source, 2 TestID
 //	      (0xFFFF none), 2 target (0xFFFC none), 1 flags (bit 0 push,

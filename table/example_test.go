@@ -75,7 +75,7 @@ type Goomba struct {
 type Level struct {
 	t                         *table.Table
 	left, right, done         table.TestID
-	xMovement, animation      table.ActionID
+	xMovement, animation      table.PropertyID
 	LeftTrigger, RightTrigger int
 }
 
@@ -111,7 +111,7 @@ func (l *Level) Test(g *Goomba, id table.TestID) bool {
 }
 
 // Do performs an entry action.
-func (l *Level) Do(g *Goomba, p table.ActionID, v table.ValueID) {
+func (l *Level) Do(g *Goomba, p table.PropertyID, v table.ValueID) {
 	value := l.t.Value(p, v)
 	switch {
 	case p == l.xMovement && value == "left":
@@ -282,8 +282,8 @@ func ExampleTransition_anyState() {
 // always is a host whose polled tests always hold.
 type always struct{}
 
-func (always) Test(*Goomba, table.TestID) bool           { return true }
-func (always) Do(*Goomba, table.ActionID, table.ValueID) {}
+func (always) Test(*Goomba, table.TestID) bool             { return true }
+func (always) Do(*Goomba, table.PropertyID, table.ValueID) {}
 
 // Encoding a table: a compact binary form for the game, a JSON form for
 // people; both decode to the same table.

@@ -135,7 +135,7 @@ func (chaosHost) Test(c *chaos, _ table.TestID) bool {
 	return c.x&3 == 0
 }
 
-func (chaosHost) Do(*chaos, table.ActionID, table.ValueID) {}
+func (chaosHost) Do(*chaos, table.PropertyID, table.ValueID) {}
 
 // exercise runs an agent on tbl with random tests and messages: only the
 // runtime's own errors may come out, and snapshots must restore.

@@ -18,7 +18,7 @@ const (
 )
 
 const (
-	xMovement table.ActionID = iota
+	xMovement table.PropertyID = iota
 	animation
 )
 
@@ -95,7 +95,7 @@ func bindGoomba(t *table.Table) error {
 	}
 	for _, c := range []struct {
 		name   string
-		id     table.ActionID
+		id     table.PropertyID
 		values []string
 	}{{"XMovement", xMovement, []string{"existing", "right", "left", "death"}}, {"Animation", animation, []string{"existing", "moveRight", "moveLeft", "death"}}} {
 		if id, ok := t.LookupProperty(c.name); !ok || id != c.id {
@@ -142,7 +142,7 @@ func (*world) Test(g *goomba, t table.TestID) bool {
 }
 
 // Do performs an entry action.
-func (*world) Do(g *goomba, p table.ActionID, v table.ValueID) {
+func (*world) Do(g *goomba, p table.PropertyID, v table.ValueID) {
 	switch p {
 	case xMovement:
 		switch v {

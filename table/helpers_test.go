@@ -136,7 +136,7 @@ func (probeHost) Test(p *probe, id table.TestID) bool {
 	return p.holds[name]
 }
 
-func (probeHost) Do(p *probe, a table.ActionID, v table.ValueID) {
+func (probeHost) Do(p *probe, a table.PropertyID, v table.ValueID) {
 	p.log = append(p.log, p.t.Property(a)+"="+p.t.Value(a, v))
 	if p.onDo != nil {
 		p.onDo()

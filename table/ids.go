@@ -61,17 +61,17 @@ func (id TestID) String() string {
 	return "test #" + strconv.Itoa(int(id))
 }
 
-// ActionID identifies an entry-action property of a [Table], such as
+// PropertyID identifies an entry-action property of a [Table], such as
 // XMovement or Animation in the article's stencil: its index in the table's
 // list of properties.
-type ActionID uint16
+type PropertyID uint16
 
 // String returns "property #n". Use [Table.Property] for the name.
-func (id ActionID) String() string { return "property #" + strconv.Itoa(int(id)) }
+func (id PropertyID) String() string { return "property #" + strconv.Itoa(int(id)) }
 
 // ValueID identifies one value of a property's drop-list (left in XMovement
 // {existing, right, left, death}): its index in that list, so ValueIDs are
-// only meaningful together with their [ActionID].
+// only meaningful together with their [PropertyID].
 type ValueID uint16
 
 // String returns "value #n". Use [Table.Value] for the name.
@@ -85,8 +85,8 @@ func (id ValueID) String() string { return "value #" + strconv.Itoa(int(id)) }
 // fields an action's kind does not use are zero (Event NoTest for a
 // cancel, Timer NoTimer for a raise): Build refuses others.
 type Action struct {
-	Property ActionID // the property to set, such as XMovement
-	Value    ValueID  // one of its values, such as left
+	Property PropertyID // the property to set, such as XMovement
+	Value    ValueID    // one of its values, such as left
 
 	Kind  ActionKind // GameAction (the zero value), or a statechart's own
 	Event TestID     // the event a RaiseAction or SendAction makes

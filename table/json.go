@@ -212,9 +212,9 @@ func (t *Table) UnmarshalJSON(data []byte) error {
 	for q := len(j.States) - 1; q >= 0; q-- { // the first of duplicates wins; validate reports them
 		states[j.States[q].Name] = StateID(q)
 	}
-	props := make(map[string]ActionID, len(j.Properties))
+	props := make(map[string]PropertyID, len(j.Properties))
 	for p := len(j.Properties) - 1; p >= 0; p-- {
-		props[j.Properties[p].Name] = ActionID(p)
+		props[j.Properties[p].Name] = PropertyID(p)
 	}
 	if q, ok := states[j.Initial]; ok {
 		nt.initial = q

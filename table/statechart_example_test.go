@@ -12,8 +12,8 @@ type lamp struct{ dark bool }
 
 type lampHost struct{}
 
-func (lampHost) Test(l *lamp, t table.TestID) bool       { return l.dark }
-func (lampHost) Do(*lamp, table.ActionID, table.ValueID) {}
+func (lampHost) Test(l *lamp, t table.TestID) bool         { return l.dark }
+func (lampHost) Do(*lamp, table.PropertyID, table.ValueID) {}
 
 // ExampleBuilder_statechart builds a statechart by code: a lamp that is
 // off, or on, where "on" is a compound state with a shallow history

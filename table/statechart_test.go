@@ -10,8 +10,8 @@ import (
 // nopHost answers no test and records the game actions done.
 type nopHost struct{ done []string }
 
-func (h *nopHost) Test(e int, t table.TestID) bool             { return false }
-func (h *nopHost) Do(e int, p table.ActionID, v table.ValueID) {}
+func (h *nopHost) Test(e int, t table.TestID) bool               { return false }
+func (h *nopHost) Do(e int, p table.PropertyID, v table.ValueID) {}
 
 // TestStatechartRaiseOrder is W3C test 144: events raised on entry are
 // handled in the order raised.
@@ -205,8 +205,8 @@ func buildNPC() (*table.Table, error) {
 // seesHost says the player is seen on odd frames.
 type seesHost struct{ frame int }
 
-func (h *seesHost) Test(e int, t table.TestID) bool             { return h.frame%2 == 1 }
-func (h *seesHost) Do(e int, p table.ActionID, v table.ValueID) {}
+func (h *seesHost) Test(e int, t table.TestID) bool               { return h.frame%2 == 1 }
+func (h *seesHost) Do(e int, p table.PropertyID, v table.ValueID) {}
 
 // TestStatechartAllocs checks that updates of a statechart agent allocate
 // nothing: events, timers, history and parallel regions included.

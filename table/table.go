@@ -171,7 +171,7 @@ const noSlot = math.MaxUint8
 // gameAction is an entry action of a flat table as the runtime performs
 // it: an Action without what only statecharts use.
 type gameAction struct {
-	Property ActionID
+	Property PropertyID
 	Value    ValueID
 }
 
@@ -244,7 +244,7 @@ func (t *Table) LookupTest(name, value string) (TestID, bool) {
 }
 
 // Property returns the name of property p, or p.String() if t has none such.
-func (t *Table) Property(p ActionID) string {
+func (t *Table) Property(p PropertyID) string {
 	if int(p) >= len(t.props) {
 		return p.String()
 	}
@@ -253,10 +253,10 @@ func (t *Table) Property(p ActionID) string {
 
 // LookupProperty returns the property named name. It costs a scan of the
 // properties.
-func (t *Table) LookupProperty(name string) (ActionID, bool) {
+func (t *Table) LookupProperty(name string) (PropertyID, bool) {
 	for i := range t.props {
 		if t.props[i].name == name {
-			return ActionID(i), true
+			return PropertyID(i), true
 		}
 	}
 	return 0, false
@@ -264,7 +264,7 @@ func (t *Table) LookupProperty(name string) (ActionID, bool) {
 
 // NumValues returns the number of values in property p's drop-list, 0 if t
 // has no property p.
-func (t *Table) NumValues(p ActionID) int {
+func (t *Table) NumValues(p PropertyID) int {
 	if int(p) >= len(t.props) {
 		return 0
 	}
@@ -273,7 +273,7 @@ func (t *Table) NumValues(p ActionID) int {
 
 // Value returns the name of value v of property p, or v.String() if there
 // is none such.
-func (t *Table) Value(p ActionID, v ValueID) string {
+func (t *Table) Value(p PropertyID, v ValueID) string {
 	if int(v) >= t.NumValues(p) {
 		return v.String()
 	}
@@ -282,7 +282,7 @@ func (t *Table) Value(p ActionID, v ValueID) string {
 
 // LookupValue returns the value of property p named name. It costs a scan
 // of the property's values.
-func (t *Table) LookupValue(p ActionID, name string) (ValueID, bool) {
+func (t *Table) LookupValue(p PropertyID, name string) (ValueID, bool) {
 	for i := range t.NumValues(p) {
 		if t.props[p].values[i] == name {
 			return ValueID(i), true

@@ -495,7 +495,7 @@ type pollHost struct {
 func (h *pollHost) Test(_ int, id table.TestID) bool {
 	return h.holds != "" && h.tb.Test(id).Name == h.holds
 }
-func (h *pollHost) Do(_ int, _ table.ActionID, _ table.ValueID) {}
+func (h *pollHost) Do(_ int, _ table.PropertyID, _ table.ValueID) {}
 
 // TestGolden compares the charts read from the drawings of testdata with
 // testdata/*.golden.json, diagnostics included (those of the drawings the

@@ -321,8 +321,8 @@ type pollHost struct {
 	holds map[string]bool
 }
 
-func (h *pollHost) Test(_ int, id table.TestID) bool            { return h.holds[h.tb.Test(id).Name] }
-func (h *pollHost) Do(_ int, _ table.ActionID, _ table.ValueID) {}
+func (h *pollHost) Test(_ int, id table.TestID) bool              { return h.holds[h.tb.Test(id).Name] }
+func (h *pollHost) Do(_ int, _ table.PropertyID, _ table.ValueID) {}
 
 // TestStencilStatechartDiagnostics reads drawings made with the sentry's
 // written stencil that misuse its masters of statecharts: what the reader

@@ -63,7 +63,7 @@ func printTable(w io.Writer, t *table.Table) error {
 
 	if t.NumProperties() > 0 {
 		fmt.Fprintln(w, "\naction properties:")
-		for p := range table.ActionID(t.NumProperties()) {
+		for p := range table.PropertyID(t.NumProperties()) {
 			vals := make([]string, t.NumValues(p))
 			for v := range vals {
 				vals[v] = t.Value(p, table.ValueID(v))

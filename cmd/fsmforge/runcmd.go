@@ -222,7 +222,7 @@ type scriptHost struct {
 
 func (h *scriptHost) Test(_ struct{}, id table.TestID) bool { return h.holds[id] }
 
-func (h *scriptHost) Do(_ struct{}, p table.ActionID, v table.ValueID) {
+func (h *scriptHost) Do(_ struct{}, p table.PropertyID, v table.ValueID) {
 	h.acts = append(h.acts, h.t.Property(p)+"="+h.t.Value(p, v))
 }
 

@@ -44,7 +44,7 @@ func Load() (*table.Table, error) {
 type tableHost struct {
 	t                          *table.Table
 	left, right, done          table.TestID
-	movement, animation        table.ActionID
+	movement, animation        table.PropertyID
 	movementValues, animValues []string
 }
 
@@ -62,7 +62,7 @@ func bind(t *table.Table) (*tableHost, error) {
 	}
 	for _, b := range []struct {
 		name   string
-		id     *table.ActionID
+		id     *table.PropertyID
 		values *[]string
 	}{{"XMovement", &h.movement, &h.movementValues}, {"Animation", &h.animation, &h.animValues}} {
 		id, ok := t.LookupProperty(b.name)
@@ -89,7 +89,7 @@ func (h *tableHost) Test(g *Goomba, id table.TestID) bool {
 	return false
 }
 
-func (h *tableHost) Do(g *Goomba, p table.ActionID, v table.ValueID) {
+func (h *tableHost) Do(g *Goomba, p table.PropertyID, v table.ValueID) {
 	switch p {
 	case h.movement:
 		g.setMovement(h.movementValues[v])

@@ -52,8 +52,8 @@ type Guard struct {
 // drawing has no game actions.
 type host struct{ sees table.TestID }
 
-func (h host) Test(g *Guard, t table.TestID) bool     { return t == h.sees && g.SeesPlayer }
-func (host) Do(*Guard, table.ActionID, table.ValueID) {}
+func (h host) Test(g *Guard, t table.TestID) bool       { return t == h.sees && g.SeesPlayer }
+func (host) Do(*Guard, table.PropertyID, table.ValueID) {}
 
 // Level runs guards on the table, driven by a seeded script of noises,
 // sightings and shots: every run with the same seed is the same.

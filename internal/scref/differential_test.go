@@ -133,7 +133,7 @@ func (h *host) Do(property, value string) {
 type tableHost struct{ *host }
 
 func (h tableHost) Test(_ struct{}, id table.TestID) bool { return h.answers[h.t.Test(id).Name] }
-func (h tableHost) Do(_ struct{}, p table.ActionID, v table.ValueID) {
+func (h tableHost) Do(_ struct{}, p table.PropertyID, v table.ValueID) {
 	h.host.Do(h.t.Property(p), h.t.Value(p, v))
 }
 

@@ -69,5 +69,5 @@ func Run(name string, doc []byte) (Outcome, error) {
 // none; In() is the agent's), and there are no game actions.
 type nullHost struct{}
 
-func (nullHost) Test(struct{}, table.TestID) bool           { return false }
-func (nullHost) Do(struct{}, table.ActionID, table.ValueID) {}
+func (nullHost) Test(struct{}, table.TestID) bool             { return false }
+func (nullHost) Do(struct{}, table.PropertyID, table.ValueID) {}

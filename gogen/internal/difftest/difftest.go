@@ -94,7 +94,7 @@ func (h *Host) Test(id table.TestID) bool {
 }
 
 // Do performs an entry action.
-func (h *Host) Do(p table.ActionID, v table.ValueID) {
+func (h *Host) Do(p table.PropertyID, v table.ValueID) {
 	h.Log = append(h.Log, "do "+h.T.Property(p)+"="+h.T.Value(p, v))
 	h.hook()
 }
@@ -109,8 +109,8 @@ func (h *Host) hook() {
 // agentHost adapts Host to table.Host.
 type agentHost struct{}
 
-func (agentHost) Test(h *Host, id table.TestID) bool            { return h.Test(id) }
-func (agentHost) Do(h *Host, p table.ActionID, v table.ValueID) { h.Do(p, v) }
+func (agentHost) Test(h *Host, id table.TestID) bool              { return h.Test(id) }
+func (agentHost) Do(h *Host, p table.PropertyID, v table.ValueID) { h.Do(p, v) }
 
 // agent is a table.Agent as a Machine.
 type agent struct {

@@ -24,7 +24,7 @@ func (world) Test(g *Goomba, t table.TestID) bool {
 	return false
 }
 
-func (world) Do(g *Goomba, p table.ActionID, v table.ValueID) {
+func (world) Do(g *Goomba, p table.PropertyID, v table.ValueID) {
 	switch Property(p) {
 	case PropertyXMovement:
 		g.XMovement(XMovement(v))

@@ -38,7 +38,7 @@ type gen struct {
 func newGen(h *difftest.Host) difftest.Machine {
 	bot := &Bot{
 		Ask: func(t Test) bool { return h.Test(table.TestID(t)) },
-		Set: func(p Property, v uint16) { h.Do(table.ActionID(p), table.ValueID(v)) },
+		Set: func(p Property, v uint16) { h.Do(table.PropertyID(p), table.ValueID(v)) },
 	}
 	return &gen{m: NewMachine(bot), bot: bot}
 }

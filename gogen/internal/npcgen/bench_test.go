@@ -17,8 +17,8 @@ func (h *seesHost) Anim(v Anim)      {}
 // tableHost is seesHost for table.Agent.
 type tableHost struct{ h *seesHost }
 
-func (t tableHost) Test(e int, id table.TestID) bool            { return t.h.SeesPlayer() }
-func (t tableHost) Do(e int, p table.ActionID, v table.ValueID) {}
+func (t tableHost) Test(e int, id table.TestID) bool              { return t.h.SeesPlayer() }
+func (t tableHost) Do(e int, p table.PropertyID, v table.ValueID) {}
 
 // TestAllocs checks that NewMachine and updates allocate nothing: events,
 // timers, history and parallel regions included.

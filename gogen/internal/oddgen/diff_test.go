@@ -14,7 +14,7 @@ import (
 type host struct{ h *difftest.Host }
 
 func (o host) ask(t OddTest) bool          { return o.h.Test(table.TestID(t)) }
-func (o host) set(p OddProperty, v uint16) { o.h.Do(table.ActionID(p), table.ValueID(v)) }
+func (o host) set(p OddProperty, v uint16) { o.h.Do(table.PropertyID(p), table.ValueID(v)) }
 func (o host) Type() bool                  { return o.ask(OddTestType) }
 func (o host) X2Fast() bool                { return o.ask(OddTest2Fast) }
 func (o host) IsReady() bool               { return o.ask(OddTestIsReady) }

@@ -21,8 +21,8 @@ func (h *benchHost) Anim(v Anim)   {}
 // tableHost is benchHost for table.Agent.
 type tableHost struct{ h *benchHost }
 
-func (t tableHost) Test(e int, id table.TestID) bool            { return t.h.healthy }
-func (t tableHost) Do(e int, p table.ActionID, v table.ValueID) {}
+func (t tableHost) Test(e int, id table.TestID) bool              { return t.h.healthy }
+func (t tableHost) Do(e int, p table.PropertyID, v table.ValueID) {}
 
 // BenchmarkSentry updates 1024 sentries per iteration, each posted a
 // message of benchScript every frame so that every update pushes or

@@ -28,7 +28,7 @@ func TestDifferential(t *testing.T) {
 type host struct{ h *difftest.Host }
 
 func (h host) Healthy() bool { return h.h.Test(table.TestID(TestHealthy)) }
-func (h host) Anim(v Anim)   { h.h.Do(table.ActionID(PropertyAnim), table.ValueID(v)) }
+func (h host) Anim(v Anim)   { h.h.Do(table.PropertyID(PropertyAnim), table.ValueID(v)) }
 
 // gen is the generated Machine as a difftest.StackMachine.
 type gen struct {
