@@ -15,6 +15,14 @@
 //     Machine keeps each state's entities (and their data) in a bucket and
 //     steps every bucket through its state function on parallel workers,
 //     with a result that does not depend on their number.
+//   - [github.com/fsmforge/fsmforge/machine]: what every runtime says about
+//     itself in one vocabulary: a Description of its states and transitions,
+//     an Event for each transition reported to an Observer, and Recorder, a
+//     flight recorder of the last transitions of a set of machines.
+//   - [github.com/fsmforge/fsmforge/save]: one save file for a set of
+//     machines, checksummed, with each machine's fingerprint and state
+//     names, so that a save restored into a changed drawing maps states by
+//     name.
 //   - [github.com/fsmforge/fsmforge/chart]: the designer's chart (states,
 //     entry actions, ordered tested transitions, positions) and the
 //     programmers' stencil, a JSON file form for charts, the options every
