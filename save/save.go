@@ -43,7 +43,8 @@ type File struct {
 type Entry struct {
 	// Name is the game's name for the machine, unique in the file.
 	Name string
-	// Kind is the runtime the snapshot came from.
+	// Kind is the runtime the snapshot came from, or 0 for the game's own
+	// data (File.AddData).
 	Kind machine.Kind
 	// Fingerprint is machine.Fingerprint of the definition it ran.
 	Fingerprint uint64
@@ -66,6 +67,18 @@ func (f *File) Add(name string, d *machine.Description, data []byte) *Entry {
 		states[i] = s.Name
 	}
 	f.Entries = append(f.Entries, Entry{Name: name, Kind: d.Kind, Fingerprint: machine.Fingerprint(d), States: states, Data: data})
+	return &f.Entries[len(f.Entries)-1]
+}
+
+// AddData appends an entry that is the game's own data, not a machine's
+// (its Kind is 0 and it has no states), and returns it: the world the
+// machines run in, saved by the game's code beside them. It panics if the
+// file already has an entry of that name.
+func (f *File) AddData(name string, data []byte) *Entry {
+	if _, ok := f.Entry(name); ok {
+		panic(fmt.Sprintf("save: File.AddData: a second entry named %q", name))
+	}
+	f.Entries = append(f.Entries, Entry{Name: name, Data: data})
 	return &f.Entries[len(f.Entries)-1]
 }
 
