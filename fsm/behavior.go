@@ -57,8 +57,9 @@ var ErrNoPrevious = errors.New("fsm: no previous state to revert to")
 // BehaviorMachine is Buckland's reusable state machine: for one entity, a
 // current state, the previous one and a global state whose Execute runs every
 // update and whose OnMessage sees what the current state does not handle.
-// The states are [Behavior] values; the machine is three interface values and
-// the owner.
+// The states are [Behavior] values; the machine is three interface values,
+// the owner and, for a machine made by [Behaviors.New], its registry and
+// the IDs of its states there.
 //
 // Choose a BehaviorMachine when states are behaviours that act every update
 // and change state themselves, with messages (telegrams) between entities.
@@ -76,7 +77,9 @@ var ErrNoPrevious = errors.New("fsm: no previous state to revert to")
 // the last state it made current; a panic during Update leaves it refusing
 // Update (see there).
 //
-// The zero value has no owner and no state; make one with [NewBehaviorMachine].
+// The zero value has no owner and no state; make one with
+// [NewBehaviorMachine], or with [Behaviors.New] to save it, describe it and
+// watch it by state ID.
 // A BehaviorMachine is not safe for concurrent use.
 type BehaviorMachine[E, M any] struct {
 	owner    E
@@ -84,6 +87,11 @@ type BehaviorMachine[E, M any] struct {
 	previous Behavior[E, M]
 	global   Behavior[E, M]
 	busy     busy // what the machine is running: updating, changing, or both
+
+	// A machine made by Behaviors.New: its registry, and the IDs of its
+	// current, previous and global states there.
+	reg             *Behaviors[E, M]
+	cur, prev, glob StateID
 }
 
 // busy records what a BehaviorMachine is running, to refuse the calls that
@@ -98,19 +106,40 @@ const (
 // NewBehaviorMachine returns a machine for owner whose current state is
 // initial (which may be nil, to be set later with [BehaviorMachine.SetCurrent]).
 // The initial state's Enter is not run, as in Buckland's SetCurrentState.
+// The machine is tied to no registry: to save it by state IDs, describe it
+// or watch it, make it with [Behaviors.New] instead.
 func NewBehaviorMachine[E, M any](owner E, initial Behavior[E, M]) *BehaviorMachine[E, M] {
-	return &BehaviorMachine[E, M]{owner: owner, current: initial}
+	return &BehaviorMachine[E, M]{owner: owner, current: initial, cur: NoState, prev: NoState, glob: NoState}
 }
 
 // SetCurrent sets the current state without running any Enter or Exit: for
-// setting up and for restoring a saved game.
-func (m *BehaviorMachine[E, M]) SetCurrent(s Behavior[E, M]) { m.current = s }
+// setting up and for restoring a saved game. On a machine tied to a
+// [Behaviors] registry it panics if s is neither nil nor registered; it
+// records no transition and reports none.
+func (m *BehaviorMachine[E, M]) SetCurrent(s Behavior[E, M]) {
+	if m.reg != nil {
+		m.cur = m.idOf("SetCurrent", s)
+	}
+	m.current = s
+}
 
-// SetPrevious sets the previous state without running anything.
-func (m *BehaviorMachine[E, M]) SetPrevious(s Behavior[E, M]) { m.previous = s }
+// SetPrevious sets the previous state without running anything. On a
+// machine tied to a registry it panics as SetCurrent does.
+func (m *BehaviorMachine[E, M]) SetPrevious(s Behavior[E, M]) {
+	if m.reg != nil {
+		m.prev = m.idOf("SetPrevious", s)
+	}
+	m.previous = s
+}
 
 // SetGlobal sets the global state (nil for none) without running anything.
-func (m *BehaviorMachine[E, M]) SetGlobal(s Behavior[E, M]) { m.global = s }
+// On a machine tied to a registry it panics as SetCurrent does.
+func (m *BehaviorMachine[E, M]) SetGlobal(s Behavior[E, M]) {
+	if m.reg != nil {
+		m.glob = m.idOf("SetGlobal", s)
+	}
+	m.global = s
+}
 
 // Update runs the global state's Execute, if there is one, then the current
 // state's. It returns [ErrNoState], running nothing, when there is no current
@@ -145,7 +174,9 @@ func (m *BehaviorMachine[E, M]) Update() error {
 // state yet, it only makes s current and runs its Enter. Execute and
 // OnMessage may call it, as often as they like.
 //
-// It returns an error and changes nothing given nil ([ErrNilState]), or when
+// It returns an error and changes nothing given nil ([ErrNilState]), given a
+// state not in the registry of a machine tied to one (an error matching
+// [ErrUnregistered]), or when
 // called from inside a change of state of the same machine: from an Enter or
 // Exit, or an OnMessage that one leads to ([ErrReentrant]). The
 // change asked for would interrupt the one under way, and a state that
@@ -153,7 +184,14 @@ func (m *BehaviorMachine[E, M]) Update() error {
 // soon as it is entered, change state from its Execute. A panic in Exit
 // leaves the current state current (and recorded as the previous one); a
 // panic in Enter leaves s current. Either way ChangeState
-// keeps working (but see Update). It allocates nothing.
+// keeps working (but see Update).
+//
+// On a machine tied to a [Behaviors] registry, the change is recorded (see
+// [Behaviors.Describe]) and reported to the registry's observer, after
+// Exit and before Enter; that costs finding s's ID (a comparison per
+// state registered, up to 8, or a map look-up) and, the first time a pair
+// of states is seen, a lock and a few allocations. ChangeState otherwise
+// allocates nothing.
 func (m *BehaviorMachine[E, M]) ChangeState(s Behavior[E, M]) error {
 	if s == nil {
 		return ErrNilState
@@ -161,13 +199,23 @@ func (m *BehaviorMachine[E, M]) ChangeState(s Behavior[E, M]) error {
 	if m.busy&changing != 0 {
 		return ErrReentrant
 	}
+	to := NoState
+	if m.reg != nil {
+		if to = m.reg.StateOf(s); to == NoState {
+			return m.reg.unknown("BehaviorMachine.ChangeState", s)
+		}
+	}
 	m.busy |= changing
 	defer m.endChange()    // a panicking state does not leave the machine busy
 	m.previous = m.current // as Buckland: Exit sees its own state as the previous one
+	m.prev = m.cur
 	if m.current != nil {
 		m.current.Exit(m.owner)
 	}
 	m.current = s
+	if m.reg != nil {
+		m.moved(to)
+	}
 	s.Enter(m.owner)
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/fsmforge/fsmforge/fsm"
+	"github.com/fsmforge/fsmforge/machine"
 )
 
 // The XNA article's state machine ported to Go as the article writes it: a
@@ -86,7 +87,8 @@ func (l *lamp) check(b *testing.B) {
 // each with an Enter action, each left by one guard) whose switch flips
 // every frame, so that every update takes exactly one transition and then
 // tries one guard that does not hold. The closure sub-benchmark is the
-// article's machine ported as written (xnaMachine), the baseline.
+// article's machine ported as written (xnaMachine), the baseline;
+// GuardMachine/observed has a flight recorder attached.
 func BenchmarkToggle(b *testing.B) {
 	b.Run("closure", func(b *testing.B) {
 		l := &lamp{}
@@ -108,6 +110,25 @@ func BenchmarkToggle(b *testing.B) {
 		on := g.AddState(fsm.State[*lamp, int]{Name: "on", Tag: 1, Enter: enter})
 		g.AddTransition(off, on, func(l *lamp) bool { return l.on })
 		g.AddTransition(on, off, func(l *lamp) bool { return !l.on })
+		l := &lamp{}
+		m := g.New(l, off)
+		for b.Loop() {
+			l.on = !l.on
+			if err := m.Update(); err != nil {
+				b.Fatal(err)
+			}
+		}
+		l.check(b)
+	})
+	b.Run("GuardMachine/observed", func(b *testing.B) {
+		var g fsm.Graph[*lamp, int]
+		enter := (*lamp).enter
+		off := g.AddState(fsm.State[*lamp, int]{Name: "off", Tag: 0, Enter: enter})
+		on := g.AddState(fsm.State[*lamp, int]{Name: "on", Tag: 1, Enter: enter})
+		g.AddTransition(off, on, func(l *lamp) bool { return l.on })
+		g.AddTransition(on, off, func(l *lamp) bool { return !l.on })
+		rec := machine.NewRecorder(1024)
+		g.Observe(rec.Register(g.Describe()), nil)
 		l := &lamp{}
 		m := g.New(l, off)
 		for b.Loop() {

@@ -61,7 +61,10 @@
 // and one per action run. Building a graph allocates a few times, not once
 // per state or transition, and building a [Flow] of up to 8 states allocates
 // only the Flow.
-// BehaviorMachine methods are a few interface calls and allocate nothing.
+// BehaviorMachine methods are a few interface calls and allocate nothing; a
+// machine tied to a [Behaviors] registry also finds the ID of the state it
+// changes to (up to 8 comparisons, or a map look-up), and the first time a
+// pair of states is seen records it, with a lock and a few allocations.
 //
 // # Identity
 //
@@ -69,4 +72,45 @@
 // a unique name ([Graph.LookupState], [Graph.StateName]); a machine is plain
 // data (current and previous StateID, its [Snapshot]), so games can list
 // and save it and bring it back with [Graph.Restore] (or [Flow.Restore]).
+//
+// A BehaviorMachine's states are values of the game's types. To give them
+// IDs and names, register them in a [Behaviors] registry
+// ([Behaviors.Add]) and make the machines with [Behaviors.New]: such a
+// machine says its state as an ID ([BehaviorMachine.State]), saves and
+// restores by ID ([BehaviorMachine.Snapshot], [BehaviorMachine.Restore],
+// a [BehaviorSnapshot]), and refuses to change to a state not registered
+// ([ErrUnregistered]). [NewBehaviorMachine] makes a machine tied to no
+// registry, for games that need none of that.
+//
+// # Describing and watching
+//
+// Every machine can be listed and watched in the vocabulary of package
+// machine, as the other runtimes are:
+//
+//   - [Graph.Describe] (and [Flow.Describe]) returns the graph as a
+//     [machine.Description]: its states, and its transitions in the order
+//     guards are tried, each with its guard's Go name as its Condition
+//     ("formation.(*Ship).tooClose"; empty for a function literal).
+//     [Behaviors.Describe] lists a registry's states and, since a
+//     BehaviorMachine's transitions are code, the pairs of states its
+//     machines have gone between so far, in the order first seen.
+//   - [Graph.Observe] (and [Flow.Observe], [Behaviors.Observe]) attaches a
+//     [machine.Observer], such as the flight recorder [machine.Recorder],
+//     told of every transition as a [machine.Event]: a guard's with
+//     [machine.CauseGuard] and the index of its transition in Describe's
+//     list; a Goto or a ChangeState with [machine.CauseCall]. With no
+//     observer attached, a transition costs one comparison more, and an
+//     update that takes none nothing.
+//
+// [Graph.OnTransition] stays beside Observe: it is the game's own hook,
+// with the entity typed, where an observer gets numbers. Both may be set;
+// OnTransition runs first.
+//
+// # Saving
+//
+// [Snapshot] and [BehaviorSnapshot] are plain data, and have a binary form
+// (AppendBinary, MarshalBinary and UnmarshalBinary): a version byte and
+// each state ID as a varint, 3 or 4 bytes for machines of up to 127
+// states. UnmarshalBinary checks the form; Restore checks the IDs against
+// the graph or the registry.
 package fsm

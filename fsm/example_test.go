@@ -3,8 +3,10 @@ package fsm_test
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/fsmforge/fsmforge/fsm"
+	"github.com/fsmforge/fsmforge/machine"
 )
 
 // Ship is a formation flyer from the XNA article's Astralia.
@@ -159,4 +161,112 @@ func ExampleBehaviorMachine() {
 	// true false
 	// walk to the mine
 	// digging
+}
+
+// tooClose is a named guard: Describe gives its name as the condition.
+func tooClose(s *Ship) bool { return s.Target != nil }
+
+// A graph as plain data, for tools: its states and its transitions in the
+// order guards are tried, each with its guard's name (empty for a
+// function literal).
+func ExampleGraph_Describe() {
+	var g fsm.Graph[*Ship, string]
+	patrol := g.AddState(fsm.State[*Ship, string]{Name: "patrol"})
+	evade := g.AddState(fsm.State[*Ship, string]{Name: "evade"})
+	g.AddTransition(patrol, evade, tooClose)
+	g.AddTransition(evade, patrol, func(s *Ship) bool { return s.Target == nil })
+
+	d := g.Describe()
+	d.Name = "ship" // for tools that show it
+	fmt.Println(d.Name, d.Kind, len(d.States), "states")
+	for i, t := range d.Transitions {
+		fmt.Printf("%d: %s → %s if %q\n", i, d.StateName(t.From), d.StateName(t.To[0]), t.Condition)
+	}
+	// Output:
+	// ship guarded 2 states
+	// 0: patrol → evade if "fsm_test.tooClose"
+	// 1: evade → patrol if ""
+}
+
+// A flight recorder watches every ship of a graph: each transition is an
+// event naming the entity, the states and, for a guard's, its transition.
+func ExampleGraph_Observe() {
+	var g fsm.Graph[*Ship, string]
+	patrol := g.AddState(fsm.State[*Ship, string]{Name: "patrol"})
+	evade := g.AddState(fsm.State[*Ship, string]{Name: "evade"})
+	g.AddTransition(patrol, evade, tooClose)
+	g.AddTransition(evade, patrol, func(s *Ship) bool { return s.Target == nil })
+
+	rec := machine.NewRecorder(64)
+	d := g.Describe()
+	d.Name = "ship"
+	ships := []*Ship{{Name: "alpha"}, {Name: "beta"}}
+	g.Observe(rec.Register(d), func(s *Ship) uint64 { return uint64(slices.Index(ships, s)) })
+
+	a, b := g.New(ships[0], patrol), g.New(ships[1], patrol)
+	rec.SetTick(1)
+	ships[1].Target = ships[0]
+	a.Update()
+	b.Update() // beta evades
+	rec.SetTick(2)
+	ships[1].Target = nil
+	b.Update() // and goes back
+	b.Goto(evade)
+
+	for _, ev := range rec.Events(nil) {
+		d := rec.Machines()[ev.Machine]
+		fmt.Printf("tick %d: %s %s: %s → %s (%s, transition %d)\n", ev.Tick, d.Name, ships[ev.Entity].Name,
+			d.StateName(ev.From), d.StateName(ev.To), ev.Cause, ev.Transition)
+	}
+	// Output:
+	// tick 1: ship beta: patrol → evade (guard, transition 0)
+	// tick 2: ship beta: evade → patrol (guard, transition 1)
+	// tick 2: ship beta: patrol → evade (call, transition -1)
+}
+
+// Registered states have IDs and names: a machine made by the registry is
+// saved and restored by ID, and the registry lists the changes of state
+// its machines made.
+func ExampleBehaviors() {
+	var states fsm.Behaviors[*Miner, string]
+	states.Name = "miner"
+	dig := states.Add("digging", Digging)
+	states.Add("drinking", Drinking)
+
+	bob := &Miner{}
+	bob.Machine = states.New(bob, dig)
+	for range 3 {
+		bob.Machine.Update()
+	}
+	var save fsm.BehaviorSnapshot
+	bob.Machine.Snapshot(&save)
+	data, _ := save.MarshalBinary()
+	fmt.Println(states.StateName(bob.Machine.State()), data)
+
+	// Load the save into another miner.
+	var loaded fsm.BehaviorSnapshot
+	if err := loaded.UnmarshalBinary(data); err != nil {
+		fmt.Println(err)
+	}
+	jim := &Miner{}
+	jim.Machine = states.New(jim, fsm.NoState)
+	if err := jim.Machine.Restore(&loaded); err != nil {
+		fmt.Println(err)
+	}
+	fmt.Println(fsm.NameOf(jim.Machine.Current()), fsm.NameOf(jim.Machine.Previous()))
+
+	d := states.Describe()
+	for _, t := range d.Transitions {
+		fmt.Println("seen:", d.StateName(t.From), "→", d.StateName(t.To[0]))
+	}
+	// Output:
+	// dig, gold 1
+	// dig, gold 2
+	// walk to the saloon
+	// drink
+	// walk to the mine
+	// digging [1 1 2 0]
+	// digging drinking
+	// seen: digging → drinking
+	// seen: drinking → digging
 }

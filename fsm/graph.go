@@ -6,6 +6,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/fsmforge/fsmforge/machine"
 )
 
 // StateID identifies a state of a [Graph]: the index at which [Graph.AddState]
@@ -87,13 +89,33 @@ type Graph[E, T any] struct {
 	ChainLimit int
 
 	// OnTransition, if not nil, is called on every transition a machine of
-	// this graph takes, after the old state's Exit and before the new state's
-	// Enter. It is the hook for counters, traces and viewers; nil costs nothing.
+	// this graph takes, guarded or by [GuardMachine.Goto], after the old
+	// state's Exit and before the new state's Enter. It is the game's own
+	// hook, with the entity as its type E: for counters and game logic. An
+	// observer attached with [Graph.Observe] is told of the same
+	// transitions, right after OnTransition, in the vocabulary of package
+	// machine: for tools, viewers and flight recorders. Either, or both, may
+	// be set; with neither, a transition pays two nil checks for them, and an
+	// update that takes none pays nothing.
 	OnTransition func(e E, from, to StateID)
+
+	// watch is what Observe attached, nil when nothing is: next to
+	// OnTransition, which a transition reads with it, and one word, so
+	// that a Flow, which holds its graph, stays small.
+	watch *watch[E]
 
 	nodes  []*node[E, T]      // never move, so machines may point at them while the graph grows
 	byName map[string]StateID // nil while the graph has at most smallGraph states
 	room   []node[E, T]       // the latest states, with room for the next up to its capacity
+}
+
+// watch is what [Graph.Observe] attached: the observer, the entity's
+// number, and the index in Describe's transitions of each state's first
+// transition, kept up to date as transitions are added.
+type watch[E any] struct {
+	obs      machine.Observer
+	entityOf func(E) uint64
+	bases    []int32
 }
 
 // smallGraph is the most states a graph finds by name without a map.
@@ -149,6 +171,13 @@ func (g *Graph[E, T]) addState(s State[E, T], enter, exit func()) StateID {
 	if exit != nil {
 		n.exit = exit
 	}
+	if w := g.watch; w != nil {
+		base := int32(0)
+		if k := len(g.nodes); k > 0 {
+			base = w.bases[k-1] + int32(len(g.nodes[k-1].out))
+		}
+		w.bases = append(w.bases, base)
+	}
 	g.nodes = append(g.nodes, n)
 	if g.byName != nil {
 		g.byName[s.Name] = id
@@ -184,6 +213,11 @@ func (g *Graph[E, T]) addTransition(from, to StateID, t transition[E, T]) {
 		n.out = n.first[:0]
 	}
 	n.out = append(n.out, t)
+	if w := g.watch; w != nil {
+		for i := int(from) + 1; i < len(w.bases); i++ {
+			w.bases[i]++
+		}
+	}
 }
 
 func (g *Graph[E, T]) mustHave(op string, id StateID) {

@@ -12,8 +12,8 @@ import (
 var ErrNoState = errors.New("fsm: machine has no current state yet: make it with Graph.New, call Flow.Start, or give the BehaviorMachine a state")
 
 // ErrReentrant is returned by [GuardMachine.Update] and [GuardMachine.Goto]
-// when they are called from inside a guard, Enter, Exit or OnTransition of
-// the same machine's update, which would otherwise recurse without end. The
+// when they are called from inside a guard, Enter, Exit, OnTransition or
+// observer of the same machine's update, which would otherwise recurse without end. The
 // machine is left as it was. A GuardMachine whose guard panicked keeps
 // returning it: the panic interrupted an update that never finished.
 //
@@ -105,20 +105,20 @@ func (m *GuardMachine[E, T]) Update() error {
 	// into its machine gets ErrReentrant. There is no defer while guards
 	// run: a panicking guard leaves the machine busy (see ErrReentrant).
 	m.busy = true
-	var to *node[E, T]
+	var taken *transition[E, T]
 	for out := from.out; len(out) > 0; out = out[1:] { // fire, written out
 		t := &out[0]
 		if t.guard != nil {
 			if t.guard(m.entity) {
-				to = t.to
+				taken = t
 				break
 			}
 		} else if t.cond() {
-			to = t.to
+			taken = t
 			break
 		}
 	}
-	if to == nil {
+	if taken == nil {
 		m.busy = false
 		return nil
 	}
@@ -126,14 +126,15 @@ func (m *GuardMachine[E, T]) Update() error {
 	// in the last state it entered. Only an update that takes a transition
 	// pays for the defer.
 	defer m.idle()
+	to := taken.to
 	if from.Exit != nil { // step, written out
 		from.Exit(m.entity)
 	} else if from.exit != nil {
 		from.exit()
 	}
 	m.prev, m.node = from.id, to
-	if hook := from.graph.OnTransition; hook != nil {
-		hook(m.entity, from.id, to.id)
+	if g := from.graph; g.OnTransition != nil || g.watch != nil {
+		g.report(m.entity, from, to, taken)
 	}
 	if to.Enter != nil {
 		to.Enter(m.entity)
@@ -144,10 +145,10 @@ func (m *GuardMachine[E, T]) Update() error {
 		t := &out[0]
 		if t.guard != nil {
 			if t.guard(m.entity) {
-				return m.chainOn(from.id, t.to)
+				return m.chainOn(from.id, t)
 			}
 		} else if t.cond() {
-			return m.chainOn(from.id, t.to)
+			return m.chainOn(from.id, t)
 		}
 	}
 	return nil // the common case: one transition
@@ -165,26 +166,25 @@ func (m *GuardMachine[E, T]) refuse() error {
 const chainPathMax = 16 // at least 2
 
 // chainOn carries on a chain whose first transition, from from, is taken and
-// whose next guard leads to next, keeping the path for a ChainError; the
+// whose next guard holds on next, keeping the path for a ChainError; the
 // machine is busy.
-func (m *GuardMachine[E, T]) chainOn(from StateID, next *node[E, T]) error {
+func (m *GuardMachine[E, T]) chainOn(from StateID, next *transition[E, T]) error {
 	g := m.node.graph
 	limit := g.chainLimit()
 	var path [chainPathMax]StateID
 	path[0], path[1] = from, m.node.id
 	for n := 1; ; n++ {
 		if n == limit {
-			return newChainError(g, limit, path[:min(n+1, len(path))], n+1, m.node.id, next.id)
+			return newChainError(g, limit, path[:min(n+1, len(path))], n+1, m.node.id, next.to.id)
 		}
-		m.step(next)
+		m.step(next.to, next)
 		if n+1 < len(path) {
-			path[n+1] = next.id
+			path[n+1] = next.to.id
 		}
-		t := m.node.fire(m.entity)
-		if t == nil {
+		next = m.node.fire(m.entity)
+		if next == nil {
 			return nil
 		}
-		next = t.to
 	}
 }
 
@@ -199,9 +199,9 @@ func newChainError[E, T any](g *Graph[E, T], limit int, path []StateID, visited 
 	return e
 }
 
-// step runs the current state's Exit, moves to to, and runs the hook and
-// to's Enter.
-func (m *GuardMachine[E, T]) step(to *node[E, T]) {
+// step runs the current state's Exit, moves to to by transition t (nil for
+// Goto), and reports it and runs to's Enter.
+func (m *GuardMachine[E, T]) step(to *node[E, T], t *transition[E, T]) {
 	from := m.node
 	if from.Exit != nil {
 		from.Exit(m.entity)
@@ -209,8 +209,8 @@ func (m *GuardMachine[E, T]) step(to *node[E, T]) {
 		from.exit()
 	}
 	m.prev, m.node = from.id, to
-	if hook := from.graph.OnTransition; hook != nil {
-		hook(m.entity, from.id, to.id)
+	if g := from.graph; g.OnTransition != nil || g.watch != nil {
+		g.report(m.entity, from, to, t)
 	}
 	if to.Enter != nil {
 		to.Enter(m.entity)
@@ -236,7 +236,7 @@ func (m *GuardMachine[E, T]) Goto(to StateID) error {
 	}
 	m.busy = true
 	defer m.idle()
-	m.step(m.node.graph.nodes[to])
+	m.step(m.node.graph.nodes[to], nil)
 	return nil
 }
 

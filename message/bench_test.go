@@ -2,11 +2,14 @@ package message
 
 import (
 	"container/heap"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"slices"
 	"testing"
+
+	"github.com/fsmforge/fsmforge/machine"
 )
 
 // benchFrames returns a few frames of n random messages among entities, so
@@ -112,8 +115,9 @@ func BenchmarkBoard(b *testing.B) {
 }
 
 // BenchmarkDispatcher schedules telegrams with random delays, then advances
-// time in 1/60 s ticks until all are delivered. The dispatcher is reused, so
-// its buffers are warm.
+// time in 1/60 s ticks until all are delivered, without a duplicate window
+// and with Buckland's 0.25 s. The dispatcher is reused, so its buffers are
+// warm.
 func BenchmarkDispatcher(b *testing.B) {
 	const telegrams, entities, horizon, tick = 1_000_000, 10_000, 10.0, 1.0 / 60
 	r := rand.New(rand.NewPCG(13, 14))
@@ -136,34 +140,40 @@ func BenchmarkDispatcher(b *testing.B) {
 		return ms.Mallocs
 	}
 
-	b.Run(fmt.Sprintf("telegrams=%d", telegrams), func(b *testing.B) {
-		var d Dispatcher[entity, kind]
-		delivered := 0
-		for id := range entity(entities) {
-			d.Register(id, func(t tg) bool { delivered += int(t.Msg) + 1; return true })
+	for _, window := range []float64{0, 0.25} {
+		name := fmt.Sprintf("telegrams=%d", telegrams)
+		if window > 0 {
+			name = fmt.Sprintf("window=%g/telegrams=%d", window, telegrams)
 		}
-		run := func() {
-			start := d.Time()
-			for i, delay := range delays {
-				if err := d.Dispatch(delay, entity(i%entities), receivers[i], kind(i%3), nil); err != nil {
-					b.Fatal(err)
+		b.Run(name, func(b *testing.B) {
+			d := NewDispatcher[entity, kind](DispatcherOptions{DuplicateWindow: window})
+			delivered := 0
+			for id := range entity(entities) {
+				d.Register(id, func(t tg) bool { delivered += int(t.Msg) + 1; return true })
+			}
+			run := func() {
+				start := d.Time()
+				for i, delay := range delays {
+					if err := d.Dispatch(delay, entity(i%entities), receivers[i], kind(i%3), nil); err != nil && err != ErrDuplicate {
+						b.Fatal(err)
+					}
+				}
+				for now := start; d.Len() > 0; now += tick {
+					if err := d.DispatchDelayed(now); err != nil {
+						b.Fatal(err)
+					}
 				}
 			}
-			for now := start; d.Len() > 0; now += tick {
-				if err := d.DispatchDelayed(now); err != nil {
-					b.Fatal(err)
-				}
+			run() // warm the heap and slots
+			b.ReportAllocs()
+			m0 := mallocs()
+			for b.Loop() {
+				run()
 			}
-		}
-		run() // warm the heap and slots
-		b.ReportAllocs()
-		m0 := mallocs()
-		for b.Loop() {
-			run()
-		}
-		report(b, m0)
-		_ = delivered
-	})
+			report(b, m0)
+			_ = delivered
+		})
+	}
 
 	// The same with container/heap, which boxes every entry into an any.
 	b.Run(fmt.Sprintf("container-heap/telegrams=%d", telegrams), func(b *testing.B) {
@@ -362,4 +372,95 @@ func BenchmarkBoardSnapshot(b *testing.B) {
 		}
 		perMessage(b)
 	})
+}
+
+// smallIntCodec writes Extra values that are small ints (0 to 255, which
+// an interface holds without allocating): the trivial payload of
+// BenchmarkDispatcherSave.
+var smallIntCodec = Codec[entity, kind]{
+	ID:   IntCodec[entity](),
+	Type: IntCodec[kind](),
+	Value: machine.Codec[any]{
+		Append: func(b []byte, v *any) ([]byte, error) { return append(b, byte((*v).(int))), nil },
+		Decode: func(b []byte, v *any) error {
+			if len(b) != 1 {
+				return errors.New("not one byte")
+			}
+			*v = int(b[0])
+			return nil
+		},
+	},
+}
+
+// BenchmarkDispatcherSave saves a dispatcher with a million pending
+// telegrams to bytes (Snapshot then AppendBinary) and restores one from
+// them (Decode then Restore), with Buckland's duplicate window of 0.25 and
+// without, each telegram carrying a small int as its Extra, written by a
+// one-byte codec. copy is the floor: copying the snapshot's telegrams.
+// ns/telegram is the cost of one telegram's save or restore.
+func BenchmarkDispatcherSave(b *testing.B) {
+	const n = 1_000_000
+	perTelegram := func(b *testing.B) {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/n, "ns/telegram")
+	}
+	for _, window := range []float64{0, 0.25} {
+		opts := DispatcherOptions{DuplicateWindow: window}
+		d := pendingDispatcher(b, n, opts)
+		for i := range d.slots {
+			d.slots[i].Extra = i % 200
+		}
+		var snap DispatcherSnapshot[entity, kind]
+		d.Snapshot(&snap)
+		data, err := snap.AppendBinary(nil, smallIntCodec)
+		if err != nil {
+			b.Fatal(err)
+		}
+		name := fmt.Sprintf("window=%g/telegrams=%d", window, n)
+		if window == 0 {
+			b.Run("copy/telegrams=1000000", func(b *testing.B) {
+				dst := make([]tg, n)
+				for b.Loop() {
+					copy(dst, snap.Pending)
+				}
+				perTelegram(b)
+			})
+		}
+		b.Run("save/"+name, func(b *testing.B) {
+			var s DispatcherSnapshot[entity, kind]
+			d.Snapshot(&s) // grow s and buf first: a game saves more than once
+			buf, err := s.AppendBinary(nil, smallIntCodec)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				d.Snapshot(&s)
+				if buf, err = s.AppendBinary(buf[:0], smallIntCodec); err != nil {
+					b.Fatal(err)
+				}
+			}
+			perTelegram(b)
+			b.ReportMetric(float64(len(buf))/n, "bytes/telegram")
+		})
+		b.Run("restore/"+name, func(b *testing.B) {
+			var s DispatcherSnapshot[entity, kind]
+			to := NewDispatcher[entity, kind](opts)
+			if err := s.Decode(data, smallIntCodec); err != nil { // grow the buffers first
+				b.Fatal(err)
+			}
+			if err := to.Restore(&s); err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := s.Decode(data, smallIntCodec); err != nil {
+					b.Fatal(err)
+				}
+				if err := to.Restore(&s); err != nil {
+					b.Fatal(err)
+				}
+			}
+			perTelegram(b)
+		})
+	}
 }

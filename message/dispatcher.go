@@ -102,9 +102,10 @@ type Dispatcher[ID, K comparable] struct {
 	seq      uint64  // sequence number of the next queued telegram
 
 	delivering bool
-	dups       dupSet[ID, K] // used only when window > 0
-	scratch    []entry       // for AppendPending and Snapshot
-	counts     []int32       // for Snapshot
+	dups       dupSet[ID, K]     // used only when window > 0
+	dupScratch dupScratch[ID, K] // for Restore, when window > 0
+	scratch    []entry           // for AppendPending and Snapshot
+	counts     []int32           // for Snapshot
 }
 
 // entry is a pending telegram in the heap: when it is due, its place in
@@ -249,7 +250,7 @@ func (d *Dispatcher[ID, K]) AppendPending(dst []Telegram[ID, K]) []Telegram[ID, 
 // handlers that each send several cannot multiply their calls without end.
 //
 // Cost: an immediate telegram costs one map look-up and the handler call; a
-// delayed one O(log pending), plus one map look-up and O(log m) for the
+// delayed one O(log pending), plus one hash-table look-up and O(log m) for the
 // duplicate check when it is on (m: identical telegrams pending; inserting
 // one out of time order also moves up to m times). No allocation once the
 // buffers have grown, except for the error values.
@@ -275,12 +276,8 @@ func (d *Dispatcher[ID, K]) Dispatch(delay float64, sender, receiver ID, msg K, 
 	if _, ok := d.handlers[receiver]; !ok {
 		return &TelegramError[ID, K]{Telegram: t, Err: ErrUnknownReceiver}
 	}
-	if d.window > 0 {
-		k := dupKey[ID, K]{sender, receiver, msg}
-		if d.dups.near(k, t.DispatchTime, d.window) {
-			return ErrDuplicate // not wrapped: an expected outcome, kept free of allocation
-		}
-		d.dups.add(k, t.DispatchTime)
+	if d.window > 0 && d.dups.nearOrAdd(dupKey[ID, K]{sender, receiver, msg}, t.DispatchTime, d.window) {
+		return ErrDuplicate // not wrapped: an expected outcome, kept free of allocation
 	}
 	d.queue(t)
 	return nil
@@ -494,94 +491,4 @@ func (d *Dispatcher[ID, K]) pop() entry {
 	}
 	d.heap = h
 	return top
-}
-
-// dupKey is what makes two telegrams identical for the duplicate window.
-type dupKey[ID, K comparable] struct {
-	sender, receiver ID
-	msg              K
-}
-
-// dupSet holds, for each dupKey with pending telegrams, their dispatch times
-// in increasing order.
-type dupSet[ID, K comparable] struct {
-	pos   map[dupKey[ID, K]]int32 // key → its list in lists
-	lists []dupTimes
-	free  []int32 // lists not in use, their buffers kept for reuse
-}
-
-// dupTimes is a sorted list of times: times[head:].
-type dupTimes struct {
-	times []float64
-	head  int
-}
-
-// near reports whether k has a pending time less than w away from t.
-func (s *dupSet[ID, K]) near(k dupKey[ID, K], t, w float64) bool {
-	p, ok := s.pos[k]
-	if !ok {
-		return false
-	}
-	l := &s.lists[p]
-	ts := l.times[l.head:]
-	i, _ := slices.BinarySearch(ts, t)
-	return i < len(ts) && ts[i]-t < w || i > 0 && t-ts[i-1] < w
-}
-
-func (s *dupSet[ID, K]) add(k dupKey[ID, K], t float64) {
-	p, ok := s.pos[k]
-	if !ok {
-		if s.pos == nil {
-			s.pos = make(map[dupKey[ID, K]]int32)
-		}
-		if n := len(s.free); n > 0 {
-			p = s.free[n-1]
-			s.free = s.free[:n-1]
-		} else {
-			p = int32(len(s.lists))
-			s.lists = append(s.lists, dupTimes{})
-		}
-		s.pos[k] = p
-	}
-	l := &s.lists[p]
-	ts := l.times[l.head:]
-	i, _ := slices.BinarySearch(ts, t)
-	switch {
-	case i == len(ts):
-		l.times = append(l.times, t)
-	case l.head > 0:
-		copy(l.times[l.head-1:], ts[:i])
-		l.head--
-		l.times[l.head+i] = t
-	default:
-		l.times = slices.Insert(l.times, i, t)
-	}
-}
-
-func (s *dupSet[ID, K]) remove(k dupKey[ID, K], t float64) {
-	p, ok := s.pos[k]
-	if !ok {
-		return
-	}
-	l := &s.lists[p]
-	i, found := slices.BinarySearch(l.times[l.head:], t)
-	if !found {
-		return
-	}
-	if i == 0 {
-		l.head++
-	} else {
-		l.times = slices.Delete(l.times, l.head+i, l.head+i+1)
-	}
-	switch {
-	case l.head == len(l.times):
-		l.times = l.times[:0]
-		l.head = 0
-		delete(s.pos, k)
-		s.free = append(s.free, p)
-	case l.head > len(l.times)/2:
-		n := copy(l.times, l.times[l.head:])
-		l.times = l.times[:n]
-		l.head = 0
-	}
 }

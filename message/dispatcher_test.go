@@ -248,13 +248,13 @@ func TestDuplicateWindowAfterDelivery(t *testing.T) {
 	if err := r.d.Dispatch(0.1, 1, 2, hello, nil); err != nil {
 		t.Errorf("Dispatch after delivery = %v, want nil", err)
 	}
-	if got := len(r.d.dups.pos); got != 1 {
+	if got := r.d.dups.len(); got != 1 {
 		t.Errorf("duplicate keys tracked = %d, want 1", got)
 	}
 	if err := r.d.DispatchDelayed(2); err != nil {
 		t.Fatalf("DispatchDelayed(2) = %v", err)
 	}
-	if got := len(r.d.dups.pos); got != 0 {
+	if got := r.d.dups.len(); got != 0 {
 		t.Errorf("duplicate keys tracked when nothing is pending = %d, want 0", got)
 	}
 }
@@ -336,7 +336,7 @@ func TestDispatchErrors(t *testing.T) {
 			if got := pendingStrings(r.d); !slices.Equal(got, before) {
 				t.Errorf("pending = %v, want %v", got, before)
 			}
-			if got := len(r.d.dups.pos); got != 1 {
+			if got := r.d.dups.len(); got != 1 {
 				t.Errorf("duplicate keys tracked = %d, want 1", got)
 			}
 			if got := r.d.Time(); got != 10 {

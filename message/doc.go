@@ -123,8 +123,20 @@
 // the same value again allocate nothing; Restore copies what it is given.
 //
 // Extra and Payload values are carried as they are: a snapshot holds the
-// same interface values, neither copied nor encoded. A save format encodes
-// them with a codec the game gives, as it encodes its entities.
+// same interface values, neither copied nor encoded.
+//
+// # Saves: binary forms
+//
+// [DispatcherSnapshot.AppendBinary] and [BoardSnapshot.AppendBinary] write
+// a snapshot as bytes, and [DispatcherSnapshot.Decode] and
+// [BoardSnapshot.Decode] read it back. The game's own values go through a
+// [Codec] it gives: one [machine.Codec] for its entity IDs, one for its
+// message types ([IntCodec] serves both when they are integers), and one
+// for the Extra and Payload values that are not nil. A telegram takes 8
+// bytes for its time and, with IDs and types of less than 64, 7 more, plus
+// its Extra's bytes. Decode checks the form, says at which telegram and
+// byte it stopped, and refuses a count larger than its input could hold
+// before allocating for it; Restore then checks the telegrams.
 //
 // Size in memory: a DispatcherSnapshot is 32 bytes plus one Telegram per
 // pending telegram, 2·size(ID) + size(K) rounded up to 8, plus 24 bytes
@@ -140,10 +152,15 @@
 // a plain copy when the queue already is in order, as it is after the
 // previous snapshot), then copies the telegrams; restoring one is a copy
 // (the dispatcher keeps the queue in the snapshot's order, which is a
-// valid heap) plus, with a duplicate window, one map insertion per
-// telegram. A Board costs a copy to save and, to restore, what sending its
-// messages again costs. BenchmarkDispatcherSnapshot and
-// BenchmarkBoardSnapshot measure them beside a copy of the same data.
+// valid heap) plus, with a duplicate window, rebuilding the index of
+// pending telegrams by (sender, receiver, message) in bulk: hashing each
+// telegram's triple, a radix sort of the hashes, and filling the index in
+// their order, from its first slot to its last. A Board costs a copy to
+// save and, to restore, what sending its messages again costs.
+// BenchmarkDispatcherSnapshot and BenchmarkBoardSnapshot measure them
+// beside a copy of the same data; BenchmarkDispatcherSave measures a
+// million telegrams saved to bytes and restored from them, each in well
+// under 100 ns a telegram.
 //
 // # Errors
 //

@@ -175,9 +175,14 @@ var (
 // [Board.Restore]: which of its values is wrong, and how. The dispatcher or
 // board was not changed. errors.Is(err, [ErrBadSnapshot]) is true, and Err
 // matches [ErrBadTime], [ErrBadOrder] or [ErrDuplicate] where one applies.
+//
+// It also reports a binary form that [DispatcherSnapshot.Decode] or
+// [BoardSnapshot.Decode] could not read, or a snapshot that AppendBinary
+// could not write: Err then says at which byte and wraps the codec's
+// error, if a codec refused.
 type SnapshotError struct {
-	Op    string // "Dispatcher.Restore" or "Board.Restore"
-	Field string // the snapshot's field: "Time", "Pending", "Last" or "Current"
+	Op    string // "Dispatcher.Restore", "Board.Restore", "DispatcherSnapshot.Decode"...
+	Field string // the snapshot's field: "Time", "Pending", "Last" or "Current", or empty for the whole
 	Index int    // the index in Field of the telegram at fault, -1 when the problem is Field as a whole
 	Err   error  // what is wrong
 }
@@ -193,6 +198,9 @@ func (e *SnapshotError) Error() string {
 	msg := fmt.Sprint(e.Err)
 	if r, ok := e.Err.(interface{ reason() string }); ok {
 		msg = r.reason()
+	}
+	if where == "" {
+		return "message: " + e.Op + ": " + msg
 	}
 	return "message: " + e.Op + ": " + where + ": " + msg
 }

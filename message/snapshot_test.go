@@ -47,8 +47,9 @@ type dispatcherState struct {
 	Free            []int32
 	Seq             uint64
 	Delivering, Cut bool
-	DupPos          map[dupKey[entity, kind]]int32
-	DupLists        []dupTimes
+	DupSlots        []dupSlot
+	DupKeys         int
+	DupLists        []dupTimes[entity, kind]
 	DupFree         []int32
 	Handlers        []entity
 }
@@ -58,13 +59,10 @@ func stateOf(d *Dispatcher[entity, kind]) dispatcherState {
 		Window: d.window, MaxDepth: d.maxDepth, Depth: d.depth, Now: d.now,
 		Heap: slices.Clone(d.heap), Incoming: slices.Clone(d.incoming), Slots: slices.Clone(d.slots),
 		Free: slices.Clone(d.free), Seq: d.seq, Delivering: d.delivering, Cut: d.cut,
-		DupPos: map[dupKey[entity, kind]]int32{}, DupFree: slices.Clone(d.dups.free),
-	}
-	for k, v := range d.dups.pos {
-		s.DupPos[k] = v
+		DupSlots: slices.Clone(d.dups.slots), DupKeys: d.dups.keys, DupFree: slices.Clone(d.dups.free),
 	}
 	for _, l := range d.dups.lists {
-		s.DupLists = append(s.DupLists, dupTimes{times: slices.Clone(l.times), head: l.head})
+		s.DupLists = append(s.DupLists, dupTimes[entity, kind]{key: l.key, times: slices.Clone(l.times), head: l.head})
 	}
 	for id := range d.handlers {
 		s.Handlers = append(s.Handlers, id)

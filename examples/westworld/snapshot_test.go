@@ -11,30 +11,41 @@ import (
 )
 
 // savedWorld is West World saved between two updates, as plain data: what
-// a save package would write. States are saved by name; the telegrams
-// pending (Elsa's StewReady while the stew cooks) as a dispatcher snapshot.
+// a save package would write. The characters' machines are saved by the
+// state IDs of MinerStates and WifeStates, and the telegrams pending
+// (Elsa's StewReady while the stew cooks) as a dispatcher snapshot, each
+// in its binary form.
 type savedWorld struct {
-	Updates                 int
-	Dice                    []byte // the state of Elsa's random source
-	Bob                     Miner  // FSM and world left out
-	BobState, BobPrevious   string
-	Elsa                    Wife
-	ElsaState, ElsaPrevious string
-	Telegrams               message.DispatcherSnapshot[EntityID, Msg]
+	Updates   int
+	Dice      []byte // the state of Elsa's random source
+	Bob       Miner  // FSM and world left out
+	BobFSM    []byte // a BehaviorSnapshot
+	Elsa      Wife
+	ElsaFSM   []byte // a BehaviorSnapshot
+	Telegrams []byte // a DispatcherSnapshot
 }
 
-// The states by name, for loading.
-var (
-	minerStates = statesByName(GoHomeAndSleepTilRested, EnterMineAndDigForNugget, VisitBankAndDepositGold, QuenchThirst, EatStew)
-	wifeStates  = statesByName(DoHouseWork, VisitBathroom, CookStew)
-)
+// telegramCodec writes the telegrams' IDs and types; West World's
+// telegrams carry no Extra.
+var telegramCodec = message.Codec[EntityID, Msg]{ID: message.IntCodec[EntityID](), Type: message.IntCodec[Msg]()}
 
-func statesByName[E any](states ...fsm.Behavior[E, Telegram]) map[string]fsm.Behavior[E, Telegram] {
-	m := map[string]fsm.Behavior[E, Telegram]{"": nil}
-	for _, s := range states {
-		m[fsm.NameOf(s)] = s
+func marshal(t *testing.T, s interface{ MarshalBinary() ([]byte, error) }) []byte {
+	t.Helper()
+	b, err := s.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
 	}
-	return m
+	return b
+}
+
+// telegrams decodes the telegrams of s.
+func (s *savedWorld) telegrams(t *testing.T) message.DispatcherSnapshot[EntityID, Msg] {
+	t.Helper()
+	var d message.DispatcherSnapshot[EntityID, Msg]
+	if err := d.Decode(s.Telegrams, telegramCodec); err != nil {
+		t.Fatal(err)
+	}
+	return d
 }
 
 // savableWorld returns a world made by NewWorld whose random source the test
@@ -59,23 +70,33 @@ func saveWorld(t *testing.T, w *World, dice *rand.PCG) savedWorld {
 		t.Fatal(err)
 	}
 	s.Bob.FSM, s.Bob.world = nil, nil
-	s.BobState, s.BobPrevious = nameOf(w.Bob.FSM.Current()), nameOf(w.Bob.FSM.Previous())
+	var fsmSnap fsm.BehaviorSnapshot
+	w.Bob.FSM.Snapshot(&fsmSnap)
+	s.BobFSM = marshal(t, &fsmSnap)
 	if w.Elsa != nil {
 		s.Elsa = *w.Elsa
 		s.Elsa.FSM, s.Elsa.world = nil, nil
-		s.ElsaState, s.ElsaPrevious = nameOf(w.Elsa.FSM.Current()), nameOf(w.Elsa.FSM.Previous())
+		w.Elsa.FSM.Snapshot(&fsmSnap)
+		s.ElsaFSM = marshal(t, &fsmSnap)
 	}
-	w.Dispatcher.Snapshot(&s.Telegrams)
-	// As read back from a file: nothing shared with the saved world.
-	s.Telegrams.Pending = slices.Clone(s.Telegrams.Pending)
+	var telegrams message.DispatcherSnapshot[EntityID, Msg]
+	w.Dispatcher.Snapshot(&telegrams)
+	if s.Telegrams, err = telegrams.AppendBinary(nil, telegramCodec); err != nil {
+		t.Fatal(err)
+	}
 	return s
 }
 
-func nameOf(s any) string {
-	if s == nil {
-		return ""
+// restoreFSM loads the binary BehaviorSnapshot b into m.
+func restoreFSM[E any](t *testing.T, m *fsm.BehaviorMachine[E, Telegram], b []byte) {
+	t.Helper()
+	var s fsm.BehaviorSnapshot
+	if err := s.UnmarshalBinary(b); err != nil {
+		t.Fatal(err)
 	}
-	return fsm.NameOf(s)
+	if err := m.Restore(&s); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // loadWorld makes a fresh world with opts and loads s into it.
@@ -90,16 +111,15 @@ func loadWorld(t *testing.T, opts Options, s savedWorld) (*World, *rand.PCG) {
 	machine := bob.FSM
 	*bob = s.Bob
 	bob.FSM, bob.world = machine, w
-	bob.FSM.SetCurrent(minerStates[s.BobState])
-	bob.FSM.SetPrevious(minerStates[s.BobPrevious])
+	restoreFSM(t, bob.FSM, s.BobFSM)
 	if elsa := w.Elsa; elsa != nil {
 		machine := elsa.FSM
 		*elsa = s.Elsa
 		elsa.FSM, elsa.world = machine, w
-		elsa.FSM.SetCurrent(wifeStates[s.ElsaState])
-		elsa.FSM.SetPrevious(wifeStates[s.ElsaPrevious])
+		restoreFSM(t, elsa.FSM, s.ElsaFSM)
 	}
-	if err := w.Dispatcher.Restore(&s.Telegrams); err != nil {
+	telegrams := s.telegrams(t)
+	if err := w.Dispatcher.Restore(&telegrams); err != nil {
 		t.Fatalf("Restore = %v", err)
 	}
 	return w, dice
@@ -151,7 +171,8 @@ func TestExactContinuation(t *testing.T) {
 			first, dice := savableWorld(opts)
 			played(t, first, &out, k)
 			s := saveWorld(t, first, dice)
-			for _, tel := range s.Telegrams.Pending {
+			pending := s.telegrams(t).Pending
+			for _, tel := range pending {
 				if tel.Msg == StewReady && tel.Receiver == Elsa {
 					stew++
 				}
@@ -161,7 +182,7 @@ func TestExactContinuation(t *testing.T) {
 				for i := range got {
 					if got[i] != want[k+i] {
 						t.Fatalf("seed %d, saved after update %d (pending %v): update %d differs:\n%s\nwant\n%s",
-							opts.Seed, k, s.Telegrams.Pending, k+i+1, got[i], want[k+i])
+							opts.Seed, k, pending, k+i+1, got[i], want[k+i])
 					}
 				}
 			}
@@ -186,12 +207,17 @@ func TestSaveWithStewPending(t *testing.T) {
 		}
 	}
 	s := saveWorld(t, w, dice)
-	want := Telegram{Sender: Elsa, Receiver: Elsa, Msg: StewReady, DispatchTime: s.Telegrams.Time + StewDelay}
-	if len(s.Telegrams.Pending) != 1 || s.Telegrams.Pending[0] != want {
-		t.Fatalf("saved telegrams %+v, want %+v", s.Telegrams.Pending, want)
+	telegrams := s.telegrams(t)
+	want := Telegram{Sender: Elsa, Receiver: Elsa, Msg: StewReady, DispatchTime: telegrams.Time + StewDelay}
+	if len(telegrams.Pending) != 1 || telegrams.Pending[0] != want {
+		t.Fatalf("saved telegrams %+v, want %+v", telegrams.Pending, want)
 	}
-	if s.ElsaState != "CookStew" || !s.Elsa.Cooking {
-		t.Fatalf("saved Elsa in %s, cooking %v; want CookStew, true", s.ElsaState, s.Elsa.Cooking)
+	var elsa fsm.BehaviorSnapshot
+	if err := elsa.UnmarshalBinary(s.ElsaFSM); err != nil {
+		t.Fatal(err)
+	}
+	if name := WifeStates.StateName(elsa.Current); name != "CookStew" || !s.Elsa.Cooking {
+		t.Fatalf("saved Elsa in %s, cooking %v; want CookStew, true", name, s.Elsa.Cooking)
 	}
 	var a, b bytes.Buffer
 	w.out = &a

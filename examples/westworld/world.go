@@ -126,15 +126,32 @@ func NewWorld(opts Options) *World {
 		w.out = io.Discard
 	}
 	w.Bob = &Miner{ID: MinerBob, Location: Shack, world: w}
-	w.Bob.FSM = fsm.NewBehaviorMachine[*Miner, Telegram](w.Bob, GoHomeAndSleepTilRested)
+	w.Bob.FSM = MinerStates.New(w.Bob, MinerStates.StateOf(GoHomeAndSleepTilRested))
 	w.Dispatcher.Register(MinerBob, w.Bob.FSM.HandleMessage)
 	if !opts.Solo {
 		w.Elsa = &Wife{ID: Elsa, Location: Shack, world: w}
-		w.Elsa.FSM = fsm.NewBehaviorMachine[*Wife, Telegram](w.Elsa, DoHouseWork)
+		w.Elsa.FSM = WifeStates.New(w.Elsa, WifeStates.StateOf(DoHouseWork))
 		w.Elsa.FSM.SetGlobal(WifesGlobalState)
 		w.Dispatcher.Register(Elsa, w.Elsa.FSM.HandleMessage)
 	}
 	return w
+}
+
+// MinerStates and WifeStates register Bob's and Elsa's states under their
+// names, so that the characters' machines can be saved by state ID
+// ([fsm.BehaviorMachine.Snapshot]), listed and watched
+// ([fsm.Behaviors.Describe], [fsm.Behaviors.Observe]).
+var (
+	MinerStates = register[*Miner]("miner", GoHomeAndSleepTilRested, EnterMineAndDigForNugget, VisitBankAndDepositGold, QuenchThirst, EatStew)
+	WifeStates  = register[*Wife]("wife", WifesGlobalState, DoHouseWork, VisitBathroom, CookStew)
+)
+
+func register[E any](name string, states ...fsm.Behavior[E, Telegram]) *fsm.Behaviors[E, Telegram] {
+	r := &fsm.Behaviors[E, Telegram]{Name: name}
+	for _, s := range states {
+		r.Add(fsm.NameOf(s), s)
+	}
+	return r
 }
 
 // Now returns the game time of the current (or, between updates, the last) update.
