@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+
+	"github.com/fsmforge/fsmforge/machine"
 )
 
 // StateID identifies a state of a [Machine]: the index of its [Def] in the
@@ -26,8 +28,10 @@ const (
 	// stepped yet, so that a state function sees prev != its own state on
 	// an entity's first step, as it does on every entry.
 	NoState StateID = math.MaxUint32 - 1
-	// MaxStates is the most states a Machine holds.
-	MaxStates = int(NoState)
+	// MaxStates is the most states a Machine holds: 2³¹−1, so that every
+	// state has a [machine.StateID] in [Machine.Describe] and in the events
+	// an observer gets.
+	MaxStates = math.MaxInt32
 )
 
 // String returns "#n", "final" or "none". Use [Machine.StateName] for the name.
@@ -135,8 +139,11 @@ type Machine[E any] struct {
 	buckets     []bucket   // per state, segments of cur
 	nbuckets    []bucket   // per state, segments of nxt, built by a step
 	where       whereIndex // per ID: its state, or absent / dead
+	spareWhere  whereIndex // the index the last Restore replaced, for the next
 	dead        int        // removed entities still in buckets
 	total       int        // live entities
+	ghost       int        // holes of a restored storage, counted but not allocated (see Restore)
+	open        StateID    // the state whose last segment ends the storage and takes adds, or NoState
 	steps       uint64
 	stepping    atomic.Bool
 	iterating   int
@@ -153,9 +160,13 @@ type Machine[E any] struct {
 	lastArrival []int32   // per state, during place: its last run in arrivalSegs, or -1
 	arrivalSegs []arrival // per state receiving entities in the last step
 	abort       atomic.Bool
+	restoreRuns []run // Restore's runs of the snapshot, kept for the next
 	scratch     []*scratch
 	mu          sync.Mutex // guards pending during a step
 	pending     []op[E]
+
+	obs   machine.Observer      // attached by Observe, or nil
+	batch machine.BatchObserver // obs, if it takes batches
 
 	crew     chan struct{} // a token per worker wanted for a phase
 	crewN    int
@@ -220,6 +231,7 @@ func New[E any](states []Def[E], opts Options[E]) (*Machine[E], error) {
 		maxID:    cmp.Or(opts.MaxID, DefaultMaxID),
 		workers:  runtime.GOMAXPROCS(0),
 		pointers: holdsPointers(reflect.TypeFor[E]()),
+		open:     NoState,
 	}
 	for i, d := range states {
 		switch {
@@ -234,6 +246,7 @@ func New[E any](states []Def[E], opts Options[E]) (*Machine[E], error) {
 		m.byName[d.Name] = StateID(i)
 	}
 	m.where = newWhereIndex(len(states))
+	m.spareWhere = m.where
 	m.buckets = make([]bucket, len(states))
 	m.nbuckets = make([]bucket, len(states))
 	return m, nil
@@ -328,7 +341,8 @@ func (m *Machine[E]) checkState(s StateID) error {
 }
 
 // Add puts entity id, with its data, in state s. The entity's first step
-// sees prev == [NoState]. It returns an error, and changes nothing, if s is not
+// sees prev == [NoState] ([Machine.Restore] puts entities back with the
+// previous states they had). It returns an error, and changes nothing, if s is not
 // a state, id is above [Machine.MaxID] (see [Options.MaxID]), or the machine
 // already holds id ([ErrExists]). It allocates when the storage or the index
 // by ID grows: the index to a byte (or four) per ID up to the largest added.
@@ -384,10 +398,15 @@ func (m *Machine[E]) add(id ID, data E, s StateID) error {
 	off := uint32(len(m.cur))
 	m.cur = append(m.cur, slot[E]{data: data, id: id})
 	b := &m.buckets[s]
-	if n := len(b.segs); n > 0 && b.segs[n-1].off+b.segs[n-1].n == off && b.segs[n-1].prev == NoState {
-		b.segs[n-1].n++
+	// Adds to one state in a row make one segment: the last add's, which
+	// ends the storage (see open). Which adds join a segment decides how
+	// the next step cuts the bucket, so it depends only on what the game
+	// did since the step, never on where the storage has room.
+	if m.open == s {
+		b.segs[len(b.segs)-1].n++
 	} else {
 		b.segs = append(b.segs, seg{off, 1, NoState})
+		m.open = s
 	}
 	b.count++
 	m.total++
@@ -456,7 +475,10 @@ func (m *Machine[E]) endIteration() {
 	}
 }
 
-// purge compacts the buckets that hold removed entities, in place.
+// purge compacts the buckets that hold removed entities, in place. Each
+// segment keeps its end: its live entities move towards it, in order, so
+// that the segment adds join (see open) still ends the storage, as a
+// restored machine, which has no removed entities, has it.
 func (m *Machine[E]) purge() {
 	if m.dead == 0 {
 		return
@@ -468,23 +490,29 @@ func (m *Machine[E]) purge() {
 		}
 		out := b.segs[:0]
 		for _, sg := range b.segs {
-			w := sg.off
-			for r := sg.off; r < sg.off+sg.n; r++ {
-				if id := m.cur[r].id; m.where.get(id) == dead {
+			end := sg.off + sg.n
+			w := end // the kept go below w
+			for r := end; r > sg.off; r-- {
+				if id := m.cur[r-1].id; m.where.get(id) == dead {
 					m.where.set(id, absent)
 					continue
 				}
-				if w != r {
-					m.cur[w] = m.cur[r]
+				w--
+				if w != r-1 {
+					m.cur[w] = m.cur[r-1]
 				}
-				w++
 			}
-			if w > sg.off {
-				out = append(out, seg{sg.off, w - sg.off, sg.prev})
+			if w < end {
+				out = append(out, seg{w, end - w, sg.prev})
 			}
-			clear(m.cur[w : sg.off+sg.n]) // the removed, and copies of the kept
+			clear(m.cur[sg.off:w]) // the removed, and copies of the kept
 		}
 		b.segs, b.dead = out, 0
+		if m.open == StateID(s) {
+			if n := len(out); n == 0 || out[n-1].off+out[n-1].n != uint32(len(m.cur)) {
+				m.open = NoState // its segment held only removed entities
+			}
+		}
 	}
 	m.dead = 0
 }

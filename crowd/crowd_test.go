@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/fsmforge/fsmforge/crowd"
+	"github.com/fsmforge/fsmforge/machine"
 )
 
 // TestMatchesNaive checks both forms against the obvious switch, entity by
@@ -240,7 +241,7 @@ func TestAddRemove(t *testing.T) {
 	if _, ok := m.StateOf(3); ok || m.Len() != 2 || m.Count(1) != 0 {
 		t.Errorf("after step: StateOf(3) ok=%v, Len %d, Count(1) %d", ok, m.Len(), m.Count(1))
 	}
-	if got := m.Transitions(nil); !slices.Equal(got, []crowd.Transition{{0, crowd.Final, 1}}) {
+	if got := m.Transitions(nil); !slices.Equal(got, []crowd.Transition{{From: 0, To: machine.Final, N: 1}}) {
 		t.Errorf("Transitions = %v", got)
 	}
 }

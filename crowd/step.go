@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 	"slices"
 	"strings"
+
+	"github.com/fsmforge/fsmforge/machine"
 )
 
 // Batch is a run of entities of one state, handed to a [BatchFunc]: up to
@@ -110,16 +112,25 @@ func (e *StepError) Unwrap() []error { return e.Adds }
 // changes it made to their data. Which runs finished depends on the workers
 // (with one worker: those before the panicking entity's run). Adds and
 // removes asked for during the step are carried out.
+//
+// An observer (see [Machine.Observe]) that panics stops the step the same
+// way: the PanicError then has Observer set, and names the state whose
+// entities' events it was given and the first of those entities; the task
+// whose events they were is carried out.
 type PanicError struct {
 	State     StateID
 	StateName string
 	ID        ID   // the entity whose function panicked
 	Batch     bool // a BatchFunc panicked: ID is the batch's first entity
+	Observer  bool // the observer panicked: ID is the first entity of the events it got
 	Value     any  // what the function panicked with
 	Stack     []byte
 }
 
 func (e *PanicError) Error() string {
+	if e.Observer {
+		return fmt.Sprintf("crowd: the observer panicked on the events of state %q from entity %d: %v", e.StateName, e.ID, e.Value)
+	}
 	who := fmt.Sprintf("entity %d", e.ID)
 	if e.Batch {
 		who = fmt.Sprintf("the batch starting at entity %d", e.ID)
@@ -134,11 +145,11 @@ func (e *PanicError) Unwrap() error {
 }
 
 // Transition counts the entities that went from one state to another in the
-// last step. To is [Final] for entities that left the machine.
-type Transition struct {
-	From, To StateID
-	N        int
-}
+// last step: [machine.Count], the shape every runtime's counts share. From
+// and To are the crowd's state IDs as [machine.StateID] values
+// (machine.StateID(s) for state s); To is [machine.Final] for entities that
+// returned [Final].
+type Transition = machine.Count
 
 // task is one unit of work: consecutive pieces of one state's bucket.
 type task[E any] struct {
@@ -187,13 +198,16 @@ type scratch struct {
 	// The block of the arena the worker fills with movers: from arenaOff
 	// to arenaEnd.
 	arenaOff, arenaEnd int
-	sub                int // index in its task of the first entity not sorted yet
+	sub                int             // index in its task of the first entity not sorted yet
+	events             []machine.Event // where the observer's events are written; nil with none
 	_                  [cacheLine]byte
 }
 
 func (m *Machine[E]) newScratch() *scratch {
 	n := len(m.defs) + 1
-	return &scratch{next: make([]StateID, m.chunk), holes: make([]uint32, 0, m.chunk), cnt: make([]uint32, n), off: make([]uint32, n)}
+	w := &scratch{next: make([]StateID, m.chunk), holes: make([]uint32, 0, m.chunk), cnt: make([]uint32, n), off: make([]uint32, n)}
+	m.eventBuffer(w)
+	return w
 }
 
 // Step runs every entity's state function once and moves each entity to the
@@ -212,6 +226,7 @@ func (m *Machine[E]) Step() error {
 		return ErrBusy
 	}
 	m.purge()
+	m.open = NoState // arrivals will end the storage
 	if m.fragmented() {
 		m.defrag()
 	}
@@ -417,6 +432,9 @@ func (m *Machine[E]) work(w *scratch) {
 		switch m.phase {
 		case phaseRun:
 			m.runTask(&m.tasks[k], w)
+			if m.obs != nil {
+				m.report(&m.tasks[k], w)
+			}
 		case phaseCommit:
 			m.commit(&m.tasks[k], w)
 		case phaseDefrag:
@@ -818,7 +836,7 @@ func (m *Machine[E]) merge() *StepError {
 // fragmented reports whether the storage should be rewritten: it holds many
 // holes (left by entities that moved), or the buckets many small segments.
 func (m *Machine[E]) fragmented() bool {
-	if len(m.cur) > 2*m.total+m.chunk {
+	if len(m.cur)+m.ghost > 2*m.total+m.chunk {
 		return true
 	}
 	segs, runs := 0, 0 // runs: the segments a defrag would leave
@@ -873,6 +891,7 @@ func (m *Machine[E]) defrag() {
 	}
 	m.run(phaseDefrag, len(m.pieces))
 	m.cur, m.nxt = m.nxt, m.cur
+	m.ghost = 0
 }
 
 // callFinals tells the game about the entities that returned Final, then
@@ -903,27 +922,30 @@ func (m *Machine[E]) dropFinals() {
 }
 
 // Transitions appends to dst the number of entities that went from one state
-// to another in the last step, sorted by From then To; entities that stayed
-// are not counted. It allocates only to grow dst.
+// to another in the last step, sorted by From then To, with To
+// [machine.Final] after the states; entities that stayed are not counted.
+// After [Machine.Restore] and before the next step it appends nothing. It
+// allocates only to grow dst.
 func (m *Machine[E]) Transitions(dst []Transition) []Transition {
 	start := len(dst)
 	for k := range m.tasks {
 		t := &m.tasks[k]
+		from := machine.StateID(t.state)
 		for _, tg := range t.targets {
 			if tg.state != t.state {
-				dst = append(dst, Transition{t.state, tg.state, int(tg.n)})
+				dst = append(dst, Transition{From: from, To: machine.StateID(tg.state), N: int(tg.n)})
 			}
 		}
 		if len(t.finals) > 0 {
-			dst = append(dst, Transition{t.state, Final, len(t.finals)})
+			dst = append(dst, Transition{From: from, To: machine.Final, N: len(t.finals)})
 		}
 	}
 	out := dst[start:]
 	slices.SortFunc(out, func(a, b Transition) int {
 		if a.From != b.From {
-			return cmpU(a.From, b.From)
+			return cmpU(uint32(a.From), uint32(b.From))
 		}
-		return cmpU(a.To, b.To)
+		return cmpU(uint32(a.To), uint32(b.To)) // machine.Final, -2, after the states
 	})
 	w := 0
 	for _, tr := range out {

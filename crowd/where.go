@@ -58,8 +58,6 @@ func (x *whereIndex) grow(id ID) {
 func growAbsent[T uint8 | StateID](s []T, id ID, absent T) []T {
 	n := len(s)
 	s = slices.Grow(s, int(id)+1-n)[:id+1]
-	for i := n; i < len(s); i++ {
-		s[i] = absent
-	}
+	fill(s[n:], absent)
 	return s
 }

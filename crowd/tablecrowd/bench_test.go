@@ -1,0 +1,82 @@
+package tablecrowd_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/fsmforge/fsmforge/crowd"
+	"github.com/fsmforge/fsmforge/table"
+)
+
+// BenchmarkCrowdGoomba runs BenchmarkGoomba's workload on a Crowd, beside
+// the same workload on a slice of agents. Each frame every goomba moves,
+// the player hits some (about one in 500 per frame: a message posted, seen
+// by the frame's update) and every goomba updates; one that finishes its
+// death animation is removed and respawned. The agents' loop does all of it
+// in one pass; the crowd's frame moves the goombas through the machine's
+// Each (the game's own pass), posts the hits by ID, and steps, on 1 and 2
+// workers, a respawn being an Add from OnFinal. ns/agent is the cost of one
+// goomba's frame, after 600 untimed warm-up frames.
+func BenchmarkCrowdGoomba(b *testing.B) {
+	const warmup = 600 // frames: every goomba has been hit once, and the storage has grown
+	for _, n := range []int{1024, 65536} {
+		b.Run(fmt.Sprintf("Agent/agents=%d", n), func(b *testing.B) {
+			t := goombaTable(b)
+			w := &world{}
+			gs := make([]goomba, n)
+			as := make([]table.Agent[*goomba], n)
+			for i := range gs {
+				spawn(&gs[i], i)
+				as[i] = table.NewAgent(t, &gs[i], w)
+			}
+			frame := 0
+			step := func() {
+				for i := range gs {
+					g, a := &gs[i], &as[i]
+					g.step()
+					if hitAt(frame, i) {
+						if err := a.Post(hitByPlayer); err != nil {
+							b.Fatal(err)
+						}
+					}
+					r, err := a.Update(w)
+					if err != nil {
+						b.Fatal(err)
+					}
+					if r.Final() {
+						spawn(g, i)
+						*a = table.NewAgent(t, g, w)
+					}
+				}
+				frame++
+			}
+			for range warmup {
+				step()
+			}
+			for b.Loop() {
+				step()
+			}
+			perAgent(b, n)
+		})
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("Crowd/agents=%d/workers=%d", n, workers), func(b *testing.B) {
+				c, frame := goombaCrowd(b, n, crowd.Options[goomba]{})
+				defer c.Close()
+				if err := c.Machine().SetWorkers(workers); err != nil {
+					b.Fatal(err)
+				}
+				for range warmup {
+					if err := frame(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				for b.Loop() {
+					if err := frame(); err != nil {
+						b.Fatal(err)
+					}
+				}
+				perAgent(b, n)
+			})
+		}
+	}
+}

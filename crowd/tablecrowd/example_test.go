@@ -1,0 +1,150 @@
+package tablecrowd_test
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/fsmforge/fsmforge/crowd"
+	"github.com/fsmforge/fsmforge/crowd/tablecrowd"
+	"github.com/fsmforge/fsmforge/table"
+)
+
+// Goomba is a game entity.
+type Goomba struct {
+	X, VX      int
+	Anim       string
+	AnimFrames int
+}
+
+// Level is the game's host for every goomba: it binds the table's tests
+// and properties by name once, then answers by ID with a switch.
+type Level struct {
+	t                         *table.Table
+	left, right, done         table.TestID
+	xMovement, animation      table.PropertyID
+	LeftTrigger, RightTrigger int
+}
+
+// NewLevel binds a goomba table: a table without the tests the game knows
+// is an error at load time, not a wrong answer in the middle of a frame.
+func NewLevel(t *table.Table) (*Level, error) {
+	l := &Level{t: t, LeftTrigger: -2, RightTrigger: 2}
+	var ok [5]bool
+	l.left, ok[0] = t.LookupTest("hitTriggerLeft", "")
+	l.right, ok[1] = t.LookupTest("hitTriggerRight", "")
+	l.done, ok[2] = t.LookupTest("animationDone", "")
+	l.xMovement, ok[3] = t.LookupProperty("XMovement")
+	l.animation, ok[4] = t.LookupProperty("Animation")
+	for _, found := range ok {
+		if !found {
+			return nil, errors.New("not a goomba table")
+		}
+	}
+	return l, nil
+}
+
+// Test answers a polled test.
+func (l *Level) Test(g *Goomba, id table.TestID) bool {
+	switch id {
+	case l.left:
+		return g.X <= l.LeftTrigger
+	case l.right:
+		return g.X >= l.RightTrigger
+	case l.done:
+		return g.Anim == "death" && g.AnimFrames >= 2
+	}
+	return false
+}
+
+// Do performs an entry action.
+func (l *Level) Do(g *Goomba, p table.PropertyID, v table.ValueID) {
+	value := l.t.Value(p, v)
+	switch {
+	case p == l.xMovement && value == "left":
+		g.VX = -1
+	case p == l.xMovement && value == "right":
+		g.VX = 1
+	case p == l.xMovement && value == "death":
+		g.VX = 0
+	case p == l.animation && value != "existing":
+		g.Anim, g.AnimFrames = value, 0
+	}
+}
+
+// A crowd of goombas on package crowd: the Goomba table (built as in
+// package table's Builder example), the level as host, each goomba's data stored in the
+// machine. The game moves the goombas, the player stomps one now and then
+// (a message, posted by crowd ID), and each step updates every goomba as
+// its own agent would; a goomba whose death animation is done goes to the
+// final state and leaves the machine, which OnFinal reports.
+func ExampleCrowd() {
+	t, _ := buildGoomba()
+	level, err := NewLevel(t)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	hit, _ := t.LookupTest("hitByPlayer", "")
+
+	frame := 0
+	c, err := tablecrowd.New(t, level, crowd.Options[Goomba]{
+		OnFinal: func(id crowd.ID, g *Goomba) {
+			fmt.Printf("frame %d: goomba %d removed at x=%d\n", frame, id, g.X)
+		},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer c.Close()
+	for id := range crowd.ID(4) {
+		if err := c.Add(id, Goomba{X: int(id) - 1}); err != nil { // enters walkLeft
+			fmt.Println(err)
+			return
+		}
+	}
+
+	m := c.Machine()
+	walkLeft, _ := m.LookupState("walkLeft") // crowd.StateID(q) is the table's state q
+	walkRight, _ := m.LookupState("walkRight")
+	dying, _ := m.LookupState("dying")
+	for frame = 1; m.Len() > 0; frame++ {
+		for q := range crowd.StateID(m.NumStates()) { // the game's own work
+			for _, g := range m.Each(q) {
+				g.X += g.VX
+				g.AnimFrames++
+			}
+		}
+		if frame%3 == 0 {
+			// The player stomps goomba 0 at frame 3, 1 at frame 6, and so on.
+			if err := c.Post(crowd.ID(frame/3-1), hit); err != nil {
+				fmt.Println(err)
+				return
+			}
+		}
+		if err := c.Step(); err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Printf("frame %d: walkLeft %d, walkRight %d, dying %d\n", frame, m.Count(walkLeft), m.Count(walkRight), m.Count(dying))
+	}
+	// Output:
+	// frame 1: walkLeft 3, walkRight 1, dying 0
+	// frame 2: walkLeft 2, walkRight 2, dying 0
+	// frame 3: walkLeft 1, walkRight 2, dying 1
+	// frame 4: walkLeft 0, walkRight 3, dying 1
+	// frame 5: goomba 0 removed at x=0
+	// frame 5: walkLeft 0, walkRight 3, dying 0
+	// frame 6: walkLeft 0, walkRight 2, dying 1
+	// frame 7: walkLeft 1, walkRight 1, dying 1
+	// frame 8: goomba 1 removed at x=2
+	// frame 8: walkLeft 2, walkRight 0, dying 0
+	// frame 9: walkLeft 1, walkRight 0, dying 1
+	// frame 10: walkLeft 1, walkRight 0, dying 1
+	// frame 11: goomba 2 removed at x=0
+	// frame 11: walkLeft 1, walkRight 0, dying 0
+	// frame 12: walkLeft 0, walkRight 0, dying 1
+	// frame 13: walkLeft 0, walkRight 0, dying 1
+	// frame 14: goomba 3 removed at x=-2
+	// frame 14: walkLeft 0, walkRight 0, dying 0
+}
