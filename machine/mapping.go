@@ -12,7 +12,8 @@ import (
 // same way on the same inputs; a save carries its machines' fingerprints
 // so that restoring into another definition is noticed. Names of the
 // machine and source positions are left out: moving a shape on the page
-// or renaming the file changes nothing.
+// or renaming the file changes nothing. So are the transitions of a
+// KindBehavior machine, which lists those it has seen, not a definition.
 func Fingerprint(d *Description) uint64 {
 	h := fnv.New64a()
 	var b []byte
@@ -31,8 +32,12 @@ func Fingerprint(d *Description) uint64 {
 		str(t.Name)
 		num(int64(t.Kind))
 	}
-	num(int64(len(d.Transitions)))
-	for _, t := range d.Transitions {
+	transitions := d.Transitions
+	if d.Kind == KindBehavior {
+		transitions = nil
+	}
+	num(int64(len(transitions)))
+	for _, t := range transitions {
 		num(int64(t.From))
 		num(int64(len(t.To)))
 		for _, to := range t.To {

@@ -108,6 +108,8 @@ type World struct {
 	out     io.Writer
 	color   bool
 	rng     *rand.Rand
+	dice    *rand.PCG // rng's source, kept to save it
+	solo    bool
 	updates int
 	errs    []error
 }
@@ -115,10 +117,13 @@ type World struct {
 // NewWorld returns a world at time 0 with Bob asleep in his shack and,
 // unless opts.Solo, Elsa doing the housework.
 func NewWorld(opts Options) *World {
+	dice := rand.NewPCG(opts.Seed, 0x57e57)
 	w := &World{
 		out:   opts.Out,
 		color: opts.Color,
-		rng:   rand.New(rand.NewPCG(opts.Seed, 0x57e57)),
+		dice:  dice,
+		rng:   rand.New(dice),
+		solo:  opts.Solo,
 		// Buckland's dispatcher drops a telegram identical to one pending within 0.25 s.
 		Dispatcher: message.NewDispatcher[EntityID, Msg](message.DispatcherOptions{DuplicateWindow: 0.25}),
 	}
