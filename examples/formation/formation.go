@@ -106,6 +106,7 @@ type Squadron struct {
 
 	opts      Options
 	rng       *rand.Rand
+	dice      *rand.PCG // rng's source, kept to save it
 	frame     int
 	nextID    ShipID
 	toSpawn   int
@@ -139,9 +140,11 @@ func NewGraph(formationSize int) *fsm.Graph[*Ship, Action] {
 // NewSquadron returns a squadron with no ship yet: they arrive one by one.
 func NewSquadron(opts Options) *Squadron {
 	opts.defaults()
+	dice := rand.NewPCG(opts.Seed, 0xa57a11a)
 	sq := &Squadron{
 		opts:    opts,
-		rng:     rand.New(rand.NewPCG(opts.Seed, 0xa57a11a)),
+		dice:    dice,
+		rng:     rand.New(dice),
 		Flow:    NewGraph(opts.FormationSize),
 		toSpawn: opts.Ships,
 	}
