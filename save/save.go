@@ -215,6 +215,9 @@ func WriteFile(path string, f *File) error {
 		return err
 	}
 	_, err = tmp.Write(f.Encode(nil))
+	if err == nil {
+		err = tmp.Chmod(0o644) // CreateTemp makes it 0600; a save is not a secret
+	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
