@@ -20,11 +20,12 @@ func (m *model) chartPrefix() string {
 // emitChart writes the whole file for statechart c.
 func (m *model) emitChart(c *chartM) []byte {
 	p := &printer{m: m}
-	p.header("errors", "math/bits", "strconv")
+	p.header("encoding/binary", "errors", "math", "math/bits", "strconv")
 	p.chartIntro(c)
 	p.states()
 	p.tests()
 	p.messages()
+	p.chartTimers(c)
 	p.properties()
 	p.testValues()
 	p.host()
@@ -37,6 +38,10 @@ func (m *model) emitChart(c *chartM) []byte {
 		p.stackErrorType(fmt.Sprintf("The update goes on without the transition (another may be taken instead) and returns the first error it met. State is the state the machine showed then (%s.State), as for table.StackError.", m.id("Machine")))
 	}
 	p.chartPost()
+	p.chartIsEvent()
+	p.b.WriteString(m.chartNames().Replace(chartSections(chartSnapshot, m.stack)))
+	p.stateWire()
+	p.snapshotReader(true)
 	return p.b.Bytes()
 }
 
@@ -98,7 +103,7 @@ func (m *model) chartNames() *strings.Replacer {
 	return strings.NewReplacer(
 		"«Machine»", m.id("Machine"), "«State»", m.id("State"), "«Test»", m.id("Test"), "«Result»", m.id("Result"),
 		"«Host»", m.hostParam, "«NoState»", m.id("NoState"), "«NoTest»", m.id("NoTest"), "«Final»", m.id("Final"),
-		"«NumStates»", m.id("NumStates"), "«NewMachine»", m.newMachine(),
+		"«NumStates»", m.id("NumStates"), "«NumTests»", m.id("NumTests"), "«NewMachine»", m.newMachine(),
 		"«ErrNotStarted»", m.errName("NotStarted"), "«ErrReentrant»", m.errName("Reentrant"),
 		"«ErrQueueFull»", m.errName("QueueFull"), "«ErrChainLimit»", m.errName("ChainLimit"),
 		"«ChainError»", m.id("ChainError"), "«QueueError»", m.id("QueueError"),
@@ -106,6 +111,9 @@ func (m *model) chartNames() *strings.Replacer {
 		"«ready»", m.status("Ready"), "«busy»", m.status("Busy"), "«done»", m.status("Done"),
 		"«p»", m.chartPrefix(), "«tname»", m.tname(), "«aMachine»", an(m.id("Machine")),
 		"«ctx»", lit(m.ctx()), "«chainDoc»", chainDoc, "«chainErr»", chainErr,
+		"«Snapshot»", m.id("Snapshot"), "«aSnapshot»", an(m.id("Snapshot")), "«Recorded»", m.id("Recorded"),
+		"«PendingTimer»", m.id("PendingTimer"), "«Timer»", m.id("Timer"), "«NoTimer»", m.id("NoTimer"),
+		"«NumTimers»", m.id("NumTimers"), "«AnyState»", m.id("AnyState"), "«RestoreMachine»", m.restoreMachine(), "«reader»", m.readerName(),
 	)
 }
 
@@ -139,8 +147,8 @@ func (p *printer) chartErrors() {
 	mt := m.id("Machine")
 	p.c("Errors of %s's methods, for errors.Is.", mt)
 	p.f("var (\n")
-	p.ci("%s is returned by Update and Post on a zero %s: make machines with %s.", m.errName("NotStarted"), mt, m.newMachine())
-	p.f("%s = errors.New(%s)\n", m.errName("NotStarted"), lit(m.opt.Package+": "+mt+" not started (make it with "+m.newMachine()+")"))
+	p.ci("%s is returned by Update and Post on a zero %s: make machines with %s or %s.", m.errName("NotStarted"), mt, m.newMachine(), m.restoreMachine())
+	p.f("%s = errors.New(%s)\n", m.errName("NotStarted"), lit(m.opt.Package+": "+mt+" not started (make it with "+m.newMachine()+" or "+m.restoreMachine()+")"))
 	p.ci("%s is returned by Update called from inside the same machine's update (from a host method). The machine is unchanged.", m.errName("Reentrant"))
 	p.f("%s = errors.New(%s)\n", m.errName("Reentrant"), lit(m.opt.Package+": "+mt+" updated from inside its own update"))
 	p.ci("%s is matched by every *%s: an event or a send dropped.", m.errName("QueueFull"), m.id("QueueError"))
@@ -208,6 +216,8 @@ func (p *printer) chartData(c *chartM) {
 	}
 	p.f("}\n\n")
 	p.f("var %sKids = [...]int32{%s}\n\n", x, ints(c.kids))
+	p.c("%sHistStates holds the history states, ascending.", x)
+	p.f("var %sHistStates = [%sNumHist]int32{%s}\n\n", x, x, ints(c.histStates()))
 	p.f("var %sAtomic = [%sWords]uint64{", x, x)
 	for i, w := range c.atomic {
 		if i > 0 {
@@ -346,4 +356,48 @@ func (p *printer) chartPost() {
 	p.f("switch {\ncase m.status == 0:\nreturn %s\ncase m.status&%s != 0:\nreturn nil\n}\n", m.errName("NotStarted"), m.status("Done"))
 	p.f("ev := msg.Test()\nif ev == %s {\nreturn errors.New(%s + msg.String() + \" is not a message\")\n}\n", m.id("NoTest"), lit(m.ctx()+"Post: "))
 	p.f("if !m.external.push(ev) {\nreturn &%s{Event: ev, Limit: len(m.external.buf)}\n}\nreturn nil\n}\n", m.id("QueueError"))
+}
+
+// histStates returns the history states, ascending.
+func (c *chartM) histStates() []int {
+	var hs []int
+	for s := range c.n {
+		if c.nodes[s].hist >= 0 {
+			hs = append(hs, s)
+		}
+	}
+	return hs
+}
+
+// chartTimers writes the Timer type: the IDs of the table's named timers.
+func (p *printer) chartTimers(c *chartM) {
+	m := p.m
+	tm := m.id("Timer")
+	p.c("%s is a named timer of %s, numbered as the table's TimerIDs: what a send action starts and a cancel action stops. It appears in the pending sends of %s.", tm, m.tname(), an(m.id("Snapshot")))
+	p.f("type %s uint16\n\n", tm)
+	p.f("const (\n")
+	p.ci("%s is the timer of a send that no cancel names.", m.id("NoTimer"))
+	p.f("%s %s = %d\n", m.id("NoTimer"), tm, 0xFFFF)
+	p.ci("%s is the number of named timers.", m.id("NumTimers"))
+	p.f("%s = %d\n", m.id("NumTimers"), len(c.timers))
+	p.f(")\n\n")
+	p.c("String returns the timer's name in the table, \"no timer\" for %s, or \"%s(n)\".", m.id("NoTimer"), tm)
+	p.f("func (t %s) String() string {\nswitch t {\n", tm)
+	for i, name := range c.timers {
+		p.f("case %d:\nreturn %s\n", i, lit(name))
+	}
+	p.f("case %s:\nreturn \"no timer\"\n", m.id("NoTimer"))
+	p.f("}\nreturn %s + strconv.Itoa(int(t)) + \")\"\n}\n\n", lit(tm+"("))
+}
+
+// chartIsEvent writes the function that tells the tests a queue or a
+// pending send may hold: the message tests.
+func (p *printer) chartIsEvent() {
+	m := p.m
+	p.c("%sIsEvent reports whether t is an event, a message test: what the queues and the pending sends hold.", m.chartPrefix())
+	if len(m.msgs) == 0 {
+		p.f("func %sIsEvent(t %s) bool { return false }\n\n", m.chartPrefix(), m.id("Test"))
+		return
+	}
+	p.f("func %sIsEvent(t %s) bool {\n_, ok := t.Message()\nreturn ok\n}\n\n", m.chartPrefix(), m.id("Test"))
 }

@@ -3,6 +3,8 @@ package gogen
 import (
 	"strings"
 	"testing"
+
+	"github.com/fsmforge/fsmforge/table"
 )
 
 // TestChartSections checks the sections of a runtime template: with and
@@ -34,5 +36,36 @@ func TestChartSections(t *testing.T) {
 			}()
 			chartSections(bad, true)
 		}()
+	}
+}
+
+// TestTemplateNames checks that every «name» of the statechart templates
+// is replaced, with and without the stack.
+func TestTemplateNames(t *testing.T) {
+	var b table.Builder
+	a := b.AddState("a")
+	b.Nest(b.AddState("b"), a)
+	tbl, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var x errs
+	m := newModel(&x, tbl, Options{Package: "p", Prefix: "P"})
+	if err := x.err(); err != nil {
+		t.Fatal(err)
+	}
+	for _, stack := range []bool{false, true} {
+		m.stack = stack
+		for name, src := range map[string]string{"chartRuntime": chartRuntime, "chartSnapshot": chartSnapshot} {
+			got := m.chartNames().Replace(chartSections(src, stack))
+			if i := strings.Index(got, "«"); i >= 0 {
+				t.Errorf("%s, stack %v: %q is not replaced", name, stack, got[i:min(i+20, len(got))])
+			}
+		}
+	}
+	for name, src := range map[string]string{"snapshotReaderSrc": snapshotReaderSrc, "chartReaderSrc": chartReaderSrc} {
+		if got := m.snapNames().Replace(src); strings.Contains(got, "«") {
+			t.Errorf("%s: a name is not replaced", name)
+		}
 	}
 }

@@ -16,14 +16,14 @@ const chartRuntime = `
 // pushed at most, each with the atomic states active in it), all in
 // fixed-size arrays sized for the table, so that the machine is a value of
 // fixed size that the game keeps in the entity or in a slice. Make one
-// with «NewMachine»; the zero «Machine» is not started and its updates
-// return «ErrNotStarted».
+// with «NewMachine», or with «RestoreMachine» from «aSnapshot»; the zero
+// «Machine» is not started and its updates return «ErrNotStarted».
 «else»
 // external event queue and pending timers, all in fixed-size arrays sized
 // for the table, so that the machine is a value of fixed size that
 // the game keeps in the entity or in a slice. Make one with
-// «NewMachine»; the zero «Machine» is not started and its updates return
-// «ErrNotStarted».
+// «NewMachine», or with «RestoreMachine» from «aSnapshot»; the zero
+// «Machine» is not started and its updates return «ErrNotStarted».
 «end»
 //
 // «Machine» is not safe for concurrent use; different machines are
@@ -47,10 +47,12 @@ type «Machine» struct {
 	state                    «State»
 	status                   uint8
 «if stack»
-	// The stack: for each state pushed, the atomic states that were
-	// active in it («p»Words words each), saved[:depth*«p»Words]; popped
-	// holds the entry a microstep's return took off.
+	// The stack: the states pushed, stack[:depth] («AnyState» for an
+	// any-state transition's, which pushes the root), and for each the atomic states
+	// that were active in it («p»Words words each), saved[:depth*«p»Words];
+	// popped holds the entry a microstep's return took off.
 	depth  uint8
+	stack  [«StackLimit»]«State»
 	saved  [«StackLimit» * «p»Words]uint64
 	popped [«p»Words]uint64
 «end»
@@ -91,7 +93,7 @@ type «p»Timer struct {
 
 // «Machine»'s status bits.
 const (
-	«ready» uint8 = 1 << iota // made by «NewMachine»
+	«ready» uint8 = 1 << iota // made by «NewMachine» or «RestoreMachine»
 	«busy»                    // in an update
 	«done»                    // ended in a top-level final state
 )
@@ -527,6 +529,10 @@ func (m *«Machine») takeTransitions(h «Host») {
 func (m *«Machine») push(s int32) {
 	if int(m.depth) >= «StackLimit» {
 		return // enabledBy refused it; a second push in one microstep is dropped
+	}
+	m.stack[m.depth] = «AnyState» // the root: the whole configuration
+	if s != «p»Root {
+		m.stack[m.depth] = «State»(s)
 	}
 	m.depth++
 	saved := m.top()

@@ -7,8 +7,9 @@
 //
 //	//go:generate fsmforge gen goomba.vdx -stencil goomba.stencil.json -pkg goomba -o goomba_fsm.go
 //
-// The file imports only the standard library (errors, strconv): a game
-// that uses it does not depend on fsmforge.
+// The file imports only the standard library (encoding/binary, errors,
+// strconv; a statechart's also math and math/bits): a game that uses it
+// does not depend on fsmforge.
 //
 // # The generated file
 //
@@ -33,7 +34,9 @@
 //     the stack if the table uses one, a status byte), with NewMachine,
 //     RestoreMachine, Update, Receive, Post, State, Done, Depth, String
 //     and Snapshot; Result; the errors ErrNotStarted and ErrReentrant, and
-//     StackError and ChainError when the table can return them.
+//     StackError and ChainError when the table can return them;
+//   - Snapshot, the machine's state as plain data, with AppendBinary and
+//     UnmarshalBinary (see "Saving and restoring").
 //
 // The host interface is the game's whole contract with the drawing: a game
 // that does not implement a test the designer used does not compile.
@@ -98,11 +101,13 @@
 // "walkLeft"; a value constant that meets another name; a test and a
 // property with one method name), and a name that becomes one of the
 // generator's own (State, Test, Message, Property, Action, Transition,
-// Host, Machine, Result, Snapshot, StackError, ChainError, Final, Return,
-// AnyState, NoState, NoTest, Initial, NumStates, NumTests, NumMessages,
-// NumProperties, StackLimit, ChainLimit, Transitions, EntryActions,
-// AnyTransitions, Dest, DestPush, NewMachine, RestoreMachine and the
-// Err… names): each is an [Error] naming the designer's names concerned,
+// Host, Machine, Result, Snapshot, StackError, ChainError, QueueError,
+// Final, Return, AnyState, NoState, NoTest, Initial, NumStates, NumTests,
+// NumMessages, NumProperties, StackLimit, ChainLimit, Transitions,
+// EntryActions, AnyTransitions, Dest, DestPush, NewMachine,
+// RestoreMachine and the Err… names; in a statechart's file also Timer,
+// NoTimer, NumTimers, PendingTimer and Recorded): each is an [Error]
+// naming the designer's names concerned,
 // all of them in an [ErrorList]. Renaming in the drawing is the fix;
 // silently numbering identifiers would let the game's code change meaning
 // when the drawing changes.
@@ -117,11 +122,12 @@
 // flags consumed and cleared as the agent does (messages posted during an
 // update wait for the next), entry actions on entering, push and return
 // with the same stack limit and errors, a transition to the final state
-// making it done, the same reentrancy rule, and the same snapshots. State
-// and Test values are the table's StateIDs and TestIDs (the markers at the
-// top of the type's range). The tests in gogen/internal run generated
-// machines and table.Agent side by side through random frames and compare
-// every host call, result, error and snapshot.
+// making it done, the same reentrancy rule, and the same snapshots, byte
+// for byte in binary form. State and Test values are the table's StateIDs
+// and TestIDs (the markers at the top of the type's range). The tests in
+// gogen/internal run generated machines and table.Agent side by side
+// through random frames and compare every host call, result, error and
+// snapshot.
 //
 // What differs is the types: errors are the file's own (errors.Is with
 // ErrStackOverflow, ErrStackUnderflow, ErrChainLimit, ErrReentrant,
@@ -132,6 +138,60 @@
 //
 // The output depends only on the table and the options: the same inputs
 // give the same bytes.
+//
+// # Saving and restoring
+//
+// Machine.Snapshot(&s) fills a Snapshot, plain data in the file's types,
+// reusing the capacity of its slices (those inside it included): taking
+// snapshots into the same value allocates nothing once it has grown.
+// RestoreMachine(&s) returns a machine in that state, performing no
+// action (the game restores its entity's own data), which goes on exactly
+// as the one saved would have. It checks all of s first, as
+// table.RestoreAgent does, and returns an error naming the problem, and a
+// zero machine, for anything that does not fit the table: an ID that is
+// not the table's, a stack over StackLimit, a posted value that is not a
+// message; for a statechart, a configuration the chart cannot be in (an
+// active state whose parent is not, a compound state without exactly one
+// active child, a parallel state without all its regions, a history state
+// active), a history record or a state saved with the stack that is not a
+// configuration of its parent, a queue or the pending sends over the
+// table's limits or holding a test that is not an event, an unknown
+// timer, a NaN time, sends out of firing order, a State other than the
+// first active atomic state, or a machine done elsewhere than in a
+// top-level final state with nothing active. A statechart's snapshot
+// without active states (as table's Snapshot.Remap leaves one whose
+// configuration lost a state) restores into what entering State enters,
+// as table's does.
+//
+// A flat table's Snapshot holds State, Done, Stack (when the table has a
+// stack) and Posted (when it has messages). A statechart's holds what
+// table.Snapshot holds for a statechart agent: State, Done, Stack (the
+// sources of the pushes, AnyState for an any-state transition's; with the
+// stack), Active (the configuration, ascending; empty once done), History
+// (a Recorded per history state that recorded: what it recorded),
+// Internal and External (the queues' events, next first), Timers (the
+// pending sends as PendingTimer values, in firing order, each with its
+// Timer: a named timer's ID, or NoTimer), Now and Saved (with the stack:
+// the atomic states saved with each entry).
+//
+// Snapshot's AppendBinary and UnmarshalBinary read and write
+// table.Snapshot's binary form, format 1, byte for byte: a flags byte (bit
+// 0 done, bit 1 statechart), the state as a signed varint (markers as
+// table's StateID read as an int16: NoState -4, AnyState -3), the stack
+// likewise, the posted messages' TestIDs; for a statechart then the active
+// states, the history, both queues, the pending sends (timer, event, due
+// time as 8 bytes of IEEE 754 little endian), the time and the states
+// saved with the stack (see package table's Snapshot.AppendBinary). So a
+// save made with table.Agent restores into the generated machine and the
+// other way round, and the tests in gogen/internal check that the bytes
+// are the same after every update. The generated code writes the form with
+// encoding/binary and math, not with fsmforge's packages. AppendBinary
+// refuses, as table's does, a snapshot it cannot write as it is (a list
+// the form keeps ascending that is not); UnmarshalBinary refuses bytes
+// that are not such a form, or hold an ID the table has not, and changes
+// nothing then. Neither allocates beyond the buffer and the snapshot's
+// slices when they must grow; RestoreMachine allocates nothing unless it
+// returns an error.
 //
 // # Costs
 //
@@ -184,15 +244,20 @@
 // Time, NextTimer, In, AppendActive, State and Done: one microstep per
 // update, or, when the table chains, microsteps until none is pending, up
 // to its chain limit (a *ChainError past it); an event or send dropped on
-// a full queue is a *QueueError matching ErrQueueFull. A condition's
+// a full queue is a *QueueError matching ErrQueueFull. Snapshot and
+// RestoreMachine save and restore the whole machine: configuration,
+// history, queues, pending sends, time and stack (see "Saving and
+// restoring"). A condition's
 // polled tests are calls of the host's methods from one switch on the
 // test. The differential tests in gogen/internal/npcgen and
 // gogen/internal/w3cgen run generated machines beside table.Agent through
-// seeded random scripts and compare every host call, result, error and
-// active state. On the NPC of those tests (BenchmarkNPC, 1024 NPCs, a
-// shared 2-core machine) an update took about 40 ns with the generated
-// machine through the Host interface and 58 ns with table.Agent; neither
-// allocates.
+// seeded random scripts and compare every host call, result, error,
+// active state and snapshot (its bytes), and run machines restored from
+// saves taken mid-run beside them, a generated machine from a save of
+// either runtime and a table.Agent from the generated machine's. On the
+// NPC of those tests (BenchmarkNPC, 1024 NPCs, a shared 2-core machine) an
+// update took about 40 ns with the generated machine through the Host
+// interface and 58 ns with table.Agent; neither allocates.
 //
 // A statechart that pushes or returns gets the pushdown stack as
 // table.Agent runs it. A transition with Push saves its source state with
@@ -200,21 +265,20 @@
 // whole configuration) before the states it leaves are exited; a
 // transition to table.Return goes back to the states on top of the stack,
 // as a deep history would, popping them. The Machine then holds the stack
-// in fixed-size arrays too: StackLimit (the table's stack limit) sets of
-// one bit per state, and Depth returns how many are pushed. A return with
-// nothing pushed, or a push onto a full stack, is not taken: the update
-// goes on without it and returns a *StackError (Overflow, State, Test,
-// Limit) matching ErrStackOverflow or ErrStackUnderflow, the same names,
-// fields and messages as a flat table's file (the first error of the
-// update, as for a *QueueError). A statechart without a push or a return
-// has no stack, Depth, StackLimit or StackError. A statechart's Machine has
-// no Snapshot (table.RestoreAgent does not restore statechart agents
-// either), so neither its configuration nor its stack can be saved yet.
-// The differential test in gogen/internal/stackgen runs a statechart that
-// pushes an atomic state, a compound and the root, returns into parallel
-// regions and overflows its stack of 2; TestRandomStatecharts gives
-// pushes and returns to half of its random charts, some with a stack
-// limit of 1 to 3.
+// in fixed-size arrays too: for each of StackLimit (the table's stack
+// limit) entries, the state pushed and a set of one bit per state; Depth
+// returns how many are pushed. A return with nothing pushed, or a push
+// onto a full stack, is not taken: the update goes on without it and
+// returns a *StackError (Overflow, State, Test, Limit) matching
+// ErrStackOverflow or ErrStackUnderflow, the same names, fields and
+// messages as a flat table's file (the first error of the update, as for
+// a *QueueError). A statechart without a push or a return has no stack,
+// Depth, StackLimit, StackError or AnyState, and no Stack or Saved in its
+// Snapshot. The differential test in gogen/internal/stackgen runs a
+// statechart that pushes an atomic state, a compound and the root,
+// returns into parallel regions and overflows its stack of 2;
+// TestRandomStatecharts gives pushes and returns to half of its random
+// charts, some with a stack limit of 1 to 3.
 //
 // # Keeping generated code fresh
 //

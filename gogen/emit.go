@@ -57,7 +57,7 @@ func q(s string) string { return strconv.Quote(s) }
 // emit writes the whole file.
 func (m *model) emit() []byte {
 	p := &printer{m: m}
-	p.header("errors", "strconv")
+	p.header("encoding/binary", "errors", "strconv")
 	p.intro()
 	p.states()
 	p.tests()
@@ -203,6 +203,12 @@ func (m *model) hasReturn() bool {
 	return false
 }
 
+// hasAnyState reports whether the file declares the AnyState marker: a
+// statechart's with the stack, whose snapshot's Stack holds it for an
+// any-state transition's push (of the whole configuration), as table's
+// does.
+func (m *model) hasAnyState() bool { return m.t.Statechart() && m.stack }
+
 func (p *printer) states() {
 	m := p.m
 	st := m.id("State")
@@ -223,7 +229,15 @@ func (p *printer) states() {
 		p.ci("%s is the destination, in %s, of a transition that goes back to the state on top of the stack.", m.id("Return"), m.id("Dest"))
 		p.f("%s %s = %d\n", m.id("Return"), st, m.ret)
 	}
-	p.ci("%s is the state of %s that was not started, and fills the cells of %s for a test a state has no transition on.", m.id("NoState"), an(m.id("Machine")), m.id("Dest"))
+	if m.hasAnyState() {
+		p.ci("%s is the entry of %s's Stack for an any-state transition's push, which pushes the whole configuration.", m.id("AnyState"), an(m.id("Snapshot")))
+		p.f("%s %s = %d\n", m.id("AnyState"), st, m.anyState)
+	}
+	if m.t.Statechart() {
+		p.ci("%s is the state of %s that was not started.", m.id("NoState"), an(m.id("Machine")))
+	} else {
+		p.ci("%s is the state of %s that was not started, and fills the cells of %s for a test a state has no transition on.", m.id("NoState"), an(m.id("Machine")), m.id("Dest"))
+	}
 	p.f("%s %s = %d\n", m.id("NoState"), st, m.noState)
 	p.f(")\n\n")
 	p.c("%s is the number of states, and %s the initial state.", m.id("NumStates"), m.id("Initial"))
@@ -236,6 +250,9 @@ func (p *printer) states() {
 	p.f("case %s:\nreturn \"final\"\n", m.id("Final"))
 	if m.hasReturn() {
 		p.f("case %s:\nreturn \"return\"\n", m.id("Return"))
+	}
+	if m.hasAnyState() {
+		p.f("case %s:\nreturn \"any\"\n", m.id("AnyState"))
 	}
 	p.f("case %s:\nreturn \"none\"\n", m.id("NoState"))
 	p.f("}\nreturn %s + strconv.Itoa(int(s)) + \")\"\n}\n\n", lit(st+"("))
@@ -983,87 +1000,6 @@ func (p *printer) accessors() {
 	} else {
 		p.f("if m.Done() {\nreturn name + \" (done)\"\n}\nreturn name\n}\n\n")
 	}
-}
-
-func (p *printer) snapshot() {
-	m := p.m
-	mt, sn, st := m.id("Machine"), m.id("Snapshot"), m.id("State")
-	p.c("%s is a machine's state as plain data, to save a game or show in a viewer, and to restore with %s.", sn, m.restoreMachine())
-	p.f("type %s struct {\n", sn)
-	p.ci("State is the current state; for a machine that is done, its last state.")
-	p.f("State %s\n", st)
-	p.ci("Done is true once the machine went to the final state.")
-	p.f("Done bool\n")
-	if m.stack {
-		p.ci("Stack holds the states pushed and not yet returned to, bottom first.")
-		p.f("Stack []%s\n", st)
-	}
-	if len(m.msgs) > 0 {
-		p.ci("Posted holds the messages posted and not yet seen by an update, in order; usually empty between updates.")
-		p.f("Posted []%s\n", m.id("Message"))
-	}
-	p.f("}\n\n")
-	reuse := ""
-	if m.stack || len(m.msgs) > 0 {
-		reuse = ", reusing the capacity of its slices, so that taking snapshots into the same value allocates nothing once it has grown"
-	}
-	p.c("Snapshot fills s with the machine's state%s. A zero machine gives State %s.", reuse, m.id("NoState"))
-	p.f("func (m *%s) Snapshot(s *%s) {\n", mt, sn)
-	p.f("s.State, s.Done = m.State(), m.Done()\n")
-	if m.stack {
-		p.f("s.Stack = append(s.Stack[:0], m.stack[:m.depth]...)\n")
-	}
-	if len(m.msgs) > 0 {
-		p.f("s.Posted = s.Posted[:0]\n")
-		p.f("for msg := range %s(%s) {\n", m.id("Message"), m.id("NumMessages"))
-		p.f("if m.flags&(1<<msg) != 0 {\ns.Posted = append(s.Posted, msg)\n}\n}\n")
-	}
-	p.f("}\n\n")
-
-	// fail returns an error whose message alternates text and Go
-	// expressions: text, expr, text...
-	pre := m.ctx() + m.restoreMachine() + ": "
-	fail := func(parts ...string) {
-		parts[0] = pre + parts[0]
-		for i := 0; i < len(parts); i += 2 {
-			parts[i] = lit(parts[i])
-		}
-		p.f("return %s{}, errors.New(%s)\n", mt, strings.Join(parts, " + "))
-	}
-	var bad []string
-	if m.stack {
-		bad = append(bad, "a stack deeper than "+m.id("StackLimit")+" or holding such a state")
-	}
-	if len(m.msgs) > 0 {
-		bad = append(bad, "a message that is not one of the table's")
-	}
-	badText := ""
-	if len(bad) > 0 {
-		badText = ", or " + strings.Join(bad, ", or ")
-	}
-	p.c("%s returns a machine in the state s describes, performing no action: for loading a saved game (the game restores its entity's own state). It returns an error, and a zero machine, if s names a state that is not one of the table's%s.", m.restoreMachine(), badText)
-	p.f("func %s(s %s) (%s, error) {\n", m.restoreMachine(), sn, mt)
-	p.f("if s.State >= %s {\n", m.id("NumStates"))
-	fail("state ", "s.State.String()", fmt.Sprintf(" is not a state of the table (it has %d)", len(m.states)))
-	p.f("}\n")
-	if m.stack {
-		p.f("if len(s.Stack) > %s {\n", m.id("StackLimit"))
-		fail("a stack of ", "strconv.Itoa(len(s.Stack))", fmt.Sprintf(" states; the stack limit is %d", m.stackLimit))
-		p.f("}\n")
-	}
-	p.f("m := %s{state: s.State, status: %s}\n", mt, m.status("Ready"))
-	p.f("if s.Done {\nm.status |= %s\n}\n", m.status("Done"))
-	if m.stack {
-		p.f("for i, q := range s.Stack {\nif q >= %s {\n", m.id("NumStates"))
-		fail("stack entry ", "strconv.Itoa(i)", ": ", "q.String()", fmt.Sprintf(" is not a state of the table (it has %d)", len(m.states)))
-		p.f("}\nm.stack[i] = q\n}\nm.depth = uint8(len(s.Stack))\n")
-	}
-	if len(m.msgs) > 0 {
-		p.f("for _, msg := range s.Posted {\nif msg >= %s {\n", m.id("NumMessages"))
-		fail("posted ", "msg.String()", " is not a message of the table")
-		p.f("}\nm.flags |= 1 << msg\n}\n")
-	}
-	p.f("return m, nil\n}\n\n")
 }
 
 func (p *printer) errorTypes() {

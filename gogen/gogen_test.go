@@ -238,6 +238,11 @@ func TestErrors(t *testing.T) {
 			b.AddTest("healthLow", "")
 			b.AddState("a")
 		}), ok, `gogen: test "healthLow": becomes TestHealthLow, as test "health=low" does; rename one of them`, 0},
+		{"a statechart's property named like its timer type", build(func(b *table.Builder) {
+			b.AddProperty("Timer", "x")
+			a := b.AddState("a")
+			b.Nest(b.AddState("b"), a)
+		}), ok, `gogen: property "Timer" (its type): becomes Timer, a name the generated code declares itself; rename it`, 0},
 		{"a value type that collides with a value constant", build(func(b *table.Builder) {
 			b.AddProperty("Speed", "up")
 			b.AddProperty("SpeedUp", "x")
@@ -279,6 +284,46 @@ func TestPrefixSharesAPackage(t *testing.T) {
 	// One file: drop b's package clause and imports.
 	_, rest, _ := bytes.Cut(b, []byte("\n)\n"))
 	if err := typeCheck(append(a, rest...), gogen.Options{Package: "game"}); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestChartsShareAPackage generates two statecharts (one with the stack)
+// and a flat table into one package, with prefixes, and a statechart
+// without events, timers or history, and type-checks them.
+func TestChartsShareAPackage(t *testing.T) {
+	var src []byte
+	for i, f := range []struct {
+		table  func() *table.Table
+		prefix string
+	}{{fixtures.NPC, "NPC"}, {fixtures.Sentry, "Sentry"}, {fixtures.Goomba, "Goomba"}} {
+		b, err := gogen.Generate(f.table(), gogen.Options{Package: "game", Prefix: f.prefix})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i > 0 {
+			// One file: drop the package clause and imports.
+			_, b, _ = bytes.Cut(b, []byte("\n)\n"))
+		}
+		src = append(src, b...)
+	}
+	if err := typeCheck(src, gogen.Options{Package: "game"}); err != nil {
+		t.Error(err)
+	}
+
+	var b table.Builder
+	a := b.AddState("a")
+	b.Nest(b.AddState("b"), a)
+	tbl, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := gogen.Options{Package: "p", Host: "*H"}
+	bare, err := gogen.Generate(tbl, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := typeCheck(bare, opt); err != nil {
 		t.Error(err)
 	}
 }

@@ -87,12 +87,20 @@ var fixedNames = []string{
 	"Transitions", "EntryActions", "AnyTransitions", "Dest", "DestPush",
 }
 
+// chartNames are the package-level names a statechart's file reserves
+// besides fixedNames, before the prefix: the types of its snapshot.
+var chartNames = []string{"Timer", "NoTimer", "NumTimers", "PendingTimer", "Recorded"}
+
 // Generator-declared names that are not a prefix followed by a fixed name.
 func (m *model) newMachine() string     { return "New" + m.pre + "Machine" }
 func (m *model) restoreMachine() string { return "Restore" + m.pre + "Machine" }
 func (m *model) errName(s string) string {
 	return "Err" + m.pre + s
 }
+
+// readerName is the unexported type that reads a snapshot's binary form:
+// snapshotReader, or oddSnapshotReader with Prefix "Odd".
+func (m *model) readerName() string { return lowerFirst(m.pre + "SnapshotReader") }
 
 var errNames = []string{"NotStarted", "Reentrant", "StackOverflow", "StackUnderflow", "ChainLimit", "QueueFull"}
 
@@ -122,7 +130,12 @@ func newModel(x *errs, t *table.Table, opt Options) *model {
 	for _, n := range fixedNames {
 		pkg.fixed(m.id(n))
 	}
-	pkg.fixed(m.newMachine(), m.restoreMachine())
+	pkg.fixed(m.newMachine(), m.restoreMachine(), m.readerName())
+	if t.Statechart() {
+		for _, n := range chartNames {
+			pkg.fixed(m.id(n))
+		}
+	}
 	for _, e := range errNames {
 		pkg.fixed(m.errName(e))
 	}

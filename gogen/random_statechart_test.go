@@ -45,7 +45,8 @@ const randcheckDir = "gogen/internal/randcheck"
 // with an adapter to difftest.ChartMachine, and a driver test that
 // recompiles each chart from its seed, checks that the table is the one
 // the code was generated from, and runs difftest.RunChart on the
-// generated machine and table.Agent. The files live in a temporary
+// generated machine and table.Agent (which saves both mid-run, compares
+// the bytes, and runs machines restored from them beside). The files live in a temporary
 // directory, laid over gogen/internal/randcheck by `go test -overlay`,
 // and the whole lot builds and runs in one go command.
 func TestRandomStatecharts(t *testing.T) {
@@ -138,7 +139,7 @@ func TestRandomStatecharts(t *testing.T) {
 	cmd.Dir = tmp
 	out, err := cmd.CombinedOutput()
 	elapsed := time.Since(start)
-	var steps, charts int
+	var steps, charts, saves int
 	var stack difftest.ChartStats // of the charts that use the stack
 	stackCharts := 0
 	for line := range strings.Lines(string(out)) {
@@ -147,6 +148,10 @@ func TestRandomStatecharts(t *testing.T) {
 		if _, e := fmt.Sscanf(line, "randcheck: seed %d: %d updates, %d microsteps", &seed, &up, &st); e == nil {
 			steps += st
 			charts++
+		}
+		var sv int
+		if _, e := fmt.Sscanf(line, "randcheck: seed %d: %d saves restored", &seed, &sv); e == nil {
+			saves += sv
 		}
 		var x difftest.ChartStats
 		var limit int
@@ -162,13 +167,17 @@ func TestRandomStatecharts(t *testing.T) {
 	if charts != n {
 		t.Fatalf("the driver reported %d charts, want %d:\n%s", charts, n, out)
 	}
+	// Every script saves and restores at least once (difftest.RunChart).
+	if saves < charts*randomScripts {
+		t.Errorf("%d saves restored in %d charts' %d scripts each; want one per script at least", saves, charts, randomScripts)
+	}
 	// With the default charts, the stack is used in every way the runtime
 	// has: pushes, pops, and both errors.
 	if *randomCharts >= 12 && (stackCharts < 3 || stack.Overflows == 0 || stack.Underflows == 0 || stack.Pushes == 0 || stack.Pops == 0) {
 		t.Errorf("%d charts use the stack, through %+v; want at least 3, with overflows, underflows, pushes and pops", stackCharts, stack)
 	}
-	t.Logf("%d charts (seeds 0 to %d, %d not compiled), %d microsteps compared, %d charts with the stack (%d updates with a push, %d with a pop, %d overflows, %d underflows, %d deep at most); built in %v, ran in %v\n%s",
-		charts, n+skipped-1, skipped, steps, stackCharts, stack.Pushes, stack.Pops, stack.Overflows, stack.Underflows, stack.MaxDepth,
+	t.Logf("%d charts (seeds 0 to %d, %d not compiled), %d microsteps compared, %d saves restored mid-run, %d charts with the stack (%d updates with a push, %d with a pop, %d overflows, %d underflows, %d deep at most); built in %v, ran in %v\n%s",
+		charts, n+skipped-1, skipped, steps, saves, stackCharts, stack.Pushes, stack.Pops, stack.Overflows, stack.Underflows, stack.MaxDepth,
 		built.Round(time.Millisecond), (elapsed - built).Round(time.Millisecond), out)
 }
 
@@ -279,6 +288,24 @@ func (g *randGen) Active(dst []table.StateID) []table.StateID {
 	return randIDs.AppendStates(dst, g.m.Active(buf[:0]))
 }
 
+func (g *randGen) Save() ([]byte, error) {
+	var s Snapshot
+	g.m.Snapshot(&s)
+	return s.AppendBinary(nil)
+}
+
+func (g *randGen) Load(b []byte, h *difftest.Host) (difftest.ChartMachine, error) {
+	var s Snapshot
+	if err := s.UnmarshalBinary(b); err != nil {
+		return nil, err
+	}
+	m, err := RestoreMachine(&s)
+	if err != nil {
+		return nil, err
+	}
+	return &randGen{m: m, h: randHost{h}}, nil
+}
+
 func (g *randGen) Err(err error) difftest.ChartErr {
 STACKERR
 	return difftest.GenErr(randIDs, err, ErrQueueFull, ErrChainLimit, func(ce *ChainError) (int, []State, int, State) {
@@ -353,6 +380,7 @@ func TestRandom(t *testing.T) {
 		}
 		fmt.Printf("randcheck: seed %d: %d updates, %d microsteps, %d states, chain %v, %d finals, %d full queues, %d chain limits, %d updates with timers\n",
 			c.seed, total.Updates, total.Steps, res.Table.NumStates(), res.Table.Options().Chain, total.Finals, total.QueueFull, total.Chains, total.Timers)
+		fmt.Printf("randcheck: seed %d: %d saves restored\n", c.seed, total.Saves)
 		if difftest.UsesStack(res.Table) {
 			fmt.Printf("randcheck: seed %d: stack limit %d, %d overflows, %d underflows, %d pushes, %d pops, depth %d\n",
 				c.seed, cmp.Or(res.Table.Options().StackLimit, table.MaxStack), total.Overflows, total.Underflows, total.Pushes, total.Pops, total.MaxDepth)

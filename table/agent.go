@@ -27,9 +27,12 @@ type Host[E any] interface {
 // Agent runs a [Table] for one entity: it is the AIObject of the article
 // "Visual Finite State Machine AI Systems" without
 // the game object. It is plain data (the table, the entity, the current
-// state, the message flags, the stack and a few status bits), a value the
+// state, the message flags, the stack and a few status bits, and a pointer
+// to a statechart agent's configuration and to an observer), a value the
 // game keeps in the entity or in a slice; many agents share one table. Make
-// one with [NewAgent], or with [RestoreAgent] from a [Snapshot].
+// one with [NewAgent], or with [RestoreAgent] from a [Snapshot]. A copy of
+// a statechart agent, or of an observed one, shares what the pointer
+// holds: copy agents that are neither, or take a [Snapshot].
 //
 // An Agent is not safe for concurrent use; agents sharing a table may
 // update concurrently if their host allows it. The zero Agent has no table:
@@ -49,7 +52,10 @@ type Agent[E any] struct {
 	depth  uint8
 	status uint8
 	stack  [MaxStack]StateID // stack[:depth], bottom first
-	sc     *run              // a statechart agent's configuration, queues and timers; nil for a flat table
+	// sc is a statechart agent's configuration, queues, timers and
+	// observer (statusChart is set); for a flat agent, nil, or only its
+	// observer (see Observe).
+	sc *run
 }
 
 // Agent status bits.
@@ -180,7 +186,7 @@ type sense struct {
 // updateSlow is Update for every other case: an agent that is busy, done
 // or zero, messages posted, or a state with other than one polled test.
 func (a *Agent[E]) updateSlow(h Host[E], sn sense) (Result, error) {
-	if a.sc != nil && a.status&statusChart != 0 {
+	if a.status&statusChart != 0 {
 		return a.updateChart(h)
 	}
 	if a.status&(statusBusy|statusDone) != 0 || a.table == nil {
@@ -226,6 +232,19 @@ func (a *Agent[E]) take(h Host[E], s *step, f uint64, sn sense) (Result, error) 
 	}
 	res.Steps = 1
 	res.To = a.at()
+	if a.sc != nil || a.table.opts.Chain {
+		return a.takeMore(h, s, res, f, sn)
+	}
+	a.status &^= statusBusy
+	return res, nil
+}
+
+// takeMore is the rest of take for an agent observed or a table that
+// chains: it reports the transition, then chains.
+func (a *Agent[E]) takeMore(h Host[E], s *step, res Result, f uint64, sn sense) (Result, error) {
+	if a.sc != nil {
+		a.observeStep(s, res.From)
+	}
 	if a.table.opts.Chain && a.status&statusDone == 0 {
 		if s.slot != noSlot {
 			f &^= 1 << (s.slot & 63)
@@ -262,8 +281,12 @@ func (a *Agent[E]) chain(h Host[E], res Result, f uint64, sn sense) (Result, err
 		if s.slot != noSlot {
 			f &^= 1 << (s.slot & 63)
 		}
+		from := a.state
 		if err := a.move(h, s); err != nil {
 			return res, err
+		}
+		if a.sc != nil {
+			a.observeStep(s, from)
 		}
 		res.Steps++
 		res.Test = s.test
@@ -364,7 +387,7 @@ func (a *Agent[E]) Post(msg TestID) error {
 		return &wrapped{fmt.Sprintf("table %q: Post %q: a polled test, not a message (the host answers polled tests; post messages only)", t.name, t.tests[msg].String()), ErrNotMessage}
 	case a.status&statusDone != 0:
 		return nil
-	case a.sc != nil:
+	case a.status&statusChart != 0:
 		if !a.sc.external.push(msg) {
 			return &wrapped{fmt.Sprintf("table %q: Post %q: %d events are waiting (Options.QueueLimit)", t.name, t.tests[msg].String(), len(a.sc.external.buf)), ErrQueueFull}
 		}
@@ -416,84 +439,6 @@ func (a *Agent[E]) Entity() E { return a.entity }
 
 // Table returns the agent's table, nil for a zero agent.
 func (a *Agent[E]) Table() *Table { return a.table }
-
-// Snapshot is an agent's state as plain data, to save a game, list in a
-// viewer, or restore with [RestoreAgent]. IDs are those of the agent's
-// table; a game that saves by name maps them with [Table.StateName] and
-// [Table.Test].
-type Snapshot struct {
-	// State is the current state; for an agent that is done, its last state.
-	State StateID
-	// Done is true once the agent went to the final state.
-	Done bool
-	// Stack holds the states pushed and not yet returned to, bottom first.
-	Stack []StateID
-	// Posted holds the messages posted and not yet seen by an update, in
-	// TestID order; usually empty between updates.
-	Posted []TestID
-}
-
-// Snapshot fills s with the agent's state, reusing the capacity of
-// s.Stack and s.Posted, so that taking snapshots into the same value
-// allocates nothing once it has grown. A zero agent gives State [NoState].
-func (a *Agent[E]) Snapshot(s *Snapshot) {
-	s.State, s.Done = a.State(), a.Done()
-	s.Stack = append(s.Stack[:0], a.stack[:a.depth]...)
-	s.Posted = s.Posted[:0]
-	if a.table == nil || a.flags == 0 {
-		return
-	}
-	for id, slot := range a.table.slot {
-		if slot != noSlot && a.flags>>(slot&63)&1 != 0 {
-			s.Posted = append(s.Posted, TestID(id))
-		}
-	}
-}
-
-// RestoreAgent returns an agent for entity e running t, in the state s
-// describes, performing no action: for loading a saved game (the game
-// restores its entity's own state). It returns an error, and a zero agent,
-// if t has no states, or if s names a state that is not one of t's, a stack
-// deeper than t's stack limit, or a message that is not one of t's message
-// tests.
-func RestoreAgent[E any](t *Table, e E, s Snapshot) (Agent[E], error) {
-	fail := func(format string, args ...any) (Agent[E], error) {
-		name := ""
-		if t != nil {
-			name = t.name
-		}
-		return Agent[E]{}, fmt.Errorf("table: RestoreAgent (table %q): "+format, append([]any{name}, args...)...)
-	}
-	switch {
-	case t != nil && t.sc != nil:
-		return fail("the table is a statechart, whose agents cannot be restored yet")
-	case t == nil || len(t.spans) == 0:
-		return fail("the table has no states (make it with Builder.Build or decode it)")
-	case !t.HasState(s.State):
-		return fail("state %s is not a state of the table (it has %d)", s.State, len(t.states))
-	case len(s.Stack) > t.stackLimit():
-		return fail("a stack of %d states; the table's stack limit is %d", len(s.Stack), t.stackLimit())
-	}
-	a := Agent[E]{table: t, entity: e, depth: uint8(len(s.Stack))}
-	a.be(s.State)
-	if s.Done {
-		a.status |= statusDone
-	}
-	for i, q := range s.Stack {
-		if !t.HasState(q) {
-			return fail("stack entry %d: %s is not a state of the table (it has %d)", i, q, len(t.states))
-		}
-		a.stack[i] = q
-	}
-	for _, id := range s.Posted {
-		if int(id) >= len(t.tests) || t.slot[id] == noSlot {
-			return fail("posted %s is not a message test of the table", id)
-		}
-		a.flags |= 1 << (t.slot[id] & 63)
-		a.status |= statusPosted
-	}
-	return a, nil
-}
 
 // String returns a short description for traces: the state's name, then
 // " (done)" or the stack's depth when not empty, for example "patrol

@@ -492,7 +492,7 @@ func TestSnapshotRestore(t *testing.T) {
 	if a.String() != "c (stack 2)" {
 		t.Errorf("String() = %q", a.String())
 	}
-	b, err := table.RestoreAgent(tbl, p, s)
+	b, err := table.RestoreAgent(tbl, p, &s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -510,7 +510,7 @@ func TestSnapshotRestore(t *testing.T) {
 	a.Update(probeHost{})
 	a.Receive(probeHost{}, n)
 	a.Snapshot(&s)
-	if b, err := table.RestoreAgent(tbl, p, s); err != nil || !b.Done() {
+	if b, err := table.RestoreAgent(tbl, p, &s); err != nil || !b.Done() {
 		t.Errorf("RestoreAgent(done) = %v, done %t", err, b.Done())
 	}
 
@@ -533,13 +533,13 @@ func TestSnapshotRestore(t *testing.T) {
 	}
 	for _, tc := range bad {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := table.RestoreAgent(tbl, p, tc.s)
+			_, err := table.RestoreAgent(tbl, p, &tc.s)
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.HasPrefix(err.Error(), `table: RestoreAgent (table "spec"): `) {
 				t.Errorf("RestoreAgent(%+v) = %v, want an error containing %q", tc.s, err, tc.want)
 			}
 		})
 	}
-	if _, err := table.RestoreAgent(nil, p, table.Snapshot{}); err == nil {
+	if _, err := table.RestoreAgent(nil, p, &table.Snapshot{}); err == nil {
 		t.Error("RestoreAgent(nil table) succeeded")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"testing"
 
+	"github.com/fsmforge/fsmforge/machine"
 	"github.com/fsmforge/fsmforge/table"
 )
 
@@ -40,14 +41,36 @@ func BenchmarkGoomba(b *testing.B) {
 		}
 		perAgent(b, n)
 	})
-	b.Run("Agent/"+name, func(b *testing.B) {
+	b.Run("Agent/"+name, func(b *testing.B) { benchGoombaAgents(b, n, nil) })
+	// The same, each agent observed by a flight recorder.
+	b.Run("Agent+Recorder/"+name, func(b *testing.B) {
+		rec := machine.NewRecorder(0)
+		benchGoombaAgents(b, n, rec)
+		b.ReportMetric(float64(rec.Total())/float64(b.N*n), "events/agent")
+	})
+}
+
+// benchGoombaAgents is BenchmarkGoomba's Agent case, its agents observed
+// by rec unless nil.
+func benchGoombaAgents(b *testing.B, n int, rec *machine.Recorder) {
+	{
 		t := goombaTable(b)
 		w := &world{}
 		gs := make([]goomba, n)
 		as := make([]table.Agent[*goomba], n)
+		var obs machine.Observer
+		if rec != nil {
+			obs = rec.Register(t.Describe())
+		}
+		observe := func(i int) {
+			if obs != nil {
+				as[i].Observe(obs, uint64(i))
+			}
+		}
 		for i := range gs {
 			spawn(&gs[i], i)
 			as[i] = table.NewAgent(t, &gs[i], w)
+			observe(i)
 		}
 		frame := 0
 		for b.Loop() {
@@ -66,12 +89,13 @@ func BenchmarkGoomba(b *testing.B) {
 				if r.Final() {
 					spawn(g, i)
 					*a = table.NewAgent(t, g, w)
+					observe(i)
 				}
 			}
 			frame++
 		}
 		perAgent(b, n)
-	})
+	}
 }
 
 func perAgent(b *testing.B, agents int) {

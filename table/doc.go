@@ -220,9 +220,9 @@
 //     room for are taken, and the pushes that find it full are dropped
 //     without an error: each was checked against the stack as it was
 //     before the microstep.
-//   - Neither [Crowd]s nor [RestoreAgent] run statechart tables yet:
-//     they say so. Generated code (package gogen) runs them all, the
-//     stack included.
+//   - [Crowd]s do not run statechart tables yet: [NewCrowd] says so.
+//     Agents, snapshots and saves do ([Snapshot]), and generated code
+//     (package gogen) runs them all, the stack included.
 //   - A statechart agent's memory is fixed when it is made: six sets of
 //     one bit per state (the configuration and a microstep's scratch), one
 //     more per history state, two queues of [Options.QueueLimit] events,
@@ -233,12 +233,74 @@
 //     microstep (BenchmarkGuard: about 56 ns per agent and update, against
 //     10 for the flat Goomba).
 //
-// // # Identity and saved games
+// # Snapshots and saves
 //
-// An agent is plain data: its table, entity, state, message flags, stack
-// and done flag. [Agent.Snapshot] copies it out as a [Snapshot] (IDs, which
-// [Table.StateName] and [Table.Test] turn into names); [RestoreAgent] brings
-// it back after checking every ID against the table.
+// An agent's state is plain data: [Agent.Snapshot] copies it into a
+// [Snapshot] (IDs, which [Table.StateName] and [Table.Test] turn into
+// names), reusing the snapshot's slices, and [RestoreAgent] makes an agent
+// from one, performing no action, after checking all of it against the
+// table. The restored agent continues exactly as the saved one would have:
+// the same host calls, results and errors, given the same answers,
+// messages and times (TestExactContinuation checks it on hundreds of
+// random tables saved at a random frame). For a flat agent a snapshot is
+// the state, the done flag, the stack and the messages posted; for a
+// statechart agent, also the configuration (every active state), what each
+// history state recorded, both event queues, the pending sends with their
+// due times in firing order, the game time, and the configuration saved
+// with each stack entry.
+//
+// A snapshot's binary form ([Snapshot.AppendBinary],
+// [Snapshot.UnmarshalBinary]) is format 1 of the runtime contract, shared
+// byte for byte with the snapshots of code package gogen generates, so that
+// a save made with a table restores into generated code and back. In
+// internal/wire's numbers (unsigned varints unless said otherwise):
+//
+//	flags        1 byte: bit 0 done, bit 1 statechart, other bits 0
+//	State        signed varint: a state's ID, or a marker as its int16
+//	             reading (NoState -4, AnyState -3)
+//	Stack        count, then each entry as State is written, bottom first
+//	Posted       count, then each TestID, ascending
+//	only for a statechart:
+//	Active       count, then each active state's ID, ascending
+//	History      count, then per history state that recorded, ascending by
+//	             ID: its ID, count, the recorded states ascending
+//	Internal     count, then the events in queue order; External likewise
+//	Timers       count, then in firing order (due time, then sending):
+//	             timer ID (NoTimer is 65535), event TestID, due time (8
+//	             bytes, IEEE 754 little endian)
+//	Now          8 bytes, IEEE 754 little endian
+//	Saved        count (the stack's depth), then each: count, the atomic
+//	             states ascending
+//
+// Timers' sequence numbers are not written: restoring numbers them in the
+// order written, which keeps every ordering the same. Decoding checks the
+// encoding only; restoring checks the rest.
+//
+// [AppendAgents] saves a slice of agents of one table at once: a header
+// with the table's [Table.Fingerprint] and the names of its states, tests
+// and timers, then each agent's snapshot in binary, written without making
+// one for a flat agent (about 4 bytes and 5 ns per Goomba).
+// [RestoreAgents] loads it into the same table (about 25 ns per Goomba),
+// and refuses a table with another fingerprint. [RemapAgents] loads it into
+// a changed table: states through a [machine.Mapping] by name
+// ([SavedStates], [Snapshot.Remap]), tests and timers by name; an agent
+// whose state is gone goes to the mapping's fallback and is reported.
+//
+// # Describing and observing
+//
+// [Table.Describe] gives the table in package machine's vocabulary
+// ([machine.Description]): states with their kinds and parents, the tests
+// as triggers, and the transitions grouped by source in the order the
+// runtime tries them, any-state ones listed under each state they are
+// tried in. [Table.Fingerprint] hashes it.
+//
+// [Agent.Observe] attaches a [machine.Observer] to an agent, which is then
+// told of every transition it takes (every microstep, for a statechart),
+// with what caused it and the transition's index in the description. With
+// no observer, an update pays one comparison per transition taken; with a
+// [machine.Recorder], a copy of the event under its lock per transition
+// (on BenchmarkGoomba, one transition every 35 frames, about 0.9 ns per
+// goomba and frame).
 //
 // # Binary form
 //

@@ -163,13 +163,93 @@ func exercise(t *testing.T, tbl *table.Table, seed []byte) {
 		if err != nil && !strings.HasPrefix(err.Error(), "table ") {
 			t.Fatalf("error %q does not name the table", err)
 		}
-		if tbl.Statechart() {
-			a.SetTime(float64(i) / 4)
-			continue // snapshots of statechart agents come with the runtime contract
-		}
+		a.SetTime(float64(i) / 4)
 		a.Snapshot(&s)
-		if _, err := table.RestoreAgent(tbl, c, s); err != nil {
+		if _, err := table.RestoreAgent(tbl, c, &s); err != nil {
 			t.Fatalf("a snapshot does not restore: %v", err)
 		}
+		data, err := s.AppendBinary(nil)
+		var back table.Snapshot
+		if err != nil || back.UnmarshalBinary(data) != nil {
+			t.Fatalf("a snapshot does not go through its binary form: %v, %v", err, back.UnmarshalBinary(data))
+		}
 	}
+}
+
+// snapshotTables are the tables FuzzSnapshot restores into: flat ones with
+// and without a stack, statecharts with history, timers and the stack.
+func snapshotTables(tb testing.TB) []*table.Table {
+	npc, _, _ := guardChart(tb)
+	return []*table.Table{goombaTable(tb), mustSpec(tb, "a x b push\nb x c push\nc !m return\nc !n final\n* !o a"), npc, stackChart(tb), sampleChart(tb)}
+}
+
+// FuzzSnapshot decodes arbitrary bytes as a snapshot and restores it into
+// a few tables: nothing may panic; every error must render, naming the
+// table; a snapshot that decodes must encode to bytes that read back the
+// same (the input's varints may be overlong); and an
+// agent restored from it must snapshot to the same bytes (unless it was a
+// restart, with nothing active) and run. The corpus starts from snapshots
+// of agents of those tables, taken as they run.
+func FuzzSnapshot(f *testing.F) {
+	tables := snapshotTables(f)
+	for i, tbl := range tables {
+		c := &chaos{x: uint64(i)*7919 + 1}
+		a := table.NewAgent(tbl, c, chaosHost{})
+		var s table.Snapshot
+		for frame := range 24 {
+			if n := tbl.NumTests(); n > 0 && tbl.Test(table.TestID(c.x%uint64(n))).Message {
+				a.Post(table.TestID(c.x % uint64(n)))
+			}
+			a.SetTime(float64(frame) / 3)
+			a.Update(chaosHost{})
+			if frame%4 == 3 {
+				a.Snapshot(&s)
+				data, err := s.AppendBinary(nil)
+				if err != nil {
+					f.Fatal(err)
+				}
+				f.Add(data)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var s table.Snapshot
+		if err := s.UnmarshalBinary(data); err != nil {
+			checkRendered(t, err)
+			return
+		}
+		// Varints may be overlong in the input; written again, the bytes
+		// are canonical and read back the same.
+		again, err := s.AppendBinary(nil)
+		var s2 table.Snapshot
+		if err != nil || s2.UnmarshalBinary(again) != nil {
+			t.Fatalf("decoded, then encoded: %x, %v", again, err)
+		}
+		if third, _ := s2.AppendBinary(nil); !bytes.Equal(third, again) {
+			t.Fatalf("encoded twice: %x, then %x", again, third)
+		}
+		data = again
+		for _, tbl := range tables {
+			c := &chaos{x: 1}
+			a, err := table.RestoreAgent(tbl, c, &s)
+			if err != nil {
+				checkRendered(t, err)
+				if !strings.Contains(err.Error(), "(table \""+tbl.Name()+"\")") {
+					t.Fatalf("error %q does not name table %q", err, tbl.Name())
+				}
+				continue
+			}
+			var back table.Snapshot
+			a.Snapshot(&back)
+			if got, _ := back.AppendBinary(nil); !bytes.Equal(got, data) && (len(s.Active) > 0 || s.Done || !s.Statechart) {
+				t.Fatalf("table %q: the restored agent's snapshot is %x, want %x", tbl.Name(), got, data)
+			}
+			for i := range 8 {
+				a.SetTime(s.Now + float64(i))
+				if _, err := a.Update(chaosHost{}); err != nil {
+					checkRendered(t, errors.Join(errors.New("table: "), err))
+				}
+			}
+		}
+	})
 }

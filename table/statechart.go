@@ -250,9 +250,11 @@ type statechart struct {
 	atomic  []uint64 // the atomic states, as a set
 	words   int      // of a set of states
 	nhist   int
-	done    []TestID // per state: the done event it raises when completed, or NoTest
-	stack   bool     // some transition pushes or returns
-	queue   int      // limits, from the options
+	hists   []StateID // the history states, ascending
+	listed  []int32   // per state: the index in Describe's Transitions of its first
+	done    []TestID  // per state: the done event it raises when completed, or NoTest
+	stack   bool      // some transition pushes or returns
+	queue   int       // limits, from the options
 	ntimers int
 	src     chartSource
 }
@@ -483,6 +485,11 @@ func (b *Builder) buildChart(t *Table, x *errs) {
 			x.invalid("state "+name(sp), "is a parallel state without regions: nest states in it")
 		}
 	}
+	for s := range n {
+		if c.nodes[s].hist >= 0 {
+			c.hists = append(c.hists, StateID(s))
+		}
+	}
 	c.atomic = make([]uint64, c.words)
 	for s := range n {
 		nd := &c.nodes[s]
@@ -493,6 +500,18 @@ func (b *Builder) buildChart(t *Table, x *errs) {
 	b.layOutChartTransitions(t, c, x)
 	if len(x.list) > 0 {
 		return
+	}
+	// Describe lists each state's transitions, and after those of each
+	// top-level state the root's (the any-state ones).
+	c.listed = make([]int32, n)
+	rt := &c.nodes[root]
+	total := int32(0)
+	for s := range n {
+		c.listed[s] = total
+		total += int32(c.nodes[s].thi - c.nodes[s].tlo)
+		if c.nodes[s].parent == root {
+			total += int32(rt.thi - rt.tlo)
+		}
 	}
 	// Actions.
 	for s := range n {

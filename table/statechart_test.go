@@ -103,7 +103,7 @@ func TestStatechartBinary(t *testing.T) {
 }
 
 // sampleChart builds a statechart table that uses every feature.
-func sampleChart(t *testing.T) *table.Table {
+func sampleChart(t testing.TB) *table.Table {
 	var b table.Builder
 	b.Options.Chain = true
 	b.Options.QueueLimit = 7

@@ -136,6 +136,7 @@ type Table struct {
 	slot   []uint8 // per test: message slot, or noSlot for a polled test
 
 	sc *statechart // a statechart table's runtime data; nil for a flat table
+	fp uint64      // Fingerprint, once worked out (atomic; 0 before)
 }
 
 type property struct {

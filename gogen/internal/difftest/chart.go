@@ -1,6 +1,7 @@
 package difftest
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -24,6 +25,11 @@ type ChartMachine interface {
 	Done() bool
 	// Err describes an error the machine returned, in the table's terms.
 	Err(err error) ChartErr
+	// Save returns the machine's snapshot in its binary form
+	// (AppendBinary); Load returns a new machine on host h restored from
+	// such a form (UnmarshalBinary, then the restore).
+	Save() ([]byte, error)
+	Load(b []byte, h *Host) (ChartMachine, error)
 }
 
 // StackMachine is a ChartMachine with a stack: the adapter of a generated
@@ -92,6 +98,24 @@ func (a *chartAgent) Done() bool                                 { return a.a.Do
 func (a *chartAgent) Err(err error) ChartErr                     { return TableChartErr(err) }
 func (a *chartAgent) Depth() int                                 { return a.a.Depth() }
 
+func (a *chartAgent) Save() ([]byte, error) {
+	var s table.Snapshot
+	a.a.Snapshot(&s)
+	return s.AppendBinary(nil)
+}
+
+func (a *chartAgent) Load(b []byte, h *Host) (ChartMachine, error) {
+	var s table.Snapshot
+	if err := s.UnmarshalBinary(b); err != nil {
+		return nil, err
+	}
+	r, err := table.RestoreAgent(a.a.Table(), h, &s)
+	if err != nil {
+		return nil, err
+	}
+	return &chartAgent{a: r}, nil
+}
+
 // ChartStats counts what a run went through, as the table.Agent saw it.
 type ChartStats struct {
 	Updates, Steps, Finals, QueueFull, Chains, Timers int
@@ -100,7 +124,10 @@ type ChartStats struct {
 	// a deeper stack (Pushes) or a shallower one (Pops); the deepest stack
 	// after an update.
 	Overflows, Underflows, Pushes, Pops, MaxDepth int
-	States                                        map[table.StateID]int // updates that ended with the state active
+	// Saves counts the frames at which both machines saved and machines
+	// restored from their saves joined the run.
+	Saves  int
+	States map[table.StateID]int // updates that ended with the state active
 }
 
 // UsesStack reports whether a transition of t pushes or returns.
@@ -126,30 +153,44 @@ func UsesStack(t *table.Table) bool {
 // assignment that changes every frame. After every update it compares the
 // results, the errors, the active states, In for every state, the shown
 // state, Done, the next timer, the stack's depth (when t uses the stack:
-// gen must then return a StackMachine), and every call to the host
-// (tests asked and game actions performed, in order). A machine that is
-// done is made again, both sides at once.
+// gen must then return a StackMachine), the snapshots in binary form
+// (AppendBinary: the same bytes), and every call to the host (tests asked
+// and game actions performed, in order). A machine that is done is made
+// again, both sides at once.
+//
+// At a seeded random frame, and then now and then (by a second random
+// source, so that the script is the same as without), the generated
+// machine and the agent save to bytes, and two machines restored from
+// those bytes join the run: a generated machine (from its own save or the
+// agent's, by turns) and a table.Agent (from the generated machine's
+// save). From then on they get the same script and must behave as the
+// agent that went on uninterrupted; the next save replaces them.
 func RunChart(tb testing.TB, t *table.Table, gen func(h *Host) ChartMachine, frames int, seed uint64) ChartStats {
 	tb.Helper()
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
+	saves := rand.New(rand.NewPCG(seed, 0x5a7e))
+	firstSave := 1 + saves.IntN(max(frames, 1))
 	var events []table.TestID
 	for i := range t.NumTests() {
 		if t.Test(table.TestID(i)).Message {
 			events = append(events, table.TestID(i))
 		}
 	}
-	ha := &Host{T: t, Holds: make([]bool, t.NumTests())}
-	hg := &Host{T: t, Holds: make([]bool, t.NumTests())}
-	start := func() (ChartMachine, ChartMachine) {
-		ha.Log, hg.Log = ha.Log[:0], hg.Log[:0]
-		a := &chartAgent{a: table.NewAgent(t, ha, agentHost{})}
-		g := gen(hg)
-		return a, g
+	// ms[0] is the table.Agent the others are compared with, ms[1] the
+	// generated machine, ms[2:] the restored ones.
+	var ms []*chartSide
+	newHost := func() *Host { return &Host{T: t, Holds: make([]bool, t.NumTests())} }
+	start := func() {
+		ha, hg := newHost(), newHost()
+		ms = []*chartSide{
+			{name: "table", m: &chartAgent{a: table.NewAgent(t, ha, agentHost{})}, h: ha},
+			{name: "gen", m: gen(hg), h: hg},
+		}
 	}
-	a, g := start()
+	start()
 	stack := UsesStack(t)
-	if _, ok := g.(StackMachine); stack && !ok {
-		tb.Fatalf("table %q uses the stack, but the generated machine's adapter (%T) has no Depth method", t.Name(), g)
+	if _, ok := ms[1].m.(StackMachine); stack && !ok {
+		tb.Fatalf("table %q uses the stack, but the generated machine's adapter (%T) has no Depth method", t.Name(), ms[1].m)
 	}
 	depth := func(m ChartMachine) int {
 		if sm, ok := m.(StackMachine); ok && stack {
@@ -166,36 +207,79 @@ func RunChart(tb testing.TB, t *table.Table, gen func(h *Host) ChartMachine, fra
 	now := 0.0
 	compare := func(frame int, what string) {
 		tb.Helper()
-		if !slices.Equal(ha.Log, hg.Log) {
-			fail(frame, "%s: host calls differ:\n table: %q\n gen:   %q", what, ha.Log, hg.Log)
+		a := ms[0]
+		ab, err := a.m.Save()
+		if err != nil {
+			fail(frame, "%s: table: Save: %v", what, err)
 		}
-		aa, ga := a.Active(nil), g.Active(nil)
-		if !slices.Equal(aa, ga) {
-			fail(frame, "%s: Active() = %v (gen), want %v (table)", what, ga, aa)
-		}
-		if a.State() != g.State() || a.Done() != g.Done() {
-			fail(frame, "%s: State, Done = %v, %v (gen), want %v, %v", what, g.State(), g.Done(), a.State(), a.Done())
-		}
-		for s := range t.NumStates() + 1 {
-			if a.In(table.StateID(s)) != g.In(table.StateID(s)) {
-				fail(frame, "%s: In(%d) = %v (gen), want %v", what, s, g.In(table.StateID(s)), a.In(table.StateID(s)))
+		for _, g := range ms[1:] {
+			if !slices.Equal(a.h.Log, g.h.Log) {
+				fail(frame, "%s: host calls differ:\n table: %q\n %s:   %q", what, a.h.Log, g.name, g.h.Log)
+			}
+			aa, ga := a.m.Active(nil), g.m.Active(nil)
+			if !slices.Equal(aa, ga) {
+				fail(frame, "%s: Active() = %v (%s), want %v (table)", what, ga, g.name, aa)
+			}
+			if a.m.State() != g.m.State() || a.m.Done() != g.m.Done() {
+				fail(frame, "%s: State, Done = %v, %v (%s), want %v, %v", what, g.m.State(), g.m.Done(), g.name, a.m.State(), a.m.Done())
+			}
+			for s := range t.NumStates() + 1 {
+				if a.m.In(table.StateID(s)) != g.m.In(table.StateID(s)) {
+					fail(frame, "%s: In(%d) = %v (%s), want %v", what, s, g.m.In(table.StateID(s)), g.name, a.m.In(table.StateID(s)))
+				}
+			}
+			da, oka := a.m.NextTimer()
+			dg, okg := g.m.NextTimer()
+			if da != dg || oka != okg {
+				fail(frame, "%s: NextTimer() = %v, %v (%s), want %v, %v", what, dg, okg, g.name, da, oka)
+			}
+			if depth(a.m) != depth(g.m) {
+				fail(frame, "%s: Depth() = %d (%s), want %d", what, depth(g.m), g.name, depth(a.m))
+			}
+			gb, err := g.m.Save()
+			if err != nil || !bytes.Equal(ab, gb) {
+				fail(frame, "%s: Save() = %x, %v (%s), want %x (table)", what, gb, err, g.name, ab)
 			}
 		}
-		da, oka := a.NextTimer()
-		dg, okg := g.NextTimer()
-		if da != dg || oka != okg {
-			fail(frame, "%s: NextTimer() = %v, %v (gen), want %v, %v", what, dg, okg, da, oka)
+		for _, sd := range ms {
+			sd.h.Log = sd.h.Log[:0]
 		}
-		if depth(a) != depth(g) {
-			fail(frame, "%s: Depth() = %d (gen), want %d", what, depth(g), depth(a))
+	}
+	// save saves the agent and the generated machine, and adds machines
+	// restored from their saves, which must be the same bytes.
+	save := func(frame int) {
+		tb.Helper()
+		ab, aerr := ms[0].m.Save()
+		gb, gerr := ms[1].m.Save()
+		if aerr != nil || gerr != nil || !bytes.Equal(ab, gb) {
+			fail(frame, "Save() = %x, %v (gen), want %x, %v (table)", gb, gerr, ab, aerr)
 		}
-		ha.Log, hg.Log = ha.Log[:0], hg.Log[:0]
+		from, fromName := gb, "its own save"
+		if st.Saves%2 == 1 {
+			from, fromName = ab, "table's save"
+		}
+		hr, hx := newHost(), newHost()
+		copy(hr.Holds, ms[0].h.Holds)
+		copy(hx.Holds, ms[0].h.Holds)
+		r, err := ms[1].m.Load(from, hr)
+		if err != nil {
+			fail(frame, "gen: Load(%x): %v", from, err)
+		}
+		x, err := ms[0].m.Load(gb, hx)
+		if err != nil {
+			fail(frame, "table: Load(%x) (gen's save): %v", gb, err)
+		}
+		ms = append(ms[:2], &chartSide{name: "gen restored from " + fromName, m: r, h: hr}, &chartSide{name: "table restored from gen's save", m: x, h: hx})
+		st.Saves++
+		trace = append(trace, fmt.Sprintf("frame %d: saved and restored: %x", frame, gb))
 	}
 	compare(0, "start")
 	for frame := 1; frame <= frames; frame++ {
-		for i := range ha.Holds {
+		for i := range ms[0].h.Holds {
 			v := rng.IntN(3) == 0
-			ha.Holds[i], hg.Holds[i] = v, v
+			for _, sd := range ms {
+				sd.h.Holds[i] = v
+			}
 		}
 		line := fmt.Sprintf("frame %d:", frame)
 		if len(events) > 0 {
@@ -208,9 +292,11 @@ func RunChart(tb testing.TB, t *table.Table, gen func(h *Host) ChartMachine, fra
 			}
 			for range n {
 				ev := events[rng.IntN(len(events))]
-				ea, eg := a.Post(ev), g.Post(ev)
-				if a.Err(ea).Kind != g.Err(eg).Kind {
-					fail(frame, "Post(%v) = %v (gen), want %v", ev, eg, ea)
+				ea := ms[0].m.Post(ev)
+				for _, g := range ms[1:] {
+					if eg := g.m.Post(ev); ms[0].m.Err(ea).Kind != g.m.Err(eg).Kind {
+						fail(frame, "Post(%v) = %v (%s), want %v", ev, eg, g.name, ea)
+					}
 				}
 				line += fmt.Sprintf(" post %s", t.Test(ev))
 			}
@@ -219,26 +305,33 @@ func RunChart(tb testing.TB, t *table.Table, gen func(h *Host) ChartMachine, fra
 		case r < 5:
 			now += rng.Float64() * 0.5
 		case r == 5:
-			if due, ok := a.NextTimer(); ok {
+			if due, ok := ms[0].m.NextTimer(); ok {
 				now = max(now, due)
 			}
 		}
-		a.SetTime(now)
-		g.SetTime(now)
+		for _, sd := range ms {
+			sd.m.SetTime(now)
+		}
+		if frame == firstSave || saves.IntN(100) == 0 {
+			save(frame)
+		}
+		a := ms[0].m
 		before := depth(a)
 		ra, ea := a.Update()
-		rg, eg := g.Update()
 		line += fmt.Sprintf(" t=%.3g → %+v %v", now, ra, ea)
 		if stack {
 			line += fmt.Sprintf(" (stack %d)", depth(a))
 		}
 		trace = append(trace, line)
-		if ra != rg {
-			fail(frame, "Update() = %+v (gen), want %+v", rg, ra)
-		}
-		xa, xg := a.Err(ea), g.Err(eg)
-		if !xa.equal(xg) {
-			fail(frame, "Update error = %+v (gen: %v), want %+v (table: %v)", xg, eg, xa, ea)
+		xa := a.Err(ea)
+		for _, g := range ms[1:] {
+			rg, eg := g.m.Update()
+			if ra != rg {
+				fail(frame, "Update() = %+v (%s), want %+v", rg, g.name, ra)
+			}
+			if xg := g.m.Err(eg); !xa.equal(xg) {
+				fail(frame, "Update error = %+v (%s: %v), want %+v (table: %v)", xg, g.name, eg, xa, ea)
+			}
 		}
 		compare(frame, "after Update")
 		st.Updates++
@@ -268,11 +361,18 @@ func RunChart(tb testing.TB, t *table.Table, gen func(h *Host) ChartMachine, fra
 		}
 		if a.Done() {
 			st.Finals++
-			a, g = start()
+			start()
 			compare(frame, "restart")
 		}
 	}
 	return st
+}
+
+// chartSide is one machine of RunChart with its host.
+type chartSide struct {
+	name string
+	m    ChartMachine
+	h    *Host
 }
 
 func joinLines(lines []string) string {

@@ -27,6 +27,12 @@ type Machine interface {
 	String() string
 	Snapshot() table.Snapshot
 	Restore(s table.Snapshot) error
+	// Save returns the machine's snapshot in its binary form
+	// (AppendBinary), and Load restores the machine from one
+	// (UnmarshalBinary, then the restore); a Load that fails changes
+	// nothing.
+	Save() ([]byte, error)
+	Load(b []byte) error
 	// Err describes an error the machine returned, in the table's terms.
 	Err(err error) Err
 }
@@ -139,11 +145,23 @@ func (a *agent) Snapshot() table.Snapshot {
 	return s
 }
 func (a *agent) Restore(s table.Snapshot) error {
-	r, err := table.RestoreAgent(a.a.Table(), a.h, s)
+	r, err := table.RestoreAgent(a.a.Table(), a.h, &s)
 	if err == nil {
 		a.a = r
 	}
 	return err
+}
+func (a *agent) Save() ([]byte, error) {
+	var s table.Snapshot
+	a.a.Snapshot(&s)
+	return s.AppendBinary(nil)
+}
+func (a *agent) Load(b []byte) error {
+	var s table.Snapshot
+	if err := s.UnmarshalBinary(b); err != nil {
+		return err
+	}
+	return a.Restore(s)
 }
 func (a *agent) Err(err error) Err { return TableErr(err) }
 
@@ -164,9 +182,19 @@ type side struct {
 // snapshot; then updates, and sometimes starts both machines again (more
 // often when they are done). It reports how many transitions, errors and finishes it saw, so a
 // test can check that the run went through what it meant to.
+//
+// Every comparison includes both machines' snapshots in binary form
+// (AppendBinary), which must be the same bytes. From a seeded random frame
+// on, and then now and then (by a second random source, so that the
+// frames are the same as without), both sides save to bytes and load
+// them: each its own save, or each the other's, or the generated machine
+// alone while table.Agent goes on uninterrupted; and a truncated or
+// corrupted save must fail to load on both sides, changing nothing.
 func Run(tb testing.TB, t *table.Table, gen func(h *Host) Machine, frames int, seed uint64) Stats {
 	tb.Helper()
 	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
+	saves := rand.New(rand.NewPCG(seed, 0x5a7e))
+	firstSave := saves.IntN(max(frames, 1))
 	var msgs, polled []table.TestID
 	for i := range t.NumTests() {
 		if t.Test(table.TestID(i)).Message {
@@ -250,6 +278,10 @@ func Run(tb testing.TB, t *table.Table, gen func(h *Host) Machine, frames int, s
 				return fmt.Sprintf("%+v %v", snap, err)
 			})
 		}
+		if frame == firstSave || saves.IntN(40) == 0 {
+			st.Saves++
+			saveLoad(tb, frame, saves, s, same)
+		}
 		if rng.Float64() < 0.01 {
 			bad := table.Snapshot{State: table.StateID(t.NumStates() + rng.IntN(3))}
 			if rng.IntN(2) == 0 {
@@ -291,14 +323,66 @@ func Run(tb testing.TB, t *table.Table, gen func(h *Host) Machine, frames int, s
 	return st
 }
 
+// saveLoad has both sides save to bytes and load: their own save, the
+// other's, or (the generated machine alone) its own while table.Agent goes
+// on; then a corrupted save, which both must refuse.
+func saveLoad(tb testing.TB, frame int, rng *rand.Rand, s [2]*side, same func(int, string, func(*side) string)) {
+	tb.Helper()
+	var saved [2][]byte
+	for i, sd := range s {
+		b, err := sd.m.Save()
+		if err != nil {
+			tb.Fatalf("frame %d: %s: Save: %v", frame, sd.name, err)
+		}
+		saved[i] = b
+	}
+	how := rng.IntN(3)
+	what := [...]string{"Save, Load its own", "Save, Load the other's", "Save, Load (generated only)"}[how]
+	same(frame, what, func(sd *side) string {
+		i := 0
+		if sd.name == "table.Agent" {
+			i = 1
+		}
+		switch how {
+		case 1:
+			i = 1 - i
+		case 2:
+			if i == 1 {
+				return fmt.Sprintf("%x <nil>", saved[1])
+			}
+		}
+		return fmt.Sprintf("%x %v", saved[i], sd.m.Load(saved[i]))
+	})
+	bad := corrupt(rng, saved[0])
+	same(frame, "Load a corrupted save", func(sd *side) string {
+		return fmt.Sprintf("error %t", sd.m.Load(bad) != nil)
+	})
+}
+
+// corrupt returns a copy of save that no decoder accepts: cut short, with
+// a byte more, or with an unknown flag set.
+func corrupt(rng *rand.Rand, save []byte) []byte {
+	switch rng.IntN(3) {
+	case 0:
+		return save[:rng.IntN(len(save))]
+	case 1:
+		return append(slices.Clip(save), 0)
+	}
+	bad := slices.Clone(save)
+	bad[0] |= 4 << rng.IntN(6)
+	return bad
+}
+
 // Stats counts what a run went through, as the table.Agent saw it.
 type Stats struct {
 	Steps, Finals, StackErrors, ChainErrors, Reentrant int
+	Saves                                              int // frames at which both sides saved and loaded
 }
 
 func show(m Machine) string {
 	s := m.Snapshot()
-	return fmt.Sprintf("%s state %v done %t depth %d snapshot %+v", m.String(), m.State(), m.Done(), m.Depth(), s)
+	b, err := m.Save()
+	return fmt.Sprintf("%s state %v done %t depth %d snapshot %+v save %x %v", m.String(), m.State(), m.Done(), m.Depth(), s, b, err)
 }
 
 func lastFirst(trace []string, n int) []string {

@@ -104,4 +104,5 @@ func (st *ChartStats) Add(o ChartStats) {
 	st.Pushes += o.Pushes
 	st.Pops += o.Pops
 	st.MaxDepth = max(st.MaxDepth, o.MaxDepth)
+	st.Saves += o.Saves
 }

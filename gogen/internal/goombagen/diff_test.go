@@ -1,6 +1,8 @@
 package goombagen
 
 import (
+	"bytes"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -16,11 +18,14 @@ import (
 // nudged past or short of their triggers, are hit (Receive) or sent a hit
 // for the next update (Post), are saved and restored, and update. Results,
 // errors, states, snapshots and the entities themselves (which the entry
-// actions set) must stay the same.
+// actions set) must stay the same. A save is in binary form: the generated
+// machine's bytes must be the agent's, and the generated machine is
+// restored from the agent's save, the agent (every other time) from the
+// generated machine's.
 func TestDifferential(t *testing.T) {
 	tbl := fixtures.Goomba()
 	const n = 64
-	var steps, finals int
+	var steps, finals, saves int
 	for seed := range uint64(4) {
 		rng := rand.New(rand.NewPCG(seed, 1))
 		gs, ts := make([]Goomba, n), make([]Goomba, n)
@@ -64,20 +69,8 @@ func TestDifferential(t *testing.T) {
 					check("Receive", r, err, ar, aerr)
 				}
 				if rng.IntN(100) == 0 {
-					var s Snapshot
-					var as table.Snapshot
-					g.fsm.Snapshot(&s)
-					a.Snapshot(&as)
-					if tableState(s.State) != as.State || s.Done != as.Done || len(s.Posted) != len(as.Posted) {
-						t.Fatalf("Snapshot: %+v, table %+v", s, as)
-					}
-					var err error
-					if g.fsm, err = RestoreMachine(s); err != nil {
-						t.Fatal(err)
-					}
-					if *a, err = table.RestoreAgent(tbl, e, as); err != nil {
-						t.Fatal(err)
-					}
+					saves++
+					saveLoad(t, g, a, e, tbl, rng.IntN(2) == 0)
 				}
 				r, err := g.fsm.Update(g)
 				ar, aerr := a.Update(world{})
@@ -90,8 +83,44 @@ func TestDifferential(t *testing.T) {
 			}
 		}
 	}
-	if steps < 10000 || finals < 100 {
-		t.Errorf("%d transitions and %d goombas finished; want more", steps, finals)
+	if steps < 10000 || finals < 100 || saves < 1000 {
+		t.Errorf("%d transitions, %d goombas finished and %d saves; want more", steps, finals, saves)
+	}
+}
+
+// saveLoad saves goomba g's generated machine and its agent a (of entity
+// e) to bytes, which must be the same, and restores the generated machine
+// from the agent's save; with both, the agent from the generated
+// machine's save too (otherwise it goes on uninterrupted).
+func saveLoad(t *testing.T, g *Goomba, a *table.Agent[*Goomba], e *Goomba, tbl *table.Table, both bool) {
+	t.Helper()
+	var s Snapshot
+	var as table.Snapshot
+	g.fsm.Snapshot(&s)
+	a.Snapshot(&as)
+	gb, gerr := s.AppendBinary(nil)
+	ab, aerr := as.AppendBinary(nil)
+	if gerr != nil || aerr != nil || !bytes.Equal(gb, ab) {
+		t.Fatalf("AppendBinary: %x, %v (generated, %+v); want %x, %v (table, %+v)", gb, gerr, s, ab, aerr, as)
+	}
+	var s2 Snapshot
+	if err := s2.UnmarshalBinary(ab); err != nil {
+		t.Fatal(err)
+	}
+	m, err := RestoreMachine(&s2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.fsm = m
+	if !both {
+		return
+	}
+	var as2 table.Snapshot
+	if err := as2.UnmarshalBinary(gb); err != nil {
+		t.Fatal(err)
+	}
+	if *a, err = table.RestoreAgent(tbl, e, &as2); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -220,4 +249,72 @@ func Example() {
 	// frame 5: x=2 hitTriggerRight: walkRight → walkLeft
 	// frame 6: hit: walkLeft → dying
 	// frame 36: x=1 animationDone: dying → final
+}
+
+// TestSnapshotBinary checks the binary form of a goomba's snapshot (table's
+// format 1, worked out by hand here), what UnmarshalBinary refuses, and
+// that saving and restoring allocate nothing.
+func TestSnapshotBinary(t *testing.T) {
+	for _, c := range []struct {
+		s    Snapshot
+		want string
+	}{
+		{Snapshot{State: NoState}, "00070000"},
+		{Snapshot{State: StateWalkRight}, "00020000"},
+		{Snapshot{State: StateDying, Done: true, Posted: []Message{MessageHitByPlayer}}, "0104000102"},
+	} {
+		b, err := c.s.AppendBinary(nil)
+		if got := hex.EncodeToString(b); err != nil || got != c.want {
+			t.Errorf("AppendBinary(%+v) = %s, %v; want %s", c.s, got, err, c.want)
+		}
+		var back Snapshot
+		if err := back.UnmarshalBinary(b); err != nil || fmt.Sprintf("%+v", back) != fmt.Sprintf("%+v", c.s) {
+			t.Errorf("UnmarshalBinary(%s) = %+v, %v", c.want, back, err)
+		}
+	}
+	if b, err := (&Snapshot{Posted: []Message{1}}).AppendBinary([]byte{9}); err == nil || len(b) != 1 {
+		t.Errorf("AppendBinary of a bad message = %x, %v; want an error", b, err)
+	}
+	ok := Snapshot{State: StateWalkLeft, Posted: []Message{MessageHitByPlayer}}
+	const pre = `goombagen: table "goomba": Snapshot.UnmarshalBinary: `
+	for _, c := range []struct{ hex, want string }{
+		{"", "byte 0: truncated"},
+		{"02000000", "byte 1: a statechart's snapshot; this table is flat"},
+		{"04000000", "byte 1: unknown flags 4"},
+		{"0006", "byte 2: state 3 is neither a state of the table nor a marker it has"},
+		{"00000100", "byte 3: a stack; this table has none"},
+		{"00000001", "byte 4: 1 posted messages, more than the 0 bytes left can hold"},
+		{"0000000100", `byte 5: posted "hitTriggerLeft" is not a message`},
+		{"0000000104", "byte 5: posted message 4: the table has 4 tests"},
+		{"000000020202", "byte 6: posted message 2 after 2: not ascending"},
+		{"0000000000", "byte 4: 1 bytes left over"},
+	} {
+		s := ok
+		b, _ := hex.DecodeString(c.hex)
+		if err := s.UnmarshalBinary(b); err == nil || err.Error() != pre+c.want {
+			t.Errorf("UnmarshalBinary(%s) = %v\nwant %s", c.hex, err, pre+c.want)
+		}
+		if fmt.Sprintf("%+v", s) != fmt.Sprintf("%+v", ok) {
+			t.Errorf("UnmarshalBinary(%s) changed the snapshot: %+v", c.hex, s)
+		}
+	}
+
+	m := NewMachine(&Goomba{})
+	m.Post(MessageHitByPlayer)
+	var s, back Snapshot
+	m.Snapshot(&s)
+	buf, _ := s.AppendBinary(nil)
+	back.UnmarshalBinary(buf)
+	if n := testing.AllocsPerRun(100, func() {
+		m.Snapshot(&s)
+		buf, _ = s.AppendBinary(buf[:0])
+		if err := back.UnmarshalBinary(buf); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := RestoreMachine(&back); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 0 {
+		t.Errorf("a save and a restore allocate %v times, want 0", n)
+	}
 }

@@ -1,6 +1,7 @@
 package guardgen
 
 import (
+	"bytes"
 	"errors"
 	"strings"
 	"testing"
@@ -22,10 +23,11 @@ func TestDifferential(t *testing.T) {
 		total.Finals += st.Finals
 		total.StackErrors += st.StackErrors
 		total.Reentrant += st.Reentrant
+		total.Saves += st.Saves
 	}
 	t.Logf("%+v", total)
-	if total.Steps < 1000 || total.Finals == 0 || total.StackErrors == 0 || total.Reentrant == 0 {
-		t.Errorf("the runs went through %+v; want transitions, finishes, stack errors and reentrant calls", total)
+	if total.Steps < 1000 || total.Finals == 0 || total.StackErrors == 0 || total.Reentrant == 0 || total.Saves < 100 {
+		t.Errorf("the runs went through %+v; want transitions, finishes, stack errors, reentrant calls and saves", total)
 	}
 }
 
@@ -115,7 +117,25 @@ func (g *gen) Restore(s table.Snapshot) error {
 		}
 		in.Posted = append(in.Posted, msg)
 	}
-	m, err := RestoreMachine(in)
+	m, err := RestoreMachine(&in)
+	if err == nil {
+		g.m = m
+	}
+	return err
+}
+
+func (g *gen) Save() ([]byte, error) {
+	var s Snapshot
+	g.m.Snapshot(&s)
+	return s.AppendBinary(nil)
+}
+
+func (g *gen) Load(b []byte) error {
+	var s Snapshot
+	if err := s.UnmarshalBinary(b); err != nil {
+		return err
+	}
+	m, err := RestoreMachine(&s)
 	if err == nil {
 		g.m = m
 	}
@@ -159,7 +179,7 @@ func TestMachine(t *testing.T) {
 	}
 
 	// A return with an empty stack.
-	m, err := RestoreMachine(Snapshot{State: StateInvestigate, Posted: []Message{MessageAllClear}})
+	m, err := RestoreMachine(&Snapshot{State: StateInvestigate, Posted: []Message{MessageAllClear}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,12 +190,12 @@ func TestMachine(t *testing.T) {
 		t.Errorf("Update() = %+v, %v; want %s", r, err, want)
 	}
 	// A push onto a full stack.
-	m, _ = RestoreMachine(Snapshot{State: StatePatrol, Stack: []State{StatePatrol, StatePatrol, StatePatrol}})
+	m, _ = RestoreMachine(&Snapshot{State: StatePatrol, Stack: []State{StatePatrol, StatePatrol, StatePatrol}})
 	m.Post(MessageNoise)
 	if _, err := m.Update(bot); !errors.Is(err, ErrStackOverflow) || !strings.Contains(err.Error(), "push onto a full stack (3 states") || m.String() != "patrol (stack 3)" {
 		t.Errorf("Update() error = %v in %s; want an overflow at 3 in patrol", err, m.String())
 	}
-	for _, s := range []Snapshot{{State: NumStates}, {Stack: make([]State, StackLimit+1)}, {Stack: []State{Final}}, {Posted: []Message{NumMessages}}} {
+	for _, s := range []*Snapshot{nil, {State: NumStates}, {Stack: make([]State, StackLimit+1)}, {Stack: []State{Final}}, {Posted: []Message{NumMessages}}} {
 		if _, err := RestoreMachine(s); err == nil || !strings.HasPrefix(err.Error(), `guardgen: table "guard": RestoreMachine: `) {
 			t.Errorf("RestoreMachine(%+v) error = %v", s, err)
 		}
@@ -244,4 +264,48 @@ func TestAllocations(t *testing.T) {
 	}); n != 0 {
 		t.Errorf("Update allocates %v times, want 0", n)
 	}
+}
+
+// FuzzRestore reads arbitrary bytes as a save of the guard in both
+// runtimes: the generated code must accept exactly the saves table.Agent
+// accepts (UnmarshalBinary then the restore), without panicking, and the
+// machines restored must save the same bytes.
+func FuzzRestore(f *testing.F) {
+	for _, s := range []Snapshot{
+		{State: StatePatrol},
+		{State: StateAttack, Stack: []State{StateChase, StateInvestigate}, Posted: []Message{MessageNoise, MessageHitSword}},
+		{State: StateFlee, Done: true},
+	} {
+		b, _ := s.AppendBinary(nil)
+		f.Add(b)
+	}
+	tbl := fixtures.Guard()
+	f.Fuzz(func(t *testing.T, b []byte) {
+		var s Snapshot
+		var as table.Snapshot
+		gerr := s.UnmarshalBinary(b)
+		var g Machine
+		if gerr == nil {
+			g, gerr = RestoreMachine(&s)
+		}
+		aerr := as.UnmarshalBinary(b)
+		var a table.Agent[int]
+		if aerr == nil {
+			a, aerr = table.RestoreAgent(tbl, 0, &as)
+		}
+		if (gerr == nil) != (aerr == nil) {
+			t.Fatalf("%x: generated: %v; table: %v", b, gerr, aerr)
+		}
+		if gerr != nil {
+			return
+		}
+		var gs Snapshot
+		g.Snapshot(&gs)
+		gb, err1 := gs.AppendBinary(nil)
+		a.Snapshot(&as)
+		ab, err2 := as.AppendBinary(nil)
+		if err1 != nil || err2 != nil || !bytes.Equal(gb, ab) {
+			t.Fatalf("%x restored: generated saves %x, %v; table %x, %v", b, gb, err1, ab, err2)
+		}
+	})
 }

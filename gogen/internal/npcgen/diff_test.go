@@ -10,7 +10,8 @@ import (
 
 // TestDifferential runs the generated NPC and table.Agent on the same
 // statechart through the same seeded random scripts: same host calls,
-// results, errors, active states and timers after every update.
+// results, errors, active states, timers and snapshots (in binary form)
+// after every update, also for machines restored from saves mid-run.
 func TestDifferential(t *testing.T) {
 	tbl := fixtures.NPC()
 	total := difftest.ChartStats{}
@@ -23,8 +24,8 @@ func TestDifferential(t *testing.T) {
 		}
 	}
 	t.Logf("%+v, states active: %d of %d", total, len(seen), tbl.NumStates())
-	if total.Steps < 1000 || total.QueueFull == 0 || total.Timers == 0 {
-		t.Errorf("the runs went through %+v; want microsteps, full queues and pending timers", total)
+	if total.Steps < 1000 || total.QueueFull == 0 || total.Timers == 0 || total.Saves < 100 {
+		t.Errorf("the runs went through %+v; want microsteps, full queues, pending timers and saves", total)
 	}
 	// Every state but the history and "stand" (left in the microstep
 	// that enters it, since aim is active then) ends some update active.
@@ -84,4 +85,22 @@ func (g *gen) Err(err error) difftest.ChartErr {
 	return difftest.GenErr(ids, err, ErrQueueFull, ErrChainLimit, func(ce *ChainError) (int, []State, int, State) {
 		return ce.Limit, ce.Path, ce.Visited, ce.At
 	})
+}
+
+func (g *gen) Save() ([]byte, error) {
+	var s Snapshot
+	g.m.Snapshot(&s)
+	return s.AppendBinary(nil)
+}
+
+func (g *gen) Load(b []byte, h *difftest.Host) (difftest.ChartMachine, error) {
+	var s Snapshot
+	if err := s.UnmarshalBinary(b); err != nil {
+		return nil, err
+	}
+	m, err := RestoreMachine(&s)
+	if err != nil {
+		return nil, err
+	}
+	return &gen{m: m, h: host{h}}, nil
 }

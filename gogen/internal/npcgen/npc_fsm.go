@@ -3,7 +3,9 @@
 package npcgen
 
 import (
+	"encoding/binary"
 	"errors"
+	"math"
 	"math/bits"
 	"strconv"
 )
@@ -36,8 +38,7 @@ const (
 	// Final is the destination of a transition to the final state, and the
 	// Result.To of an update that ended there (or found the machine done).
 	Final State = 255
-	// NoState is the state of a Machine that was not started, and fills the
-	// cells of Dest for a test a state has no transition on.
+	// NoState is the state of a Machine that was not started.
 	NoState State = 252
 )
 
@@ -171,6 +172,30 @@ func (msg Message) Test() Test {
 	return NoTest
 }
 
+// Timer is a named timer of table "npc", numbered as the table's TimerIDs:
+// what a send action starts and a cancel action stops. It appears in the
+// pending sends of a Snapshot.
+type Timer uint16
+
+const (
+	// NoTimer is the timer of a send that no cancel names.
+	NoTimer Timer = 65535
+	// NumTimers is the number of named timers.
+	NumTimers = 1
+)
+
+// String returns the timer's name in the table, "no timer" for NoTimer, or
+// "Timer(n)".
+func (t Timer) String() string {
+	switch t {
+	case 0:
+		return "search"
+	case NoTimer:
+		return "no timer"
+	}
+	return "Timer(" + strconv.Itoa(int(t)) + ")"
+}
+
 // Property is an entry-action property of table "npc": something a state sets
 // when it is entered, through the host's method of the same name.
 type Property uint8
@@ -239,8 +264,8 @@ type Host interface {
 // Errors of Machine's methods, for errors.Is.
 var (
 	// ErrNotStarted is returned by Update and Post on a zero Machine: make
-	// machines with NewMachine.
-	ErrNotStarted = errors.New("npcgen: Machine not started (make it with NewMachine)")
+	// machines with NewMachine or RestoreMachine.
+	ErrNotStarted = errors.New("npcgen: Machine not started (make it with NewMachine or RestoreMachine)")
 	// ErrReentrant is returned by Update called from inside the same
 	// machine's update (from a host method). The machine is unchanged.
 	ErrReentrant = errors.New("npcgen: Machine updated from inside its own update")
@@ -339,6 +364,9 @@ var scNodes = [...]scNode{
 
 var scKids = [...]int32{3, 2, 4, 7, 5, 6, 8, 9, 0, 1}
 
+// scHistStates holds the history states, ascending.
+var scHistStates = [scNumHist]int32{2}
+
 var scAtomic = [scWords]uint64{0x361}
 
 // scTransition is a transition: its source, its test (the trigger or a polled
@@ -434,8 +462,8 @@ func scDo(h Host, p Property, v uint16) {
 // external event queue and pending timers, all in fixed-size arrays sized
 // for the table, so that the machine is a value of fixed size that
 // the game keeps in the entity or in a slice. Make one with
-// NewMachine; the zero Machine is not started and its updates return
-// ErrNotStarted.
+// NewMachine, or with RestoreMachine from a Snapshot; the zero
+// Machine is not started and its updates return ErrNotStarted.
 //
 // Machine is not safe for concurrent use; different machines are
 // independent.
@@ -494,7 +522,7 @@ type scTimer struct {
 
 // Machine's status bits.
 const (
-	machineReady uint8 = 1 << iota // made by NewMachine
+	machineReady uint8 = 1 << iota // made by NewMachine or RestoreMachine
 	machineBusy                    // in an update
 	machineDone                    // ended in a top-level final state
 )
@@ -1310,4 +1338,704 @@ func (m *Machine) Post(msg Message) error {
 		return &QueueError{Event: ev, Limit: len(m.external.buf)}
 	}
 	return nil
+}
+
+// scIsEvent reports whether t is an event, a message test: what the queues
+// and the pending sends hold.
+func scIsEvent(t Test) bool {
+	_, ok := t.Message()
+	return ok
+}
+
+// Snapshot is a Machine's state as plain data, to save a game, show in
+// a viewer, or restore with RestoreMachine. It holds what table.Snapshot
+// holds for a statechart agent of the same table, in the file's types, and
+// its binary form (AppendBinary) is table.Snapshot's byte for byte: a save
+// made by either runtime restores into the other. Every list of states is
+// ascending.
+type Snapshot struct {
+	// State is the state the machine shows: its first active atomic state
+	// in document order, or the final state it ended in; NoState for a
+	// machine not started.
+	State State
+	// Done is true once the machine ended in a top-level final state.
+	Done bool
+	// Active holds the active states: the atomic ones with their compound
+	// and parallel ancestors. It is empty for a machine that is done or
+	// not started.
+	Active []State
+	// History holds, for each history state that has recorded (ascending
+	// by ID), the states it recorded.
+	History []Recorded
+	// Internal and External hold the events waiting in the internal and
+	// in the external queue, the next to be handled first.
+	Internal, External []Test
+	// Timers holds the pending sends in the order they fire: by due time,
+	// then in the order they were sent.
+	Timers []PendingTimer
+	// Now is the game time last given to SetTime.
+	Now float64
+}
+
+// Recorded is what a history state recorded when its parent was last
+// left: the parent's active children (a shallow history), or the atomic
+// states active inside the parent (a deep history).
+type Recorded struct {
+	History State   // the history state
+	States  []State // what it recorded, ascending
+}
+
+// PendingTimer is a send waiting for its time: Event joins the external
+// queue once the game time reaches Due. Timer is the timer a cancel names,
+// or NoTimer.
+type PendingTimer struct {
+	Timer Timer
+	Event Test
+	Due   float64
+}
+
+// Snapshot fills s with the machine's state, reusing the capacity of its
+// slices and of the slices in them, so that taking snapshots into the same
+// value allocates nothing once it has grown. A zero machine gives State
+// NoState and empty lists.
+func (m *Machine) Snapshot(s *Snapshot) {
+	s.State, s.Done, s.Now = m.State(), m.Done(), m.now
+	s.Active = scAppendSet(s.Active[:0], m.conf[:])
+	s.History = s.History[:0]
+	for _, h := range scHistStates {
+		slot := int(scNodes[h].hist)
+		if !scHas(m.recorded[:], slot) {
+			continue
+		}
+		s.History = scExtend(s.History)
+		r := &s.History[len(s.History)-1]
+		r.History = State(h)
+		r.States = scAppendSet(r.States[:0], m.hist[slot*scWords:(slot+1)*scWords])
+	}
+	s.Internal = m.internal.appendTo(s.Internal[:0])
+	s.External = m.external.appendTo(s.External[:0])
+	s.Timers = s.Timers[:0]
+	for _, t := range m.timers[:m.ntimers] {
+		s.Timers = append(s.Timers, PendingTimer{Timer: Timer(t.id), Event: t.event, Due: t.due})
+	}
+	scSortTimers(s.Timers)
+}
+
+// scAppendSet appends the members of set to dst, ascending.
+func scAppendSet(dst []State, set []uint64) []State {
+	for q := scNext(set, 0); q >= 0; q = scNext(set, q+1) {
+		dst = append(dst, State(q))
+	}
+	return dst
+}
+
+// scExtend returns list one element longer, reusing the element (and
+// the capacity of its slices) beyond its length when there is room.
+func scExtend[T any](list []T) []T {
+	if len(list) < cap(list) {
+		return list[:len(list)+1]
+	}
+	var zero T
+	return append(list, zero)
+}
+
+// scSortTimers sorts pending sends, given in the order they were sent,
+// into the order they fire: a stable sort by due time, NaN first as
+// cmp.Compare orders it (table.Agent's order).
+func scSortTimers(ts []PendingTimer) {
+	for i := 1; i < len(ts); i++ {
+		for j := i; j > 0; j-- {
+			x, y := ts[j].Due, ts[j-1].Due
+			if !(x < y || x != x && y == y) {
+				break
+			}
+			ts[j], ts[j-1] = ts[j-1], ts[j]
+		}
+	}
+}
+
+// appendTo appends the queue's events to dst, the next to be popped first.
+func (q *scQueue) appendTo(dst []Test) []Test {
+	for i := range q.size {
+		dst = append(dst, q.buf[(q.head+i)%len(q.buf)])
+	}
+	return dst
+}
+
+// RestoreMachine returns a machine in the state s describes, performing
+// no action: for loading a saved game (the game restores its entity's own
+// data). The machine goes on exactly as the one the snapshot was taken
+// from would have. Lists of states are sets here: their order does not
+// matter (the binary form requires them ascending).
+//
+// It checks all of s first, as table.RestoreAgent does, and returns an
+// error and a zero machine if s is nil or anything does not fit: a state,
+// test or timer that is not one of the table's; a queue or the timers
+// holding more than the table allows, or a test that is not an event (a
+// message test); a due time or Now that is NaN, or sends out of firing
+// order; a history record, saved stack entry or configuration that is not
+// one the chart can be in (every active state's parent active, one active
+// child of an active compound state and of the chart, every region of an
+// active parallel state, no history state active); a State that is not
+// the first active atomic state; or a machine done other than in a
+// top-level final state with nothing active.
+//
+// A snapshot with no active state that is not done (as table's
+// Snapshot.Remap leaves one whose configuration lost a state) restores into
+// the configuration that entering State enters: State with its ancestors
+// and their default descendants (histories included), as a transition to
+// State would, but performing no action and raising no event. The pending
+// sends are numbered in the order given, and the next send after them, so
+// that they fire in the order they would have. RestoreMachine allocates
+// nothing unless it returns an error.
+func RestoreMachine(s *Snapshot) (Machine, error) {
+	if s == nil {
+		return Machine{}, errors.New("npcgen: table \"npc\": " + "RestoreMachine: no snapshot (nil)")
+	}
+	m := Machine{status: machineReady, final: NoState, now: s.Now}
+	if msg := m.restore(s); msg != "" {
+		return Machine{}, errors.New("npcgen: table \"npc\": " + "RestoreMachine: " + msg)
+	}
+	return m, nil
+}
+
+// restore sets the machine from s, checking it; it returns what is wrong
+// with s, or "".
+func (m *Machine) restore(s *Snapshot) string {
+	if msg := m.restoreLists(s); msg != "" {
+		return msg
+	}
+	if msg := m.restoreHistory(s.History); msg != "" {
+		return msg
+	}
+	return m.restoreConf(s)
+}
+
+// scName names state s in a message: its name quoted, or "the chart" for
+// the root.
+func scName(s int32) string {
+	if s == scRoot {
+		return "the chart"
+	}
+	return strconv.Quote(State(s).String())
+}
+
+// restoreLists sets the time, the queues and the pending sends.
+func (m *Machine) restoreLists(s *Snapshot) string {
+	if s.Now != s.Now {
+		return "the time (Now) is NaN"
+	}
+	if msg := m.internal.restore(s.Internal, "internal"); msg != "" {
+		return msg
+	}
+	if msg := m.external.restore(s.External, "external"); msg != "" {
+		return msg
+	}
+	return m.restoreTimers(s.Timers)
+}
+
+// restore fills the queue with events, the next to be popped first.
+func (q *scQueue) restore(events []Test, name string) string {
+	if len(events) > len(q.buf) {
+		return strconv.Itoa(len(events)) + " events in the " + name + " queue; the table's queues hold " + strconv.Itoa(len(q.buf))
+	}
+	for i, e := range events {
+		if !scIsEvent(e) {
+			return name + " queue, event " + strconv.Itoa(i) + ": " + strconv.Quote(e.String()) + " is not an event (a message test) of the table"
+		}
+		q.buf[i] = e
+	}
+	q.head, q.size = 0, len(events)
+	return ""
+}
+
+// restoreTimers sets the pending sends, numbering them in order.
+func (m *Machine) restoreTimers(list []PendingTimer) string {
+	if len(list) > len(m.timers) {
+		return strconv.Itoa(len(list)) + " pending sends; the table allows " + strconv.Itoa(len(m.timers))
+	}
+	for i, t := range list {
+		at := func() string { return "pending send " + strconv.Itoa(i) + ": " }
+		switch {
+		case t.Timer >= NumTimers && t.Timer != NoTimer:
+			return at() + t.Timer.String() + " is not a timer of the table"
+		case !scIsEvent(t.Event):
+			return at() + strconv.Quote(t.Event.String()) + " is not an event (a message test) of the table"
+		case t.Due != t.Due:
+			return at() + "its due time is NaN"
+		case i > 0 && t.Due < list[i-1].Due:
+			return at() + "due before the send listed before it: list them in firing order"
+		}
+		m.timers[i] = scTimer{due: t.Due, seq: uint64(i), event: t.Event, id: uint16(t.Timer)}
+	}
+	m.ntimers, m.seq = len(list), uint64(len(list))
+	return ""
+}
+
+// restoreHistory sets what the history states recorded.
+func (m *Machine) restoreHistory(list []Recorded) string {
+	for i, r := range list {
+		h := r.History
+		if int(h) >= NumStates || scNodes[h].hist < 0 {
+			return "history record " + strconv.Itoa(i) + ": " + strconv.Quote(h.String()) + " is not a history state"
+		}
+		nd := &scNodes[h]
+		at := func() string { return "history state " + scName(int32(h)) + ": " }
+		slot := int(nd.hist)
+		if scHas(m.recorded[:], slot) {
+			return at() + "recorded twice"
+		}
+		rec := m.hist[slot*scWords : (slot+1)*scWords]
+		deep := nd.kind == scKindDeepHistory
+		for _, q := range r.States {
+			switch {
+			case int(q) >= NumStates || !scIsBelow(int32(q), nd.parent):
+				return at() + "recorded " + strconv.Quote(q.String()) + ", which is not inside its parent " + scName(nd.parent)
+			case deep && !scHas(scAtomic[:], int(q)):
+				return at() + "recorded " + scName(int32(q)) + ", which is not an atomic state"
+			case !deep && (scNodes[q].parent != nd.parent || scNodes[q].hist >= 0):
+				return at() + "recorded " + scName(int32(q)) + ", which is not a child state of " + scName(nd.parent)
+			}
+			scAdd(rec, int(q))
+		}
+		msg := ""
+		if deep {
+			msg = m.checkBelow(rec, nd.parent)
+		} else {
+			msg = scCheckChildren(rec, nd.parent)
+		}
+		if msg != "" {
+			return at() + "what it recorded is no configuration of " + scName(nd.parent) + ": " + msg
+		}
+		scAdd(m.recorded[:], slot)
+	}
+	return ""
+}
+
+// restoreConf sets the configuration from s.Done, s.State and s.Active;
+// the history is set.
+func (m *Machine) restoreConf(s *Snapshot) string {
+	q := s.State
+	if int(q) >= NumStates {
+		return "state " + q.String() + " is not a state of the table (it has " + strconv.Itoa(NumStates) + ")"
+	}
+	topFinal := scNodes[q].kind == scKindFinal && scNodes[q].parent == scRoot
+	switch {
+	case s.Done && len(s.Active) > 0:
+		return "done, with " + strconv.Itoa(len(s.Active)) + " active states (a machine that is done has none)"
+	case s.Done && !topFinal:
+		return "done in " + scName(int32(q)) + ", which is not a final state at the top"
+	case s.Done:
+		m.final, m.state = q, q
+		m.status |= machineDone
+		return ""
+	case len(s.Active) == 0 && topFinal:
+		return "nothing active, and " + scName(int32(q)) + " is a final state at the top: a machine there is done"
+	case len(s.Active) == 0:
+		// Enter State as a transition from outside would, without actions.
+		m.addDescendants(int32(q))
+		m.addAncestors(int32(q), scRoot)
+		copy(m.conf[:], m.enter[:])
+		clear(m.enter[:])
+		clear(m.dflt[:])
+		clear(m.hdflt[:])
+		m.represent()
+		return ""
+	}
+	for _, a := range s.Active {
+		if int(a) >= NumStates {
+			return "active state " + a.String() + " is not a state of the table (it has " + strconv.Itoa(NumStates) + ")"
+		}
+		scAdd(m.conf[:], int(a))
+	}
+	if msg := scCheckTree(m.conf[:], scRoot); msg != "" {
+		return "the configuration: " + msg
+	}
+	m.represent()
+	if m.state != q {
+		return "state " + scName(int32(q)) + ", but the configuration's first active atomic state is " + scName(int32(m.state))
+	}
+	return ""
+}
+
+// checkBelow checks that the atomic states of set, with their ancestors
+// below top, are a configuration of top, using m.exit as scratch (it is
+// left empty).
+func (m *Machine) checkBelow(set []uint64, top int32) string {
+	scratch := m.exit[:]
+	for q := scNext(set, 0); q >= 0; q = scNext(set, q+1) {
+		for p := int32(q); p != top && p != scRoot && p >= 0; p = scNodes[p].parent {
+			scAdd(scratch, int(p))
+		}
+	}
+	msg := scCheckTree(scratch, top)
+	clear(scratch)
+	return msg
+}
+
+// scCheckTree checks that set, the states active below top (top itself
+// active), is a configuration of top: each state's parent active, one
+// active child in each active compound state (and at the top of the
+// chart), every region of each active parallel state, no history state.
+func scCheckTree(set []uint64, top int32) string {
+	lo, hi := scBelow(top)
+	for q := scNext(set, lo); q >= 0 && q < hi; q = scNext(set, q+1) {
+		nd := &scNodes[q]
+		if nd.hist >= 0 {
+			return "history state " + scName(int32(q)) + " is active"
+		}
+		if p := nd.parent; p != top && !scHas(set, int(p)) {
+			return "state " + scName(int32(q)) + " is active, but not its parent " + scName(p)
+		}
+	}
+	if msg := scCheckChildren(set, top); msg != "" {
+		return msg
+	}
+	for q := scNext(set, lo); q >= 0 && q < hi; q = scNext(set, q+1) {
+		if msg := scCheckChildren(set, int32(q)); msg != "" {
+			return msg
+		}
+	}
+	return ""
+}
+
+// scCheckChildren checks the active children (members of set) of active
+// state p: one of a compound state's or of the chart's top, all of a
+// parallel state's.
+func scCheckChildren(set []uint64, p int32) string {
+	nd := &scNodes[p]
+	kids := scKids[nd.klo:nd.khi]
+	if nd.kind == scKindParallel {
+		for _, k := range kids {
+			if !scHas(set, int(k)) {
+				return "parallel state " + scName(p) + " is active, but not its region " + scName(k)
+			}
+		}
+		return ""
+	}
+	if len(kids) == 0 {
+		return ""
+	}
+	n := 0
+	for _, k := range kids {
+		if scHas(set, int(k)) {
+			n++
+		}
+	}
+	switch {
+	case n == 1:
+		return ""
+	case p == scRoot:
+		return strconv.Itoa(n) + " states active at the top of the chart; one is"
+	}
+	return "compound state " + scName(p) + " is active with " + strconv.Itoa(n) + " active children; one is"
+}
+
+// AppendBinary appends the snapshot's binary form to b and returns it: the
+// bytes table.Snapshot's AppendBinary writes for a statechart agent of the
+// same table in the same state (format 1: a flags byte, the state, the
+// stack, no posted messages, then the active states, the history, the
+// queues, the pending sends, the time and the states saved with the
+// stack), so that a save made by either runtime restores into the other.
+// It returns an error, and b unchanged, if s cannot be written as it is
+// (as table's does): Active, History (by history state), a history
+// record's States not strictly ascending. A snapshot taken by Snapshot is
+// always written. It allocates only to grow b.
+func (s *Snapshot) AppendBinary(b []byte) ([]byte, error) {
+	if msg := s.checkOrder(); msg != "" {
+		return b, errors.New("npcgen: table \"npc\": " + "Snapshot.AppendBinary: " + msg)
+	}
+	flags := byte(2) // a statechart
+	if s.Done {
+		flags |= 1
+	}
+	b = append(b, flags)
+	b = binary.AppendVarint(b, s.State.wire())
+	b = append(b, 0) // no stack
+	b = append(b, 0) // no posted messages: a statechart queues its events
+	b = scAppendIDs(b, s.Active)
+	b = binary.AppendUvarint(b, uint64(len(s.History)))
+	for _, r := range s.History {
+		b = binary.AppendUvarint(b, uint64(r.History))
+		b = scAppendIDs(b, r.States)
+	}
+	b = scAppendIDs(b, s.Internal)
+	b = scAppendIDs(b, s.External)
+	b = binary.AppendUvarint(b, uint64(len(s.Timers)))
+	for _, t := range s.Timers {
+		b = binary.AppendUvarint(b, uint64(t.Timer))
+		b = binary.AppendUvarint(b, uint64(t.Event))
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(t.Due))
+	}
+	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(s.Now))
+	b = append(b, 0) // no stack
+	return b, nil
+}
+
+// checkOrder reports what keeps s from being written as it is, or "".
+func (s *Snapshot) checkOrder() string {
+	if !scAscending(s.Active) {
+		return "Active is not strictly ascending"
+	}
+	for i, r := range s.History {
+		if i > 0 && r.History <= s.History[i-1].History {
+			return "History is not strictly ascending by history state"
+		}
+		if !scAscending(r.States) {
+			return "History[" + strconv.Itoa(i) + "].States is not strictly ascending"
+		}
+	}
+	return ""
+}
+
+// scAscending reports whether list is strictly ascending.
+func scAscending[T ~uint8 | ~uint16](list []T) bool {
+	for i := 1; i < len(list); i++ {
+		if list[i] <= list[i-1] {
+			return false
+		}
+	}
+	return true
+}
+
+// scAppendIDs appends the count of ids, then each as an unsigned varint.
+func scAppendIDs[T ~uint8 | ~uint16](b []byte, ids []T) []byte {
+	b = binary.AppendUvarint(b, uint64(len(ids)))
+	for _, id := range ids {
+		b = binary.AppendUvarint(b, uint64(id))
+	}
+	return b
+}
+
+// UnmarshalBinary sets s from the binary form AppendBinary writes, or
+// table.Snapshot's for a statechart agent of the same table, reusing the
+// capacity of s's slices. It returns an error, and leaves s unchanged, for
+// bytes that are not such a form: truncated, with bytes left over, a flat
+// table's snapshot, posted messages, saved states for other than each
+// stack entry (this table has no stack), or an ID that is not one of the
+// table's (a state, a test, a timer). RestoreMachine checks the rest.
+func (s *Snapshot) UnmarshalBinary(b []byte) error {
+	if msg := s.read(b, false); msg != "" {
+		return errors.New("npcgen: table \"npc\": " + "Snapshot.UnmarshalBinary: " + msg)
+	}
+	s.read(b, true)
+	return nil
+}
+
+// read reads the binary form b, into s when fill is set; it returns what
+// is wrong with b, or "". UnmarshalBinary reads b twice, so that s is
+// changed only when b is right.
+func (s *Snapshot) read(b []byte, fill bool) string {
+	r := snapshotReader{b: b}
+	flags := r.flags()
+	switch {
+	case r.err == "" && flags&2 == 0:
+		r.fail("a flat table's snapshot; this table is a statechart")
+	case flags&^3 != 0:
+		r.fail("unknown flags " + strconv.Itoa(int(flags)))
+	}
+	state := r.state("state")
+	depth := r.count(1, "stack entries")
+	if depth > 0 {
+		r.fail("a stack; this table has none")
+	}
+	if r.count(1, "posted messages") > 0 {
+		r.fail("posted messages; a statechart queues its events")
+	}
+	s.Active = scReadIDs(&r, s.Active, NumStates, "active state", "states", true, fill)
+	n := r.count(2, "history states")
+	if fill {
+		s.History = s.History[:0]
+	}
+	var skip Recorded
+	prev := -1
+	for range n {
+		rec := &skip
+		if fill {
+			s.History = scExtend(s.History)
+			rec = &s.History[len(s.History)-1]
+		}
+		h := r.id("history state", NumStates, "states")
+		if r.err == "" && h <= prev {
+			r.fail("history state " + strconv.Itoa(h) + " after " + strconv.Itoa(prev) + ": not ascending")
+		}
+		prev = h
+		rec.History = State(h)
+		rec.States = scReadIDs(&r, rec.States, NumStates, "recorded state", "states", true, fill)
+	}
+	s.Internal = scReadIDs(&r, s.Internal, NumTests, "internal event", "tests", false, fill)
+	s.External = scReadIDs(&r, s.External, NumTests, "external event", "tests", false, fill)
+	n = r.count(10, "pending sends")
+	if fill {
+		s.Timers = s.Timers[:0]
+	}
+	for range n {
+		t := PendingTimer{Timer: r.timer(), Event: Test(r.id("event", NumTests, "tests")), Due: r.float()}
+		if fill {
+			s.Timers = append(s.Timers, t)
+		}
+	}
+	now := r.float()
+	if n = r.count(1, "saved configurations"); n != depth {
+		r.fail(strconv.Itoa(n) + " saved configurations for a stack of " + strconv.Itoa(depth))
+	}
+	r.finish()
+	if fill {
+		s.State, s.Done, s.Now = state, flags&1 != 0, now
+	}
+	return r.err
+}
+
+// scReadIDs reads a count then that many unsigned IDs below hi (each an
+// item, the table having hi of them; strictly ascending if sorted),
+// appended to dst[:0] when fill is set; without fill it returns dst
+// unchanged.
+func scReadIDs[T ~uint8 | ~uint16](r *snapshotReader, dst []T, hi int, item, of string, sorted, fill bool) []T {
+	n := r.count(1, item+"s")
+	if fill {
+		dst = dst[:0]
+	}
+	prev := -1
+	for range n {
+		v := r.id(item, hi, of)
+		if sorted && r.err == "" && v <= prev {
+			r.fail(item + " " + strconv.Itoa(v) + " after " + strconv.Itoa(prev) + ": not ascending")
+		}
+		prev = v
+		if fill {
+			dst = append(dst, T(v))
+		}
+	}
+	return dst
+}
+
+// wire returns s as the binary form writes it: as table's StateID read as an
+// int16, so that the markers are negative (Final is -1, NoState -4).
+func (s State) wire() int64 {
+	switch s {
+	case Final:
+		return -1
+	case NoState:
+		return -4
+	}
+	return int64(s)
+}
+
+// snapshotReader reads the binary form of a snapshot. The first problem
+// sticks: every later read returns zero.
+type snapshotReader struct {
+	b   []byte
+	off int
+	err string
+}
+
+// fail records a problem at the current offset, unless one is recorded.
+func (r *snapshotReader) fail(msg string) {
+	if r.err == "" {
+		r.err = "byte " + strconv.Itoa(r.off) + ": " + msg
+	}
+}
+
+// finish records a problem if bytes are left over.
+func (r *snapshotReader) finish() {
+	if left := len(r.b) - r.off; left > 0 {
+		r.fail(strconv.Itoa(left) + " bytes left over")
+	}
+}
+
+// flags reads the flags byte.
+func (r *snapshotReader) flags() byte {
+	if r.err != "" {
+		return 0
+	}
+	if r.off >= len(r.b) {
+		r.fail("truncated")
+		return 0
+	}
+	r.off++
+	return r.b[r.off-1]
+}
+
+// num reads an unsigned varint.
+func (r *snapshotReader) num() uint64 {
+	if r.err != "" {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b[r.off:])
+	if n <= 0 {
+		r.fail("truncated or overlong number")
+		return 0
+	}
+	r.off += n
+	return v
+}
+
+// count reads a count of items of at least min bytes each: it must fit in
+// the bytes left, so that a corrupt count never makes the reader allocate
+// beyond the input's size.
+func (r *snapshotReader) count(min int, what string) int {
+	v := r.num()
+	if left := len(r.b) - r.off; r.err == "" && v > uint64(left/min) {
+		r.fail(strconv.FormatUint(v, 10) + " " + what + ", more than the " + strconv.Itoa(left) + " bytes left can hold")
+		return 0
+	}
+	return int(v)
+}
+
+// id reads an unsigned ID, which must be below hi: the table has hi of.
+func (r *snapshotReader) id(what string, hi int, of string) int {
+	v := r.num()
+	if r.err == "" && v >= uint64(hi) {
+		r.fail(what + " " + strconv.FormatUint(v, 10) + ": the table has " + strconv.Itoa(hi) + " " + of)
+		return 0
+	}
+	return int(v)
+}
+
+// state reads a state as a signed varint: one of the table's, or a marker as
+// table's StateID read as an int16 (the binary form allows one anywhere;
+// RestoreMachine checks where).
+func (r *snapshotReader) state(what string) State {
+	if r.err != "" {
+		return 0
+	}
+	v, n := binary.Varint(r.b[r.off:])
+	if n <= 0 {
+		r.fail("truncated or overlong number")
+		return 0
+	}
+	r.off += n
+	switch {
+	case v == -1:
+		return Final
+	case v == -4:
+		return NoState
+	case v < 0 || v >= NumStates:
+		r.fail(what + " " + strconv.FormatInt(v, 10) + " is neither a state of the table nor a marker it has")
+		return 0
+	}
+	return State(v)
+}
+
+// float reads a float64: its IEEE 754 bits, 8 bytes little endian.
+func (r *snapshotReader) float() float64 {
+	if r.err != "" {
+		return 0
+	}
+	if len(r.b)-r.off < 8 {
+		r.fail("truncated")
+		return 0
+	}
+	r.off += 8
+	return math.Float64frombits(binary.LittleEndian.Uint64(r.b[r.off-8:]))
+}
+
+// timer reads a timer: one of the table's, or NoTimer.
+func (r *snapshotReader) timer() Timer {
+	v := r.num()
+	if r.err == "" && v >= NumTimers && v != uint64(NoTimer) {
+		r.fail("timer " + strconv.FormatUint(v, 10) + ": the table has " + strconv.Itoa(NumTimers) + " timers")
+		return 0
+	}
+	return Timer(v)
 }

@@ -43,10 +43,11 @@ func TestDifferential(t *testing.T) {
 		total.StackErrors += st.StackErrors
 		total.ChainErrors += st.ChainErrors
 		total.Reentrant += st.Reentrant
+		total.Saves += st.Saves
 	}
 	t.Logf("%+v", total)
-	if total.Steps < 1000 || total.Finals == 0 || total.StackErrors == 0 || total.ChainErrors == 0 || total.Reentrant == 0 {
-		t.Errorf("the runs went through %+v; want transitions, finishes, stack and chain errors, and reentrant calls", total)
+	if total.Steps < 1000 || total.Finals == 0 || total.StackErrors == 0 || total.ChainErrors == 0 || total.Reentrant == 0 || total.Saves < 100 {
+		t.Errorf("the runs went through %+v; want transitions, finishes, stack and chain errors, reentrant calls and saves", total)
 	}
 }
 
@@ -132,7 +133,25 @@ func (g *gen) Restore(s table.Snapshot) error {
 		}
 		in.Posted = append(in.Posted, msg)
 	}
-	m, err := RestoreOddMachine(in)
+	m, err := RestoreOddMachine(&in)
+	if err == nil {
+		g.m = m
+	}
+	return err
+}
+
+func (g *gen) Save() ([]byte, error) {
+	var s OddSnapshot
+	g.m.Snapshot(&s)
+	return s.AppendBinary(nil)
+}
+
+func (g *gen) Load(b []byte) error {
+	var s OddSnapshot
+	if err := s.UnmarshalBinary(b); err != nil {
+		return err
+	}
+	m, err := RestoreOddMachine(&s)
 	if err == nil {
 		g.m = m
 	}

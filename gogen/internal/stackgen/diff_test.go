@@ -10,8 +10,9 @@ import (
 
 // TestDifferential runs the generated sentry and table.Agent on the same
 // statechart through the same seeded random scripts: same host calls,
-// results, errors (StackError fields included), active states and stack
-// depth after every update.
+// results, errors (StackError fields included), active states, stack
+// depth and snapshots (in binary form) after every update, also for
+// machines restored from saves mid-run.
 func TestDifferential(t *testing.T) {
 	tbl := fixtures.Sentry()
 	var total difftest.ChartStats
@@ -19,8 +20,8 @@ func TestDifferential(t *testing.T) {
 		total.Add(difftest.RunChart(t, tbl, newGen, 2000, seed))
 	}
 	t.Logf("%+v", total)
-	if total.Steps < 1000 || total.Pushes == 0 || total.Pops == 0 || total.Overflows == 0 || total.Underflows == 0 || total.MaxDepth != StackLimit {
-		t.Errorf("the runs went through %+v; want microsteps, pushes, pops, overflows, underflows and a full stack", total)
+	if total.Steps < 1000 || total.Pushes == 0 || total.Pops == 0 || total.Overflows == 0 || total.Underflows == 0 || total.MaxDepth != StackLimit || total.Saves < 100 {
+		t.Errorf("the runs went through %+v; want microsteps, pushes, pops, overflows, underflows, a full stack and saves", total)
 	}
 }
 
@@ -78,4 +79,22 @@ func (g *gen) Err(err error) difftest.ChartErr {
 	return difftest.GenErr(ids, err, ErrQueueFull, ErrChainLimit, func(ce *ChainError) (int, []State, int, State) {
 		return ce.Limit, ce.Path, ce.Visited, ce.At
 	})
+}
+
+func (g *gen) Save() ([]byte, error) {
+	var s Snapshot
+	g.m.Snapshot(&s)
+	return s.AppendBinary(nil)
+}
+
+func (g *gen) Load(b []byte, h *difftest.Host) (difftest.ChartMachine, error) {
+	var s Snapshot
+	if err := s.UnmarshalBinary(b); err != nil {
+		return nil, err
+	}
+	m, err := RestoreMachine(&s)
+	if err != nil {
+		return nil, err
+	}
+	return &gen{m: m, h: host{h}}, nil
 }

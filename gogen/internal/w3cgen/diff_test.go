@@ -11,8 +11,9 @@ import (
 // TestDifferential runs each generated W3C test and table.Agent on the
 // same statechart through the same seeded random scripts (the tests'
 // own raised and sent events, and random events posted), restarting both
-// when they end: same results, errors, active states and timers after
-// every update.
+// when they end: same results, errors, active states, timers and
+// snapshots (in binary form) after every update, also for machines
+// restored from saves mid-run.
 func TestDifferential(t *testing.T) {
 	for _, c := range []struct {
 		name  string
@@ -32,8 +33,8 @@ func TestDifferential(t *testing.T) {
 				total.Add(st)
 			}
 			t.Logf("%+v", total)
-			if total.Steps < 100 || total.Finals == 0 {
-				t.Errorf("the runs went through %+v; want microsteps and finishes", total)
+			if total.Steps < 100 || total.Finals == 0 || total.Saves < 50 {
+				t.Errorf("the runs went through %+v; want microsteps, finishes and saves", total)
 			}
 			// Run alone, as internal/w3c runs it, the test passes.
 			m := c.gen(&difftest.Host{T: tbl, Holds: make([]bool, tbl.NumTests())})
@@ -89,6 +90,24 @@ func (g *genT387) Active(dst []table.StateID) []table.StateID {
 	return t387IDs.AppendStates(dst, g.m.Active(buf[:0]))
 }
 
+func (g *genT387) Save() ([]byte, error) {
+	var s T387Snapshot
+	g.m.Snapshot(&s)
+	return s.AppendBinary(nil)
+}
+
+func (g *genT387) Load(b []byte, _ *difftest.Host) (difftest.ChartMachine, error) {
+	var s T387Snapshot
+	if err := s.UnmarshalBinary(b); err != nil {
+		return nil, err
+	}
+	m, err := RestoreT387Machine(&s)
+	if err != nil {
+		return nil, err
+	}
+	return &genT387{m}, nil
+}
+
 func (g *genT387) Err(err error) difftest.ChartErr {
 	return difftest.GenErr(t387IDs, err, ErrT387QueueFull, ErrT387ChainLimit, func(ce *T387ChainError) (int, []T387State, int, T387State) {
 		return ce.Limit, ce.Path, ce.Visited, ce.At
@@ -126,6 +145,24 @@ func (g *genT405) Active(dst []table.StateID) []table.StateID {
 	return t405IDs.AppendStates(dst, g.m.Active(buf[:0]))
 }
 
+func (g *genT405) Save() ([]byte, error) {
+	var s T405Snapshot
+	g.m.Snapshot(&s)
+	return s.AppendBinary(nil)
+}
+
+func (g *genT405) Load(b []byte, _ *difftest.Host) (difftest.ChartMachine, error) {
+	var s T405Snapshot
+	if err := s.UnmarshalBinary(b); err != nil {
+		return nil, err
+	}
+	m, err := RestoreT405Machine(&s)
+	if err != nil {
+		return nil, err
+	}
+	return &genT405{m}, nil
+}
+
 func (g *genT405) Err(err error) difftest.ChartErr {
 	return difftest.GenErr(t405IDs, err, ErrT405QueueFull, ErrT405ChainLimit, func(ce *T405ChainError) (int, []T405State, int, T405State) {
 		return ce.Limit, ce.Path, ce.Visited, ce.At
@@ -161,6 +198,24 @@ func (g *genT208) Done() bool                 { return g.m.Done() }
 func (g *genT208) Active(dst []table.StateID) []table.StateID {
 	var buf [T208NumStates]T208State
 	return t208IDs.AppendStates(dst, g.m.Active(buf[:0]))
+}
+
+func (g *genT208) Save() ([]byte, error) {
+	var s T208Snapshot
+	g.m.Snapshot(&s)
+	return s.AppendBinary(nil)
+}
+
+func (g *genT208) Load(b []byte, _ *difftest.Host) (difftest.ChartMachine, error) {
+	var s T208Snapshot
+	if err := s.UnmarshalBinary(b); err != nil {
+		return nil, err
+	}
+	m, err := RestoreT208Machine(&s)
+	if err != nil {
+		return nil, err
+	}
+	return &genT208{m}, nil
 }
 
 func (g *genT208) Err(err error) difftest.ChartErr {

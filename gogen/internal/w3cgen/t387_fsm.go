@@ -3,7 +3,9 @@
 package w3cgen
 
 import (
+	"encoding/binary"
 	"errors"
+	"math"
 	"math/bits"
 	"strconv"
 )
@@ -50,8 +52,7 @@ const (
 	// the Result.To of an update that ended there (or found the machine
 	// done).
 	T387Final T387State = 255
-	// T387NoState is the state of a T387Machine that was not started, and
-	// fills the cells of T387Dest for a test a state has no transition on.
+	// T387NoState is the state of a T387Machine that was not started.
 	T387NoState T387State = 252
 )
 
@@ -266,6 +267,28 @@ func (msg T387Message) Test() T387Test {
 	return T387NoTest
 }
 
+// T387Timer is a named timer of table "test387", numbered as the table's
+// TimerIDs: what a send action starts and a cancel action stops. It appears
+// in the pending sends of a T387Snapshot.
+type T387Timer uint16
+
+const (
+	// T387NoTimer is the timer of a send that no cancel names.
+	T387NoTimer T387Timer = 65535
+	// T387NumTimers is the number of named timers.
+	T387NumTimers = 0
+)
+
+// String returns the timer's name in the table, "no timer" for T387NoTimer,
+// or "T387Timer(n)".
+func (t T387Timer) String() string {
+	switch t {
+	case T387NoTimer:
+		return "no timer"
+	}
+	return "T387Timer(" + strconv.Itoa(int(t)) + ")"
+}
+
 // T387Property is an entry-action property of table "test387": something a
 // state sets when it is entered, through the host's method of the same name.
 type T387Property uint8
@@ -296,8 +319,8 @@ type T387Host interface {
 // Errors of T387Machine's methods, for errors.Is.
 var (
 	// ErrT387NotStarted is returned by Update and Post on a zero T387Machine:
-	// make machines with NewT387Machine.
-	ErrT387NotStarted = errors.New("w3cgen: T387Machine not started (make it with NewT387Machine)")
+	// make machines with NewT387Machine or RestoreT387Machine.
+	ErrT387NotStarted = errors.New("w3cgen: T387Machine not started (make it with NewT387Machine or RestoreT387Machine)")
 	// ErrT387Reentrant is returned by Update called from inside the same
 	// machine's update (from a host method). The machine is unchanged.
 	ErrT387Reentrant = errors.New("w3cgen: T387Machine updated from inside its own update")
@@ -409,6 +432,9 @@ var t387SCNodes = [...]t387SCNode{
 
 var t387SCKids = [...]int32{3, 6, 1, 2, 4, 5, 7, 8, 12, 15, 10, 11, 13, 14, 16, 17, 0, 9, 18, 19, 20, 21}
 
+// t387SCHistStates holds the history states, ascending.
+var t387SCHistStates = [t387SCNumHist]int32{1, 2, 10, 11}
+
 var t387SCAtomic = [t387SCWords]uint64{0x3f61b0}
 
 // t387SCTransition is a transition: its source, its test (the trigger or a
@@ -504,8 +530,8 @@ func t387SCDo(h T387Host, p T387Property, v uint16) {
 // external event queue and pending timers, all in fixed-size arrays sized
 // for the table, so that the machine is a value of fixed size that
 // the game keeps in the entity or in a slice. Make one with
-// NewT387Machine; the zero T387Machine is not started and its updates return
-// ErrT387NotStarted.
+// NewT387Machine, or with RestoreT387Machine from a T387Snapshot; the zero
+// T387Machine is not started and its updates return ErrT387NotStarted.
 //
 // T387Machine is not safe for concurrent use; different machines are
 // independent.
@@ -564,7 +590,7 @@ type t387SCTimer struct {
 
 // T387Machine's status bits.
 const (
-	t387MachineReady uint8 = 1 << iota // made by NewT387Machine
+	t387MachineReady uint8 = 1 << iota // made by NewT387Machine or RestoreT387Machine
 	t387MachineBusy                    // in an update
 	t387MachineDone                    // ended in a top-level final state
 )
@@ -1380,4 +1406,704 @@ func (m *T387Machine) Post(msg T387Message) error {
 		return &T387QueueError{Event: ev, Limit: len(m.external.buf)}
 	}
 	return nil
+}
+
+// t387SCIsEvent reports whether t is an event, a message test: what the
+// queues and the pending sends hold.
+func t387SCIsEvent(t T387Test) bool {
+	_, ok := t.Message()
+	return ok
+}
+
+// T387Snapshot is a T387Machine's state as plain data, to save a game, show in
+// a viewer, or restore with RestoreT387Machine. It holds what table.Snapshot
+// holds for a statechart agent of the same table, in the file's types, and
+// its binary form (AppendBinary) is table.Snapshot's byte for byte: a save
+// made by either runtime restores into the other. Every list of states is
+// ascending.
+type T387Snapshot struct {
+	// State is the state the machine shows: its first active atomic state
+	// in document order, or the final state it ended in; T387NoState for a
+	// machine not started.
+	State T387State
+	// Done is true once the machine ended in a top-level final state.
+	Done bool
+	// Active holds the active states: the atomic ones with their compound
+	// and parallel ancestors. It is empty for a machine that is done or
+	// not started.
+	Active []T387State
+	// History holds, for each history state that has recorded (ascending
+	// by ID), the states it recorded.
+	History []T387Recorded
+	// Internal and External hold the events waiting in the internal and
+	// in the external queue, the next to be handled first.
+	Internal, External []T387Test
+	// Timers holds the pending sends in the order they fire: by due time,
+	// then in the order they were sent.
+	Timers []T387PendingTimer
+	// Now is the game time last given to SetTime.
+	Now float64
+}
+
+// T387Recorded is what a history state recorded when its parent was last
+// left: the parent's active children (a shallow history), or the atomic
+// states active inside the parent (a deep history).
+type T387Recorded struct {
+	History T387State   // the history state
+	States  []T387State // what it recorded, ascending
+}
+
+// T387PendingTimer is a send waiting for its time: Event joins the external
+// queue once the game time reaches Due. Timer is the timer a cancel names,
+// or T387NoTimer.
+type T387PendingTimer struct {
+	Timer T387Timer
+	Event T387Test
+	Due   float64
+}
+
+// Snapshot fills s with the machine's state, reusing the capacity of its
+// slices and of the slices in them, so that taking snapshots into the same
+// value allocates nothing once it has grown. A zero machine gives State
+// T387NoState and empty lists.
+func (m *T387Machine) Snapshot(s *T387Snapshot) {
+	s.State, s.Done, s.Now = m.State(), m.Done(), m.now
+	s.Active = t387SCAppendSet(s.Active[:0], m.conf[:])
+	s.History = s.History[:0]
+	for _, h := range t387SCHistStates {
+		slot := int(t387SCNodes[h].hist)
+		if !t387SCHas(m.recorded[:], slot) {
+			continue
+		}
+		s.History = t387SCExtend(s.History)
+		r := &s.History[len(s.History)-1]
+		r.History = T387State(h)
+		r.States = t387SCAppendSet(r.States[:0], m.hist[slot*t387SCWords:(slot+1)*t387SCWords])
+	}
+	s.Internal = m.internal.appendTo(s.Internal[:0])
+	s.External = m.external.appendTo(s.External[:0])
+	s.Timers = s.Timers[:0]
+	for _, t := range m.timers[:m.ntimers] {
+		s.Timers = append(s.Timers, T387PendingTimer{Timer: T387Timer(t.id), Event: t.event, Due: t.due})
+	}
+	t387SCSortTimers(s.Timers)
+}
+
+// t387SCAppendSet appends the members of set to dst, ascending.
+func t387SCAppendSet(dst []T387State, set []uint64) []T387State {
+	for q := t387SCNext(set, 0); q >= 0; q = t387SCNext(set, q+1) {
+		dst = append(dst, T387State(q))
+	}
+	return dst
+}
+
+// t387SCExtend returns list one element longer, reusing the element (and
+// the capacity of its slices) beyond its length when there is room.
+func t387SCExtend[T any](list []T) []T {
+	if len(list) < cap(list) {
+		return list[:len(list)+1]
+	}
+	var zero T
+	return append(list, zero)
+}
+
+// t387SCSortTimers sorts pending sends, given in the order they were sent,
+// into the order they fire: a stable sort by due time, NaN first as
+// cmp.Compare orders it (table.Agent's order).
+func t387SCSortTimers(ts []T387PendingTimer) {
+	for i := 1; i < len(ts); i++ {
+		for j := i; j > 0; j-- {
+			x, y := ts[j].Due, ts[j-1].Due
+			if !(x < y || x != x && y == y) {
+				break
+			}
+			ts[j], ts[j-1] = ts[j-1], ts[j]
+		}
+	}
+}
+
+// appendTo appends the queue's events to dst, the next to be popped first.
+func (q *t387SCQueue) appendTo(dst []T387Test) []T387Test {
+	for i := range q.size {
+		dst = append(dst, q.buf[(q.head+i)%len(q.buf)])
+	}
+	return dst
+}
+
+// RestoreT387Machine returns a machine in the state s describes, performing
+// no action: for loading a saved game (the game restores its entity's own
+// data). The machine goes on exactly as the one the snapshot was taken
+// from would have. Lists of states are sets here: their order does not
+// matter (the binary form requires them ascending).
+//
+// It checks all of s first, as table.RestoreAgent does, and returns an
+// error and a zero machine if s is nil or anything does not fit: a state,
+// test or timer that is not one of the table's; a queue or the timers
+// holding more than the table allows, or a test that is not an event (a
+// message test); a due time or Now that is NaN, or sends out of firing
+// order; a history record, saved stack entry or configuration that is not
+// one the chart can be in (every active state's parent active, one active
+// child of an active compound state and of the chart, every region of an
+// active parallel state, no history state active); a State that is not
+// the first active atomic state; or a machine done other than in a
+// top-level final state with nothing active.
+//
+// A snapshot with no active state that is not done (as table's
+// Snapshot.Remap leaves one whose configuration lost a state) restores into
+// the configuration that entering State enters: State with its ancestors
+// and their default descendants (histories included), as a transition to
+// State would, but performing no action and raising no event. The pending
+// sends are numbered in the order given, and the next send after them, so
+// that they fire in the order they would have. RestoreT387Machine allocates
+// nothing unless it returns an error.
+func RestoreT387Machine(s *T387Snapshot) (T387Machine, error) {
+	if s == nil {
+		return T387Machine{}, errors.New("w3cgen: table \"test387\": " + "RestoreT387Machine: no snapshot (nil)")
+	}
+	m := T387Machine{status: t387MachineReady, final: T387NoState, now: s.Now}
+	if msg := m.restore(s); msg != "" {
+		return T387Machine{}, errors.New("w3cgen: table \"test387\": " + "RestoreT387Machine: " + msg)
+	}
+	return m, nil
+}
+
+// restore sets the machine from s, checking it; it returns what is wrong
+// with s, or "".
+func (m *T387Machine) restore(s *T387Snapshot) string {
+	if msg := m.restoreLists(s); msg != "" {
+		return msg
+	}
+	if msg := m.restoreHistory(s.History); msg != "" {
+		return msg
+	}
+	return m.restoreConf(s)
+}
+
+// t387SCName names state s in a message: its name quoted, or "the chart" for
+// the root.
+func t387SCName(s int32) string {
+	if s == t387SCRoot {
+		return "the chart"
+	}
+	return strconv.Quote(T387State(s).String())
+}
+
+// restoreLists sets the time, the queues and the pending sends.
+func (m *T387Machine) restoreLists(s *T387Snapshot) string {
+	if s.Now != s.Now {
+		return "the time (Now) is NaN"
+	}
+	if msg := m.internal.restore(s.Internal, "internal"); msg != "" {
+		return msg
+	}
+	if msg := m.external.restore(s.External, "external"); msg != "" {
+		return msg
+	}
+	return m.restoreTimers(s.Timers)
+}
+
+// restore fills the queue with events, the next to be popped first.
+func (q *t387SCQueue) restore(events []T387Test, name string) string {
+	if len(events) > len(q.buf) {
+		return strconv.Itoa(len(events)) + " events in the " + name + " queue; the table's queues hold " + strconv.Itoa(len(q.buf))
+	}
+	for i, e := range events {
+		if !t387SCIsEvent(e) {
+			return name + " queue, event " + strconv.Itoa(i) + ": " + strconv.Quote(e.String()) + " is not an event (a message test) of the table"
+		}
+		q.buf[i] = e
+	}
+	q.head, q.size = 0, len(events)
+	return ""
+}
+
+// restoreTimers sets the pending sends, numbering them in order.
+func (m *T387Machine) restoreTimers(list []T387PendingTimer) string {
+	if len(list) > len(m.timers) {
+		return strconv.Itoa(len(list)) + " pending sends; the table allows " + strconv.Itoa(len(m.timers))
+	}
+	for i, t := range list {
+		at := func() string { return "pending send " + strconv.Itoa(i) + ": " }
+		switch {
+		case t.Timer >= T387NumTimers && t.Timer != T387NoTimer:
+			return at() + t.Timer.String() + " is not a timer of the table"
+		case !t387SCIsEvent(t.Event):
+			return at() + strconv.Quote(t.Event.String()) + " is not an event (a message test) of the table"
+		case t.Due != t.Due:
+			return at() + "its due time is NaN"
+		case i > 0 && t.Due < list[i-1].Due:
+			return at() + "due before the send listed before it: list them in firing order"
+		}
+		m.timers[i] = t387SCTimer{due: t.Due, seq: uint64(i), event: t.Event, id: uint16(t.Timer)}
+	}
+	m.ntimers, m.seq = len(list), uint64(len(list))
+	return ""
+}
+
+// restoreHistory sets what the history states recorded.
+func (m *T387Machine) restoreHistory(list []T387Recorded) string {
+	for i, r := range list {
+		h := r.History
+		if int(h) >= T387NumStates || t387SCNodes[h].hist < 0 {
+			return "history record " + strconv.Itoa(i) + ": " + strconv.Quote(h.String()) + " is not a history state"
+		}
+		nd := &t387SCNodes[h]
+		at := func() string { return "history state " + t387SCName(int32(h)) + ": " }
+		slot := int(nd.hist)
+		if t387SCHas(m.recorded[:], slot) {
+			return at() + "recorded twice"
+		}
+		rec := m.hist[slot*t387SCWords : (slot+1)*t387SCWords]
+		deep := nd.kind == t387SCKindDeepHistory
+		for _, q := range r.States {
+			switch {
+			case int(q) >= T387NumStates || !t387SCIsBelow(int32(q), nd.parent):
+				return at() + "recorded " + strconv.Quote(q.String()) + ", which is not inside its parent " + t387SCName(nd.parent)
+			case deep && !t387SCHas(t387SCAtomic[:], int(q)):
+				return at() + "recorded " + t387SCName(int32(q)) + ", which is not an atomic state"
+			case !deep && (t387SCNodes[q].parent != nd.parent || t387SCNodes[q].hist >= 0):
+				return at() + "recorded " + t387SCName(int32(q)) + ", which is not a child state of " + t387SCName(nd.parent)
+			}
+			t387SCAdd(rec, int(q))
+		}
+		msg := ""
+		if deep {
+			msg = m.checkBelow(rec, nd.parent)
+		} else {
+			msg = t387SCCheckChildren(rec, nd.parent)
+		}
+		if msg != "" {
+			return at() + "what it recorded is no configuration of " + t387SCName(nd.parent) + ": " + msg
+		}
+		t387SCAdd(m.recorded[:], slot)
+	}
+	return ""
+}
+
+// restoreConf sets the configuration from s.Done, s.State and s.Active;
+// the history is set.
+func (m *T387Machine) restoreConf(s *T387Snapshot) string {
+	q := s.State
+	if int(q) >= T387NumStates {
+		return "state " + q.String() + " is not a state of the table (it has " + strconv.Itoa(T387NumStates) + ")"
+	}
+	topFinal := t387SCNodes[q].kind == t387SCKindFinal && t387SCNodes[q].parent == t387SCRoot
+	switch {
+	case s.Done && len(s.Active) > 0:
+		return "done, with " + strconv.Itoa(len(s.Active)) + " active states (a machine that is done has none)"
+	case s.Done && !topFinal:
+		return "done in " + t387SCName(int32(q)) + ", which is not a final state at the top"
+	case s.Done:
+		m.final, m.state = q, q
+		m.status |= t387MachineDone
+		return ""
+	case len(s.Active) == 0 && topFinal:
+		return "nothing active, and " + t387SCName(int32(q)) + " is a final state at the top: a machine there is done"
+	case len(s.Active) == 0:
+		// Enter State as a transition from outside would, without actions.
+		m.addDescendants(int32(q))
+		m.addAncestors(int32(q), t387SCRoot)
+		copy(m.conf[:], m.enter[:])
+		clear(m.enter[:])
+		clear(m.dflt[:])
+		clear(m.hdflt[:])
+		m.represent()
+		return ""
+	}
+	for _, a := range s.Active {
+		if int(a) >= T387NumStates {
+			return "active state " + a.String() + " is not a state of the table (it has " + strconv.Itoa(T387NumStates) + ")"
+		}
+		t387SCAdd(m.conf[:], int(a))
+	}
+	if msg := t387SCCheckTree(m.conf[:], t387SCRoot); msg != "" {
+		return "the configuration: " + msg
+	}
+	m.represent()
+	if m.state != q {
+		return "state " + t387SCName(int32(q)) + ", but the configuration's first active atomic state is " + t387SCName(int32(m.state))
+	}
+	return ""
+}
+
+// checkBelow checks that the atomic states of set, with their ancestors
+// below top, are a configuration of top, using m.exit as scratch (it is
+// left empty).
+func (m *T387Machine) checkBelow(set []uint64, top int32) string {
+	scratch := m.exit[:]
+	for q := t387SCNext(set, 0); q >= 0; q = t387SCNext(set, q+1) {
+		for p := int32(q); p != top && p != t387SCRoot && p >= 0; p = t387SCNodes[p].parent {
+			t387SCAdd(scratch, int(p))
+		}
+	}
+	msg := t387SCCheckTree(scratch, top)
+	clear(scratch)
+	return msg
+}
+
+// t387SCCheckTree checks that set, the states active below top (top itself
+// active), is a configuration of top: each state's parent active, one
+// active child in each active compound state (and at the top of the
+// chart), every region of each active parallel state, no history state.
+func t387SCCheckTree(set []uint64, top int32) string {
+	lo, hi := t387SCBelow(top)
+	for q := t387SCNext(set, lo); q >= 0 && q < hi; q = t387SCNext(set, q+1) {
+		nd := &t387SCNodes[q]
+		if nd.hist >= 0 {
+			return "history state " + t387SCName(int32(q)) + " is active"
+		}
+		if p := nd.parent; p != top && !t387SCHas(set, int(p)) {
+			return "state " + t387SCName(int32(q)) + " is active, but not its parent " + t387SCName(p)
+		}
+	}
+	if msg := t387SCCheckChildren(set, top); msg != "" {
+		return msg
+	}
+	for q := t387SCNext(set, lo); q >= 0 && q < hi; q = t387SCNext(set, q+1) {
+		if msg := t387SCCheckChildren(set, int32(q)); msg != "" {
+			return msg
+		}
+	}
+	return ""
+}
+
+// t387SCCheckChildren checks the active children (members of set) of active
+// state p: one of a compound state's or of the chart's top, all of a
+// parallel state's.
+func t387SCCheckChildren(set []uint64, p int32) string {
+	nd := &t387SCNodes[p]
+	kids := t387SCKids[nd.klo:nd.khi]
+	if nd.kind == t387SCKindParallel {
+		for _, k := range kids {
+			if !t387SCHas(set, int(k)) {
+				return "parallel state " + t387SCName(p) + " is active, but not its region " + t387SCName(k)
+			}
+		}
+		return ""
+	}
+	if len(kids) == 0 {
+		return ""
+	}
+	n := 0
+	for _, k := range kids {
+		if t387SCHas(set, int(k)) {
+			n++
+		}
+	}
+	switch {
+	case n == 1:
+		return ""
+	case p == t387SCRoot:
+		return strconv.Itoa(n) + " states active at the top of the chart; one is"
+	}
+	return "compound state " + t387SCName(p) + " is active with " + strconv.Itoa(n) + " active children; one is"
+}
+
+// AppendBinary appends the snapshot's binary form to b and returns it: the
+// bytes table.Snapshot's AppendBinary writes for a statechart agent of the
+// same table in the same state (format 1: a flags byte, the state, the
+// stack, no posted messages, then the active states, the history, the
+// queues, the pending sends, the time and the states saved with the
+// stack), so that a save made by either runtime restores into the other.
+// It returns an error, and b unchanged, if s cannot be written as it is
+// (as table's does): Active, History (by history state), a history
+// record's States not strictly ascending. A snapshot taken by Snapshot is
+// always written. It allocates only to grow b.
+func (s *T387Snapshot) AppendBinary(b []byte) ([]byte, error) {
+	if msg := s.checkOrder(); msg != "" {
+		return b, errors.New("w3cgen: table \"test387\": " + "T387Snapshot.AppendBinary: " + msg)
+	}
+	flags := byte(2) // a statechart
+	if s.Done {
+		flags |= 1
+	}
+	b = append(b, flags)
+	b = binary.AppendVarint(b, s.State.wire())
+	b = append(b, 0) // no stack
+	b = append(b, 0) // no posted messages: a statechart queues its events
+	b = t387SCAppendIDs(b, s.Active)
+	b = binary.AppendUvarint(b, uint64(len(s.History)))
+	for _, r := range s.History {
+		b = binary.AppendUvarint(b, uint64(r.History))
+		b = t387SCAppendIDs(b, r.States)
+	}
+	b = t387SCAppendIDs(b, s.Internal)
+	b = t387SCAppendIDs(b, s.External)
+	b = binary.AppendUvarint(b, uint64(len(s.Timers)))
+	for _, t := range s.Timers {
+		b = binary.AppendUvarint(b, uint64(t.Timer))
+		b = binary.AppendUvarint(b, uint64(t.Event))
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(t.Due))
+	}
+	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(s.Now))
+	b = append(b, 0) // no stack
+	return b, nil
+}
+
+// checkOrder reports what keeps s from being written as it is, or "".
+func (s *T387Snapshot) checkOrder() string {
+	if !t387SCAscending(s.Active) {
+		return "Active is not strictly ascending"
+	}
+	for i, r := range s.History {
+		if i > 0 && r.History <= s.History[i-1].History {
+			return "History is not strictly ascending by history state"
+		}
+		if !t387SCAscending(r.States) {
+			return "History[" + strconv.Itoa(i) + "].States is not strictly ascending"
+		}
+	}
+	return ""
+}
+
+// t387SCAscending reports whether list is strictly ascending.
+func t387SCAscending[T ~uint8 | ~uint16](list []T) bool {
+	for i := 1; i < len(list); i++ {
+		if list[i] <= list[i-1] {
+			return false
+		}
+	}
+	return true
+}
+
+// t387SCAppendIDs appends the count of ids, then each as an unsigned varint.
+func t387SCAppendIDs[T ~uint8 | ~uint16](b []byte, ids []T) []byte {
+	b = binary.AppendUvarint(b, uint64(len(ids)))
+	for _, id := range ids {
+		b = binary.AppendUvarint(b, uint64(id))
+	}
+	return b
+}
+
+// UnmarshalBinary sets s from the binary form AppendBinary writes, or
+// table.Snapshot's for a statechart agent of the same table, reusing the
+// capacity of s's slices. It returns an error, and leaves s unchanged, for
+// bytes that are not such a form: truncated, with bytes left over, a flat
+// table's snapshot, posted messages, saved states for other than each
+// stack entry (this table has no stack), or an ID that is not one of the
+// table's (a state, a test, a timer). RestoreT387Machine checks the rest.
+func (s *T387Snapshot) UnmarshalBinary(b []byte) error {
+	if msg := s.read(b, false); msg != "" {
+		return errors.New("w3cgen: table \"test387\": " + "T387Snapshot.UnmarshalBinary: " + msg)
+	}
+	s.read(b, true)
+	return nil
+}
+
+// read reads the binary form b, into s when fill is set; it returns what
+// is wrong with b, or "". UnmarshalBinary reads b twice, so that s is
+// changed only when b is right.
+func (s *T387Snapshot) read(b []byte, fill bool) string {
+	r := t387SnapshotReader{b: b}
+	flags := r.flags()
+	switch {
+	case r.err == "" && flags&2 == 0:
+		r.fail("a flat table's snapshot; this table is a statechart")
+	case flags&^3 != 0:
+		r.fail("unknown flags " + strconv.Itoa(int(flags)))
+	}
+	state := r.state("state")
+	depth := r.count(1, "stack entries")
+	if depth > 0 {
+		r.fail("a stack; this table has none")
+	}
+	if r.count(1, "posted messages") > 0 {
+		r.fail("posted messages; a statechart queues its events")
+	}
+	s.Active = t387SCReadIDs(&r, s.Active, T387NumStates, "active state", "states", true, fill)
+	n := r.count(2, "history states")
+	if fill {
+		s.History = s.History[:0]
+	}
+	var skip T387Recorded
+	prev := -1
+	for range n {
+		rec := &skip
+		if fill {
+			s.History = t387SCExtend(s.History)
+			rec = &s.History[len(s.History)-1]
+		}
+		h := r.id("history state", T387NumStates, "states")
+		if r.err == "" && h <= prev {
+			r.fail("history state " + strconv.Itoa(h) + " after " + strconv.Itoa(prev) + ": not ascending")
+		}
+		prev = h
+		rec.History = T387State(h)
+		rec.States = t387SCReadIDs(&r, rec.States, T387NumStates, "recorded state", "states", true, fill)
+	}
+	s.Internal = t387SCReadIDs(&r, s.Internal, T387NumTests, "internal event", "tests", false, fill)
+	s.External = t387SCReadIDs(&r, s.External, T387NumTests, "external event", "tests", false, fill)
+	n = r.count(10, "pending sends")
+	if fill {
+		s.Timers = s.Timers[:0]
+	}
+	for range n {
+		t := T387PendingTimer{Timer: r.timer(), Event: T387Test(r.id("event", T387NumTests, "tests")), Due: r.float()}
+		if fill {
+			s.Timers = append(s.Timers, t)
+		}
+	}
+	now := r.float()
+	if n = r.count(1, "saved configurations"); n != depth {
+		r.fail(strconv.Itoa(n) + " saved configurations for a stack of " + strconv.Itoa(depth))
+	}
+	r.finish()
+	if fill {
+		s.State, s.Done, s.Now = state, flags&1 != 0, now
+	}
+	return r.err
+}
+
+// t387SCReadIDs reads a count then that many unsigned IDs below hi (each an
+// item, the table having hi of them; strictly ascending if sorted),
+// appended to dst[:0] when fill is set; without fill it returns dst
+// unchanged.
+func t387SCReadIDs[T ~uint8 | ~uint16](r *t387SnapshotReader, dst []T, hi int, item, of string, sorted, fill bool) []T {
+	n := r.count(1, item+"s")
+	if fill {
+		dst = dst[:0]
+	}
+	prev := -1
+	for range n {
+		v := r.id(item, hi, of)
+		if sorted && r.err == "" && v <= prev {
+			r.fail(item + " " + strconv.Itoa(v) + " after " + strconv.Itoa(prev) + ": not ascending")
+		}
+		prev = v
+		if fill {
+			dst = append(dst, T(v))
+		}
+	}
+	return dst
+}
+
+// wire returns s as the binary form writes it: as table's StateID read as an
+// int16, so that the markers are negative (T387Final is -1, T387NoState -4).
+func (s T387State) wire() int64 {
+	switch s {
+	case T387Final:
+		return -1
+	case T387NoState:
+		return -4
+	}
+	return int64(s)
+}
+
+// t387SnapshotReader reads the binary form of a snapshot. The first problem
+// sticks: every later read returns zero.
+type t387SnapshotReader struct {
+	b   []byte
+	off int
+	err string
+}
+
+// fail records a problem at the current offset, unless one is recorded.
+func (r *t387SnapshotReader) fail(msg string) {
+	if r.err == "" {
+		r.err = "byte " + strconv.Itoa(r.off) + ": " + msg
+	}
+}
+
+// finish records a problem if bytes are left over.
+func (r *t387SnapshotReader) finish() {
+	if left := len(r.b) - r.off; left > 0 {
+		r.fail(strconv.Itoa(left) + " bytes left over")
+	}
+}
+
+// flags reads the flags byte.
+func (r *t387SnapshotReader) flags() byte {
+	if r.err != "" {
+		return 0
+	}
+	if r.off >= len(r.b) {
+		r.fail("truncated")
+		return 0
+	}
+	r.off++
+	return r.b[r.off-1]
+}
+
+// num reads an unsigned varint.
+func (r *t387SnapshotReader) num() uint64 {
+	if r.err != "" {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b[r.off:])
+	if n <= 0 {
+		r.fail("truncated or overlong number")
+		return 0
+	}
+	r.off += n
+	return v
+}
+
+// count reads a count of items of at least min bytes each: it must fit in
+// the bytes left, so that a corrupt count never makes the reader allocate
+// beyond the input's size.
+func (r *t387SnapshotReader) count(min int, what string) int {
+	v := r.num()
+	if left := len(r.b) - r.off; r.err == "" && v > uint64(left/min) {
+		r.fail(strconv.FormatUint(v, 10) + " " + what + ", more than the " + strconv.Itoa(left) + " bytes left can hold")
+		return 0
+	}
+	return int(v)
+}
+
+// id reads an unsigned ID, which must be below hi: the table has hi of.
+func (r *t387SnapshotReader) id(what string, hi int, of string) int {
+	v := r.num()
+	if r.err == "" && v >= uint64(hi) {
+		r.fail(what + " " + strconv.FormatUint(v, 10) + ": the table has " + strconv.Itoa(hi) + " " + of)
+		return 0
+	}
+	return int(v)
+}
+
+// state reads a state as a signed varint: one of the table's, or a marker as
+// table's StateID read as an int16 (the binary form allows one anywhere;
+// RestoreT387Machine checks where).
+func (r *t387SnapshotReader) state(what string) T387State {
+	if r.err != "" {
+		return 0
+	}
+	v, n := binary.Varint(r.b[r.off:])
+	if n <= 0 {
+		r.fail("truncated or overlong number")
+		return 0
+	}
+	r.off += n
+	switch {
+	case v == -1:
+		return T387Final
+	case v == -4:
+		return T387NoState
+	case v < 0 || v >= T387NumStates:
+		r.fail(what + " " + strconv.FormatInt(v, 10) + " is neither a state of the table nor a marker it has")
+		return 0
+	}
+	return T387State(v)
+}
+
+// float reads a float64: its IEEE 754 bits, 8 bytes little endian.
+func (r *t387SnapshotReader) float() float64 {
+	if r.err != "" {
+		return 0
+	}
+	if len(r.b)-r.off < 8 {
+		r.fail("truncated")
+		return 0
+	}
+	r.off += 8
+	return math.Float64frombits(binary.LittleEndian.Uint64(r.b[r.off-8:]))
+}
+
+// timer reads a timer: one of the table's, or T387NoTimer.
+func (r *t387SnapshotReader) timer() T387Timer {
+	v := r.num()
+	if r.err == "" && v >= T387NumTimers && v != uint64(T387NoTimer) {
+		r.fail("timer " + strconv.FormatUint(v, 10) + ": the table has " + strconv.Itoa(T387NumTimers) + " timers")
+		return 0
+	}
+	return T387Timer(v)
 }

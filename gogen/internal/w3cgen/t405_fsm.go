@@ -3,7 +3,9 @@
 package w3cgen
 
 import (
+	"encoding/binary"
 	"errors"
+	"math"
 	"math/bits"
 	"strconv"
 )
@@ -41,8 +43,7 @@ const (
 	// the Result.To of an update that ended there (or found the machine
 	// done).
 	T405Final T405State = 255
-	// T405NoState is the state of a T405Machine that was not started, and
-	// fills the cells of T405Dest for a test a state has no transition on.
+	// T405NoState is the state of a T405Machine that was not started.
 	T405NoState T405State = 252
 )
 
@@ -209,6 +210,28 @@ func (msg T405Message) Test() T405Test {
 	return T405NoTest
 }
 
+// T405Timer is a named timer of table "test405", numbered as the table's
+// TimerIDs: what a send action starts and a cancel action stops. It appears
+// in the pending sends of a T405Snapshot.
+type T405Timer uint16
+
+const (
+	// T405NoTimer is the timer of a send that no cancel names.
+	T405NoTimer T405Timer = 65535
+	// T405NumTimers is the number of named timers.
+	T405NumTimers = 0
+)
+
+// String returns the timer's name in the table, "no timer" for T405NoTimer,
+// or "T405Timer(n)".
+func (t T405Timer) String() string {
+	switch t {
+	case T405NoTimer:
+		return "no timer"
+	}
+	return "T405Timer(" + strconv.Itoa(int(t)) + ")"
+}
+
 // T405Property is an entry-action property of table "test405": something a
 // state sets when it is entered, through the host's method of the same name.
 type T405Property uint8
@@ -239,8 +262,8 @@ type T405Host interface {
 // Errors of T405Machine's methods, for errors.Is.
 var (
 	// ErrT405NotStarted is returned by Update and Post on a zero T405Machine:
-	// make machines with NewT405Machine.
-	ErrT405NotStarted = errors.New("w3cgen: T405Machine not started (make it with NewT405Machine)")
+	// make machines with NewT405Machine or RestoreT405Machine.
+	ErrT405NotStarted = errors.New("w3cgen: T405Machine not started (make it with NewT405Machine or RestoreT405Machine)")
 	// ErrT405Reentrant is returned by Update called from inside the same
 	// machine's update (from a host method). The machine is unchanged.
 	ErrT405Reentrant = errors.New("w3cgen: T405Machine updated from inside its own update")
@@ -343,6 +366,9 @@ var t405SCNodes = [...]t405SCNode{
 
 var t405SCKids = [...]int32{1, 8, 9, 10, 2, 5, 3, 4, 6, 7, 0, 11, 12}
 
+// t405SCHistStates holds the history states, ascending.
+var t405SCHistStates = [t405SCNumHist]int32{}
+
 var t405SCAtomic = [t405SCWords]uint64{0x1fd8}
 
 // t405SCTransition is a transition: its source, its test (the trigger or a
@@ -431,8 +457,8 @@ func t405SCDo(h T405Host, p T405Property, v uint16) {
 // external event queue and pending timers, all in fixed-size arrays sized
 // for the table, so that the machine is a value of fixed size that
 // the game keeps in the entity or in a slice. Make one with
-// NewT405Machine; the zero T405Machine is not started and its updates return
-// ErrT405NotStarted.
+// NewT405Machine, or with RestoreT405Machine from a T405Snapshot; the zero
+// T405Machine is not started and its updates return ErrT405NotStarted.
 //
 // T405Machine is not safe for concurrent use; different machines are
 // independent.
@@ -491,7 +517,7 @@ type t405SCTimer struct {
 
 // T405Machine's status bits.
 const (
-	t405MachineReady uint8 = 1 << iota // made by NewT405Machine
+	t405MachineReady uint8 = 1 << iota // made by NewT405Machine or RestoreT405Machine
 	t405MachineBusy                    // in an update
 	t405MachineDone                    // ended in a top-level final state
 )
@@ -1307,4 +1333,704 @@ func (m *T405Machine) Post(msg T405Message) error {
 		return &T405QueueError{Event: ev, Limit: len(m.external.buf)}
 	}
 	return nil
+}
+
+// t405SCIsEvent reports whether t is an event, a message test: what the
+// queues and the pending sends hold.
+func t405SCIsEvent(t T405Test) bool {
+	_, ok := t.Message()
+	return ok
+}
+
+// T405Snapshot is a T405Machine's state as plain data, to save a game, show in
+// a viewer, or restore with RestoreT405Machine. It holds what table.Snapshot
+// holds for a statechart agent of the same table, in the file's types, and
+// its binary form (AppendBinary) is table.Snapshot's byte for byte: a save
+// made by either runtime restores into the other. Every list of states is
+// ascending.
+type T405Snapshot struct {
+	// State is the state the machine shows: its first active atomic state
+	// in document order, or the final state it ended in; T405NoState for a
+	// machine not started.
+	State T405State
+	// Done is true once the machine ended in a top-level final state.
+	Done bool
+	// Active holds the active states: the atomic ones with their compound
+	// and parallel ancestors. It is empty for a machine that is done or
+	// not started.
+	Active []T405State
+	// History holds, for each history state that has recorded (ascending
+	// by ID), the states it recorded.
+	History []T405Recorded
+	// Internal and External hold the events waiting in the internal and
+	// in the external queue, the next to be handled first.
+	Internal, External []T405Test
+	// Timers holds the pending sends in the order they fire: by due time,
+	// then in the order they were sent.
+	Timers []T405PendingTimer
+	// Now is the game time last given to SetTime.
+	Now float64
+}
+
+// T405Recorded is what a history state recorded when its parent was last
+// left: the parent's active children (a shallow history), or the atomic
+// states active inside the parent (a deep history).
+type T405Recorded struct {
+	History T405State   // the history state
+	States  []T405State // what it recorded, ascending
+}
+
+// T405PendingTimer is a send waiting for its time: Event joins the external
+// queue once the game time reaches Due. Timer is the timer a cancel names,
+// or T405NoTimer.
+type T405PendingTimer struct {
+	Timer T405Timer
+	Event T405Test
+	Due   float64
+}
+
+// Snapshot fills s with the machine's state, reusing the capacity of its
+// slices and of the slices in them, so that taking snapshots into the same
+// value allocates nothing once it has grown. A zero machine gives State
+// T405NoState and empty lists.
+func (m *T405Machine) Snapshot(s *T405Snapshot) {
+	s.State, s.Done, s.Now = m.State(), m.Done(), m.now
+	s.Active = t405SCAppendSet(s.Active[:0], m.conf[:])
+	s.History = s.History[:0]
+	for _, h := range t405SCHistStates {
+		slot := int(t405SCNodes[h].hist)
+		if !t405SCHas(m.recorded[:], slot) {
+			continue
+		}
+		s.History = t405SCExtend(s.History)
+		r := &s.History[len(s.History)-1]
+		r.History = T405State(h)
+		r.States = t405SCAppendSet(r.States[:0], m.hist[slot*t405SCWords:(slot+1)*t405SCWords])
+	}
+	s.Internal = m.internal.appendTo(s.Internal[:0])
+	s.External = m.external.appendTo(s.External[:0])
+	s.Timers = s.Timers[:0]
+	for _, t := range m.timers[:m.ntimers] {
+		s.Timers = append(s.Timers, T405PendingTimer{Timer: T405Timer(t.id), Event: t.event, Due: t.due})
+	}
+	t405SCSortTimers(s.Timers)
+}
+
+// t405SCAppendSet appends the members of set to dst, ascending.
+func t405SCAppendSet(dst []T405State, set []uint64) []T405State {
+	for q := t405SCNext(set, 0); q >= 0; q = t405SCNext(set, q+1) {
+		dst = append(dst, T405State(q))
+	}
+	return dst
+}
+
+// t405SCExtend returns list one element longer, reusing the element (and
+// the capacity of its slices) beyond its length when there is room.
+func t405SCExtend[T any](list []T) []T {
+	if len(list) < cap(list) {
+		return list[:len(list)+1]
+	}
+	var zero T
+	return append(list, zero)
+}
+
+// t405SCSortTimers sorts pending sends, given in the order they were sent,
+// into the order they fire: a stable sort by due time, NaN first as
+// cmp.Compare orders it (table.Agent's order).
+func t405SCSortTimers(ts []T405PendingTimer) {
+	for i := 1; i < len(ts); i++ {
+		for j := i; j > 0; j-- {
+			x, y := ts[j].Due, ts[j-1].Due
+			if !(x < y || x != x && y == y) {
+				break
+			}
+			ts[j], ts[j-1] = ts[j-1], ts[j]
+		}
+	}
+}
+
+// appendTo appends the queue's events to dst, the next to be popped first.
+func (q *t405SCQueue) appendTo(dst []T405Test) []T405Test {
+	for i := range q.size {
+		dst = append(dst, q.buf[(q.head+i)%len(q.buf)])
+	}
+	return dst
+}
+
+// RestoreT405Machine returns a machine in the state s describes, performing
+// no action: for loading a saved game (the game restores its entity's own
+// data). The machine goes on exactly as the one the snapshot was taken
+// from would have. Lists of states are sets here: their order does not
+// matter (the binary form requires them ascending).
+//
+// It checks all of s first, as table.RestoreAgent does, and returns an
+// error and a zero machine if s is nil or anything does not fit: a state,
+// test or timer that is not one of the table's; a queue or the timers
+// holding more than the table allows, or a test that is not an event (a
+// message test); a due time or Now that is NaN, or sends out of firing
+// order; a history record, saved stack entry or configuration that is not
+// one the chart can be in (every active state's parent active, one active
+// child of an active compound state and of the chart, every region of an
+// active parallel state, no history state active); a State that is not
+// the first active atomic state; or a machine done other than in a
+// top-level final state with nothing active.
+//
+// A snapshot with no active state that is not done (as table's
+// Snapshot.Remap leaves one whose configuration lost a state) restores into
+// the configuration that entering State enters: State with its ancestors
+// and their default descendants (histories included), as a transition to
+// State would, but performing no action and raising no event. The pending
+// sends are numbered in the order given, and the next send after them, so
+// that they fire in the order they would have. RestoreT405Machine allocates
+// nothing unless it returns an error.
+func RestoreT405Machine(s *T405Snapshot) (T405Machine, error) {
+	if s == nil {
+		return T405Machine{}, errors.New("w3cgen: table \"test405\": " + "RestoreT405Machine: no snapshot (nil)")
+	}
+	m := T405Machine{status: t405MachineReady, final: T405NoState, now: s.Now}
+	if msg := m.restore(s); msg != "" {
+		return T405Machine{}, errors.New("w3cgen: table \"test405\": " + "RestoreT405Machine: " + msg)
+	}
+	return m, nil
+}
+
+// restore sets the machine from s, checking it; it returns what is wrong
+// with s, or "".
+func (m *T405Machine) restore(s *T405Snapshot) string {
+	if msg := m.restoreLists(s); msg != "" {
+		return msg
+	}
+	if msg := m.restoreHistory(s.History); msg != "" {
+		return msg
+	}
+	return m.restoreConf(s)
+}
+
+// t405SCName names state s in a message: its name quoted, or "the chart" for
+// the root.
+func t405SCName(s int32) string {
+	if s == t405SCRoot {
+		return "the chart"
+	}
+	return strconv.Quote(T405State(s).String())
+}
+
+// restoreLists sets the time, the queues and the pending sends.
+func (m *T405Machine) restoreLists(s *T405Snapshot) string {
+	if s.Now != s.Now {
+		return "the time (Now) is NaN"
+	}
+	if msg := m.internal.restore(s.Internal, "internal"); msg != "" {
+		return msg
+	}
+	if msg := m.external.restore(s.External, "external"); msg != "" {
+		return msg
+	}
+	return m.restoreTimers(s.Timers)
+}
+
+// restore fills the queue with events, the next to be popped first.
+func (q *t405SCQueue) restore(events []T405Test, name string) string {
+	if len(events) > len(q.buf) {
+		return strconv.Itoa(len(events)) + " events in the " + name + " queue; the table's queues hold " + strconv.Itoa(len(q.buf))
+	}
+	for i, e := range events {
+		if !t405SCIsEvent(e) {
+			return name + " queue, event " + strconv.Itoa(i) + ": " + strconv.Quote(e.String()) + " is not an event (a message test) of the table"
+		}
+		q.buf[i] = e
+	}
+	q.head, q.size = 0, len(events)
+	return ""
+}
+
+// restoreTimers sets the pending sends, numbering them in order.
+func (m *T405Machine) restoreTimers(list []T405PendingTimer) string {
+	if len(list) > len(m.timers) {
+		return strconv.Itoa(len(list)) + " pending sends; the table allows " + strconv.Itoa(len(m.timers))
+	}
+	for i, t := range list {
+		at := func() string { return "pending send " + strconv.Itoa(i) + ": " }
+		switch {
+		case t.Timer >= T405NumTimers && t.Timer != T405NoTimer:
+			return at() + t.Timer.String() + " is not a timer of the table"
+		case !t405SCIsEvent(t.Event):
+			return at() + strconv.Quote(t.Event.String()) + " is not an event (a message test) of the table"
+		case t.Due != t.Due:
+			return at() + "its due time is NaN"
+		case i > 0 && t.Due < list[i-1].Due:
+			return at() + "due before the send listed before it: list them in firing order"
+		}
+		m.timers[i] = t405SCTimer{due: t.Due, seq: uint64(i), event: t.Event, id: uint16(t.Timer)}
+	}
+	m.ntimers, m.seq = len(list), uint64(len(list))
+	return ""
+}
+
+// restoreHistory sets what the history states recorded.
+func (m *T405Machine) restoreHistory(list []T405Recorded) string {
+	for i, r := range list {
+		h := r.History
+		if int(h) >= T405NumStates || t405SCNodes[h].hist < 0 {
+			return "history record " + strconv.Itoa(i) + ": " + strconv.Quote(h.String()) + " is not a history state"
+		}
+		nd := &t405SCNodes[h]
+		at := func() string { return "history state " + t405SCName(int32(h)) + ": " }
+		slot := int(nd.hist)
+		if t405SCHas(m.recorded[:], slot) {
+			return at() + "recorded twice"
+		}
+		rec := m.hist[slot*t405SCWords : (slot+1)*t405SCWords]
+		deep := nd.kind == t405SCKindDeepHistory
+		for _, q := range r.States {
+			switch {
+			case int(q) >= T405NumStates || !t405SCIsBelow(int32(q), nd.parent):
+				return at() + "recorded " + strconv.Quote(q.String()) + ", which is not inside its parent " + t405SCName(nd.parent)
+			case deep && !t405SCHas(t405SCAtomic[:], int(q)):
+				return at() + "recorded " + t405SCName(int32(q)) + ", which is not an atomic state"
+			case !deep && (t405SCNodes[q].parent != nd.parent || t405SCNodes[q].hist >= 0):
+				return at() + "recorded " + t405SCName(int32(q)) + ", which is not a child state of " + t405SCName(nd.parent)
+			}
+			t405SCAdd(rec, int(q))
+		}
+		msg := ""
+		if deep {
+			msg = m.checkBelow(rec, nd.parent)
+		} else {
+			msg = t405SCCheckChildren(rec, nd.parent)
+		}
+		if msg != "" {
+			return at() + "what it recorded is no configuration of " + t405SCName(nd.parent) + ": " + msg
+		}
+		t405SCAdd(m.recorded[:], slot)
+	}
+	return ""
+}
+
+// restoreConf sets the configuration from s.Done, s.State and s.Active;
+// the history is set.
+func (m *T405Machine) restoreConf(s *T405Snapshot) string {
+	q := s.State
+	if int(q) >= T405NumStates {
+		return "state " + q.String() + " is not a state of the table (it has " + strconv.Itoa(T405NumStates) + ")"
+	}
+	topFinal := t405SCNodes[q].kind == t405SCKindFinal && t405SCNodes[q].parent == t405SCRoot
+	switch {
+	case s.Done && len(s.Active) > 0:
+		return "done, with " + strconv.Itoa(len(s.Active)) + " active states (a machine that is done has none)"
+	case s.Done && !topFinal:
+		return "done in " + t405SCName(int32(q)) + ", which is not a final state at the top"
+	case s.Done:
+		m.final, m.state = q, q
+		m.status |= t405MachineDone
+		return ""
+	case len(s.Active) == 0 && topFinal:
+		return "nothing active, and " + t405SCName(int32(q)) + " is a final state at the top: a machine there is done"
+	case len(s.Active) == 0:
+		// Enter State as a transition from outside would, without actions.
+		m.addDescendants(int32(q))
+		m.addAncestors(int32(q), t405SCRoot)
+		copy(m.conf[:], m.enter[:])
+		clear(m.enter[:])
+		clear(m.dflt[:])
+		clear(m.hdflt[:])
+		m.represent()
+		return ""
+	}
+	for _, a := range s.Active {
+		if int(a) >= T405NumStates {
+			return "active state " + a.String() + " is not a state of the table (it has " + strconv.Itoa(T405NumStates) + ")"
+		}
+		t405SCAdd(m.conf[:], int(a))
+	}
+	if msg := t405SCCheckTree(m.conf[:], t405SCRoot); msg != "" {
+		return "the configuration: " + msg
+	}
+	m.represent()
+	if m.state != q {
+		return "state " + t405SCName(int32(q)) + ", but the configuration's first active atomic state is " + t405SCName(int32(m.state))
+	}
+	return ""
+}
+
+// checkBelow checks that the atomic states of set, with their ancestors
+// below top, are a configuration of top, using m.exit as scratch (it is
+// left empty).
+func (m *T405Machine) checkBelow(set []uint64, top int32) string {
+	scratch := m.exit[:]
+	for q := t405SCNext(set, 0); q >= 0; q = t405SCNext(set, q+1) {
+		for p := int32(q); p != top && p != t405SCRoot && p >= 0; p = t405SCNodes[p].parent {
+			t405SCAdd(scratch, int(p))
+		}
+	}
+	msg := t405SCCheckTree(scratch, top)
+	clear(scratch)
+	return msg
+}
+
+// t405SCCheckTree checks that set, the states active below top (top itself
+// active), is a configuration of top: each state's parent active, one
+// active child in each active compound state (and at the top of the
+// chart), every region of each active parallel state, no history state.
+func t405SCCheckTree(set []uint64, top int32) string {
+	lo, hi := t405SCBelow(top)
+	for q := t405SCNext(set, lo); q >= 0 && q < hi; q = t405SCNext(set, q+1) {
+		nd := &t405SCNodes[q]
+		if nd.hist >= 0 {
+			return "history state " + t405SCName(int32(q)) + " is active"
+		}
+		if p := nd.parent; p != top && !t405SCHas(set, int(p)) {
+			return "state " + t405SCName(int32(q)) + " is active, but not its parent " + t405SCName(p)
+		}
+	}
+	if msg := t405SCCheckChildren(set, top); msg != "" {
+		return msg
+	}
+	for q := t405SCNext(set, lo); q >= 0 && q < hi; q = t405SCNext(set, q+1) {
+		if msg := t405SCCheckChildren(set, int32(q)); msg != "" {
+			return msg
+		}
+	}
+	return ""
+}
+
+// t405SCCheckChildren checks the active children (members of set) of active
+// state p: one of a compound state's or of the chart's top, all of a
+// parallel state's.
+func t405SCCheckChildren(set []uint64, p int32) string {
+	nd := &t405SCNodes[p]
+	kids := t405SCKids[nd.klo:nd.khi]
+	if nd.kind == t405SCKindParallel {
+		for _, k := range kids {
+			if !t405SCHas(set, int(k)) {
+				return "parallel state " + t405SCName(p) + " is active, but not its region " + t405SCName(k)
+			}
+		}
+		return ""
+	}
+	if len(kids) == 0 {
+		return ""
+	}
+	n := 0
+	for _, k := range kids {
+		if t405SCHas(set, int(k)) {
+			n++
+		}
+	}
+	switch {
+	case n == 1:
+		return ""
+	case p == t405SCRoot:
+		return strconv.Itoa(n) + " states active at the top of the chart; one is"
+	}
+	return "compound state " + t405SCName(p) + " is active with " + strconv.Itoa(n) + " active children; one is"
+}
+
+// AppendBinary appends the snapshot's binary form to b and returns it: the
+// bytes table.Snapshot's AppendBinary writes for a statechart agent of the
+// same table in the same state (format 1: a flags byte, the state, the
+// stack, no posted messages, then the active states, the history, the
+// queues, the pending sends, the time and the states saved with the
+// stack), so that a save made by either runtime restores into the other.
+// It returns an error, and b unchanged, if s cannot be written as it is
+// (as table's does): Active, History (by history state), a history
+// record's States not strictly ascending. A snapshot taken by Snapshot is
+// always written. It allocates only to grow b.
+func (s *T405Snapshot) AppendBinary(b []byte) ([]byte, error) {
+	if msg := s.checkOrder(); msg != "" {
+		return b, errors.New("w3cgen: table \"test405\": " + "T405Snapshot.AppendBinary: " + msg)
+	}
+	flags := byte(2) // a statechart
+	if s.Done {
+		flags |= 1
+	}
+	b = append(b, flags)
+	b = binary.AppendVarint(b, s.State.wire())
+	b = append(b, 0) // no stack
+	b = append(b, 0) // no posted messages: a statechart queues its events
+	b = t405SCAppendIDs(b, s.Active)
+	b = binary.AppendUvarint(b, uint64(len(s.History)))
+	for _, r := range s.History {
+		b = binary.AppendUvarint(b, uint64(r.History))
+		b = t405SCAppendIDs(b, r.States)
+	}
+	b = t405SCAppendIDs(b, s.Internal)
+	b = t405SCAppendIDs(b, s.External)
+	b = binary.AppendUvarint(b, uint64(len(s.Timers)))
+	for _, t := range s.Timers {
+		b = binary.AppendUvarint(b, uint64(t.Timer))
+		b = binary.AppendUvarint(b, uint64(t.Event))
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(t.Due))
+	}
+	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(s.Now))
+	b = append(b, 0) // no stack
+	return b, nil
+}
+
+// checkOrder reports what keeps s from being written as it is, or "".
+func (s *T405Snapshot) checkOrder() string {
+	if !t405SCAscending(s.Active) {
+		return "Active is not strictly ascending"
+	}
+	for i, r := range s.History {
+		if i > 0 && r.History <= s.History[i-1].History {
+			return "History is not strictly ascending by history state"
+		}
+		if !t405SCAscending(r.States) {
+			return "History[" + strconv.Itoa(i) + "].States is not strictly ascending"
+		}
+	}
+	return ""
+}
+
+// t405SCAscending reports whether list is strictly ascending.
+func t405SCAscending[T ~uint8 | ~uint16](list []T) bool {
+	for i := 1; i < len(list); i++ {
+		if list[i] <= list[i-1] {
+			return false
+		}
+	}
+	return true
+}
+
+// t405SCAppendIDs appends the count of ids, then each as an unsigned varint.
+func t405SCAppendIDs[T ~uint8 | ~uint16](b []byte, ids []T) []byte {
+	b = binary.AppendUvarint(b, uint64(len(ids)))
+	for _, id := range ids {
+		b = binary.AppendUvarint(b, uint64(id))
+	}
+	return b
+}
+
+// UnmarshalBinary sets s from the binary form AppendBinary writes, or
+// table.Snapshot's for a statechart agent of the same table, reusing the
+// capacity of s's slices. It returns an error, and leaves s unchanged, for
+// bytes that are not such a form: truncated, with bytes left over, a flat
+// table's snapshot, posted messages, saved states for other than each
+// stack entry (this table has no stack), or an ID that is not one of the
+// table's (a state, a test, a timer). RestoreT405Machine checks the rest.
+func (s *T405Snapshot) UnmarshalBinary(b []byte) error {
+	if msg := s.read(b, false); msg != "" {
+		return errors.New("w3cgen: table \"test405\": " + "T405Snapshot.UnmarshalBinary: " + msg)
+	}
+	s.read(b, true)
+	return nil
+}
+
+// read reads the binary form b, into s when fill is set; it returns what
+// is wrong with b, or "". UnmarshalBinary reads b twice, so that s is
+// changed only when b is right.
+func (s *T405Snapshot) read(b []byte, fill bool) string {
+	r := t405SnapshotReader{b: b}
+	flags := r.flags()
+	switch {
+	case r.err == "" && flags&2 == 0:
+		r.fail("a flat table's snapshot; this table is a statechart")
+	case flags&^3 != 0:
+		r.fail("unknown flags " + strconv.Itoa(int(flags)))
+	}
+	state := r.state("state")
+	depth := r.count(1, "stack entries")
+	if depth > 0 {
+		r.fail("a stack; this table has none")
+	}
+	if r.count(1, "posted messages") > 0 {
+		r.fail("posted messages; a statechart queues its events")
+	}
+	s.Active = t405SCReadIDs(&r, s.Active, T405NumStates, "active state", "states", true, fill)
+	n := r.count(2, "history states")
+	if fill {
+		s.History = s.History[:0]
+	}
+	var skip T405Recorded
+	prev := -1
+	for range n {
+		rec := &skip
+		if fill {
+			s.History = t405SCExtend(s.History)
+			rec = &s.History[len(s.History)-1]
+		}
+		h := r.id("history state", T405NumStates, "states")
+		if r.err == "" && h <= prev {
+			r.fail("history state " + strconv.Itoa(h) + " after " + strconv.Itoa(prev) + ": not ascending")
+		}
+		prev = h
+		rec.History = T405State(h)
+		rec.States = t405SCReadIDs(&r, rec.States, T405NumStates, "recorded state", "states", true, fill)
+	}
+	s.Internal = t405SCReadIDs(&r, s.Internal, T405NumTests, "internal event", "tests", false, fill)
+	s.External = t405SCReadIDs(&r, s.External, T405NumTests, "external event", "tests", false, fill)
+	n = r.count(10, "pending sends")
+	if fill {
+		s.Timers = s.Timers[:0]
+	}
+	for range n {
+		t := T405PendingTimer{Timer: r.timer(), Event: T405Test(r.id("event", T405NumTests, "tests")), Due: r.float()}
+		if fill {
+			s.Timers = append(s.Timers, t)
+		}
+	}
+	now := r.float()
+	if n = r.count(1, "saved configurations"); n != depth {
+		r.fail(strconv.Itoa(n) + " saved configurations for a stack of " + strconv.Itoa(depth))
+	}
+	r.finish()
+	if fill {
+		s.State, s.Done, s.Now = state, flags&1 != 0, now
+	}
+	return r.err
+}
+
+// t405SCReadIDs reads a count then that many unsigned IDs below hi (each an
+// item, the table having hi of them; strictly ascending if sorted),
+// appended to dst[:0] when fill is set; without fill it returns dst
+// unchanged.
+func t405SCReadIDs[T ~uint8 | ~uint16](r *t405SnapshotReader, dst []T, hi int, item, of string, sorted, fill bool) []T {
+	n := r.count(1, item+"s")
+	if fill {
+		dst = dst[:0]
+	}
+	prev := -1
+	for range n {
+		v := r.id(item, hi, of)
+		if sorted && r.err == "" && v <= prev {
+			r.fail(item + " " + strconv.Itoa(v) + " after " + strconv.Itoa(prev) + ": not ascending")
+		}
+		prev = v
+		if fill {
+			dst = append(dst, T(v))
+		}
+	}
+	return dst
+}
+
+// wire returns s as the binary form writes it: as table's StateID read as an
+// int16, so that the markers are negative (T405Final is -1, T405NoState -4).
+func (s T405State) wire() int64 {
+	switch s {
+	case T405Final:
+		return -1
+	case T405NoState:
+		return -4
+	}
+	return int64(s)
+}
+
+// t405SnapshotReader reads the binary form of a snapshot. The first problem
+// sticks: every later read returns zero.
+type t405SnapshotReader struct {
+	b   []byte
+	off int
+	err string
+}
+
+// fail records a problem at the current offset, unless one is recorded.
+func (r *t405SnapshotReader) fail(msg string) {
+	if r.err == "" {
+		r.err = "byte " + strconv.Itoa(r.off) + ": " + msg
+	}
+}
+
+// finish records a problem if bytes are left over.
+func (r *t405SnapshotReader) finish() {
+	if left := len(r.b) - r.off; left > 0 {
+		r.fail(strconv.Itoa(left) + " bytes left over")
+	}
+}
+
+// flags reads the flags byte.
+func (r *t405SnapshotReader) flags() byte {
+	if r.err != "" {
+		return 0
+	}
+	if r.off >= len(r.b) {
+		r.fail("truncated")
+		return 0
+	}
+	r.off++
+	return r.b[r.off-1]
+}
+
+// num reads an unsigned varint.
+func (r *t405SnapshotReader) num() uint64 {
+	if r.err != "" {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b[r.off:])
+	if n <= 0 {
+		r.fail("truncated or overlong number")
+		return 0
+	}
+	r.off += n
+	return v
+}
+
+// count reads a count of items of at least min bytes each: it must fit in
+// the bytes left, so that a corrupt count never makes the reader allocate
+// beyond the input's size.
+func (r *t405SnapshotReader) count(min int, what string) int {
+	v := r.num()
+	if left := len(r.b) - r.off; r.err == "" && v > uint64(left/min) {
+		r.fail(strconv.FormatUint(v, 10) + " " + what + ", more than the " + strconv.Itoa(left) + " bytes left can hold")
+		return 0
+	}
+	return int(v)
+}
+
+// id reads an unsigned ID, which must be below hi: the table has hi of.
+func (r *t405SnapshotReader) id(what string, hi int, of string) int {
+	v := r.num()
+	if r.err == "" && v >= uint64(hi) {
+		r.fail(what + " " + strconv.FormatUint(v, 10) + ": the table has " + strconv.Itoa(hi) + " " + of)
+		return 0
+	}
+	return int(v)
+}
+
+// state reads a state as a signed varint: one of the table's, or a marker as
+// table's StateID read as an int16 (the binary form allows one anywhere;
+// RestoreT405Machine checks where).
+func (r *t405SnapshotReader) state(what string) T405State {
+	if r.err != "" {
+		return 0
+	}
+	v, n := binary.Varint(r.b[r.off:])
+	if n <= 0 {
+		r.fail("truncated or overlong number")
+		return 0
+	}
+	r.off += n
+	switch {
+	case v == -1:
+		return T405Final
+	case v == -4:
+		return T405NoState
+	case v < 0 || v >= T405NumStates:
+		r.fail(what + " " + strconv.FormatInt(v, 10) + " is neither a state of the table nor a marker it has")
+		return 0
+	}
+	return T405State(v)
+}
+
+// float reads a float64: its IEEE 754 bits, 8 bytes little endian.
+func (r *t405SnapshotReader) float() float64 {
+	if r.err != "" {
+		return 0
+	}
+	if len(r.b)-r.off < 8 {
+		r.fail("truncated")
+		return 0
+	}
+	r.off += 8
+	return math.Float64frombits(binary.LittleEndian.Uint64(r.b[r.off-8:]))
+}
+
+// timer reads a timer: one of the table's, or T405NoTimer.
+func (r *t405SnapshotReader) timer() T405Timer {
+	v := r.num()
+	if r.err == "" && v >= T405NumTimers && v != uint64(T405NoTimer) {
+		r.fail("timer " + strconv.FormatUint(v, 10) + ": the table has " + strconv.Itoa(T405NumTimers) + " timers")
+		return 0
+	}
+	return T405Timer(v)
 }
