@@ -8,10 +8,12 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/fsmforge/fsmforge/crowd"
 	crowddemo "github.com/fsmforge/fsmforge/examples/crowd"
+	"github.com/fsmforge/fsmforge/save"
 )
 
-func runCrowd(ctx context.Context, args []string, stdout io.Writer) error {
+func runCrowd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	f := newFlags("crowd", `Usage: fsmforge demo crowd [flags]
 
 A horde of monsters sharing one four-state machine (idle, wander, chase,
@@ -27,7 +29,11 @@ Flags:
 	workers := f.Int("workers", runtime.GOMAXPROCS(0), "worker goroutines")
 	seed := f.Uint64("seed", 1, "seed of the monsters' random sequences")
 	every := f.Int("every", 0, "print the counts every N steps (default: 10 lines in all)")
+	saving := addSaveFlags(f, "step")
 	if err := f.parse(args, stdout); err != nil {
+		return err
+	}
+	if err := saving.check(f, *steps); err != nil {
 		return err
 	}
 	for _, v := range []struct {
@@ -44,16 +50,29 @@ Flags:
 	if *every == 0 {
 		*every = max(1, *steps/10)
 	}
-	m, err := crowddemo.New(*entities, *seed, *workers)
-	if err != nil {
+	var m *crowd.Machine[crowddemo.Monster]
+	var err error
+	if saving.load != "" {
+		saved, err := saving.read()
+		if err != nil {
+			return err
+		}
+		m, err = crowddemo.Load(saved, *workers)
+		if err != nil {
+			return err
+		}
+	} else if m, err = crowddemo.New(*entities, *seed, *workers); err != nil {
 		return err
 	}
 	defer m.Close()
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
-	fmt.Fprintf(out, "%d monsters, %d steps, %d workers\n", *entities, *steps, *workers)
+	if saving.load == "" {
+		fmt.Fprintf(out, "%d monsters, %d steps, %d workers\n", *entities, *steps, *workers)
+	}
 	var busy time.Duration
-	for i := 1; i <= *steps; i++ {
+	ran := 0
+	for i := int(m.Steps()) + 1; i <= saving.stopAt(*steps); i++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -62,15 +81,29 @@ Flags:
 			return err
 		}
 		busy += time.Since(start)
+		ran++
 		if i%*every == 0 || i == *steps {
 			if err := crowddemo.Summary(out, m); err != nil {
 				return err
 			}
 		}
 	}
+	if saving.at > 0 {
+		var f save.File
+		if err := crowddemo.Save(&f, m); err != nil {
+			return err
+		}
+		if err := out.Flush(); err != nil {
+			return err
+		}
+		return saving.write(&f, stderr)
+	}
 	fmt.Fprintf(out, "checksum %016x\n", crowddemo.Checksum(m))
+	if ran == 0 {
+		return out.Flush()
+	}
 	sec := busy.Seconds()
 	fmt.Fprintf(out, "speed: %.0f steps/s, %.1f ns per entity-update (wall clock, this machine)\n",
-		float64(*steps)/sec, float64(busy.Nanoseconds())/float64(*steps)/float64(*entities))
+		float64(ran)/sec, float64(busy.Nanoseconds())/float64(ran)/float64(m.Len()))
 	return out.Flush()
 }

@@ -12,7 +12,7 @@ import (
 // with the arguments it runs with in the tour.
 var demos = []struct {
 	name    string
-	run     func(ctx context.Context, args []string, stdout io.Writer) error
+	run     func(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	about   string
 	tourArg []string
 }{
@@ -23,9 +23,9 @@ var demos = []struct {
 	{"crowd", runCrowd, "a horde of monsters on one machine: per-state buckets on parallel workers", []string{"-entities", "200000", "-steps", "60"}},
 }
 
-func runDemo(ctx context.Context, args []string, stdout io.Writer) error {
+func runDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return runTour(ctx, stdout)
+		return runTour(ctx, stdout, stderr)
 	}
 	name := args[0]
 	if strings.HasPrefix(name, "-") {
@@ -34,7 +34,7 @@ func runDemo(ctx context.Context, args []string, stdout io.Writer) error {
 	}
 	for _, d := range demos {
 		if d.name == name {
-			return d.run(ctx, args[1:], stdout)
+			return d.run(ctx, args[1:], stdout, stderr)
 		}
 	}
 	return &usageError{msg: fmt.Sprintf("demo: unknown demo %q", name), help: demoUsage()}
@@ -50,7 +50,7 @@ func demoUsage() string {
 	return b.String()
 }
 
-func runTour(ctx context.Context, stdout io.Writer) error {
+func runTour(ctx context.Context, stdout, stderr io.Writer) error {
 	for i, d := range demos {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -59,7 +59,7 @@ func runTour(ctx context.Context, stdout io.Writer) error {
 			fmt.Fprintln(stdout)
 		}
 		fmt.Fprintf(stdout, "=== fsmforge demo %s %s\n=== %s\n\n", d.name, strings.Join(d.tourArg, " "), d.about)
-		if err := d.run(ctx, d.tourArg, stdout); err != nil {
+		if err := d.run(ctx, d.tourArg, stdout, stderr); err != nil {
 			return fmt.Errorf("demo %s: %w", d.name, err)
 		}
 	}

@@ -7,9 +7,10 @@ import (
 	"io"
 
 	"github.com/fsmforge/fsmforge/examples/formation"
+	"github.com/fsmforge/fsmforge/save"
 )
 
-func runFormation(ctx context.Context, args []string, stdout io.Writer) error {
+func runFormation(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	f := newFlags("formation", `Usage: fsmforge demo formation [flags]
 
 The Astralia formation flyers of the XNA article: ships arrive, join a
@@ -22,6 +23,7 @@ Flags:
 	frames := f.Int("frames", 40, "number of frames")
 	ships := f.Int("ships", 12, "number of ships")
 	size := f.Int("size", 3, "followers a leader waits for before patrolling")
+	saving := addSaveFlags(f, "frame")
 	if err := f.parse(args, stdout); err != nil {
 		return err
 	}
@@ -33,10 +35,22 @@ Flags:
 			return &usageError{msg: fmt.Sprintf("formation: -%s %d: must be at least 1", v.name, v.n), help: f.help()}
 		}
 	}
+	if err := saving.check(f, *frames); err != nil {
+		return err
+	}
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
 	sq := formation.NewSquadron(formation.Options{Seed: *seed, Ships: *ships, FormationSize: *size})
-	for range *frames {
+	if saving.load != "" {
+		saved, err := saving.read()
+		if err != nil {
+			return err
+		}
+		if sq, err = formation.LoadSquadron(saved); err != nil {
+			return err
+		}
+	}
+	for sq.Frame() < saving.stopAt(*frames) {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -46,6 +60,16 @@ Flags:
 		if err := sq.Summary(out); err != nil {
 			return err
 		}
+	}
+	if saving.at > 0 {
+		var f save.File
+		if err := sq.Save(&f); err != nil {
+			return err
+		}
+		if err := out.Flush(); err != nil {
+			return err
+		}
+		return saving.write(&f, stderr)
 	}
 	return out.Flush()
 }

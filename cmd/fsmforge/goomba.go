@@ -8,9 +8,10 @@ import (
 	"strings"
 
 	"github.com/fsmforge/fsmforge/examples/goomba"
+	"github.com/fsmforge/fsmforge/save"
 )
 
-func runGoomba(ctx context.Context, args []string, stdout io.Writer) error {
+func runGoomba(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	f := newFlags("goomba", `Usage: fsmforge demo goomba [flags]
 
 The Goomba of the article "Visual Finite State Machine AI Systems",
@@ -28,7 +29,11 @@ Flags:
 	n := f.Int("goombas", 3, "number of goombas")
 	ticks := f.Int("ticks", 40, "number of ticks")
 	code := f.String("code", "table", "what runs the goombas: table (the drawing, compiled at run time) or gen (the generated code)")
+	saving := addSaveFlags(f, "tick")
 	if err := f.parse(args, stdout); err != nil {
+		return err
+	}
+	if err := saving.check(f, *ticks); err != nil {
 		return err
 	}
 	if *n < 1 || *n > 20 {
@@ -45,19 +50,37 @@ Flags:
 	if err != nil {
 		return err
 	}
-	brains := map[string]func(*goomba.Goomba) (goomba.Brain, error){"table": tableBrains, "gen": goomba.GenBrains()}
+	brains := map[string]goomba.Brains{"table": tableBrains, "gen": goomba.GenBrains()}
 	other := map[string]string{"table": "gen", "gen": "table"}[*code]
 	if other == "" {
 		return &usageError{msg: fmt.Sprintf("goomba: -code %q: want table or gen", *code), help: f.help()}
 	}
-	fmt.Fprintf(stdout, "goomba.vdx: %d states, %d tests; the goombas run %s\n\n", t.NumStates(), t.NumTests(),
-		map[string]string{"table": "the drawing, compiled at run time", "gen": "the Go code generated from the drawing"}[*code])
+	d := t.Describe()
+	var saved *save.File
+	if saving.load != "" {
+		if saved, err = saving.read(); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(stdout, "goomba.vdx: %d states, %d tests; the goombas run %s\n\n", t.NumStates(), t.NumTests(),
+			map[string]string{"table": "the drawing, compiled at run time", "gen": "the Go code generated from the drawing"}[*code])
+	}
+	// level makes the level of a run: new, or loaded from the save.
+	level := func(b goomba.Brains) (*goomba.Level, error) {
+		if saved != nil {
+			return goomba.LoadLevel(saved, &d, b)
+		}
+		return goomba.NewLevel(*n, b)
+	}
 
-	l, err := goomba.NewLevel(*n, brains[*code])
+	l, err := level(brains[*code])
 	if err != nil {
 		return err
 	}
-	shown := 0
+	shown := len(l.Trace)
+	if saved == nil {
+		shown = 0
+	}
 	show := func() {
 		var events []string
 		for _, line := range l.Trace[shown:] {
@@ -73,8 +96,10 @@ Flags:
 		}
 		fmt.Fprintln(stdout, line)
 	}
-	show()
-	for range *ticks {
+	if saved == nil {
+		show()
+	}
+	for l.Tick < saving.stopAt(*ticks) {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -83,12 +108,19 @@ Flags:
 		}
 		show()
 	}
+	if saving.at > 0 {
+		var f save.File
+		if err := l.Save(&f, &d); err != nil {
+			return err
+		}
+		return saving.write(&f, stderr)
+	}
 
-	again, err := goomba.NewLevel(*n, brains[other])
+	again, err := level(brains[other])
 	if err != nil {
 		return err
 	}
-	for range *ticks {
+	for again.Tick < *ticks {
 		if err := again.Step(); err != nil {
 			return err
 		}

@@ -6,9 +6,10 @@ import (
 	"io"
 
 	"github.com/fsmforge/fsmforge/examples/guard"
+	"github.com/fsmforge/fsmforge/save"
 )
 
-func runGuard(ctx context.Context, args []string, stdout io.Writer) error {
+func runGuard(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	f := newFlags("guard", `Usage: fsmforge demo guard [flags]
 
 Guard NPCs drawn as a statechart in Qt Creator's SCXML editor
@@ -26,7 +27,11 @@ Flags:
 	n := f.Int("guards", 3, "number of guards")
 	ticks := f.Int("ticks", 100, "number of ticks")
 	seed := f.Uint64("seed", 1, "the script's seed")
+	saving := addSaveFlags(f, "tick")
 	if err := f.parse(args, stdout); err != nil {
+		return err
+	}
+	if err := saving.check(f, *ticks); err != nil {
 		return err
 	}
 	if *n < 1 || *n > 100 {
@@ -39,15 +44,25 @@ Flags:
 	if err != nil {
 		return err
 	}
-	l, err := guard.NewLevel(t, *n, *seed)
-	if err != nil {
-		return err
+	var l *guard.Level
+	if saving.load != "" {
+		saved, err := saving.read()
+		if err != nil {
+			return err
+		}
+		if l, err = guard.LoadLevel(t, saved); err != nil {
+			return err
+		}
+	} else {
+		if l, err = guard.NewLevel(t, *n, *seed); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%d guards running %q (%d states, a statechart), %d ticks of %.1f s\n", *n, t.Name(), t.NumStates(), *ticks, guard.TickSeconds)
+		for i := range l.Len() {
+			fmt.Fprintf(stdout, "tick   0: guard %d %-13s -> %s\n", i+1, "", l.Active(i))
+		}
 	}
-	fmt.Fprintf(stdout, "%d guards running %q (%d states, a statechart), %d ticks of %.1f s\n", *n, t.Name(), t.NumStates(), *ticks, guard.TickSeconds)
-	for i := range l.Len() {
-		fmt.Fprintf(stdout, "tick   0: guard %d %-13s -> %s\n", i+1, "", l.Active(i))
-	}
-	for range *ticks {
+	for l.Tick() < saving.stopAt(*ticks) {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
@@ -56,6 +71,13 @@ Flags:
 		}); err != nil {
 			return err
 		}
+	}
+	if saving.at > 0 {
+		var f save.File
+		if err := l.Save(&f); err != nil {
+			return err
+		}
+		return saving.write(&f, stderr)
 	}
 	return nil
 }

@@ -117,7 +117,7 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	switch cmd, rest := args[0], args[1:]; cmd {
 	case "demo":
-		return runDemo(ctx, rest, stdout)
+		return runDemo(ctx, rest, stdout, stderr)
 	case "check":
 		return runCheck(rest, stdout, stderr)
 	case "compile":

@@ -12,11 +12,19 @@ func (g *Goomba) AnimationDone() bool   { return g.animationDone() }
 func (g *Goomba) XMovement(v XMovement) { g.setMovement(v.String()) }
 func (g *Goomba) Animation(v Animation) { g.setAnimation(v.String()) }
 
-// GenBrains returns a maker of brains that run the Go code fsmforge gen
-// made from the drawing, for [NewLevel].
-func GenBrains() func(g *Goomba) (Brain, error) {
-	return func(g *Goomba) (Brain, error) {
-		return &genBrain{m: NewMachine(g)}, nil
+// GenBrains returns the brains that run the Go code fsmforge gen made from
+// the drawing, for [NewLevel] and [LoadLevel].
+func GenBrains() Brains {
+	return Brains{
+		New: func(g *Goomba) (Brain, error) { return &genBrain{m: NewMachine(g)}, nil },
+		Restore: func(g *Goomba, saved []byte) (Brain, error) {
+			var s Snapshot
+			if err := s.UnmarshalBinary(saved); err != nil {
+				return nil, err
+			}
+			m, err := RestoreMachine(&s)
+			return &genBrain{m: m}, err
+		},
 	}
 }
 
@@ -26,6 +34,12 @@ func (b *genBrain) Update(g *Goomba) (Step, error) { return step(b.m.Update(g)) 
 func (b *genBrain) Hit(g *Goomba) (Step, error)    { return step(b.m.Receive(g, MessageHitByPlayer)) }
 func (b *genBrain) State() string                  { return b.m.State().String() }
 func (b *genBrain) Done() bool                     { return b.m.Done() }
+
+func (b *genBrain) AppendSave(p []byte) ([]byte, error) {
+	var s Snapshot
+	b.m.Snapshot(&s)
+	return s.AppendBinary(p)
+}
 
 func step(r Result, err error) (Step, error) {
 	st := Step{Moved: r.Moved(), From: r.From.String(), To: "(final)"}

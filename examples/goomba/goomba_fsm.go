@@ -3,6 +3,7 @@
 package goomba
 
 import (
+	"encoding/binary"
 	"errors"
 	"strconv"
 )
@@ -489,14 +490,18 @@ func (m *Machine) String() string {
 }
 
 // Snapshot is a machine's state as plain data, to save a game or show in a
-// viewer, and to restore with RestoreMachine.
+// viewer, and to restore with RestoreMachine. It holds what table.Snapshot
+// holds for an agent of the same table, in the file's types, and its binary
+// form (AppendBinary) is table.Snapshot's byte for byte: a save made by
+// either runtime restores into the other.
 type Snapshot struct {
-	// State is the current state; for a machine that is done, its last state.
+	// State is the current state; for a machine that is done, its last state;
+	// for a zero machine, NoState.
 	State State
 	// Done is true once the machine went to the final state.
 	Done bool
-	// Posted holds the messages posted and not yet seen by an update, in
-	// order; usually empty between updates.
+	// Posted holds the messages posted and not yet seen by an update,
+	// ascending; usually empty between updates.
 	Posted []Message
 }
 
@@ -515,9 +520,14 @@ func (m *Machine) Snapshot(s *Snapshot) {
 
 // RestoreMachine returns a machine in the state s describes, performing no
 // action: for loading a saved game (the game restores its entity's own
-// state). It returns an error, and a zero machine, if s names a state that is
-// not one of the table's, or a message that is not one of the table's.
-func RestoreMachine(s Snapshot) (Machine, error) {
+// state). It checks all of s first and returns an error, and a zero machine,
+// if s is nil or names a state that is not one of the table's, or a message
+// that is not one of the table's. It allocates nothing unless it returns an
+// error.
+func RestoreMachine(s *Snapshot) (Machine, error) {
+	if s == nil {
+		return Machine{}, errors.New("goomba: table \"goomba\": RestoreMachine: no snapshot (nil)")
+	}
 	if s.State >= NumStates {
 		return Machine{}, errors.New("goomba: table \"goomba\": RestoreMachine: state " + s.State.String() + " is not a state of the table (it has 3)")
 	}
@@ -532,4 +542,201 @@ func RestoreMachine(s Snapshot) (Machine, error) {
 		m.flags |= 1 << msg
 	}
 	return m, nil
+}
+
+// wire returns s as the binary form writes it: as table's StateID read as an
+// int16, so that the markers are negative (Final is -1, NoState -4).
+func (s State) wire() int64 {
+	switch s {
+	case Final:
+		return -1
+	case NoState:
+		return -4
+	}
+	return int64(s)
+}
+
+// AppendBinary appends the snapshot's binary form to b and returns it: the
+// bytes table.Snapshot's AppendBinary writes for an agent of the same table
+// in the same state (format 1: a flags byte, the state, the stack and the
+// posted messages as the table's test IDs), so that a save made by either
+// runtime restores into the other. It returns an error, and b unchanged, if
+// Posted is not strictly ascending or holds a value that is not one of the
+// Message constants (as table's does). A snapshot taken by Snapshot is always
+// written. It allocates only to grow b.
+func (s *Snapshot) AppendBinary(b []byte) ([]byte, error) {
+	for i, msg := range s.Posted {
+		switch {
+		case msg >= NumMessages:
+			return b, errors.New("goomba: table \"goomba\": Snapshot.AppendBinary: posted " + msg.String() + " is not a message of the table")
+		case i > 0 && msg <= s.Posted[i-1]:
+			return b, errors.New("goomba: table \"goomba\": Snapshot.AppendBinary: Posted is not strictly ascending")
+		}
+	}
+	var flags byte
+	if s.Done {
+		flags = 1
+	}
+	b = append(b, flags)
+	b = binary.AppendVarint(b, s.State.wire())
+	b = append(b, 0) // no stack
+	b = binary.AppendUvarint(b, uint64(len(s.Posted)))
+	for _, msg := range s.Posted {
+		b = binary.AppendUvarint(b, uint64(msg.Test()))
+	}
+	return b, nil
+}
+
+// UnmarshalBinary sets s from the binary form AppendBinary writes, or
+// table.Snapshot's for an agent of the same table, reusing the capacity of
+// s.Posted. It returns an error, and leaves s unchanged, for bytes that are
+// not such a form: truncated, with bytes left over, a statechart's snapshot,
+// a stack (which this table has not), or an ID that is not one of the table's
+// (a state, a message). RestoreMachine checks the rest.
+func (s *Snapshot) UnmarshalBinary(b []byte) error {
+	if msg := s.read(b, false); msg != "" {
+		return errors.New("goomba: table \"goomba\": Snapshot.UnmarshalBinary: " + msg)
+	}
+	s.read(b, true)
+	return nil
+}
+
+// read reads the binary form b, into s when fill is set; it returns what is
+// wrong with b, or "". UnmarshalBinary reads b twice, so that s is changed
+// only when b is right.
+func (s *Snapshot) read(b []byte, fill bool) string {
+	r := snapshotReader{b: b}
+	flags := r.flags()
+	switch {
+	case flags&2 != 0:
+		r.fail("a statechart's snapshot; this table is flat")
+	case flags&^1 != 0:
+		r.fail("unknown flags " + strconv.Itoa(int(flags)))
+	}
+	state := r.state("state")
+	n := r.count(1, "stack entries")
+	if n > 0 {
+		r.fail("a stack; this table has none")
+	}
+	n = r.count(1, "posted messages")
+	if fill {
+		s.Posted = s.Posted[:0]
+	}
+	prev := -1
+	for range n {
+		v := r.id("posted message", NumTests, "tests")
+		msg, ok := Test(v).Message()
+		switch {
+		case r.err != "":
+		case !ok:
+			r.fail("posted " + strconv.Quote(Test(v).String()) + " is not a message")
+		case v <= prev:
+			r.fail("posted message " + strconv.Itoa(v) + " after " + strconv.Itoa(prev) + ": not ascending")
+		}
+		prev = v
+		if fill {
+			s.Posted = append(s.Posted, msg)
+		}
+	}
+	r.finish()
+	if fill {
+		s.State, s.Done = state, flags&1 != 0
+	}
+	return r.err
+}
+
+// snapshotReader reads the binary form of a snapshot. The first problem
+// sticks: every later read returns zero.
+type snapshotReader struct {
+	b   []byte
+	off int
+	err string
+}
+
+// fail records a problem at the current offset, unless one is recorded.
+func (r *snapshotReader) fail(msg string) {
+	if r.err == "" {
+		r.err = "byte " + strconv.Itoa(r.off) + ": " + msg
+	}
+}
+
+// finish records a problem if bytes are left over.
+func (r *snapshotReader) finish() {
+	if left := len(r.b) - r.off; left > 0 {
+		r.fail(strconv.Itoa(left) + " bytes left over")
+	}
+}
+
+// flags reads the flags byte.
+func (r *snapshotReader) flags() byte {
+	if r.err != "" {
+		return 0
+	}
+	if r.off >= len(r.b) {
+		r.fail("truncated")
+		return 0
+	}
+	r.off++
+	return r.b[r.off-1]
+}
+
+// num reads an unsigned varint.
+func (r *snapshotReader) num() uint64 {
+	if r.err != "" {
+		return 0
+	}
+	v, n := binary.Uvarint(r.b[r.off:])
+	if n <= 0 {
+		r.fail("truncated or overlong number")
+		return 0
+	}
+	r.off += n
+	return v
+}
+
+// count reads a count of items of at least min bytes each: it must fit in
+// the bytes left, so that a corrupt count never makes the reader allocate
+// beyond the input's size.
+func (r *snapshotReader) count(min int, what string) int {
+	v := r.num()
+	if left := len(r.b) - r.off; r.err == "" && v > uint64(left/min) {
+		r.fail(strconv.FormatUint(v, 10) + " " + what + ", more than the " + strconv.Itoa(left) + " bytes left can hold")
+		return 0
+	}
+	return int(v)
+}
+
+// id reads an unsigned ID, which must be below hi: the table has hi of.
+func (r *snapshotReader) id(what string, hi int, of string) int {
+	v := r.num()
+	if r.err == "" && v >= uint64(hi) {
+		r.fail(what + " " + strconv.FormatUint(v, 10) + ": the table has " + strconv.Itoa(hi) + " " + of)
+		return 0
+	}
+	return int(v)
+}
+
+// state reads a state as a signed varint: one of the table's, or a marker as
+// table's StateID read as an int16 (the binary form allows one anywhere;
+// RestoreMachine checks where).
+func (r *snapshotReader) state(what string) State {
+	if r.err != "" {
+		return 0
+	}
+	v, n := binary.Varint(r.b[r.off:])
+	if n <= 0 {
+		r.fail("truncated or overlong number")
+		return 0
+	}
+	r.off += n
+	switch {
+	case v == -1:
+		return Final
+	case v == -4:
+		return NoState
+	case v < 0 || v >= NumStates:
+		r.fail(what + " " + strconv.FormatInt(v, 10) + " is neither a state of the table nor a marker it has")
+		return 0
+	}
+	return State(v)
 }

@@ -13,10 +13,10 @@ import (
 
 var update = flag.Bool("update", false, "rewrite testdata/level.trace")
 
-// run plays the demo's level for ticks ticks with the brains made by brain.
-func run(t *testing.T, brain func(*goomba.Goomba) (goomba.Brain, error), ticks int) []string {
+// run plays the demo's level for ticks ticks with brains.
+func run(t *testing.T, brains goomba.Brains, ticks int) []string {
 	t.Helper()
-	l, err := goomba.NewLevel(3, brain)
+	l, err := goomba.NewLevel(3, brains)
 	if err != nil {
 		t.Fatal(err)
 	}

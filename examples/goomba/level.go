@@ -59,10 +59,20 @@ type Step struct {
 // the same drawing ([NewGenBrain]). The level runs either, and both must
 // make the goombas do the same.
 type Brain interface {
-	Update(g *Goomba) (Step, error) // the per-tick update
-	Hit(g *Goomba) (Step, error)    // the player stomped g: receive hitByPlayer
-	State() string                  // the current state's name
-	Done() bool                     // the machine reached its final state
+	Update(g *Goomba) (Step, error)      // the per-tick update
+	Hit(g *Goomba) (Step, error)         // the player stomped g: receive hitByPlayer
+	State() string                       // the current state's name
+	Done() bool                          // the machine reached its final state
+	AppendSave(b []byte) ([]byte, error) // the machine's snapshot in its binary form
+}
+
+// Brains makes the goombas' brains: new ones, in the initial state, for a
+// new level, or ones restored from the bytes a Brain's AppendSave wrote.
+// The table's brains and the generated code's write the same bytes, so a
+// level saved with one loads with the other.
+type Brains struct {
+	New     func(g *Goomba) (Brain, error)
+	Restore func(g *Goomba, saved []byte) (Brain, error)
 }
 
 // Level is a one-dimensional level: goombas patrolling between their
@@ -79,15 +89,15 @@ type Level struct {
 }
 
 // NewLevel makes the demo's level: n goombas, each with its own stretch
-// between two triggers, the player starting at the right end. brain makes
-// each goomba's machine and enters its initial state.
-func NewLevel(n int, brain func(g *Goomba) (Brain, error)) (*Level, error) {
+// between two triggers, the player starting at the right end. brains.New
+// makes each goomba's machine and enters its initial state.
+func NewLevel(n int, brains Brains) (*Level, error) {
 	l := &Level{Width: 12*n + 4}
 	l.Player = l.Width - 1
 	for i := range n {
 		left := 2 + 12*i
 		g := &Goomba{ID: i + 1, Left: left, Right: left + 8 - i%3, X: left + 3 + i%4}
-		b, err := brain(g)
+		b, err := brains.New(g)
 		if err != nil {
 			return nil, err
 		}

@@ -98,19 +98,29 @@ func (h *tableHost) Do(g *Goomba, p table.PropertyID, v table.ValueID) {
 	}
 }
 
-// TableBrains returns a maker of brains that run t with package table's
-// Agent, for [NewLevel].
-func TableBrains(t *table.Table) (func(g *Goomba) (Brain, error), error) {
+// TableBrains returns the brains that run t with package table's Agent,
+// for [NewLevel] and [LoadLevel].
+func TableBrains(t *table.Table) (Brains, error) {
 	h, err := bind(t)
 	if err != nil {
-		return nil, err
+		return Brains{}, err
 	}
 	hit, ok := t.LookupTest("hitByPlayer", "")
 	if !ok || !t.Test(hit).Message {
-		return nil, fmt.Errorf("goomba: table %q has no message hitByPlayer", t.Name())
+		return Brains{}, fmt.Errorf("goomba: table %q has no message hitByPlayer", t.Name())
 	}
-	return func(g *Goomba) (Brain, error) {
-		return &tableBrain{a: table.NewAgent(t, g, table.Host[*Goomba](h)), h: h, hit: hit}, nil
+	return Brains{
+		New: func(g *Goomba) (Brain, error) {
+			return &tableBrain{a: table.NewAgent(t, g, table.Host[*Goomba](h)), h: h, hit: hit}, nil
+		},
+		Restore: func(g *Goomba, saved []byte) (Brain, error) {
+			var s table.Snapshot
+			if err := s.UnmarshalBinary(saved); err != nil {
+				return nil, err
+			}
+			a, err := table.RestoreAgent(t, g, &s)
+			return &tableBrain{a: a, h: h, hit: hit}, err
+		},
 	}, nil
 }
 
@@ -124,6 +134,12 @@ func (b *tableBrain) Update(*Goomba) (Step, error) { return b.step(b.a.Update(b.
 func (b *tableBrain) Hit(*Goomba) (Step, error)    { return b.step(b.a.Receive(b.h, b.hit)) }
 func (b *tableBrain) State() string                { return b.a.Name() }
 func (b *tableBrain) Done() bool                   { return b.a.Done() }
+
+func (b *tableBrain) AppendSave(p []byte) ([]byte, error) {
+	var s table.Snapshot
+	b.a.Snapshot(&s)
+	return s.AppendBinary(p)
+}
 
 func (b *tableBrain) step(r table.Result, err error) (Step, error) {
 	t := b.a.Table()

@@ -64,6 +64,7 @@ type Level struct {
 	agents []table.Agent[*Guard]
 	events struct{ noise, calm, lost, hit table.TestID }
 	rng    *rand.Rand
+	dice   *rand.PCG // rng's source, kept to save it
 	tick   int
 	active []table.StateID
 }
@@ -74,7 +75,8 @@ const TickSeconds = 0.1
 // NewLevel returns a level of n guards running t, its script seeded by
 // seed.
 func NewLevel(t *table.Table, n int, seed uint64) (*Level, error) {
-	l := &Level{t: t, rng: rand.New(rand.NewPCG(seed, 0x9E3779B97F4A7C15)), guards: make([]Guard, n), agents: make([]table.Agent[*Guard], n)}
+	dice := rand.NewPCG(seed, 0x9E3779B97F4A7C15)
+	l := &Level{t: t, dice: dice, rng: rand.New(dice), guards: make([]Guard, n), agents: make([]table.Agent[*Guard], n)}
 	var ok bool
 	if l.h.sees, ok = t.LookupTest("seesPlayer", ""); !ok {
 		return nil, fmt.Errorf("guard: table %q has no test seesPlayer", t.Name())
