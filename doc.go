@@ -45,7 +45,8 @@
 //   - [github.com/fsmforge/fsmforge/table]: compiled state tables (tests,
 //     entry actions, a destination table), their binary and JSON forms;
 //     Agent, the runtime that runs a table for one entity against the
-//     game's Host; Crowd, a table run over a crowd.
+//     game's Host. [github.com/fsmforge/fsmforge/crowd/tablecrowd] runs a
+//     flat table over a crowd.
 //   - [github.com/fsmforge/fsmforge/gogen]: Go code generated from a table:
 //     typed constants, a typed Host interface, a Machine with the runtime's
 //     behaviour.

@@ -276,7 +276,7 @@ func (a *Agent[E]) chain(h Host[E], res Result, f uint64, sn sense) (Result, err
 		}
 		if n >= limit {
 			return res, &ChainError{Limit: limit, Path: append([]StateID(nil), path[:min(n+1, chainPathMax)]...),
-				Visited: n + 1, At: a.state, Test: s.test, table: a.table}
+				Visited: n + 1, At: a.state, Test: s.test, Table: a.table}
 		}
 		if s.slot != noSlot {
 			f &^= 1 << (s.slot & 63)
@@ -336,14 +336,14 @@ func (a *Agent[E]) move(h Host[E], s *step) error {
 		return nil
 	case Return:
 		if a.depth == 0 {
-			return &StackError{State: a.state, Test: s.test, Limit: t.stackLimit(), table: t}
+			return &StackError{State: a.state, Test: s.test, Limit: t.stackLimit(), Table: t}
 		}
 		a.depth--
 		to = a.stack[a.depth]
 	}
 	if s.push {
 		if int(a.depth) >= t.stackLimit() {
-			return &StackError{Overflow: true, State: a.state, Test: s.test, Limit: t.stackLimit(), table: t}
+			return &StackError{Overflow: true, State: a.state, Test: s.test, Limit: t.stackLimit(), Table: t}
 		}
 		a.stack[a.depth] = a.state
 		a.depth++

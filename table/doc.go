@@ -101,66 +101,11 @@
 //
 // # Crowds
 //
-// A [Crowd] runs one table for many entities on package crowd: a
-// [crowd.Machine] with one state per table state (crowd.StateID(q) is
-// StateID q, with the same name), each entity's data stored in the bucket
-// of its state and updated by the machine's workers. [NewCrowd] makes it
-// with the machine's options; [Crowd.Add] puts an entity in the initial
-// state, [Crowd.Post] posts it a message by its crowd ID, [Crowd.Step]
-// updates every entity once, and [Crowd.Machine] gives the machine itself
-// for counts, iteration, removal and workers. An entity whose update goes
-// to Final leaves the machine after the step, and the machine's OnFinal
-// hook sees it go: the crowd's removal is setDeletePending in the article's
-// AIObject.
-//
-// Each entity's update in a step is [Agent.Update], done by the state
-// function of the entity's state: the same tests asked in the same order,
-// the same entry actions, the same chaining, stack and errors. A crowd and
-// as many agents, given the same messages at the same times, make the same
-// host calls entity by entity and end each step in the same states. In
-// particular:
-//
-//   - Entry actions are performed at the transition, in the step that takes
-//     it, by the state function of the state the entity leaves, before the
-//     entity moves to its new bucket; a state function does not look at
-//     crowd's prev. [Crowd.Add] performs the initial state's entry actions,
-//     as [NewAgent] does, before the entity joins the machine.
-//   - Messages: the flags of an entity's messages are kept beside the
-//     machine, by crowd ID (8 bytes and a bit per ID up to the largest;
-//     IDs above the machine's [crowd.Options.MaxID] are refused by Add). A
-//     message posted between steps is seen by the next step and cleared
-//     after it, used or not, as after an agent's update. A message posted
-//     during a step (by the host or by OnFinal) is delivered after the
-//     step, for the next one, even to an entity not yet updated, since
-//     which entities a step has updated depends on its workers; one for an
-//     entity that leaves in the step is dropped. There is no Receive.
-//   - The stack is supported with the agent's limits; a table that pushes
-//     or returns costs 1 + 2×its stack limit bytes more per ID.
-//   - With [Options.Chain], a step may take several transitions for an
-//     entity; the entity goes from the bucket it was in to the last state's
-//     (the crowd's Transitions count that move, not the states between).
-//   - A [*StackError] or a [*ChainError] leaves the entity where its update
-//     stopped, as for an agent, and makes Step return a [*CrowdError] that
-//     counts them and holds the first few by ID, with the adds that failed.
-//   - A host that panics makes Step panic with a [*crowd.PanicError]; the
-//     entities not updated (or whose update the machine undid) keep their
-//     messages for the next step, which updates them: no message is lost,
-//     and an undone update's entry actions are performed again.
-//
-// Adds asked for during a step wait for its end, and are carried out in
-// order of ID after the step's messages are delivered; a step's result
-// does not depend on the number of workers. The host is called from
-// several workers at once, for distinct entities: it must be safe for
-// concurrent use on distinct entities, and keep no pointer to an entity's
-// data after a call, since the data moves. A Step allocates nothing in
-// steady state. Each entity costs what its update costs, plus the
-// machine's share (see package crowd) and, for an entity in a state that
-// tests messages in a step after messages were posted, a bit read by ID.
-// On BenchmarkCrowdGoomba (the game's own pass through the machine's Each
-// included), a frame of 1024 goombas costs about 1.7× the same frame on a
-// slice of agents with one worker, and more with two: too little work to
-// share. With 65536, about 1.1× with one worker and 0.9× with two. The
-// Goomba's update is small; the machine's share weighs less in larger ones.
+// Package github.com/fsmforge/fsmforge/crowd/tablecrowd runs one flat
+// table for many entities on package crowd's buckets and workers, with
+// each entity's update exactly an Agent's. It lives there so that this
+// package, and code generated from its tables, do not depend on the
+// worker pool.
 //
 // # Statecharts
 //
@@ -220,7 +165,8 @@
 //     room for are taken, and the pushes that find it full are dropped
 //     without an error: each was checked against the stack as it was
 //     before the microstep.
-//   - [Crowd]s do not run statechart tables yet: [NewCrowd] says so.
+//   - Crowds (package tablecrowd) do not run statechart tables yet: its
+//     New says so.
 //     Agents, snapshots and saves do ([Snapshot]), and generated code
 //     (package gogen) runs them all, the stack included.
 //   - A statechart agent's memory is fixed when it is made: six sets of

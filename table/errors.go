@@ -179,14 +179,14 @@ type StackError struct {
 	State    StateID // the state the transition leaves
 	Test     TestID  // the transition's test
 	Limit    int     // the stack limit
-	table    *Table
+	Table    *Table  // the agent's table, which names the state and test
 }
 
 // Error names the table, the state and the test, for example
 // `table "guard": state "patrol", test "alarm": return with an empty stack
 // (no transition pushed a state to return to); the transition was not taken`.
 func (e *StackError) Error() string {
-	head := fmt.Sprintf("table %q: state %q, test %q: ", e.table.name, e.table.StateName(e.State), e.table.testName(e.Test))
+	head := fmt.Sprintf("table %q: state %q, test %q: ", e.Table.Name(), e.Table.StateName(e.State), e.Table.testName(e.Test))
 	if e.Overflow {
 		return head + fmt.Sprintf("push onto a full stack (%d states; raise Options.StackLimit, at most %d, or look for a push cycle); the transition was not taken", e.Limit, MaxStack)
 	}
@@ -216,7 +216,7 @@ type ChainError struct {
 	Visited int       // states visited in all: Limit+1
 	At      StateID   // the state the agent stopped in
 	Test    TestID    // the test that still held
-	table   *Table
+	Table   *Table    // the agent's table, which names the states and test
 }
 
 // Error names the limit and the states visited, for example `table "t": 2
@@ -225,18 +225,18 @@ type ChainError struct {
 // Options.ChainLimit)`.
 func (e *ChainError) Error() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "table %q: %d transitions in one update and a test still holds (a cycle?): ", e.table.name, e.Limit)
+	fmt.Fprintf(&b, "table %q: %d transitions in one update and a test still holds (a cycle?): ", e.Table.Name(), e.Limit)
 	for i, s := range e.Path {
 		if i > 0 {
 			b.WriteString(" → ")
 		}
-		b.WriteString(e.table.StateName(s))
+		b.WriteString(e.Table.StateName(s))
 	}
 	if more := e.Visited - len(e.Path); more > 0 {
 		fmt.Fprintf(&b, " → … (%d more)", more)
 	}
 	fmt.Fprintf(&b, ", then test %q holds; the agent stays in %s (check these tests, or raise Options.ChainLimit)",
-		e.table.testName(e.Test), e.table.StateName(e.At))
+		e.Table.testName(e.Test), e.Table.StateName(e.At))
 	return b.String()
 }
 

@@ -186,7 +186,7 @@ func (a *Agent[E]) updateChart(h Host[E]) (Result, error) {
 		}
 		if int(res.Steps) >= limit && a.pending(h) {
 			return res, &ChainError{Limit: limit, Path: append([]StateID(nil), path[:min(int(res.Steps)+1, chainPathMax)]...),
-				Visited: int(res.Steps) + 1, At: a.state, Test: NoTest, table: a.table}
+				Visited: int(res.Steps) + 1, At: a.state, Test: NoTest, Table: a.table}
 		}
 	}
 	return res, r.err
@@ -315,7 +315,7 @@ func (a *Agent[E]) enabledBy(h Host[E], i int32, ev TestID) bool {
 // nothing pushed, or pushes onto a full stack.
 func (a *Agent[E]) stackError(t *ctrans, overflow bool) {
 	if a.sc.err == nil {
-		a.sc.err = &StackError{Overflow: overflow, State: a.state, Test: t.test, Limit: a.table.stackLimit(), table: a.table}
+		a.sc.err = &StackError{Overflow: overflow, State: a.state, Test: t.test, Limit: a.table.stackLimit(), Table: a.table}
 	}
 }
 

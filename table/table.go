@@ -177,7 +177,12 @@ type gameAction struct {
 }
 
 // Name returns the table's name ("goomba"), which may be empty.
-func (t *Table) Name() string { return t.name }
+func (t *Table) Name() string {
+	if t == nil {
+		return ""
+	}
+	return t.name
+}
 
 // Options returns the table's runtime options as they were built, zeros
 // (defaults) included.
@@ -196,7 +201,7 @@ func (t *Table) NumProperties() int { return len(t.props) }
 func (t *Table) Initial() StateID { return t.initial }
 
 // HasState reports whether s is a state of t (not a marker).
-func (t *Table) HasState(s StateID) bool { return int(s) < len(t.states) }
+func (t *Table) HasState(s StateID) bool { return t != nil && s >= 0 && int(s) < len(t.states) }
 
 // StateName returns the name of state s, or s.String() for a marker or an
 // ID that is not a state of t.
@@ -227,7 +232,7 @@ func (t *Table) Test(id TestID) Test {
 
 // testName returns the test's String, or id's for an unknown test.
 func (t *Table) testName(id TestID) string {
-	if int(id) >= len(t.tests) {
+	if t == nil || int(id) >= len(t.tests) {
 		return id.String()
 	}
 	return t.tests[id].String()

@@ -75,7 +75,6 @@ type Crowd[E any] struct {
 	first   []fault // the failed updates with the smallest IDs
 	addErrs []error
 
-	protos protos // made on the first failed update; see errors.go
 }
 
 // span locates one state's steps and entry actions.
@@ -496,9 +495,9 @@ func (c *Crowd[E]) report(merr error) error {
 // err returns the error the agent's update would have returned.
 func (c *Crowd[E]) err(x *fault) error {
 	if x.chainLimit == 0 {
-		return c.protos.stackError(c.t, x.overflow, x.state, x.test, c.stackLimit)
+		return &table.StackError{Overflow: x.overflow, State: x.state, Test: x.test, Limit: c.stackLimit, Table: c.t}
 	}
-	return c.protos.chainError(c.t, x.chainLimit, slices.Clone(x.path[:x.npath]), x.visited, x.state, x.test)
+	return &table.ChainError{Limit: x.chainLimit, Path: slices.Clone(x.path[:x.npath]), Visited: x.visited, At: x.state, Test: x.test, Table: c.t}
 }
 
 // errDirectStep is what a state function panics with when the machine is
