@@ -74,7 +74,6 @@ type Crowd[E any] struct {
 	failed  int
 	first   []fault // the failed updates with the smallest IDs
 	addErrs []error
-
 }
 
 // span locates one state's steps and entry actions.
