@@ -32,8 +32,8 @@ var saveDemos = []struct {
 // a new run, and checks that the two runs print, put together, exactly
 // what the run that never stopped prints.
 func TestDemoContinues(t *testing.T) {
-	rng := rand.New(rand.NewPCG(16, 0))
-	for _, d := range saveDemos {
+	for i, d := range saveDemos {
+		rng := rand.New(rand.NewPCG(16, uint64(i))) // each subtest its own: they run in parallel
 		t.Run(d.name, func(t *testing.T) {
 			t.Parallel()
 			args := append([]string{"demo", d.name}, d.args...)
