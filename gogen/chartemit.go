@@ -33,54 +33,60 @@ func (m *model) emitChart(c *chartM) []byte {
 	p.chartResult()
 	p.chartData(c)
 	p.chartHostCalls()
-	p.b.WriteString(m.chartNames().Replace(chartSections(chartRuntime, m.stack)))
+	p.b.WriteString(m.chartNames().Replace(chartSections(chartRuntime, m.stack, m.opt.Observe)))
+	p.chartObserver(c)
 	if m.stack {
 		p.stackErrorType(fmt.Sprintf("The update goes on without the transition (another may be taken instead) and returns the first error it met. State is the state the machine showed then (%s.State), as for table.StackError.", m.id("Machine")))
 	}
 	p.chartPost()
 	p.chartIsEvent()
-	p.b.WriteString(m.chartNames().Replace(chartSections(chartSnapshot, m.stack)))
+	p.b.WriteString(m.chartNames().Replace(chartSections(chartSnapshot, m.stack, m.opt.Observe)))
 	p.stateWire()
 	p.snapshotReader(true)
 	return p.b.Bytes()
 }
 
 // chartSections returns the runtime template src for a statechart with or
-// without the stack: the lines between a line «if stack» and the next
-// «else» or «end» are kept with the stack, those between «else» and «end»
-// without it; the marker lines go. It panics on markers out of order: the
-// template is this package's.
-func chartSections(src string, stack bool) string {
+// without the stack, and with or without Options.Observe: the lines
+// between a line «if stack» and the next «else» or «end» are kept with the
+// stack, those between «else» and «end» without it; «if observe» likewise
+// with Options.Observe. The marker lines go. It panics on markers out of
+// order (sections do not nest): the template is this package's.
+func chartSections(src string, stack, observe bool) string {
 	var b strings.Builder
 	b.Grow(len(src))
-	in, keep := false, true
+	in, on, keep := "", false, true
 	for line := range strings.Lines(src) {
-		switch strings.TrimSpace(line) {
-		case "«if stack»":
-			if in {
-				panic("gogen: chart runtime: «if stack» inside «if stack»")
+		switch mark := strings.TrimSpace(line); mark {
+		case "«if stack»", "«if observe»":
+			if in != "" {
+				panic("gogen: chart runtime: " + mark + " inside " + in)
 			}
-			in, keep = true, stack
+			in, on = mark, stack
+			if mark == "«if observe»" {
+				on = observe
+			}
+			keep = on
 			continue
 		case "«else»":
-			if !in {
-				panic("gogen: chart runtime: «else» outside «if stack»")
+			if in == "" {
+				panic("gogen: chart runtime: «else» outside «if»")
 			}
-			keep = !stack
+			keep = !on
 			continue
 		case "«end»":
-			if !in {
-				panic("gogen: chart runtime: «end» outside «if stack»")
+			if in == "" {
+				panic("gogen: chart runtime: «end» outside «if»")
 			}
-			in, keep = false, true
+			in, keep = "", true
 			continue
 		}
 		if keep {
 			b.WriteString(line)
 		}
 	}
-	if in {
-		panic("gogen: chart runtime: «if stack» without «end»")
+	if in != "" {
+		panic("gogen: chart runtime: " + in + " without «end»")
 	}
 	return b.String()
 }
@@ -114,6 +120,7 @@ func (m *model) chartNames() *strings.Replacer {
 		"«Snapshot»", m.id("Snapshot"), "«aSnapshot»", an(m.id("Snapshot")), "«Recorded»", m.id("Recorded"),
 		"«PendingTimer»", m.id("PendingTimer"), "«Timer»", m.id("Timer"), "«NoTimer»", m.id("NoTimer"),
 		"«NumTimers»", m.id("NumTimers"), "«AnyState»", m.id("AnyState"), "«RestoreMachine»", m.restoreMachine(), "«reader»", m.readerName(),
+		"«observer»", m.observerName(),
 	)
 }
 
@@ -137,8 +144,8 @@ func (p *printer) chartIntro(c *chartM) {
 		holds = plural(c.nhist, "history state", "history states") + ", " + plural(len(c.timers), "named timer", "named timers") +
 			fmt.Sprintf(" and a stack of at most %d states", m.stackLimit)
 	}
-	p.c("This file is the fsmforge statechart %s as Go code: %s. %s runs it with the semantics of fsmforge's table.Agent (SCXML's algorithm), %s, %s. It holds %s.",
-		m.tname(), strings.Join(what, ", "), m.id("Machine"), how, host, holds)
+	p.c("This file is the fsmforge statechart %s as Go code: %s. %s runs it with the semantics of fsmforge's table.Agent (SCXML's algorithm), %s, %s. It holds %s.%s",
+		m.tname(), strings.Join(what, ", "), m.id("Machine"), how, host, holds, m.observeIntro())
 	p.f("\n")
 }
 

@@ -8,33 +8,37 @@ import (
 )
 
 // TestChartSections checks the sections of a runtime template: with and
-// without the stack, and the runtime's own markers.
+// without the stack and Options.Observe, and the runtime's own markers.
 func TestChartSections(t *testing.T) {
-	src := "a\n«if stack»\nb\n«else»\nc\n«end»\nd\n\t«if stack»\ne\n\t«end»\n"
+	src := "a\n«if stack»\nb\n«else»\nc\n«end»\nd\n\t«if stack»\ne\n\t«end»\n«if observe»\nf\n«else»\ng\n«end»\n"
 	for _, c := range []struct {
-		stack bool
-		want  string
+		stack, observe bool
+		want           string
 	}{
-		{true, "a\nb\nd\ne\n"},
-		{false, "a\nc\nd\n"},
+		{true, false, "a\nb\nd\ne\ng\n"},
+		{false, false, "a\nc\nd\ng\n"},
+		{false, true, "a\nc\nd\nf\n"},
+		{true, true, "a\nb\nd\ne\nf\n"},
 	} {
-		if got := chartSections(src, c.stack); got != c.want {
-			t.Errorf("chartSections(%q, %v) = %q, want %q", src, c.stack, got, c.want)
+		if got := chartSections(src, c.stack, c.observe); got != c.want {
+			t.Errorf("chartSections(%q, %v, %v) = %q, want %q", src, c.stack, c.observe, got, c.want)
 		}
 	}
 	for _, stack := range []bool{true, false} {
-		if got := chartSections(chartRuntime, stack); strings.Contains(got, "«if") || strings.Contains(got, "«else»") || strings.Contains(got, "«end»") {
-			t.Errorf("chartSections(chartRuntime, %v) leaves a marker", stack)
+		for _, observe := range []bool{true, false} {
+			if got := chartSections(chartRuntime, stack, observe); strings.Contains(got, "«if") || strings.Contains(got, "«else»") || strings.Contains(got, "«end»") {
+				t.Errorf("chartSections(chartRuntime, %v, %v) leaves a marker", stack, observe)
+			}
 		}
 	}
-	for _, bad := range []string{"«if stack»\n«if stack»\n«end»\n", "«else»\n", "«end»\n", "«if stack»\na\n"} {
+	for _, bad := range []string{"«if stack»\n«if stack»\n«end»\n", "«if stack»\n«if observe»\n«end»\n", "«else»\n", "«end»\n", "«if stack»\na\n", "«if observe»\na\n"} {
 		func() {
 			defer func() {
 				if recover() == nil {
 					t.Errorf("chartSections(%q) did not panic", bad)
 				}
 			}()
-			chartSections(bad, true)
+			chartSections(bad, true, true)
 		}()
 	}
 }
@@ -56,10 +60,12 @@ func TestTemplateNames(t *testing.T) {
 	}
 	for _, stack := range []bool{false, true} {
 		m.stack = stack
-		for name, src := range map[string]string{"chartRuntime": chartRuntime, "chartSnapshot": chartSnapshot} {
-			got := m.chartNames().Replace(chartSections(src, stack))
-			if i := strings.Index(got, "«"); i >= 0 {
-				t.Errorf("%s, stack %v: %q is not replaced", name, stack, got[i:min(i+20, len(got))])
+		for _, observe := range []bool{false, true} {
+			for name, src := range map[string]string{"chartRuntime": chartRuntime, "chartSnapshot": chartSnapshot, "chartObserve": chartObserve} {
+				got := m.chartNames().Replace(chartSections(src, stack, observe))
+				if i := strings.Index(got, "«"); i >= 0 {
+					t.Errorf("%s, stack %v, observe %v: %q is not replaced", name, stack, observe, got[i:min(i+20, len(got))])
+				}
 			}
 		}
 	}

@@ -7,7 +7,8 @@ package gogen
 // lines between «if stack», «else» and «end» are the runtime with and
 // without the pushdown stack (see chartSections): a statechart that
 // neither pushes nor returns gets no stack, as table's newRun gives its
-// agents none.
+// agents none. Those between «if observe», «else» and «end» are the
+// runtime with and without Options.Observe.
 const chartRuntime = `
 // «Machine» runs «tname» for one entity, as table.Agent runs a statechart
 // table: a configuration of active states, history, an internal and an
@@ -55,6 +56,9 @@ type «Machine» struct {
 	stack  [«StackLimit»]«State»
 	saved  [«StackLimit» * «p»Words]uint64
 	popped [«p»Words]uint64
+«end»
+«if observe»
+	obs *«observer» // nil: not observed (see Observe)
 «end»
 }
 
@@ -132,15 +136,35 @@ func (m *«Machine») Update(h «Host») («Result», error) {
 	m.status |= «busy»
 	defer m.idle()
 	m.err = nil
+«if observe»
+	// The external queue's events from pop timedLo+1 to timedHi of this
+	// update are the sends that came due: for the observer.
+	timedLo := m.external.size
 	m.fireTimers()
+	timedHi, xpops := m.external.size, 0
+«else»
+	m.fireTimers()
+«end»
 	res := «Result»{From: m.state, To: m.state, Test: «NoTest»}
 	var path [16]«State»
 	path[0] = m.state
 	for {
+«if observe»
+		from := m.state
+		test, ev, pops, ok := m.microstep(h)
+		if !ok {
+			break
+		}
+		xpops += pops // the event handled, if external, is pop xpops
+		if m.obs != nil {
+			m.observe(from, ev, pops > 0 && xpops > timedLo && xpops <= timedHi)
+		}
+«else»
 		test, ok := m.microstep(h)
 		if !ok {
 			break
 		}
+«end»
 		res.Steps++
 		res.Test = test
 		res.To = m.at()
@@ -208,6 +232,36 @@ func (m *«Machine») fireTimers() {
 	}
 }
 
+«if observe»
+// microstep takes one set of transitions; it reports false when nothing
+// was taken, and the event handled or else the first transition's test;
+// and, for the observer, the event handled («NoTest» for none) and how
+// many events it took from the external queue: when not 0, the last is
+// the event handled.
+func (m *«Machine») microstep(h «Host») (test, event «Test», pops int, ok bool) {
+	test, event = «NoTest», «NoTest»
+	if !m.selectTransitions(h, «NoTest») {
+		found := false
+		for !found {
+			ev, ok := m.internal.pop()
+			if !ok {
+				if ev, ok = m.external.pop(); !ok {
+					return «NoTest», «NoTest», 0, false
+				}
+				pops++
+			}
+			found, test = m.selectTransitions(h, ev), ev
+		}
+		event = test
+	}
+	if test == «NoTest» {
+		test = «p»Trans[m.enabled[0]].test
+	}
+	m.takeTransitions(h)
+	m.represent()
+	return test, event, pops, true
+}
+«else»
 // microstep takes one set of transitions; it reports false when nothing
 // was taken, and the event handled or else the first transition's test.
 func (m *«Machine») microstep(h «Host») («Test», bool) {
@@ -231,6 +285,7 @@ func (m *«Machine») microstep(h «Host») («Test», bool) {
 	m.represent()
 	return test, true
 }
+«end»
 
 // selectTransitions selects the transitions that event ev (or, for
 // «NoTest», no event) enables, conflicts removed.

@@ -74,6 +74,7 @@ func (m *model) emit() []byte {
 	p.enters()
 	p.messageMethods()
 	p.accessors()
+	p.observer()
 	p.snapshot()
 	p.errorTypes()
 	return p.b.Bytes()
@@ -88,6 +89,9 @@ func (p *printer) header(imports ...string) {
 	p.f("import (\n")
 	for _, path := range imports {
 		p.f("%q\n", path)
+	}
+	if p.m.opt.Observe {
+		p.f("\n%q\n", machinePath)
 	}
 	p.f(")\n\n")
 }
@@ -146,8 +150,8 @@ func (p *printer) intro() {
 	if m.hostName != "" {
 		host = "calling the methods of " + m.hostParam + " directly"
 	}
-	p.c("This file is the fsmforge state %s as Go code: %s. %s runs it with the semantics of fsmforge's table.Agent, %s, %s.",
-		m.tname(), strings.Join(what, ", "), m.id("Machine"), how, host)
+	p.c("This file is the fsmforge state %s as Go code: %s. %s runs it with the semantics of fsmforge's table.Agent, %s, %s.%s",
+		m.tname(), strings.Join(what, ", "), m.id("Machine"), how, host, m.observeIntro())
 	p.f("\n")
 }
 
@@ -635,7 +639,11 @@ func (p *printer) machine() {
 	if m.stack {
 		fields += "the stack, "
 	}
-	p.c("%s runs %s for one entity: the article's AIObject as Go code. It is plain data (%sa status byte), a value the game keeps in the entity or in a slice. Make one with %s, or with %s from %s; the zero %s is not started and its updates return %s.\n\n%s is not safe for concurrent use; different machines are independent.",
+	fields += "a status byte"
+	if m.opt.Observe {
+		fields += ", a pointer to its observer"
+	}
+	p.c("%s runs %s for one entity: the article's AIObject as Go code. It is plain data (%s), a value the game keeps in the entity or in a slice. Make one with %s, or with %s from %s; the zero %s is not started and its updates return %s.\n\n%s is not safe for concurrent use; different machines are independent.",
 		mt, m.tname(), fields, m.newMachine(), m.restoreMachine(), an(m.id("Snapshot")), mt, m.errName("NotStarted"), strings.ToUpper(an(mt)[:1])+an(mt)[1:])
 	p.f("type %s struct {\n", mt)
 	p.f("state %s\n", m.id("State"))
@@ -646,6 +654,9 @@ func (p *printer) machine() {
 	if m.stack {
 		p.f("depth uint8\n")
 		p.f("stack [%s]%s // stack[:depth], bottom first\n", m.id("StackLimit"), m.id("State"))
+	}
+	if m.opt.Observe {
+		p.f("obs *%s // nil: not observed (see Observe)\n", m.observerName())
 	}
 	p.f("}\n\n")
 	p.c("%s's status bits.", mt)
@@ -884,12 +895,14 @@ func (p *printer) helpers() {
 	if m.chains() {
 		p.c("stepped records a transition taken on test t by a chaining update.")
 		p.f("func (m *%s) stepped(res *%s, path *[16]%s, t %s) {\n", mt, r, st, tt)
+		p.observeCall("res.To", "m.state")
 		p.f("res.Steps++\nres.Test = t\nres.To = m.state\n")
 		p.f("if int(res.Steps) < len(path) {\npath[res.Steps] = m.state\n}\n}\n\n")
 		if finals {
 			p.c("finish ends an update whose last transition, on test t, went to the final state.")
 			p.f("func (m *%s) finish(res %s, t %s) (%s, error) {\n", mt, r, tt, r)
 			p.f("m.status = %s | %s\n", ready, done)
+			p.observeCall("res.To", m.id("Final"))
 			p.f("res.Steps++\nres.Test = t\nres.To = %s\nreturn res, nil\n}\n\n", m.id("Final"))
 		}
 		p.c("chainError ends an update that took %s transitions when test t still held.", m.id("ChainLimit"))
@@ -909,6 +922,7 @@ func (p *printer) helpers() {
 	if moves {
 		p.c("took ends an update that took one transition, on test t, from state from.")
 		p.f("func (m *%s) took(from %s, t %s) (%s, error) {\n", mt, st, tt, r)
+		p.observeCall("from", "m.state")
 		p.f("m.status = %s\n", ready)
 		p.f("return %s{From: from, To: m.state, Test: t, Steps: 1}, nil\n}\n\n", r)
 	}
@@ -916,6 +930,7 @@ func (p *printer) helpers() {
 		p.c("finish ends an update that went to the final state on test t.")
 		p.f("func (m *%s) finish(from %s, t %s) (%s, error) {\n", mt, st, tt, r)
 		p.f("m.status = %s | %s\n", ready, done)
+		p.observeCall("from", m.id("Final"))
 		p.f("return %s{From: from, To: %s, Test: t, Steps: 1}, nil\n}\n\n", r, m.id("Final"))
 	}
 	if m.stack {

@@ -41,6 +41,17 @@ type Options struct {
 	// game's own State type, can share a package. It must be an exported
 	// identifier, such as "Goomba". Default: none.
 	Prefix string
+
+	// Observe gives the generated Machine the methods Observe and
+	// Observer, which attach a machine.Observer that is told of every
+	// transition exactly as table.Agent's observer is for the same table
+	// (see the package documentation's "Observing", which says what it
+	// costs). The file then imports github.com/fsmforge/fsmforge/machine,
+	// the Machine holds a pointer more, and an update with no observer
+	// attached pays one comparison per transition taken. Default false:
+	// no observer, and a file that imports only the standard library, the
+	// same bytes as before the option existed.
+	Observe bool
 }
 
 // Error is one reason [Generate] refused a table or its options.

@@ -329,7 +329,7 @@ func TestChartsShareAPackage(t *testing.T) {
 }
 
 // TestRandomTables generates code for random tables, with every feature in
-// turn, and type-checks it.
+// turn (Options.Observe every other table), and type-checks it.
 func TestRandomTables(t *testing.T) {
 	n := 200
 	if testing.Short() {
@@ -338,7 +338,7 @@ func TestRandomTables(t *testing.T) {
 	rng := rand.New(rand.NewPCG(4, 4))
 	for i := range n {
 		tbl := randomTable(rng)
-		opt := gogen.Options{Package: "p"}
+		opt := gogen.Options{Package: "p", Observe: i%2 == 1}
 		switch rng.IntN(3) {
 		case 0:
 			opt.Host = "*Entity"
@@ -464,5 +464,56 @@ func TestWideTypes(t *testing.T) {
 	}
 	if err := typeCheck(src, gogen.Options{Package: "wide"}); err != nil {
 		t.Error(err)
+	}
+}
+
+// TestObserve checks Options.Observe: with it, the file imports package
+// machine, its Machine has Observe and Observer, and it type-checks (with
+// the prefix and host of the goldens, flat tables and statecharts);
+// without it, the file imports only the standard library and says
+// nothing of observers.
+func TestObserve(t *testing.T) {
+	type fixture = struct {
+		name  string
+		table func() *table.Table
+		opt   gogen.Options
+	}
+	cases := append(slices.Clone(goldens),
+		fixture{"npc", fixtures.NPC, gogen.Options{Package: "npc", Prefix: "NPC"}},
+		fixture{"sentry", fixtures.Sentry, gogen.Options{Package: "sentry", Host: "*Bot"}})
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			plain, err := gogen.Generate(c.table(), c.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			opt := c.opt
+			opt.Observe = true
+			src, err := gogen.Generate(c.table(), opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := typeCheck(src, opt); err != nil {
+				t.Errorf("the generated code does not type-check: %v", err)
+			}
+			mt := opt.Prefix + "Machine"
+			for _, want := range []string{
+				"\n\t\"github.com/fsmforge/fsmforge/machine\"\n",
+				"func (m *" + mt + ") Observe(o machine.Observer, entity uint64) {",
+				"func (m *" + mt + ") Observer() (machine.Observer, uint64) {",
+			} {
+				if !bytes.Contains(src, []byte(want)) {
+					t.Errorf("with Observe, the file has no %q", want)
+				}
+				if bytes.Contains(plain, []byte(want)) {
+					t.Errorf("without Observe, the file has %q", want)
+				}
+			}
+			for _, unwanted := range []string{"fsmforge/machine", "Observe", "observe", "Observer", "obs"} {
+				if bytes.Contains(plain, []byte(unwanted)) {
+					t.Errorf("without Observe, the file mentions %q", unwanted)
+				}
+			}
+		})
 	}
 }

@@ -98,6 +98,10 @@ func (m *model) errName(s string) string {
 	return "Err" + m.pre + s
 }
 
+// observerName is the unexported type that holds what Observe attached:
+// machineObserver, or oddMachineObserver with Prefix "Odd".
+func (m *model) observerName() string { return lowerFirst(m.pre + "MachineObserver") }
+
 // readerName is the unexported type that reads a snapshot's binary form:
 // snapshotReader, or oddSnapshotReader with Prefix "Odd".
 func (m *model) readerName() string { return lowerFirst(m.pre + "SnapshotReader") }
@@ -131,6 +135,9 @@ func newModel(x *errs, t *table.Table, opt Options) *model {
 		pkg.fixed(m.id(n))
 	}
 	pkg.fixed(m.newMachine(), m.restoreMachine(), m.readerName())
+	if opt.Observe {
+		pkg.fixed(m.observerName())
+	}
 	if t.Statechart() {
 		for _, n := range chartNames {
 			pkg.fixed(m.id(n))

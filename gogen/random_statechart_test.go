@@ -41,8 +41,9 @@ const randcheckDir = "gogen/internal/randcheck"
 // TestRandomStatecharts is the differential test of the generated code on
 // random hierarchical charts: for the first -random-charts seeds whose
 // chart (difftest.RandomChart: internal/scref.Generate's, half of them
-// with pushes and returns) compiles, it generates package gSEED,
-// with an adapter to difftest.ChartMachine, and a driver test that
+// with pushes and returns) compiles, it generates package gSEED (with
+// Options.Observe for seeds 2 and 3 modulo 4, whose machines difftest then
+// observes beside table.Agent's), with an adapter to difftest.ChartMachine, and a driver test that
 // recompiles each chart from its seed, checks that the table is the one
 // the code was generated from, and runs difftest.RunChart on the
 // generated machine and table.Agent (which saves both mid-run, compares
@@ -83,6 +84,7 @@ func TestRandomStatecharts(t *testing.T) {
 	var imports []string
 	skipped := 0
 	n := 0
+	wantObserved := 0
 	for seed := uint64(0); n < *randomCharts; seed++ {
 		res, err := compile.Compile(difftest.RandomChart(seed))
 		if err != nil {
@@ -90,7 +92,11 @@ func TestRandomStatecharts(t *testing.T) {
 			continue
 		}
 		pkg := fmt.Sprintf("g%d", seed)
-		src, err := gogen.Generate(res.Table, gogen.Options{Package: pkg, Command: fmt.Sprintf("TestRandomStatecharts seed %d", seed)})
+		observe := seed%4 >= 2
+		if observe {
+			wantObserved++
+		}
+		src, err := gogen.Generate(res.Table, gogen.Options{Package: pkg, Command: fmt.Sprintf("TestRandomStatecharts seed %d", seed), Observe: observe})
 		if err != nil {
 			t.Fatalf("seed %d: Generate: %v", seed, err)
 		}
@@ -140,7 +146,8 @@ func TestRandomStatecharts(t *testing.T) {
 	out, err := cmd.CombinedOutput()
 	elapsed := time.Since(start)
 	var steps, charts, saves int
-	var stack difftest.ChartStats // of the charts that use the stack
+	var observed, observedSteps, events int // of the charts generated with Options.Observe
+	var stack difftest.ChartStats           // of the charts that use the stack
 	stackCharts := 0
 	for line := range strings.Lines(string(out)) {
 		var seed uint64
@@ -152,6 +159,12 @@ func TestRandomStatecharts(t *testing.T) {
 		var sv int
 		if _, e := fmt.Sscanf(line, "randcheck: seed %d: %d saves restored", &seed, &sv); e == nil {
 			saves += sv
+		}
+		var ev int
+		if _, e := fmt.Sscanf(line, "randcheck: seed %d: %d microsteps observed, %d events", &seed, &st, &ev); e == nil {
+			observed++
+			observedSteps += st
+			events += ev
 		}
 		var x difftest.ChartStats
 		var limit int
@@ -171,13 +184,18 @@ func TestRandomStatecharts(t *testing.T) {
 	if saves < charts*randomScripts {
 		t.Errorf("%d saves restored in %d charts' %d scripts each; want one per script at least", saves, charts, randomScripts)
 	}
+	// Every microstep of an observed machine is an event, compared with
+	// table.Agent's.
+	if observed != wantObserved || events != observedSteps {
+		t.Errorf("%d charts observed, %d events for %d microsteps; want %d charts observed and an event per microstep", observed, events, observedSteps, wantObserved)
+	}
 	// With the default charts, the stack is used in every way the runtime
 	// has: pushes, pops, and both errors.
 	if *randomCharts >= 12 && (stackCharts < 3 || stack.Overflows == 0 || stack.Underflows == 0 || stack.Pushes == 0 || stack.Pops == 0) {
 		t.Errorf("%d charts use the stack, through %+v; want at least 3, with overflows, underflows, pushes and pops", stackCharts, stack)
 	}
-	t.Logf("%d charts (seeds 0 to %d, %d not compiled), %d microsteps compared, %d saves restored mid-run, %d charts with the stack (%d updates with a push, %d with a pop, %d overflows, %d underflows, %d deep at most); built in %v, ran in %v\n%s",
-		charts, n+skipped-1, skipped, steps, saves, stackCharts, stack.Pushes, stack.Pops, stack.Overflows, stack.Underflows, stack.MaxDepth,
+	t.Logf("%d charts (seeds 0 to %d, %d not compiled), %d microsteps compared, %d saves restored mid-run, %d charts with the stack (%d updates with a push, %d with a pop, %d overflows, %d underflows, %d deep at most), %d observed (%d events compared); built in %v, ran in %v\n%s",
+		charts, n+skipped-1, skipped, steps, saves, stackCharts, stack.Pushes, stack.Pops, stack.Overflows, stack.Underflows, stack.MaxDepth, observed, events,
 		built.Round(time.Millisecond), (elapsed - built).Round(time.Millisecond), out)
 }
 
@@ -235,8 +253,15 @@ func randomAdapter(pkg string, src []byte) ([]byte, error) {
 			stackErr, depth = randomStackErr, randomDepth
 		}
 	}
+	// A machine generated with Options.Observe has Observe and Observer.
+	observeImport, observe := "", ""
+	for _, d := range f.Decls {
+		if fd, ok := d.(*ast.FuncDecl); ok && fd.Name.Name == "Observe" && fd.Recv != nil {
+			observeImport, observe = "\t\"github.com/fsmforge/fsmforge/machine\"\n", randomObserve
+		}
+	}
 	a := strings.NewReplacer("PKG", pkg, "METHODS\n", methods.String(), "POST", post,
-		"STACKERR\n", stackErr, "DEPTH\n", depth).Replace(randomAdapterSrc)
+		"STACKERR\n", stackErr, "DEPTH\n", depth, "MACHINE\n", observeImport, "OBSERVE\n", observe).Replace(randomAdapterSrc)
 	return format.Source([]byte(a))
 }
 
@@ -246,6 +271,7 @@ const randomAdapterSrc = `package PKG
 
 import (
 	"github.com/fsmforge/fsmforge/gogen/internal/difftest"
+MACHINE
 	"github.com/fsmforge/fsmforge/table"
 )
 
@@ -313,6 +339,7 @@ STACKERR
 	})
 }
 DEPTH
+OBSERVE
 `
 
 // randomStackErr and randomDepth are the adapter's parts for a machine
@@ -329,6 +356,13 @@ const (
 func (g *randGen) Depth() int { return g.m.Depth() }
 `
 )
+
+// randomObserve is the adapter's part for a machine generated with
+// Options.Observe: it makes it a difftest.Observable.
+const randomObserve = `
+func (g *randGen) Observe(o machine.Observer, entity uint64) { g.m.Observe(o, entity) }
+func (g *randGen) Observer() (machine.Observer, uint64)      { return g.m.Observer() }
+`
 
 // randomDriver is the driver test: for each chart, its seed, the SHA-256
 // of the table the code was generated from, and its adapter.
@@ -381,6 +415,9 @@ func TestRandom(t *testing.T) {
 		fmt.Printf("randcheck: seed %d: %d updates, %d microsteps, %d states, chain %v, %d finals, %d full queues, %d chain limits, %d updates with timers\n",
 			c.seed, total.Updates, total.Steps, res.Table.NumStates(), res.Table.Options().Chain, total.Finals, total.QueueFull, total.Chains, total.Timers)
 		fmt.Printf("randcheck: seed %d: %d saves restored\n", c.seed, total.Saves)
+		if total.Causes != nil { // observed
+			fmt.Printf("randcheck: seed %d: %d microsteps observed, %d events\n", c.seed, total.Steps, total.Events)
+		}
 		if difftest.UsesStack(res.Table) {
 			fmt.Printf("randcheck: seed %d: stack limit %d, %d overflows, %d underflows, %d pushes, %d pops, depth %d\n",
 				c.seed, cmp.Or(res.Table.Options().StackLimit, table.MaxStack), total.Overflows, total.Underflows, total.Pushes, total.Pops, total.MaxDepth)

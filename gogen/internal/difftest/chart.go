@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/fsmforge/fsmforge/machine"
 	"github.com/fsmforge/fsmforge/table"
 )
 
@@ -128,6 +129,10 @@ type ChartStats struct {
 	// restored from their saves joined the run.
 	Saves  int
 	States map[table.StateID]int // updates that ended with the state active
+	// Events counts the events observed (when the generated machine is
+	// Observable), and Causes counts them by cause.
+	Events int
+	Causes map[machine.Cause]int
 }
 
 // UsesStack reports whether a transition of t pushes or returns.
@@ -165,6 +170,11 @@ func UsesStack(t *table.Table) bool {
 // agent's, by turns) and a table.Agent (from the generated machine's
 // save). From then on they get the same script and must behave as the
 // agent that went on uninterrupted; the next save replaces them.
+//
+// When the generated machine's adapter is [Observable], each machine has a
+// machine.Recorder attached from its start (or its restore), and after
+// every update each must have recorded the events the agent's recorded:
+// the same events, field by field, in the same order.
 func RunChart(tb testing.TB, t *table.Table, gen func(h *Host) ChartMachine, frames int, seed uint64) ChartStats {
 	tb.Helper()
 	rng := rand.New(rand.NewPCG(seed, 0x5eed))
@@ -179,6 +189,15 @@ func RunChart(tb testing.TB, t *table.Table, gen func(h *Host) ChartMachine, fra
 	// ms[0] is the table.Agent the others are compared with, ms[1] the
 	// generated machine, ms[2:] the restored ones.
 	var ms []*chartSide
+	observing := false
+	watch := func(sides ...*chartSide) {
+		for _, sd := range sides {
+			if observing {
+				sd.w = newWatcher(t)
+				sd.w.attach(sd.m)
+			}
+		}
+	}
 	newHost := func() *Host { return &Host{T: t, Holds: make([]bool, t.NumTests())} }
 	start := func() {
 		ha, hg := newHost(), newHost()
@@ -186,8 +205,11 @@ func RunChart(tb testing.TB, t *table.Table, gen func(h *Host) ChartMachine, fra
 			{name: "table", m: &chartAgent{a: table.NewAgent(t, ha, agentHost{})}, h: ha},
 			{name: "gen", m: gen(hg), h: hg},
 		}
+		watch(ms...)
 	}
 	start()
+	_, observing = ms[1].m.(Observable)
+	watch(ms...)
 	stack := UsesStack(t)
 	if _, ok := ms[1].m.(StackMachine); stack && !ok {
 		tb.Fatalf("table %q uses the stack, but the generated machine's adapter (%T) has no Depth method", t.Name(), ms[1].m)
@@ -212,7 +234,25 @@ func RunChart(tb testing.TB, t *table.Table, gen func(h *Host) ChartMachine, fra
 		if err != nil {
 			fail(frame, "%s: table: Save: %v", what, err)
 		}
+		var ae []machine.Event
+		if observing {
+			var problem string
+			if ae, problem = a.w.take(); problem != "" {
+				fail(frame, "%s: table: %s", what, problem)
+			}
+			st.Events += len(ae)
+			countCauses(&st.Causes, ae)
+		}
 		for _, g := range ms[1:] {
+			if observing {
+				ge, problem := g.w.take()
+				if problem != "" {
+					fail(frame, "%s: %s: %s", what, g.name, problem)
+				}
+				if !slices.Equal(ae, ge) {
+					fail(frame, "%s: events differ:\n table: %s\n %s:   %s", what, showEvents(ae), g.name, showEvents(ge))
+				}
+			}
 			if !slices.Equal(a.h.Log, g.h.Log) {
 				fail(frame, "%s: host calls differ:\n table: %q\n %s:   %q", what, a.h.Log, g.name, g.h.Log)
 			}
@@ -270,6 +310,7 @@ func RunChart(tb testing.TB, t *table.Table, gen func(h *Host) ChartMachine, fra
 			fail(frame, "table: Load(%x) (gen's save): %v", gb, err)
 		}
 		ms = append(ms[:2], &chartSide{name: "gen restored from " + fromName, m: r, h: hr}, &chartSide{name: "table restored from gen's save", m: x, h: hx})
+		watch(ms[2:]...)
 		st.Saves++
 		trace = append(trace, fmt.Sprintf("frame %d: saved and restored: %x", frame, gb))
 	}
@@ -368,11 +409,13 @@ func RunChart(tb testing.TB, t *table.Table, gen func(h *Host) ChartMachine, fra
 	return st
 }
 
-// chartSide is one machine of RunChart with its host.
+// chartSide is one machine of RunChart with its host, and the recorder of
+// its events when the generated machine is Observable.
 type chartSide struct {
 	name string
 	m    ChartMachine
 	h    *Host
+	w    *watcher
 }
 
 func joinLines(lines []string) string {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fsmforge/fsmforge/machine"
 	"github.com/fsmforge/fsmforge/table"
 )
 
@@ -165,12 +166,14 @@ func (a *agent) Load(b []byte) error {
 }
 func (a *agent) Err(err error) Err { return TableErr(err) }
 
-// side is one of the two machines with its host.
+// side is one of the two machines with its host, and the recorder of its
+// events when the generated machine is Observable.
 type side struct {
 	name  string
 	h     *Host
 	m     Machine
 	start func(h *Host) Machine
+	w     *watcher
 }
 
 // Run drives a generated machine (made by gen, which starts it through the
@@ -190,6 +193,11 @@ type side struct {
 // them: each its own save, or each the other's, or the generated machine
 // alone while table.Agent goes on uninterrupted; and a truncated or
 // corrupted save must fail to load on both sides, changing nothing.
+//
+// When the generated machine's adapter is [Observable], each machine has a
+// machine.Recorder attached (again after a restore, which drops it), and
+// the events each operation reported are part of the comparison: the same
+// events, field by field, in the same order.
 func Run(tb testing.TB, t *table.Table, gen func(h *Host) Machine, frames int, seed uint64) Stats {
 	tb.Helper()
 	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
@@ -206,6 +214,8 @@ func Run(tb testing.TB, t *table.Table, gen func(h *Host) Machine, frames int, s
 	var s [2]*side
 	var st Stats
 	var trace []string
+	watchers := [2]*watcher{newWatcher(t), newWatcher(t)}
+	observing := false
 	fail := func(frame int, format string, args ...any) {
 		tb.Helper()
 		tb.Fatalf("frame %d (seed %d): %s\ntrace, last first:\n%s", frame, seed, fmt.Sprintf(format, args...), strings.Join(lastFirst(trace, 30), "\n"))
@@ -216,7 +226,21 @@ func Run(tb testing.TB, t *table.Table, gen func(h *Host) Machine, frames int, s
 		var out [2]string
 		for i, sd := range s {
 			sd.h.Log = sd.h.Log[:0]
+			if observing {
+				sd.w.attach(sd.m)
+			}
 			out[i] = op(sd) + " | " + strings.Join(sd.h.Log, ", ") + " | " + show(sd.m)
+			if observing {
+				evs, problem := sd.w.take()
+				if problem != "" {
+					fail(frame, "%s: %s: %s", what, sd.name, problem)
+				}
+				if sd.name == "table.Agent" {
+					st.Events += len(evs)
+					countCauses(&st.Causes, evs)
+				}
+				out[i] += " | events " + showEvents(evs)
+			}
 		}
 		trace = append(trace, what+": "+out[1])
 		if out[0] != out[1] {
@@ -245,12 +269,13 @@ func Run(tb testing.TB, t *table.Table, gen func(h *Host) Machine, frames int, s
 	start := func(frame int) {
 		tb.Helper()
 		s = [2]*side{
-			{name: "generated", h: &Host{T: t, Holds: make([]bool, t.NumTests())}, start: gen},
-			{name: "table.Agent", h: &Host{T: t, Holds: make([]bool, t.NumTests())}, start: func(h *Host) Machine { return newAgent(t, h) }},
+			{name: "generated", h: &Host{T: t, Holds: make([]bool, t.NumTests())}, start: gen, w: watchers[0]},
+			{name: "table.Agent", h: &Host{T: t, Holds: make([]bool, t.NumTests())}, start: func(h *Host) Machine { return newAgent(t, h) }, w: watchers[1]},
 		}
 		same(frame, "start", func(sd *side) string { sd.m = sd.start(sd.h); return "" })
 	}
 	start(0)
+	_, observing = s[0].m.(Observable)
 	for frame := range frames {
 		busy := rng.Float64()
 		holds := make([]bool, t.NumTests())
@@ -377,6 +402,10 @@ func corrupt(rng *rand.Rand, save []byte) []byte {
 type Stats struct {
 	Steps, Finals, StackErrors, ChainErrors, Reentrant int
 	Saves                                              int // frames at which both sides saved and loaded
+	// Events counts the events observed (when the generated machine is
+	// Observable), and Causes counts them by cause.
+	Events int
+	Causes map[machine.Cause]int
 }
 
 func show(m Machine) string {

@@ -3,6 +3,7 @@ package difftest
 import (
 	"errors"
 
+	"github.com/fsmforge/fsmforge/machine"
 	"github.com/fsmforge/fsmforge/table"
 )
 
@@ -105,4 +106,11 @@ func (st *ChartStats) Add(o ChartStats) {
 	st.Pops += o.Pops
 	st.MaxDepth = max(st.MaxDepth, o.MaxDepth)
 	st.Saves += o.Saves
+	st.Events += o.Events
+	if o.Causes != nil && st.Causes == nil {
+		st.Causes = map[machine.Cause]int{}
+	}
+	for c, n := range o.Causes {
+		st.Causes[c] += n
+	}
 }
