@@ -10,6 +10,7 @@ import (
 	"sync/atomic"
 
 	"github.com/fsmforge/fsmforge/crowd"
+	"github.com/fsmforge/fsmforge/machine"
 	"github.com/fsmforge/fsmforge/table"
 )
 
@@ -43,10 +44,11 @@ type Crowd[E any] struct {
 	spans      []span
 	steps      []step
 	acts       []act
-	slot       []uint8 // per test: message slot, or noSlot for a polled test
-	chain      bool    // Options.Chain
-	chainLimit int     // the effective chain limit
-	stackLimit int     // the effective stack limit
+	slot       []uint8        // per test: message slot, or noSlot for a polled test
+	msgTests   []table.TestID // per message slot: its test
+	chain      bool           // Options.Chain
+	chainLimit int            // the effective chain limit
+	stackLimit int            // the effective stack limit
 
 	tmp *E // where Add performs the entry actions, reused
 
@@ -74,6 +76,14 @@ type Crowd[E any] struct {
 	failed  int
 	first   []fault // the failed updates with the smallest IDs
 	addErrs []error
+
+	// Attached by Observe, or nil; set between steps only.
+	obs      machine.Observer
+	batchObs machine.BatchObserver // obs, if it takes batches
+	evMu     sync.Mutex            // guards evFree during a step
+	evFree   []*events             // the event buffers not in use
+
+	members []uint64 // Restore's scratch: a bit per ID of the snapshot
 }
 
 // span locates one state's steps and entry actions.
@@ -195,6 +205,7 @@ func (c *Crowd[E]) layOut() {
 		c.slot[id] = noSlot
 		if t.Test(table.TestID(id)).Message {
 			c.slot[id] = n
+			c.msgTests = append(c.msgTests, table.TestID(id))
 			n++
 		}
 	}
@@ -286,16 +297,7 @@ func (c *Crowd[E]) add(id crowd.ID, e E) error {
 	if s, ok := c.m.StateOf(id); ok {
 		return fmt.Errorf("tablecrowd: Crowd.Add: %w: %d (in state %q)", crowd.ErrExists, id, c.m.StateName(s))
 	}
-	if n := int(id) + 1; n > len(c.flags) {
-		c.flags = slices.Grow(c.flags, n-len(c.flags))[:n]
-		if w := (n + 63) / 64; w > len(c.posted) {
-			c.posted = slices.Grow(c.posted, w-len(c.posted))[:w]
-		}
-		if c.limit > 0 {
-			c.depth = slices.Grow(c.depth, n-len(c.depth))[:n]
-			c.stack = slices.Grow(c.stack, n*c.limit-len(c.stack))[:n*c.limit]
-		}
-	}
+	c.grow(int(id) + 1)
 	if c.flags[id] != 0 { // a message posted to an entity removed since is not for this one
 		c.flags[id] = 0
 		c.posted[id/64] &^= 1 << (id % 64)
@@ -316,6 +318,21 @@ func (c *Crowd[E]) add(id crowd.ID, e E) error {
 	*p = zero // drop the references the data holds
 	c.tmp = p
 	return err
+}
+
+// grow makes room for IDs below n in the arrays kept by ID.
+func (c *Crowd[E]) grow(n int) {
+	if n <= len(c.flags) {
+		return
+	}
+	c.flags = slices.Grow(c.flags, n-len(c.flags))[:n]
+	if w := (n + 63) / 64; w > len(c.posted) {
+		c.posted = slices.Grow(c.posted, w-len(c.posted))[:w]
+	}
+	if c.limit > 0 {
+		c.depth = slices.Grow(c.depth, n-len(c.depth))[:n]
+		c.stack = slices.Grow(c.stack, n*c.limit-len(c.stack))[:n*c.limit]
+	}
 }
 
 // Post posts message msg to entity id: its next update sees the message as
@@ -530,7 +547,7 @@ func (c *Crowd[E]) run(b *crowd.Batch[E], q table.StateID, steps []step, msgs bo
 	if msgs && c.reading {
 		posted = c.posted
 	}
-	read := readSpan{lo: -1}
+	read := batchVars{lo: -1}
 	for i := range b.Len() {
 		e, _ := b.At(i)
 		var f uint64
@@ -549,7 +566,7 @@ func (c *Crowd[E]) run(b *crowd.Batch[E], q table.StateID, steps []step, msgs bo
 			} else if !h.Test(e, s.test) {
 				continue
 			}
-			if to := c.take(b.ID(i), e, q, s, f); to != q {
+			if to := c.take(b.ID(i), e, q, int(c.spans[q].lo)+k, f, &read); to != q {
 				if to == table.Final {
 					b.Set(i, crowd.Final)
 				} else {
@@ -559,20 +576,30 @@ func (c *Crowd[E]) run(b *crowd.Batch[E], q table.StateID, steps []step, msgs bo
 			break
 		}
 	}
+	if read.ev != nil {
+		c.giveEvents(read.ev) // before the flags are cleared: if the observer panics, the batch is undone
+	}
 	if read.lo >= 0 {
 		c.seen(b, posted, read.lo, read.hi)
 	}
 }
 
-// readSpan is the first and last entities of a batch whose flags were read.
-// It is updated by a call that is not inlined, so that it stays in memory
-// rather than in registers that the loop over the batch would save and
-// restore around every call to the host (as two local variables, it cost
-// about 3% of BenchmarkCrowdGoomba's frame; a message is rare, the call too).
-type readSpan struct{ lo, hi int }
+// batchVars is what run keeps beside its loop over a batch: the first and
+// last entities whose flags were read, and the buffer of the batch's
+// events. It is updated by a call that is not inlined, and given by address
+// to take, so that it stays in memory rather than in registers that the
+// loop over the batch would save and restore around every call to the host
+// (as two local variables, lo and hi cost about 3% of BenchmarkCrowdGoomba's
+// frame; a message is rare, the call too). The buffer of events is taken at
+// the batch's first transition: taking it before the loop, when an
+// observer is attached, cost as much again with none attached.
+type batchVars struct {
+	lo, hi int
+	ev     *events // nil until the batch reports an event
+}
 
 //go:noinline
-func (r *readSpan) add(i int) {
+func (r *batchVars) add(i int) {
 	if r.lo < 0 {
 		r.lo = i
 	}
@@ -592,12 +619,20 @@ func (c *Crowd[E]) seen(b *crowd.Batch[E], posted []uint64, lo, hi int) {
 	}
 }
 
-// take takes transition s from q, found by the state function, then chains
-// if the table says so; f holds the flags the update saw. It returns the
+// take takes transition c.steps[k] from q, found by the state function,
+// then chains if the table says so; f holds the flags the update saw, v
+// the batch's buffer of events, if an observer is attached. It returns the
 // state the entity ends in, or Final.
-func (c *Crowd[E]) take(id crowd.ID, e *E, q table.StateID, s *step, f uint64) table.StateID {
+func (c *Crowd[E]) take(id crowd.ID, e *E, q table.StateID, k int, f uint64, v *batchVars) table.StateID {
+	s := &c.steps[k]
 	at, ok := c.move(id, e, q, s)
-	if !ok || at == table.Final || !c.chain {
+	if !ok {
+		return at
+	}
+	if c.obs != nil {
+		c.record(v, id, q, at, s, k)
+	}
+	if at == table.Final || !c.chain {
 		return at
 	}
 	// As Agent.Update's chain.
@@ -608,15 +643,23 @@ func (c *Crowd[E]) take(id crowd.ID, e *E, q table.StateID, s *step, f uint64) t
 		if s.slot != noSlot {
 			f &^= 1 << (s.slot & 63)
 		}
-		if s = c.fire(e, at, f); s == nil {
+		if k = c.fire(e, at, f); k < 0 {
 			return at
 		}
+		s = &c.steps[k]
 		if n >= limit {
 			x := fault{id: id, state: at, test: s.test, chainLimit: limit, visited: n + 1, npath: min(n+1, chainPathMax), path: path}
 			c.fail(&x)
 			return at
 		}
-		if at, ok = c.move(id, e, at, s); !ok || at == table.Final {
+		from := at
+		if at, ok = c.move(id, e, at, s); !ok {
+			return at
+		}
+		if c.obs != nil {
+			c.record(v, id, from, at, s, k)
+		}
+		if at == table.Final {
 			return at
 		}
 		if n+1 < chainPathMax {
@@ -625,22 +668,23 @@ func (c *Crowd[E]) take(id crowd.ID, e *E, q table.StateID, s *step, f uint64) t
 	}
 }
 
-// fire returns the first step of state q whose test holds for entity e,
-// with the message flags f, or nil: what Agent.Update tries.
-func (c *Crowd[E]) fire(e *E, q table.StateID, f uint64) *step {
+// fire returns the index in c.steps of the first step of state q whose
+// test holds for entity e, with the message flags f, or -1: what
+// Agent.Update tries.
+func (c *Crowd[E]) fire(e *E, q table.StateID, f uint64) int {
 	sp := c.spans[q]
 	steps := c.steps[sp.lo:sp.hi]
 	for i := range steps {
 		s := &steps[i]
 		if s.slot != noSlot {
 			if f>>(s.slot&63)&1 != 0 {
-				return s
+				return int(sp.lo) + i
 			}
 		} else if c.h.Test(e, s.test) {
-			return s
+			return int(sp.lo) + i
 		}
 	}
-	return nil
+	return -1
 }
 
 // move takes one transition from q, as Agent.Update does: push, pop or

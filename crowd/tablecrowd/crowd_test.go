@@ -1,6 +1,7 @@
 package tablecrowd_test
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/crowd"
 	"github.com/fsmforge/fsmforge/crowd/tablecrowd"
+	"github.com/fsmforge/fsmforge/machine"
 	"github.com/fsmforge/fsmforge/table"
 )
 
@@ -173,7 +175,7 @@ func TestCrowdAsAgents(t *testing.T) {
 		for _, workers := range []int{1, 2, 4} {
 			t.Run(fmt.Sprintf("%s/workers=%d", cs.name, workers), func(t *testing.T) {
 				tbl := crowdSpecTable(t, cs.spec)
-				runAsAgents(t, tbl, cs.odds, n, frames, workers)
+				runAsAgents(t, tbl, cs.odds, n, frames, workers, unobserved)
 			})
 		}
 	}
@@ -198,7 +200,25 @@ func sameError(got, want error) bool {
 // respawns reports whether entity id, finished at frame, comes back.
 func respawns(id, frame int) bool { return (id+frame)%3 != 0 }
 
-func runAsAgents(t *testing.T, tbl *table.Table, odds uint64, n, frames, workers int) {
+// How runAsAgents observes the agents and the crowd.
+type observing int
+
+const (
+	unobserved        observing = iota
+	observed                    // the crowd's observer takes events one at a time
+	observedInBatches           // the crowd's observer is a machine.BatchObserver
+)
+
+func runAsAgents(t *testing.T, tbl *table.Table, odds uint64, n, frames, workers int, obs observing) {
+	// The observers: the agents', on this goroutine, and the crowd's.
+	var agentEvents, crowdEvents []machine.Event
+	agentObs := machine.ObserverFunc(func(ev machine.Event) { agentEvents = append(agentEvents, ev) })
+	crowdObs := &eventLog{}
+	observe := func(a *table.Agent[*bot], i int) {
+		if obs != unobserved {
+			a.Observe(agentObs, uint64(i))
+		}
+	}
 	// The agents.
 	ah := newBotHost(tbl, n, odds)
 	var pending []struct {
@@ -225,6 +245,7 @@ func runAsAgents(t *testing.T, tbl *table.Table, odds uint64, n, frames, workers
 	for i := range n {
 		bots[i] = newBot(i, 0)
 		agents[i] = table.NewAgent(tbl, &bots[i], table.Host[*bot](ah))
+		observe(&agents[i], i)
 		alive[i] = true
 	}
 
@@ -252,6 +273,12 @@ func runAsAgents(t *testing.T, tbl *table.Table, odds uint64, n, frames, workers
 	if err := c.Machine().SetWorkers(workers); err != nil {
 		t.Fatal(err)
 	}
+	switch obs {
+	case observed:
+		c.Observe(machine.ObserverFunc(crowdObs.Observe))
+	case observedInBatches:
+		c.Observe(crowdObs)
+	}
 	ch.post = func(to int, msg table.TestID) {
 		if err := c.Post(crowd.ID(to), msg); err != nil && !errors.Is(err, crowd.ErrNotFound) {
 			t.Error(err)
@@ -269,7 +296,7 @@ func runAsAgents(t *testing.T, tbl *table.Table, odds uint64, n, frames, workers
 		err error
 	}
 	var failures []failure
-	moved, finals, failed := 0, 0, 0
+	moved, finals, failed, events := 0, 0, 0, 0
 	for frame = 1; frame <= frames; frame++ {
 		// Messages from the game between steps.
 		for i := range n {
@@ -324,6 +351,7 @@ func runAsAgents(t *testing.T, tbl *table.Table, odds uint64, n, frames, workers
 			if respawns(i, frame) {
 				bots[i] = newBot(i, frame)
 				agents[i] = table.NewAgent(tbl, &bots[i], table.Host[*bot](ah))
+				observe(&agents[i], i)
 				alive[i] = true
 			}
 		}
@@ -352,6 +380,21 @@ func runAsAgents(t *testing.T, tbl *table.Table, odds uint64, n, frames, workers
 		if !compareCrowd(t, frame, c, ah, ch, agents, alive) {
 			return
 		}
+		if obs != unobserved {
+			crowdEvents = crowdObs.take(crowdEvents[:0])
+			slices.SortStableFunc(crowdEvents, func(a, b machine.Event) int { return cmp.Compare(a.Entity, b.Entity) })
+			if !slices.Equal(crowdEvents, agentEvents) {
+				t.Fatalf("frame %d: the crowd's events, by entity\n%v\nwant (the agents')\n%v", frame, crowdEvents, agentEvents)
+			}
+			events += len(agentEvents)
+			agentEvents = agentEvents[:0]
+		}
+	}
+	if obs != unobserved && events == 0 {
+		t.Error("no event was reported: the test exercises too little")
+	}
+	if obs == observedInBatches && crowdObs.batches == 0 {
+		t.Error("the crowd's BatchObserver got no batch")
 	}
 	if moved == 0 || finals == 0 {
 		t.Errorf("%d transitions and %d finals in %d frames: the test exercises too little", moved, finals, frames)

@@ -63,6 +63,29 @@
 //     messages for the next step, which updates them: no message is lost,
 //     and an undone update's entry actions are performed again.
 //
+// # Describing, watching, saving
+//
+// [Crowd.Describe] returns the table's [machine.Description] with Kind
+// [machine.KindCrowd]: the same states, triggers and transitions, so that
+// a tool draws the crowd as it draws the table, and a save of the crowd is
+// told apart from one of agents of the same table (the fingerprint covers
+// the kind). [Crowd.Observe] attaches a [machine.Observer] told of every
+// transition an entity takes, as an observed [table.Agent] reports it,
+// with the entity's crowd ID; the workers report in batches to a
+// [machine.BatchObserver] (a [machine.Recorder] is one). With no observer
+// attached, a step pays one check per transition taken.
+//
+// [Crowd.Snapshot] fills a [Snapshot]: the machine's [crowd.Snapshot], the
+// stacks that are not empty and the messages posted and not yet seen, by
+// ID. [Crowd.Restore] puts one back into a crowd made by New with the same
+// table and options, which then goes on exactly as the saved one would
+// have: the same host calls, states, bucket order, errors and OnFinal
+// calls. It checks the whole snapshot first and changes nothing if any of
+// it does not fit. [Snapshot.AppendBinary] and [Snapshot.UnmarshalBinary]
+// write and read its binary form, the entities' data through the game's
+// [machine.Codec]; [Snapshot.Remap] renumbers its states for a table whose
+// states changed, by name.
+//
 // # Steps, workers and the host
 //
 // Adds asked for during a step wait for its end, and are carried out in

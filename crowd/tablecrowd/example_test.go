@@ -1,11 +1,15 @@
 package tablecrowd_test
 
 import (
+	"cmp"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/fsmforge/fsmforge/crowd"
 	"github.com/fsmforge/fsmforge/crowd/tablecrowd"
+	"github.com/fsmforge/fsmforge/machine"
 	"github.com/fsmforge/fsmforge/table"
 )
 
@@ -147,4 +151,108 @@ func ExampleCrowd() {
 	// frame 13: walkLeft 0, walkRight 0, dying 1
 	// frame 14: goomba 3 removed at x=-2
 	// frame 14: walkLeft 0, walkRight 0, dying 0
+}
+
+// goombaCodec writes a Goomba's fields for a save: the game's own
+// encoding, as package machine's Codec asks.
+var goombaCodec = machine.Codec[Goomba]{
+	Append: func(b []byte, g *Goomba) ([]byte, error) {
+		b = binary.AppendVarint(b, int64(g.X))
+		b = binary.AppendVarint(b, int64(g.VX))
+		b = binary.AppendVarint(b, int64(g.AnimFrames))
+		return append(b, g.Anim...), nil
+	},
+	Decode: func(b []byte, g *Goomba) error {
+		var v [3]int64
+		for i := range v {
+			x, n := binary.Varint(b)
+			if n <= 0 {
+				return errors.New("a goomba's numbers are cut short")
+			}
+			v[i], b = x, b[n:]
+		}
+		*g = Goomba{X: int(v[0]), VX: int(v[1]), AnimFrames: int(v[2]), Anim: string(b)}
+		return nil
+	},
+}
+
+// Saving a crowd of goombas with a message posted and not yet seen, and
+// loading the save into a new crowd of the same table, which goes on as
+// the first would have: the stomped goomba dies in the next step.
+func ExampleCrowd_Restore() {
+	t, _ := buildGoomba()
+	level, _ := NewLevel(t)
+	hit, _ := t.LookupTest("hitByPlayer", "")
+	c, _ := tablecrowd.New(t, level, crowd.Options[Goomba]{})
+	defer c.Close()
+	for id := range crowd.ID(3) {
+		_ = c.Add(id, Goomba{X: int(id) - 3}) // goomba 0 is past the left trigger
+	}
+	_ = c.Post(1, hit)
+
+	var s tablecrowd.Snapshot[Goomba]
+	c.Snapshot(&s)
+	save, err := s.AppendBinary(nil, goombaCodec)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, p := range s.Posted {
+		fmt.Printf("saved: %s posted to goomba %d\n", t.Test(p.Msg), p.ID)
+	}
+	fmt.Printf("saved: %d goombas in %d bytes\n", len(s.Crowd.IDs), len(save))
+
+	// Later, in a new game: the same table and options, then the save.
+	var loaded tablecrowd.Snapshot[Goomba]
+	if err := loaded.UnmarshalBinary(save, goombaCodec); err != nil {
+		fmt.Println(err)
+		return
+	}
+	c2, _ := tablecrowd.New(t, level, crowd.Options[Goomba]{})
+	defer c2.Close()
+	if err := c2.Restore(&loaded); err != nil {
+		fmt.Println(err)
+		return
+	}
+	_ = c2.Step()
+	m := c2.Machine()
+	for id := range crowd.ID(3) {
+		s, _ := m.StateOf(id)
+		fmt.Printf("goomba %d: %s\n", id, m.StateName(s))
+	}
+	// Output:
+	// saved: hitByPlayer posted to goomba 1
+	// saved: 3 goombas in 63 bytes
+	// goomba 0: walkRight
+	// goomba 1: dying
+	// goomba 2: walkLeft
+}
+
+// Watching a crowd's transitions with a flight recorder: each event names
+// the goomba, the states and what made it move, by the crowd's
+// description.
+func ExampleCrowd_Observe() {
+	t, _ := buildGoomba()
+	level, _ := NewLevel(t)
+	hit, _ := t.LookupTest("hitByPlayer", "")
+	c, _ := tablecrowd.New(t, level, crowd.Options[Goomba]{})
+	defer c.Close()
+	for id := range crowd.ID(3) {
+		_ = c.Add(id, Goomba{X: int(id) - 3}) // goomba 0 is past the left trigger
+	}
+	rec := machine.NewRecorder(64)
+	c.Observe(rec.Register(c.Describe()))
+	_ = c.Post(1, hit)
+	_ = c.Step()
+
+	evs := rec.Events(nil)
+	slices.SortFunc(evs, func(a, b machine.Event) int { return cmp.Compare(a.Entity, b.Entity) }) // the workers report in any order
+	for _, ev := range evs {
+		d := rec.Machines()[ev.Machine]
+		fmt.Printf("goomba %d: %s -> %s on %s %s (transition %d)\n", ev.Entity,
+			d.StateName(ev.From), d.StateName(ev.To), ev.Cause, d.Triggers[ev.Trigger].Name, ev.Transition)
+	}
+	// Output:
+	// goomba 0: walkLeft -> walkRight on test hitTriggerLeft (transition 1)
+	// goomba 1: walkLeft -> dying on message hitByPlayer (transition 0)
 }
