@@ -67,16 +67,22 @@ func (a *Agent[E]) observeStep(s *step, from StateID) {
 		cause = machine.CauseMessage
 	}
 	r.obs.Observe(machine.Event{Entity: r.entity, From: machineState(from), To: machineState(a.at()),
-		Cause: cause, Trigger: int32(s.test), Transition: a.table.stepIndex(from, s.test)})
+		Cause: cause, Trigger: int32(s.test), Transition: a.table.stepIndex(from, s)})
 }
 
 // stepIndex returns the index in t.steps, which Describe lists in order, of
-// the first step of state q on test: the one an update takes when the
-// test holds.
-func (t *Table) stepIndex(q StateID, test TestID) int32 {
+// the step s of state q took: s itself when it points into t.steps, else
+// (a copy in the polled list) the first step of q with the same test and
+// target, which only an identical transition earlier in q could shadow.
+func (t *Table) stepIndex(q StateID, s *step) int32 {
 	sp := t.spans[q]
 	for i := sp.lo; i < sp.hi; i++ {
-		if t.steps[i].test == test {
+		if &t.steps[i] == s {
+			return int32(i)
+		}
+	}
+	for i := sp.lo; i < sp.hi; i++ {
+		if t.steps[i] == *s {
 			return int32(i)
 		}
 	}
