@@ -27,6 +27,8 @@ var (
 	ErrCorrupt = errors.New("save: not a save, truncated or corrupt")
 	// ErrVersion: the save was written by a later version of fsmforge.
 	ErrVersion = errors.New("save: written by a later fsmforge")
+	// ErrMissing: the save has no entry of the name asked for.
+	ErrMissing = errors.New("save: no such entry")
 	// ErrMismatch: an entry does not fit the machine it is restored into
 	// (another kind, or a changed definition where an exact restore was
 	// asked).
@@ -92,8 +94,8 @@ func (f *File) Entry(name string) (*Entry, bool) {
 	return nil, false
 }
 
-// Need returns the entry of the given name, or an error that says the save
-// has none and which it has.
+// Need returns the entry of the given name, or an error wrapping
+// ErrMissing that says which entries the save has.
 func (f *File) Need(name string) (*Entry, error) {
 	if e, ok := f.Entry(name); ok {
 		return e, nil
@@ -102,7 +104,7 @@ func (f *File) Need(name string) (*Entry, error) {
 	for i := range f.Entries {
 		names[i] = f.Entries[i].Name
 	}
-	return nil, fmt.Errorf("%w: no machine named %q (the save has %q)", ErrMismatch, name, names)
+	return nil, fmt.Errorf("%w: %q; the save has %q", ErrMissing, name, names)
 }
 
 // Mapping compares the entry with the definition it is about to be

@@ -118,7 +118,7 @@ func TestMapping(t *testing.T) {
 	if _, err := e.Mapping(&d); !errors.Is(err, ErrMismatch) {
 		t.Errorf("another kind: Mapping error = %v, want ErrMismatch", err)
 	}
-	if _, err := f.Need("elsa"); err == nil || err.Error() != `save: the machine does not match the save: no machine named "elsa" (the save has ["goombas" "Miner Bob"])` {
+	if _, err := f.Need("elsa"); err == nil || !errors.Is(err, ErrMissing) || err.Error() != `save: no such entry: "elsa"; the save has ["goombas" "Miner Bob"]` {
 		t.Errorf("Need = %v", err)
 	}
 }
