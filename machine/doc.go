@@ -30,7 +30,7 @@
 //
 // A [Recorder] keeps the last N events of a set of machines in a ring, as
 // the Go runtime's trace.FlightRecorder keeps the last seconds of a trace:
-// recording costs a copy of 48 bytes and allocates nothing, so a game can
+// recording costs a copy of 40 bytes and allocates nothing, so a game can
 // leave it attached and look back when something goes wrong. The game
 // tells it the tick once per frame ([Recorder.SetTick]).
 package machine

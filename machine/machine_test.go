@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"unsafe"
 )
 
 func goomba() Description {
@@ -169,4 +170,11 @@ func ExampleRecorder() {
 			d.StateName(ev.From), d.StateName(ev.To), ev.Cause, d.Triggers[ev.Trigger].Name)
 	}
 	// Output: tick 42: goomba 3: walkLeft -> die on message hit
+}
+
+// The package documentation says an event is 40 bytes.
+func TestEventSize(t *testing.T) {
+	if n := unsafe.Sizeof(Event{}); n != 40 {
+		t.Errorf("an Event is %d bytes; the documentation says 40", n)
+	}
 }

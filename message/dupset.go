@@ -60,7 +60,7 @@ func (s *dupSet[ID, K]) hash(k dupKey[ID, K]) uint32 {
 	return uint32(maphash.Comparable(s.seed, k)>>32) & dupHashMask
 }
 
-// ensureSeed makes the seed of the hashes, once.
+// ensureSeed makes the hash key (a maphash.Seed), once.
 func (s *dupSet[ID, K]) ensureSeed() {
 	if s.seed == (maphash.Seed{}) {
 		s.seed = maphash.MakeSeed()

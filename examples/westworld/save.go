@@ -81,8 +81,8 @@ func machineBytes[E any](m *fsm.BehaviorMachine[E, Telegram], s *fsm.BehaviorSna
 }
 
 // LoadWorld returns the world a save holds, ready for its next update.
-// opts gives where the characters speak (Out, Color); the seed and whether
-// Bob is alone come from the save. A save of other states (another
+// opts gives where the characters speak (Out, Color); Elsa's dice, as
+// they stood, and whether Bob is alone come from the save. A save of other states (another
 // version of the game) is refused with save.ErrMismatch.
 func LoadWorld(f *save.File, opts Options) (*World, error) {
 	e, err := f.Need(entryWorld)
