@@ -245,3 +245,19 @@ func ReadFile(path string) (*File, error) {
 	}
 	return f, nil
 }
+
+// AppendRecord appends rec after its length (an unsigned varint): how a
+// game puts several snapshots (one per agent) in one entry's data.
+func AppendRecord(b, rec []byte) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(rec))), rec...)
+}
+
+// NextRecord splits the record AppendRecord wrote at the start of b from
+// the rest. It returns an error wrapping ErrCorrupt if b is cut short.
+func NextRecord(b []byte) (rec, rest []byte, err error) {
+	n, k := binary.Uvarint(b)
+	if k <= 0 || n > uint64(len(b)-k) {
+		return nil, b, fmt.Errorf("%w: a record is cut short", ErrCorrupt)
+	}
+	return b[k : k+int(n)], b[k+int(n):], nil
+}

@@ -176,3 +176,17 @@ func ExampleFile() {
 	fmt.Println(m.Lost(), "->", d.StateName(m.Fallback))
 	// Output: [walkRight] -> walkLeft
 }
+
+func TestRecords(t *testing.T) {
+	b := AppendRecord(AppendRecord(nil, []byte("bob")), nil)
+	rec, rest, err := NextRecord(b)
+	if string(rec) != "bob" || err != nil {
+		t.Fatalf("NextRecord = %q, %v; want bob", rec, err)
+	}
+	if rec, rest, err = NextRecord(rest); len(rec) != 0 || len(rest) != 0 || err != nil {
+		t.Fatalf("NextRecord = %q, %q, %v; want two empty slices", rec, rest, err)
+	}
+	if _, _, err := NextRecord(b[:2]); !errors.Is(err, ErrCorrupt) {
+		t.Errorf("NextRecord of a cut record = %v, want ErrCorrupt", err)
+	}
+}

@@ -88,7 +88,7 @@ func (sq *Squadron) Save(f *save.File) error {
 	for _, s := range sq.Ships {
 		s.AI.Snapshot(&snap)
 		one, _ = snap.AppendBinary(one[:0])
-		b = append(binary.AppendUvarint(b, uint64(len(one))), one...)
+		b = save.AppendRecord(b, one)
 	}
 	f.Add(entryShips, &d, b)
 	var board message.BoardSnapshot[ShipID, Kind]
@@ -141,14 +141,14 @@ func LoadSquadron(f *save.File) (*Squadron, error) {
 	b := ships.Data
 	for _, saved := range data.Ships {
 		var snap fsm.Snapshot
-		n, k := binary.Uvarint(b)
-		if k <= 0 || n > uint64(len(b)-k) {
-			return nil, fmt.Errorf("formation: the save of %s's machine is cut short", saved.ID)
-		}
-		if err := snap.UnmarshalBinary(b[k : k+int(n)]); err != nil {
+		rec, rest, err := save.NextRecord(b)
+		if err != nil {
 			return nil, fmt.Errorf("formation: %s's machine: %w", saved.ID, err)
 		}
-		b = b[k+int(n):]
+		if err := snap.UnmarshalBinary(rec); err != nil {
+			return nil, fmt.Errorf("formation: %s's machine: %w", saved.ID, err)
+		}
+		b = rest
 		s := &Ship{ID: saved.ID, Leader: saved.Leader, Members: saved.Members, Target: saved.Target, sq: sq}
 		if s.AI, err = sq.Flow.Restore(s, &snap); err != nil {
 			return nil, fmt.Errorf("formation: %s's machine: %w", saved.ID, err)

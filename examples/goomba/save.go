@@ -38,7 +38,7 @@ func (l *Level) Save(f *save.File, d *machine.Description) error {
 		if one, err = br.AppendSave(one[:0]); err != nil {
 			return fmt.Errorf("goomba: saving goomba %d: %w", l.Goombas[i].ID, err)
 		}
-		b = append(binary.AppendUvarint(b, uint64(len(one))), one...)
+		b = save.AppendRecord(b, one)
 	}
 	f.Add(saveGoombas, d, b)
 	data := level{Width: l.Width, Player: l.Player, Jumped: l.Jumped, Tick: l.Tick, Trace: l.Trace}
@@ -80,16 +80,16 @@ func LoadLevel(f *save.File, d *machine.Description, brains Brains) (*Level, err
 	}
 	b = b[k:]
 	for i := range data.Goombas {
-		size, k := binary.Uvarint(b)
-		if k <= 0 || size > uint64(len(b)-k) {
-			return nil, fmt.Errorf("goomba: the save of goomba %d is cut short", data.Goombas[i].ID)
-		}
 		g := &data.Goombas[i]
-		br, err := brains.Restore(g, b[k:k+int(size)])
+		rec, rest, err := save.NextRecord(b)
+		if err != nil {
+			return nil, fmt.Errorf("goomba: goomba %d: %w", g.ID, err)
+		}
+		br, err := brains.Restore(g, rec)
 		if err != nil {
 			return nil, fmt.Errorf("goomba: restoring goomba %d: %w", g.ID, err)
 		}
-		b = b[k+int(size):]
+		b = rest
 		l.Goombas = append(l.Goombas, g)
 		l.Brains = append(l.Brains, br)
 	}

@@ -1,7 +1,6 @@
 package guard
 
 import (
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
 
@@ -34,7 +33,7 @@ func (l *Level) Save(f *save.File) error {
 		if one, err = s.AppendBinary(one[:0]); err != nil {
 			return fmt.Errorf("guard: saving guard %d: %w", l.guards[i].ID, err)
 		}
-		b = append(binary.AppendUvarint(b, uint64(len(one))), one...)
+		b = save.AppendRecord(b, one)
 	}
 	d := l.t.Describe()
 	f.Add(entryGuards, &d, b)
@@ -81,18 +80,18 @@ func LoadLevel(t *table.Table, f *save.File) (*Level, error) {
 	}
 	b := g.Data
 	for i := range l.agents {
-		n, k := binary.Uvarint(b)
-		if k <= 0 || n > uint64(len(b)-k) {
-			return nil, fmt.Errorf("guard: the save of guard %d is cut short", l.guards[i].ID)
+		rec, rest, err := save.NextRecord(b)
+		if err != nil {
+			return nil, fmt.Errorf("guard: guard %d: %w", l.guards[i].ID, err)
 		}
 		var s table.Snapshot
-		if err := s.UnmarshalBinary(b[k : k+int(n)]); err != nil {
+		if err := s.UnmarshalBinary(rec); err != nil {
 			return nil, fmt.Errorf("guard: guard %d: %w", l.guards[i].ID, err)
 		}
 		if l.agents[i], err = table.RestoreAgent(t, &l.guards[i], &s); err != nil {
 			return nil, fmt.Errorf("guard: guard %d: %w", l.guards[i].ID, err)
 		}
-		b = b[k+int(n):]
+		b = rest
 	}
 	if len(b) != 0 {
 		return nil, fmt.Errorf("guard: the save has agents for more guards than it has guards")
