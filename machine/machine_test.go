@@ -75,6 +75,40 @@ func TestRecorderRing(t *testing.T) {
 	}
 }
 
+// TestRecordBatch checks that a batch is recorded as its events one by one
+// would be, whatever the ring's size, where the ring's next slot is and how
+// long the batch is (longer than the ring included).
+func TestRecordBatch(t *testing.T) {
+	for _, size := range []int{1, 3, 8} {
+		for _, before := range []int{0, 2, 7} {
+			for _, n := range []int{0, 1, 5, 8, 19} {
+				t.Run(fmt.Sprintf("size=%d/before=%d/n=%d", size, before, n), func(t *testing.T) {
+					one, many := NewRecorder(size), NewRecorder(size)
+					a, b := one.Register(goomba()), many.Register(goomba())
+					for i := range before {
+						a.Observe(Event{Entity: uint64(i)})
+						b.Observe(Event{Entity: uint64(i)})
+					}
+					one.SetTick(9)
+					many.SetTick(9)
+					batch := make([]Event, n)
+					for i := range batch {
+						batch[i] = Event{Entity: uint64(100 + i), Machine: 5, Tick: 5, From: 1, To: 2}
+						a.Observe(batch[i])
+					}
+					b.(BatchObserver).ObserveBatch(batch)
+					if got, want := many.Events(nil), one.Events(nil); !slices.Equal(got, want) {
+						t.Errorf("ObserveBatch recorded %v, want %v", got, want)
+					}
+					if many.Total() != one.Total() || many.Len() != one.Len() {
+						t.Errorf("Total, Len = %d, %d, want %d, %d", many.Total(), many.Len(), one.Total(), one.Len())
+					}
+				})
+			}
+		}
+	}
+}
+
 func TestRecorderConcurrent(t *testing.T) {
 	r := NewRecorder(100)
 	a, b := r.Register(goomba()), r.Register(goomba())

@@ -131,8 +131,14 @@ func (c *Crowd[E]) record(v *batchVars, id crowd.ID, from, to table.StateID, s *
 	if to == table.Final {
 		mto = machine.Final
 	}
-	ev.evs = append(ev.evs, machine.Event{Entity: uint64(id), From: machine.StateID(from), To: mto,
-		Cause: cause, Trigger: int32(s.test), Transition: int32(k)})
+	// Set field by field, not as a composite literal, which is built on the
+	// stack and copied with loads that stall on the narrow stores just made
+	// (see crowd's setEvent).
+	ev.evs = ev.evs[:len(ev.evs)+1]
+	e := &ev.evs[len(ev.evs)-1]
+	e.Tick, e.Entity, e.Machine = 0, uint64(id), 0
+	e.From, e.To = machine.StateID(from), mto
+	e.Cause, e.Trigger, e.Transition = cause, int32(s.test), int32(k)
 }
 
 // tell gives evs to the observer.
