@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // This file holds the one grammar of actions written as text: the action
@@ -44,7 +46,7 @@ const ActionSyntax = "write PROPERTY=VALUE, name(argument), raise EVENT, send EV
 // ParseActions reads text as actions (see the grammar above), each at
 // pos, and returns those that do not read apart, in order; empty actions
 // are skipped. Its time is linear in the text.
-func ParseActions(text string, pos Pos) ([]Action, []ActionError) {
+func ParseActions(text string, pos diag.Pos) ([]Action, []ActionError) {
 	var as []Action
 	var bad []ActionError
 	n := 0

@@ -3,6 +3,8 @@ package chart
 import (
 	"strings"
 	"testing"
+
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 func TestParseActions(t *testing.T) {
@@ -31,7 +33,7 @@ func TestParseActions(t *testing.T) {
 		{"[unclosed raise x", "", "not closed"},
 		{"ok(); hp -= 1", "ok=()", "one word on each side"},
 	} {
-		as, bad := ParseActions(tt.text, Pos{Shape: "7"})
+		as, bad := ParseActions(tt.text, diag.Pos{Shape: "7"})
 		var got []string
 		for _, a := range as {
 			if a.Pos.Shape != "7" {
@@ -91,7 +93,7 @@ func TestFormatAction(t *testing.T) {
 		{Kind: RaiseAction, Event: "e", Guard: "a]["},
 	} {
 		text := FormatAction(a)
-		as, bad := ParseActions(text, Pos{})
+		as, bad := ParseActions(text, diag.Pos{})
 		if len(bad) > 0 || len(as) != 1 || as[0] != a {
 			t.Errorf("FormatAction(%+v) = %q, which reads back as %+v, %v", a, text, as, bad)
 		}
@@ -103,9 +105,9 @@ func FuzzParseActions(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		as, _ := ParseActions(text, Pos{})
+		as, _ := ParseActions(text, diag.Pos{})
 		for _, a := range as {
-			back, bad := ParseActions(FormatAction(a), Pos{})
+			back, bad := ParseActions(FormatAction(a), diag.Pos{})
 			if len(bad) > 0 || len(back) != 1 || back[0] != a {
 				t.Errorf("%+v, written %q, reads back as %+v, %v", a, FormatAction(a), back, bad)
 			}

@@ -3,6 +3,8 @@ package chart
 import (
 	"fmt"
 	"strconv"
+
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // Chart is a state machine as a designer drew it, before any check: the
@@ -47,7 +49,7 @@ type Chart struct {
 
 	// Diagnostics holds what the importer found wrong or ignored: errors
 	// that did not stop the import, warnings and notes.
-	Diagnostics Diagnostics `json:"diagnostics,omitempty"`
+	Diagnostics diag.List `json:"diagnostics,omitempty"`
 }
 
 // State is a state of the chart, or a pseudo-state (start, end, choice) of a
@@ -91,7 +93,7 @@ type State struct {
 	// keep the designer's layout. Nil when the source has no geometry.
 	Box *Box `json:"box,omitempty"`
 
-	Pos Pos `json:"pos"` // the state's shape
+	Pos diag.Pos `json:"pos"` // the state's shape
 }
 
 // Box is a shape's place on its page, in draw.io's units: pixels of 1/96
@@ -133,7 +135,7 @@ type Action struct {
 	// is. SCXML's <if>, <elseif> and <else> become guards.
 	Guard string `json:"guard,omitempty"`
 
-	Pos Pos `json:"pos"` // where the action was set
+	Pos diag.Pos `json:"pos"` // where the action was set
 }
 
 // ActionKind says what an [Action] does.
@@ -238,7 +240,7 @@ type Transition struct {
 	// state stack, for a later transition whose target is ToReturn.
 	Push bool `json:"push,omitempty"`
 
-	Pos Pos `json:"pos"` // the transition's connector
+	Pos diag.Pos `json:"pos"` // the transition's connector
 }
 
 // Target is where a transition goes.
@@ -369,4 +371,15 @@ func (k TargetKind) MarshalText() ([]byte, error) {
 // UnmarshalText decodes a kind written by MarshalText.
 func (k *TargetKind) UnmarshalText(b []byte) error {
 	return unmarshalName(b, targetKindNames[:], "target kind", k)
+}
+
+// unmarshalName sets *v to the index of b in names.
+func unmarshalName[T ~uint8](b []byte, names []string, what string, v *T) error {
+	for i, n := range names {
+		if n == string(b) {
+			*v = T(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("chart: unknown %s %q", what, b)
 }

@@ -85,15 +85,15 @@
 //
 // # Positions and diagnostics
 //
-// Every element carries a [Pos]: file, page, shape ID and name, line and
+// Every element carries a [diag.Pos]: file, page, shape ID and name, line and
 // column in the XML. It renders as
 //
 //	goomba.vdx:41:7: page "Page-1", shape 12 "walkLeft"
 //
-// Problems are [Diagnostic] values with a position, a [Severity] (Error,
+// Problems are [diag.Diagnostic] values with a position, a [diag.Severity] (Error,
 // Warning, Note), a lower-case message prefixed by the package that found
-// it ("visio: ...") and a hint for people. A [Diagnostics] list is an error
-// that prints its first error and "(and N more)"; [Diagnostics.Err] keeps
+// it ("visio: ...") and a hint for people. A [diag.List] list is an error
+// that prints its first error and "(and N more)"; [diag.List.Err] keeps
 // the errors and leaves the warnings out. An importer returns a Chart even
 // when it found errors, with every diagnostic in Chart.Diagnostics, so that
 // a tool can show them all.

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // The Goomba's stencil: the masters designers draw with, the tests the game
@@ -50,7 +51,7 @@ func ExampleReadStencil() {
   ]
 }`
 	_, err := chart.ReadStencil(strings.NewReader(file), "patroller.json")
-	for _, d := range err.(chart.Diagnostics) {
+	for _, d := range err.(diag.List) {
 		fmt.Println(d)
 		if d.Hint != "" {
 			fmt.Println("\thint:", d.Hint)
@@ -60,33 +61,4 @@ func ExampleReadStencil() {
 	// patroller.json:6:27: chart: stencil: unknown key "tests[1].mesage"
 	// 	hint: the keys here are name, message, values
 	// patroller.json:7:6: chart: stencil: test "hitWall" is listed twice
-}
-
-// Positions render like a compiler's, with the page and shape a designer
-// looks for.
-func ExamplePos_String() {
-	p := chart.Pos{File: "goomba.vdx", Line: 41, Col: 7, Page: "Page-1", Shape: "12", ShapeName: "walkLeft"}
-	fmt.Println(p)
-	fmt.Println(chart.Pos{File: "goomba.stencil.json", Line: 3, Col: 5})
-	// Output:
-	// goomba.vdx:41:7: page "Page-1", shape 12 "walkLeft"
-	// goomba.stencil.json:3:5
-}
-
-// A list of diagnostics is an error made of its errors; warnings travel
-// with it but do not fail a build.
-func ExampleDiagnostics() {
-	at := chart.Pos{File: "goomba.vdx", Line: 60, Col: 7, Page: "Page-1", Shape: "4"}
-	l := chart.Diagnostics{
-		{Pos: at, Severity: chart.Warning, Message: "visio: master \"Process\" is not in stencil \"goomba\": its 1 shapes are ignored"},
-		{Pos: at, Message: "visio: test \"jump\" is not in stencil \"goomba\""},
-		{Pos: at, Message: "visio: the start of the transition is glued to no state"},
-	}
-	fmt.Println(len(l.Errors()), "errors,", len(l.Warnings()), "warning")
-	if err := l.Err(); err != nil {
-		fmt.Println(err)
-	}
-	// Output:
-	// 2 errors, 1 warning
-	// goomba.vdx:60:7: page "Page-1", shape 4: visio: test "jump" is not in stencil "goomba" (and 1 more)
 }

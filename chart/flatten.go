@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // ErrNesting: a chart's compound states cannot be flattened (a Parent that
@@ -87,9 +89,9 @@ type flattener struct {
 	own      map[string][]int // state ID -> indices of the transitions leaving it (any-state ones aside)
 }
 
-func (f *flattener) errorf(at Pos, hint, format string, args ...any) {
-	f.c.Diagnostics = append(f.c.Diagnostics, Diagnostic{
-		Pos: at, Severity: Error, Message: fmt.Sprintf(format, args...), Hint: hint, Err: ErrNesting,
+func (f *flattener) errorf(at diag.Pos, hint, format string, args ...any) {
+	f.c.Diagnostics = append(f.c.Diagnostics, diag.Diagnostic{
+		Pos: at, Severity: diag.Error, Message: fmt.Sprintf(format, args...), Hint: hint, Err: ErrNesting,
 	})
 }
 
@@ -301,7 +303,7 @@ func (f *flattener) reportEntries() {
 			f.errorf(c.States[i].Pos, "Mark one of its states initial, or draw a start state inside it with a transition to its first state.",
 				"chart: compound state %q has no initial state, so no transition can enter it", label(&c.States[i]))
 		} else {
-			c.Diagnostics = append(c.Diagnostics, Diagnostic{Pos: c.States[i].Pos, Severity: Note,
+			c.Diagnostics = append(c.Diagnostics, diag.Diagnostic{Pos: c.States[i].Pos, Severity: diag.Note,
 				Message: fmt.Sprintf("chart: compound state %q has no initial state; no transition enters it, so it needs none", label(&c.States[i]))})
 		}
 	}
@@ -372,11 +374,11 @@ func (f *flattener) overLimit(total int, what string, count func(int) int, unit,
 	if len(comps) > 3 {
 		msg += fmt.Sprintf("; and %d more compound states copy %s", len(comps)-3, what)
 	}
-	at := Pos{File: c.File}
+	at := diag.Pos{File: c.File}
 	if len(comps) > 0 {
 		at = c.States[comps[0]].Pos
 	}
-	c.Diagnostics = append(c.Diagnostics, Diagnostic{Pos: at, Severity: Error, Err: ErrLimit,
+	c.Diagnostics = append(c.Diagnostics, diag.Diagnostic{Pos: at, Severity: diag.Error, Err: ErrLimit,
 		Message: "chart: " + fmt.Sprintf(format, commas(total), commas(f.max), msg),
 		Hint:    hint + LimitHint("MaxTransitions")})
 }
@@ -522,7 +524,7 @@ func (f *flattener) noteCompounds() {
 		if e := f.entry[i]; e >= 0 {
 			msg += fmt.Sprintf("; entering it enters %q", label(&c.States[e]))
 		}
-		c.Diagnostics = append(c.Diagnostics, Diagnostic{Pos: st.Pos, Severity: Note, Message: msg})
+		c.Diagnostics = append(c.Diagnostics, diag.Diagnostic{Pos: st.Pos, Severity: diag.Note, Message: msg})
 	}
 }
 

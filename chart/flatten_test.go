@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // nest builds a chart from compact lines: "S id parent [initial]" for a
@@ -101,9 +103,9 @@ func TestFlatten(t *testing.T) {
 			notes, errs := 0, 0
 			for _, d := range tt.chart.Diagnostics {
 				switch d.Severity {
-				case Note:
+				case diag.Note:
 					notes++
-				case Error:
+				case diag.Error:
 					errs++
 					if !errors.Is(d, ErrNesting) {
 						t.Errorf("%v does not wrap ErrNesting", d)

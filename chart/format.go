@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // Format is a drawing format that [Read] and [ReadFile] recognise. An
@@ -84,14 +86,14 @@ func Formats() []Format {
 // tell. opt.File is set to path when empty. The error of a file no format
 // reads wraps [ErrUnknownFormat] and lists the formats the program reads.
 // Otherwise ReadFile returns what the format's importer returns: a chart
-// carrying its diagnostics, and their errors as a [Diagnostics] error;
+// carrying its diagnostics, and their errors as a [diag.List] error;
 // nil and the error when the file could not be read at all.
 func ReadFile(path string, opt ReadOptions) (*Chart, error) {
 	if opt.File == "" {
 		opt.File = path
 	}
 	cannotRead := func(err error) error {
-		return Diagnostics{{Pos: Pos{File: opt.File}, Message: "chart: cannot read drawing: " + errText(err, path), Err: err}}
+		return diag.List{{Pos: diag.Pos{File: opt.File}, Message: "chart: cannot read drawing: " + errText(err, path), Err: err}}
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -128,7 +130,7 @@ func Read(r io.Reader, name string, opt ReadOptions) (*Chart, error) {
 	br := bufio.NewReaderSize(r, SniffLen)
 	head, err := br.Peek(SniffLen)
 	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
-		return nil, Diagnostics{{Pos: Pos{File: opt.File}, Message: "chart: cannot read drawing: " + err.Error(), Err: err}}
+		return nil, diag.List{{Pos: diag.Pos{File: opt.File}, Message: "chart: cannot read drawing: " + err.Error(), Err: err}}
 	}
 	format, err := detect(head, name, opt.File)
 	if err != nil {
@@ -164,7 +166,7 @@ func detect(head []byte, name, file string) (Format, error) {
 	if len(bytes.TrimSpace(head)) == 0 {
 		what = "it is empty"
 	}
-	return Format{}, Diagnostics{{Pos: Pos{File: file}, Err: ErrUnknownFormat,
+	return Format{}, diag.List{{Pos: diag.Pos{File: file}, Err: ErrUnknownFormat,
 		Message: "chart: not a drawing: " + what,
 		Hint:    "this program reads " + FormatList(all)}}
 }

@@ -7,6 +7,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // hostileJSON returns small versions of the hostile chart files: deep
@@ -45,7 +47,7 @@ func FuzzReadJSON(f *testing.F) {
 		}
 		c, err := ReadJSON(bytes.NewReader(data), "f.json")
 		if err != nil {
-			var l Diagnostics
+			var l diag.List
 			if c != nil || !errors.As(err, &l) || len(l) == 0 || len(l) > maxJSONProblems+2 {
 				t.Fatalf("ReadJSON: chart %v, error %q", c, err)
 			}
@@ -95,7 +97,7 @@ func FuzzReadStencil(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := ReadStencil(bytes.NewReader(data), "s.json")
 		if err != nil {
-			var l Diagnostics
+			var l diag.List
 			if s != nil || !errors.As(err, &l) || len(l) == 0 || len(l) > 2*(maxJSONProblems+2) {
 				t.Fatalf("ReadStencil: stencil %v, error %q", s, err)
 			}

@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // chartKeys lists the keys each object of a chart file may have, by path
@@ -82,7 +84,7 @@ func init() {
 func LoadJSON(path string) (*Chart, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, Diagnostics{{Pos: Pos{File: path}, Message: "chart: cannot read chart: " + errText(err, path), Err: err}}
+		return nil, diag.List{{Pos: diag.Pos{File: path}, Message: "chart: cannot read chart: " + errText(err, path), Err: err}}
 	}
 	defer f.Close()
 	return ReadJSON(f, path)
@@ -109,7 +111,7 @@ func LoadJSON(path string) (*Chart, error) {
 // size: it takes time linear in the file, and holds the file and the
 // chart in memory, little else.
 //
-// The error, when not nil, is a [Diagnostics] list of at most 100 problems
+// The error, when not nil, is a [diag.List] list of at most 100 problems
 // (then one more saying how many were left out, and the malformed JSON or
 // the limit that stopped the reading, when it came after them), and the
 // chart is nil.
@@ -126,14 +128,14 @@ func readJSON(r io.Reader, opt ReadOptions) (*Chart, error) {
 	name := opt.File
 	data, err := readLimited(r, opt.MaxSize)
 	if err != nil {
-		return nil, Diagnostics{{Pos: Pos{File: name}, Message: "chart: cannot read chart: " + err.Error(), Err: err}}
+		return nil, diag.List{{Pos: diag.Pos{File: name}, Message: "chart: cannot read chart: " + err.Error(), Err: err}}
 	}
 	if int64(len(data)) > opt.MaxSize {
-		return nil, Diagnostics{{Pos: Pos{File: name}, Err: ErrLimit,
+		return nil, diag.List{{Pos: diag.Pos{File: name}, Err: ErrLimit,
 			Message: "chart: the chart file is larger than " + sizeString(opt.MaxSize), Hint: LimitHint("MaxSize")}}
 	}
 	if t := bytes.TrimSpace(data); len(t) == 0 || t[0] != '{' {
-		return nil, Diagnostics{{Pos: Pos{File: name}, Message: "chart: not a chart: a chart file is a JSON object", Hint: "Write one with \"fsmforge convert DRAWING OUT.json\"."}}
+		return nil, diag.List{{Pos: diag.Pos{File: name}, Message: "chart: not a chart: a chart file is a JSON object", Hint: "Write one with \"fsmforge convert DRAWING OUT.json\"."}}
 	}
 	rd := &chartReader{doc: newJSONDoc(data, name), opt: opt, members: make(map[*jsonSchema]jsonSpan)}
 	sc := jsonScan{data: data, what: "chart", visit: rd.visit}
@@ -143,7 +145,7 @@ func readJSON(r io.Reader, opt ReadOptions) (*Chart, error) {
 		return nil, diags
 	}
 	if _, ok := rd.members[chartStates]; !ok {
-		diags = append(diags, Diagnostic{Pos: rd.doc.at(sc.space(0)), Message: "chart: not a chart: the object has no \"states\"",
+		diags = append(diags, diag.Diagnostic{Pos: rd.doc.at(sc.space(0)), Message: "chart: not a chart: the object has no \"states\"",
 			Hint: "A chart file lists states and transitions; a stencil or a table is read by other commands."})
 	}
 	if len(diags) > 0 {
@@ -204,7 +206,7 @@ func (rd *chartReader) visit(s *jsonSchema, keyOff, start, end int) *jsonProblem
 }
 
 // decode decodes the chart from the places visit recorded.
-func (rd *chartReader) decode() (*Chart, Diagnostics) {
+func (rd *chartReader) decode() (*Chart, diag.List) {
 	doc, c := rd.doc, new(Chart)
 	for _, s := range chartMembers {
 		m, ok := rd.members[s]
@@ -212,7 +214,7 @@ func (rd *chartReader) decode() (*Chart, Diagnostics) {
 			continue
 		}
 		field := s.name
-		var d *Diagnostic
+		var d *diag.Diagnostic
 		switch s {
 		case chartName:
 			d = doc.unmarshal(m, "chart", field, &c.Name)
@@ -231,10 +233,10 @@ func (rd *chartReader) decode() (*Chart, Diagnostics) {
 		case chartTransitions:
 			d = decodeList(doc, m, rd.transitions, field, &c.Transitions)
 		case chartDiagnostics:
-			d = decodeList(doc, m, rd.diagnostics, field, (*[]Diagnostic)(&c.Diagnostics))
+			d = decodeList(doc, m, rd.diagnostics, field, (*[]diag.Diagnostic)(&c.Diagnostics))
 		}
 		if d != nil {
-			return nil, Diagnostics{*d}
+			return nil, diag.List{*d}
 		}
 	}
 	if c.File == "" {
@@ -259,7 +261,7 @@ func (rd *chartReader) decode() (*Chart, Diagnostics) {
 // decodeList decodes the array at m, whose elements are at elems, into
 // *list, allocating it once; a value that is not an array is decoded
 // whole, for its error.
-func decodeList[T any](doc *jsonDoc, m jsonSpan, elems []jsonSpan, field string, list *[]T) *Diagnostic {
+func decodeList[T any](doc *jsonDoc, m jsonSpan, elems []jsonSpan, field string, list *[]T) *diag.Diagnostic {
 	if doc.data[m.start] != '[' {
 		return doc.unmarshal(m, "chart", field, list)
 	}
@@ -315,17 +317,17 @@ func newJSONDoc(data []byte, name string) *jsonDoc {
 
 // at is the position of the byte at off. Positions asked for in
 // increasing order cost time linear in the file in all.
-func (doc *jsonDoc) at(off int) Pos {
+func (doc *jsonDoc) at(off int) diag.Pos {
 	line, col := doc.lines.pos(off)
-	return Pos{File: doc.name, Line: line, Col: col}
+	return diag.Pos{File: doc.name, Line: line, Col: col}
 }
 
 // diags turns jsonScan's problems into diagnostics whose messages start
 // with prefix.
-func (doc *jsonDoc) diags(problems []jsonProblem, prefix string) Diagnostics {
-	var diags Diagnostics
+func (doc *jsonDoc) diags(problems []jsonProblem, prefix string) diag.List {
+	var diags diag.List
 	for _, p := range problems {
-		diags = append(diags, Diagnostic{Pos: doc.at(p.off), Message: prefix + p.msg, Hint: p.hint, Err: p.err})
+		diags = append(diags, diag.Diagnostic{Pos: doc.at(p.off), Message: prefix + p.msg, Hint: p.hint, Err: p.err})
 	}
 	return diags
 }
@@ -333,7 +335,7 @@ func (doc *jsonDoc) diags(problems []jsonProblem, prefix string) Diagnostics {
 // unmarshal decodes the value at m into v, reporting an error at the
 // value, or at the member of it that is wrong: what ("chart", "stencil")
 // and field (the path of the value, indices left out: "states") name it.
-func (doc *jsonDoc) unmarshal(m jsonSpan, what, field string, v any) *Diagnostic {
+func (doc *jsonDoc) unmarshal(m jsonSpan, what, field string, v any) *diag.Diagnostic {
 	err := json.Unmarshal(doc.data[m.start:m.end], v)
 	if err == nil {
 		return nil
@@ -344,11 +346,11 @@ func (doc *jsonDoc) unmarshal(m jsonSpan, what, field string, v any) *Diagnostic
 	}
 	var te *json.UnmarshalTypeError
 	if !errors.As(err, &te) {
-		msg := strings.TrimPrefix(strings.TrimPrefix(err.Error(), "json: "), "chart: ")
+		msg := strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(err.Error(), "json: "), "chart: "), "diag: ")
 		if what != "chart" {
 			msg = what + ": " + msg
 		}
-		return &Diagnostic{Pos: doc.at(at), Message: "chart: " + msg}
+		return &diag.Diagnostic{Pos: doc.at(at), Message: "chart: " + msg}
 	}
 	if te.Field != "" {
 		at = m.start + int(te.Offset)
@@ -360,27 +362,27 @@ func (doc *jsonDoc) unmarshal(m jsonSpan, what, field string, v any) *Diagnostic
 	if field != "" {
 		what += " " + field
 	}
-	return &Diagnostic{Pos: doc.at(at), Message: fmt.Sprintf("chart: %s: want a JSON %s, not %s", what, jsonTypeName(te.Type.Kind().String()), te.Value)}
+	return &diag.Diagnostic{Pos: doc.at(at), Message: fmt.Sprintf("chart: %s: want a JSON %s, not %s", what, jsonTypeName(te.Type.Kind().String()), te.Value)}
 }
 
 // checkStencil checks a stencil decoded from the value at off (its key at
 // keyOff, or -1 for a stencil file), with the position of each problem.
 // It reports at most maxJSONProblems of them, and one more saying how
 // many it left out.
-func (doc *jsonDoc) checkStencil(s *Stencil, off, keyOff int) Diagnostics {
+func (doc *jsonDoc) checkStencil(s *Stencil, off, keyOff int) diag.List {
 	// check names where each problem is by a path, asking once for each
 	// diagnostic, in order: paths[i] is where diags[i] is. Find all the
 	// paths in one reading of the stencil, then the positions in file
 	// order.
 	var paths []string
-	diags := s.check(func(path string) Pos {
+	diags := s.check(func(path string) diag.Pos {
 		paths = append(paths, path)
-		return Pos{}
+		return diag.Pos{}
 	})
 	if len(diags) > maxJSONProblems {
 		more := len(diags) - maxJSONProblems
 		paths = paths[:maxJSONProblems]
-		diags = append(diags[:maxJSONProblems:maxJSONProblems], Diagnostic{Pos: Pos{File: doc.name},
+		diags = append(diags[:maxJSONProblems:maxJSONProblems], diag.Diagnostic{Pos: diag.Pos{File: doc.name},
 			Message: "chart: stencil: and " + pluralC(more, "more problem"), Hint: "fix the problems above and read the file again"})
 	}
 	found := jsonOffsets(doc.data, off, paths)
@@ -394,7 +396,7 @@ func (doc *jsonDoc) checkStencil(s *Stencil, off, keyOff int) Diagnostics {
 		case keyOff >= 0:
 			places = append(places, place{i, keyOff})
 		default:
-			diags[i].Pos = Pos{File: doc.name}
+			diags[i].Pos = diag.Pos{File: doc.name}
 		}
 	}
 	slices.SortStableFunc(places, func(a, b place) int { return a.off - b.off })

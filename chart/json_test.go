@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 func TestJSONRoundTrip(t *testing.T) {
@@ -15,15 +17,15 @@ func TestJSONRoundTrip(t *testing.T) {
 			Tests:   []Test{{Name: "hit"}, {Name: "stomp", Message: true}},
 			Actions: []Property{{Name: "Anim", Values: []string{"walk", "die"}}}},
 		States: []State{
-			{ID: "1", Name: "walk", Initial: true, Entry: []Action{{Property: "Anim", Value: "walk", Pos: Pos{Line: 3}}}, Box: &Box{X: 1, Y: 2, W: 3, H: 4}},
-			{ID: "2", Name: "dead", Kind: EndState, Pos: Pos{File: "goomba.vdx", Page: "Page-1", Shape: "2"}},
+			{ID: "1", Name: "walk", Initial: true, Entry: []Action{{Property: "Anim", Value: "walk", Pos: diag.Pos{Line: 3}}}, Box: &Box{X: 1, Y: 2, W: 3, H: 4}},
+			{ID: "2", Name: "dead", Kind: EndState, Pos: diag.Pos{File: "goomba.vdx", Page: "Page-1", Shape: "2"}},
 		},
 		Transitions: []Transition{
 			{ID: "3", From: "1", Order: 1, Test: "stomp", Target: Target{Kind: ToState, State: "2"}, Push: true},
 			{ID: "4", AnyState: true, Order: 1, Test: "hit", Value: "x", Target: Target{Kind: ToReturn}},
 			{ID: "5", From: "2", Order: 1, Label: "a [b] / c", Event: "a", Guard: "b", Action: "c", Target: Target{Kind: ToFinal}},
 		},
-		Diagnostics: Diagnostics{{Severity: Warning, Message: "visio: x", Hint: "y"}},
+		Diagnostics: diag.List{{Severity: diag.Warning, Message: "visio: x", Hint: "y"}},
 	}
 	got := roundTrip(t, c)
 	c.Stencil.File = "c.json"

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // allocated returns the bytes f allocates.
@@ -54,7 +56,7 @@ func TestJSONDepth(t *testing.T) {
 			if err == nil || !strings.HasPrefix(err.Error(), tt.want) || !strings.Contains(err.Error(), "nests more than 64 levels deep") || !errors.Is(err, ErrLimit) {
 				t.Errorf("reading %d levels: %v, want %s...", n, err, tt.want)
 			}
-			var l Diagnostics
+			var l diag.List
 			if !errors.As(err, &l) || len(l) != 1 || !strings.Contains(l[0].Hint, "is this the right file?") {
 				t.Errorf("reading %d levels: diagnostics %#v, want one whose hint asks whether it is the right file", n, l)
 			}
@@ -192,13 +194,13 @@ func TestReadJSONLimits(t *testing.T) {
 			if err == nil || c != nil || err.Error() != tt.want {
 				t.Fatalf("readJSON = %v, want %s", err, tt.want)
 			}
-			if l := err.(Diagnostics); len(l) != 1 || !errors.Is(l[0], ErrLimit) || l[0].Hint == "" {
+			if l := err.(diag.List); len(l) != 1 || !errors.Is(l[0], ErrLimit) || l[0].Hint == "" {
 				t.Errorf("readJSON = %v with hint %q, want one error wrapping ErrLimit with a hint", l, l[0].Hint)
 			}
 		})
 	}
 	_, err := readJSON(strings.NewReader(chart(4, 0, 0, 0)), ReadOptions{File: "c.json", MaxElements: 3})
-	if l := err.(Diagnostics); !strings.Contains(l[0].Hint, "ReadOptions.MaxElements") {
+	if l := err.(diag.List); !strings.Contains(l[0].Hint, "ReadOptions.MaxElements") {
 		t.Errorf("hint %q, want ReadOptions.MaxElements in it", l[0].Hint)
 	}
 }
@@ -208,7 +210,7 @@ func TestReadJSONLimits(t *testing.T) {
 func TestReadJSONProblems(t *testing.T) {
 	in := `{"states": [` + strings.Repeat(`{"colour": 1}, `, 1000) + `{}]}`
 	_, err := ReadJSON(strings.NewReader(in), "c.json")
-	l, _ := err.(Diagnostics)
+	l, _ := err.(diag.List)
 	if len(l) != 101 || !strings.HasPrefix(l[100].Message, "chart: and 900 more problems") || l[99].Message != `chart: unknown key "states[99].colour"` {
 		t.Errorf("ReadJSON(1,000 unknown keys) = %d diagnostics, the last %v", len(l), l[len(l)-1])
 	}
@@ -302,7 +304,7 @@ func TestWriteJSONMarshalIndent(t *testing.T) {
 		"full":  full,
 		"zero":  {},
 		"nil":   nil,
-		"empty": {States: []State{{}}, Transitions: []Transition{{}}, Diagnostics: Diagnostics{{}}, Stencil: &Stencil{}},
+		"empty": {States: []State{{}}, Transitions: []Transition{{}}, Diagnostics: diag.List{{}}, Stencil: &Stencil{}},
 	}
 	goldens, _ := filepath.Glob("*/testdata/*.golden.json")
 	for _, g := range goldens {
@@ -389,7 +391,7 @@ func TestWriteJSONErrors(t *testing.T) {
 		{States: []State{{ID: "a", Kind: 9}}},
 		{States: []State{{ID: "a", Box: &Box{X: math.NaN()}}}},
 		{Transitions: []Transition{{ID: "t", Target: Target{Kind: 7}}}},
-		{Diagnostics: Diagnostics{{Severity: 5}}},
+		{Diagnostics: diag.List{{Severity: 5}}},
 	} {
 		var w countWriter
 		err := WriteJSON(&w, c)
@@ -417,7 +419,7 @@ func TestReadJSONMemory(t *testing.T) {
 	}
 	for i := range 300000 {
 		c.Transitions = append(c.Transitions, Transition{ID: "t" + strconv.Itoa(i), From: "s" + strconv.Itoa(i%3000), Order: i/3000 + 1,
-			Test: "e" + strconv.Itoa(i/3000), Target: Target{State: "s" + strconv.Itoa((i+1)%3000)}, Pos: Pos{File: "big.scxml", Line: i + 2}})
+			Test: "e" + strconv.Itoa(i/3000), Target: Target{State: "s" + strconv.Itoa((i+1)%3000)}, Pos: diag.Pos{File: "big.scxml", Line: i + 2}})
 	}
 	var buf bytes.Buffer
 	if err := WriteJSON(&buf, c); err != nil {
@@ -441,7 +443,7 @@ func TestReadJSONMemory(t *testing.T) {
 func TestReadJSONProblemsThenLimit(t *testing.T) {
 	in := `{"states": [` + strings.Repeat(`{"colour": 1}, `, 200) + strings.Repeat("[", 70) + strings.Repeat("]", 70) + `]}`
 	_, err := ReadJSON(strings.NewReader(in), "c.json")
-	l, _ := err.(Diagnostics)
+	l, _ := err.(diag.List)
 	if len(l) != 102 || !strings.HasPrefix(l[100].Message, "chart: and 100 more problems") || !errors.Is(l[101], ErrLimit) {
 		t.Errorf("ReadJSON(200 unknown keys, then 70 levels) = %d diagnostics: %v, %v", len(l), l[100], l[len(l)-1])
 	}

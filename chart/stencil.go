@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // Stencil is the programmers' vocabulary for a family of drawings: which
@@ -313,7 +315,7 @@ const maxStencilSize = 16 << 20
 func LoadStencil(path string) (*Stencil, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, Diagnostics{{Pos: Pos{File: path}, Message: "chart: cannot read stencil: " + errText(err, path), Err: err}}
+		return nil, diag.List{{Pos: diag.Pos{File: path}, Message: "chart: cannot read stencil: " + errText(err, path), Err: err}}
 	}
 	defer f.Close()
 	return ReadStencil(f, path)
@@ -329,7 +331,7 @@ func errText(err error, path string) string {
 }
 
 // ReadStencil reads a stencil in JSON from r and checks it; name names the
-// file in positions. The error, when not nil, is a [Diagnostics] list whose
+// file in positions. The error, when not nil, is a [diag.List] list whose
 // positions give the line and column of each problem: malformed JSON, an
 // unknown or repeated key, a value of the wrong type, an empty or repeated
 // name, a value that cannot be a Visio drop-list entry (empty, with a ';' or
@@ -340,10 +342,10 @@ func errText(err error, path string) string {
 func ReadStencil(r io.Reader, name string) (*Stencil, error) {
 	data, err := readLimited(r, maxStencilSize)
 	if err != nil {
-		return nil, Diagnostics{{Pos: Pos{File: name}, Message: "chart: cannot read stencil: " + err.Error(), Err: err}}
+		return nil, diag.List{{Pos: diag.Pos{File: name}, Message: "chart: cannot read stencil: " + err.Error(), Err: err}}
 	}
 	if len(data) > maxStencilSize {
-		return nil, Diagnostics{{Pos: Pos{File: name}, Err: ErrLimit, Message: "chart: stencil file is larger than 16 MiB", Hint: "a stencil lists masters, tests and drop-lists; is this the right file?"}}
+		return nil, diag.List{{Pos: diag.Pos{File: name}, Err: ErrLimit, Message: "chart: stencil file is larger than 16 MiB", Hint: "a stencil lists masters, tests and drop-lists; is this the right file?"}}
 	}
 	doc := newJSONDoc(data, name)
 	sc := jsonScan{data: data, what: "stencil"}
@@ -378,9 +380,9 @@ func jsonTypeName(kind string) string {
 }
 
 // Validate checks a stencil built in Go, as ReadStencil checks a file. The
-// error, when not nil, is a [Diagnostics] list.
+// error, when not nil, is a [diag.List] list.
 func (s *Stencil) Validate() error {
-	if d := s.check(func(string) Pos { return Pos{File: s.File} }); len(d) > 0 {
+	if d := s.check(func(string) diag.Pos { return diag.Pos{File: s.File} }); len(d) > 0 {
 		return d
 	}
 	return nil
@@ -389,10 +391,10 @@ func (s *Stencil) Validate() error {
 // check validates s; at gives the position of a JSON path ("tests[2].name").
 // It calls at once for each diagnostic, in their order (checkStencil
 // relies on it).
-func (s *Stencil) check(at func(path string) Pos) Diagnostics {
-	var diags Diagnostics
+func (s *Stencil) check(at func(path string) diag.Pos) diag.List {
+	var diags diag.List
 	bad := func(path, hint, format string, args ...any) {
-		diags = append(diags, Diagnostic{Pos: at(path), Message: "chart: stencil: " + fmt.Sprintf(format, args...), Hint: hint})
+		diags = append(diags, diag.Diagnostic{Pos: at(path), Message: "chart: stencil: " + fmt.Sprintf(format, args...), Hint: hint})
 	}
 	entry := func(path, what, v string) bool {
 		switch {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 const goombaStencil = "../examples/goomba/goomba.stencil.json"
@@ -125,9 +126,9 @@ func TestReadStencilErrors(t *testing.T) {
 			if err == nil {
 				t.Fatalf("ReadStencil(%s) = %+v, want an error", tt.json, st)
 			}
-			var l chart.Diagnostics
+			var l diag.List
 			if !errors.As(err, &l) {
-				t.Fatalf("ReadStencil error %T, want chart.Diagnostics", err)
+				t.Fatalf("ReadStencil error %T, want diag.List", err)
 			}
 			var got []string
 			for _, d := range l {

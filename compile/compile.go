@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/table"
 )
 
@@ -44,7 +45,7 @@ type Result struct {
 
 	// Diagnostics holds the chart's own diagnostics (from its importer)
 	// followed by the compiler's: errors, warnings and notes.
-	Diagnostics chart.Diagnostics
+	Diagnostics diag.List
 
 	// Merged lists what minimisation merged, one entry per state kept that
 	// absorbed others, in the order of the table's states. Empty unless
@@ -59,7 +60,7 @@ type Result struct {
 
 	// Pos gives, for each state of the table (indexed by StateID), where
 	// it was drawn: the state kept, for a class of merged states.
-	Pos []chart.Pos
+	Pos []diag.Pos
 }
 
 // Merge is one state of a minimised table and the states of the chart
@@ -67,12 +68,12 @@ type Result struct {
 type Merge struct {
 	Kept      string        // the kept state's name in the table
 	State     table.StateID // its ID in the minimised table
-	Pos       chart.Pos     // where the kept state was drawn
+	Pos       diag.Pos      // where the kept state was drawn
 	Merged    []string      // the names the merged states had, in chart order
-	MergedPos []chart.Pos   // where each merged state was drawn
+	MergedPos []diag.Pos    // where each merged state was drawn
 }
 
-// Sentinel errors, for [errors.Is] on a [chart.Diagnostic] (its Err) or on
+// Sentinel errors, for [errors.Is] on a [diag.Diagnostic] (its Err) or on
 // the error Compile returns. Each names a kind of problem; whether it is an
 // error or a warning depends on the chart (see the package documentation).
 var (
@@ -155,7 +156,7 @@ const Completion = "completion"
 // returned list is new; c is not changed. Check never panics; a nil chart
 // is reported as an error. It costs time and memory in proportion to the
 // chart, plus tests × states for the limits.
-func Check(c *chart.Chart, opt Options) chart.Diagnostics {
+func Check(c *chart.Chart, opt Options) diag.List {
 	if c == nil {
 		return nilChart()
 	}
@@ -175,8 +176,8 @@ func fromChart(opt Options, c *chart.Chart) Options {
 
 // Compile checks a chart and lowers it into a table. It always returns a
 // Result with every diagnostic; Result.Table is nil when some are errors,
-// and the error is then a [chart.Diagnostics] of those errors
-// ([chart.Diagnostics.Err]). Warnings and notes do not stop it.
+// and the error is then a [diag.List] of those errors
+// ([diag.List.Err]). Warnings and notes do not stop it.
 //
 // The same chart and options always give the same table, byte for byte
 // ([table.Table.MarshalBinary]). Compile never panics; it is safe to call
@@ -202,15 +203,15 @@ func Compile(c *chart.Chart, opt Options) (*Result, error) {
 	return r, r.Diagnostics.Err()
 }
 
-func nilChart() chart.Diagnostics {
-	return chart.Diagnostics{{Message: "compile: no chart (nil)", Hint: "pass the chart an importer returned", Err: ErrMissingState}}
+func nilChart() diag.List {
+	return diag.List{{Message: "compile: no chart (nil)", Hint: "pass the chart an importer returned", Err: ErrMissingState}}
 }
 
 // all returns the chart's diagnostics followed by the compiler's, in a new
 // slice.
-func (x *lowering) all() chart.Diagnostics {
+func (x *lowering) all() diag.List {
 	x.summarize()
-	out := make(chart.Diagnostics, 0, len(x.c.Diagnostics)+len(x.diags))
+	out := make(diag.List, 0, len(x.c.Diagnostics)+len(x.diags))
 	out = append(out, x.c.Diagnostics...)
 	return append(out, x.diags...)
 }
@@ -282,7 +283,7 @@ func (x *lowering) build(r *Result, opt Options) {
 	t, err := b.Build()
 	if err != nil {
 		// The checks above should have caught whatever the table refuses.
-		x.errorf(chart.Pos{File: x.c.File}, ErrLimit, "please report this as a bug of package compile, with the drawing",
+		x.errorf(diag.Pos{File: x.c.File}, ErrLimit, "please report this as a bug of package compile, with the drawing",
 			"the table does not build: %v", err)
 		return
 	}
@@ -296,7 +297,7 @@ func (x *lowering) build(r *Result, opt Options) {
 			r.States[s.ID] = table.Final
 		}
 	}
-	r.Pos = make([]chart.Pos, len(keep))
+	r.Pos = make([]diag.Pos, len(keep))
 	for k, q := range keep {
 		r.Pos[k] = x.pos(q)
 	}

@@ -11,24 +11,25 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/compile"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/table"
 )
 
 // want is an expected diagnostic: its severity, sentinel and a part of its
 // rendering.
 type want struct {
-	sev  chart.Severity
+	sev  diag.Severity
 	err  error
 	text string
 }
 
 const (
-	E = chart.Error
-	W = chart.Warning
-	N = chart.Note
+	E = diag.Error
+	W = diag.Warning
+	N = diag.Note
 )
 
-func checkDiags(t *testing.T, got chart.Diagnostics, wants []want) {
+func checkDiags(t *testing.T, got diag.List, wants []want) {
 	t.Helper()
 	ok := len(got) == len(wants)
 	for i := 0; ok && i < len(got); i++ {
@@ -93,12 +94,12 @@ func TestChecks(t *testing.T) {
 				{W, compile.ErrNoWayOut, `state "jumping" has no way out`}}},
 		{"flagged by the importer", func() *chart.Chart {
 			c := goombaChart(st, nil, trans("9", "3", "jump", "1"))
-			c.Diagnostics = chart.Diagnostics{{Pos: chart.Pos{File: "t", Shape: "9", Line: 3}, Message: "visio: test \"jump\" is not in stencil \"goomba\""}}
+			c.Diagnostics = diag.List{{Pos: diag.Pos{File: "t", Shape: "9", Line: 3}, Message: "visio: test \"jump\" is not in stencil \"goomba\""}}
 			return c
 		}(), compile.Options{}, []want{{E, nil, `visio: test "jump"`}}},
 		{"importer warnings", func() *chart.Chart {
 			c := goombaChart(st, nil)
-			c.Diagnostics = chart.Diagnostics{{Severity: W, Message: "visio: something ignored"}}
+			c.Diagnostics = diag.List{{Severity: W, Message: "visio: something ignored"}}
 			return c
 		}(), compile.Options{}, []want{{W, nil, `visio: something ignored`}}},
 		{"no initial", func() *chart.Chart {

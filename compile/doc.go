@@ -11,7 +11,7 @@
 //
 // [Check] only checks; [Compile] checks and builds. Both return the
 // chart's own diagnostics (those of its importer) followed by the
-// compiler's, each a [chart.Diagnostic] with the element's position, a
+// compiler's, each a [diag.Diagnostic] with the element's position, a
 // message starting "compile: ", a hint for people, and one of the
 // package's sentinel errors for [errors.Is]. Errors stop a compile
 // (the chart's own errors too); warnings and notes do not.

@@ -6,6 +6,7 @@ import (
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/visio"
 	"github.com/fsmforge/fsmforge/compile"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/table"
 )
 
@@ -72,12 +73,12 @@ func ExampleCheck() {
 		Name:    "guard",
 		Stencil: st,
 		States: []chart.State{
-			{ID: "1", Name: "idle", Initial: true, Pos: chart.Pos{File: "guard.vdx", Shape: "1"}},
-			{ID: "2", Name: "alert", Pos: chart.Pos{File: "guard.vdx", Shape: "2"}},
+			{ID: "1", Name: "idle", Initial: true, Pos: diag.Pos{File: "guard.vdx", Shape: "1"}},
+			{ID: "2", Name: "alert", Pos: diag.Pos{File: "guard.vdx", Shape: "2"}},
 		},
 		Transitions: []chart.Transition{
-			{ID: "3", From: "1", Test: "seePlayer", Target: chart.Target{Kind: chart.ToState, State: "2"}, Pos: chart.Pos{File: "guard.vdx", Shape: "3"}},
-			{ID: "4", From: "2", Test: "animationDone", Target: chart.Target{Kind: chart.ToState, State: "1"}, Pos: chart.Pos{File: "guard.vdx", Shape: "4"}},
+			{ID: "3", From: "1", Test: "seePlayer", Target: chart.Target{Kind: chart.ToState, State: "2"}, Pos: diag.Pos{File: "guard.vdx", Shape: "3"}},
+			{ID: "4", From: "2", Test: "animationDone", Target: chart.Target{Kind: chart.ToState, State: "1"}, Pos: diag.Pos{File: "guard.vdx", Shape: "4"}},
 		},
 	}
 	for _, d := range compile.Check(c, compile.Options{}) {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/compile"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/table"
 )
 
@@ -30,7 +31,7 @@ func stencil(t testing.TB) *chart.Stencil {
 // state returns a normal state for tests, its entry actions written
 // "Property=value", positioned at shape id of file "t".
 func state(id, name string, entry ...string) chart.State {
-	s := chart.State{ID: id, Name: name, Pos: chart.Pos{File: "t", Shape: id, ShapeName: name}}
+	s := chart.State{ID: id, Name: name, Pos: diag.Pos{File: "t", Shape: id, ShapeName: name}}
 	for _, e := range entry {
 		p, v, _ := strings.Cut(e, "=")
 		s.Entry = append(s.Entry, chart.Action{Property: p, Value: v, Pos: s.Pos})
@@ -49,7 +50,7 @@ func kind(k chart.StateKind, s chart.State) chart.State {
 // trans returns a transition for tests: from a state ID, or "*" for any
 // state; test "name" or "name=value"; to a state ID, "final" or "return".
 func trans(id, from, test, to string) chart.Transition {
-	t := chart.Transition{ID: id, From: from, Pos: chart.Pos{File: "t", Shape: id, ShapeName: test}}
+	t := chart.Transition{ID: id, From: from, Pos: diag.Pos{File: "t", Shape: id, ShapeName: test}}
 	if from == "*" {
 		t.From, t.AnyState = "", true
 	}
@@ -116,7 +117,7 @@ func goombaChart(st *chart.Stencil, states []chart.State, transitions ...chart.T
 
 // render renders diagnostics as the command-line tool does: the
 // diagnostic on a line, its hint indented below.
-func render(l chart.Diagnostics) string {
+func render(l diag.List) string {
 	var b strings.Builder
 	for _, d := range l {
 		b.WriteString(d.Error())
@@ -141,7 +142,7 @@ func checkResult(t testing.TB, r *compile.Result, err error) {
 		t.Fatalf("Compile = table %v, error %v, with diagnostics\n%s", r.Table != nil, err, render(r.Diagnostics))
 	}
 	if err != nil {
-		var l chart.Diagnostics
+		var l diag.List
 		if !errors.As(err, &l) || l.Warnings() != nil || len(l) == 0 {
 			t.Errorf("Compile error %T %v is not a list of errors", err, err)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/compile"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // hostileChart is a chart made to make a check slow or its messages long:
@@ -33,7 +34,7 @@ func manyStates(n int, name func(i int) string) []chart.State {
 	states := make([]chart.State, n)
 	for i := range states {
 		id := "s" + strconv.Itoa(i)
-		states[i] = chart.State{ID: id, Name: name(i), Pos: chart.Pos{File: "hostile.json", Shape: id}}
+		states[i] = chart.State{ID: id, Name: name(i), Pos: diag.Pos{File: "hostile.json", Shape: id}}
 	}
 	return states
 }
@@ -163,7 +164,7 @@ var hostileCharts = []hostileChart{
 		gen: func() *chart.Chart {
 			c := plainChart(manyStates(100_000, func(i int) string { return "S" + strconv.Itoa(i) }), nil)
 			any := trans(strings.Repeat("i", 1<<20), "*", "go", "s0")
-			any.Pos = chart.Pos{}
+			any.Pos = diag.Pos{}
 			c.Transitions = append(c.Transitions, any)
 			for i := range c.States {
 				c.Transitions = append(c.Transitions, trans("e"+strconv.Itoa(i), "s"+strconv.Itoa(i), "go", "s1"))
@@ -179,7 +180,7 @@ var hostileCharts = []hostileChart{
 		name: "long ID of a state",
 		gen: func() *chart.Chart {
 			c := plainChart(manyStates(100_000, func(int) string { return "Idle" }), nil)
-			c.States[0].ID, c.States[0].Pos = strings.Repeat("i", 1<<20), chart.Pos{}
+			c.States[0].ID, c.States[0].Pos = strings.Repeat("i", 1<<20), diag.Pos{}
 			return c
 		},
 		want: `is also the name of ID "iiii`,

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/source"
 	"github.com/fsmforge/fsmforge/table"
 )
@@ -22,7 +23,7 @@ type lowering struct {
 	c     *chart.Chart
 	st    *chart.Stencil // the vocabulary checked against; nil for a plain diagram or a wrong stencil
 	plain bool           // a plain diagram: no stencil at all
-	diags chart.Diagnostics
+	diags diag.List
 
 	repeats map[repeatKey]*repeated // diagnostics by kind, to list only the first few of each
 	hints   map[[2]int]string       // hints that list names, built once (see hint)
@@ -30,7 +31,7 @@ type lowering struct {
 	stTests  map[string]int    // the stencil's test names → index, once asked (see stencilTest)
 	stValues map[testValue]int // the stencil tests' values → their place in the drop-list, once asked (see valueRank)
 
-	flagged map[chart.Pos]bool // elements the importer reported errors for: File, Page and Shape only
+	flagged map[diag.Pos]bool // elements the importer reported errors for: File, Page and Shape only
 
 	idx   map[string]int // chart state ID → index in c.States (the first, for a repeated ID)
 	low   []int          // chart state index → lowered state, or lowStart, lowEnd, lowNone
@@ -52,7 +53,7 @@ type lowering struct {
 
 	choices    int // choice pseudo-states lowered as states
 	completion int // transitions given the completion test
-	firstComp  chart.Pos
+	firstComp  diag.Pos
 }
 
 // Markers of lowering.low.
@@ -76,8 +77,8 @@ type lprop struct {
 type ltest struct {
 	name, value string
 	message     bool
-	polled      bool      // plain: some use is a condition, not an event
-	pos         chart.Pos // first use
+	polled      bool     // plain: some use is a condition, not an event
+	pos         diag.Pos // first use
 }
 
 type lstate struct {
@@ -97,42 +98,42 @@ type ltrans struct {
 
 type testKey struct{ name, value string }
 
-func (x *lowering) diag(sev chart.Severity, at chart.Pos, err error, hint, format string, args ...any) {
+func (x *lowering) diag(sev diag.Severity, at diag.Pos, err error, hint, format string, args ...any) {
 	if x.listed(sev, err) {
-		x.diags = append(x.diags, chart.Diagnostic{Pos: at, Severity: sev, Message: "compile: " + fmt.Sprintf(format, args...), Hint: hint, Err: err})
+		x.diags = append(x.diags, diag.Diagnostic{Pos: at, Severity: sev, Message: "compile: " + fmt.Sprintf(format, args...), Hint: hint, Err: err})
 	}
 }
 
-func (x *lowering) errorf(at chart.Pos, err error, hint, format string, args ...any) {
-	x.diag(chart.Error, at, err, hint, format, args...)
+func (x *lowering) errorf(at diag.Pos, err error, hint, format string, args ...any) {
+	x.diag(diag.Error, at, err, hint, format, args...)
 }
 
-func (x *lowering) warnf(at chart.Pos, err error, hint, format string, args ...any) {
-	x.diag(chart.Warning, at, err, hint, format, args...)
+func (x *lowering) warnf(at diag.Pos, err error, hint, format string, args ...any) {
+	x.diag(diag.Warning, at, err, hint, format, args...)
 }
 
-func (x *lowering) notef(at chart.Pos, err error, hint, format string, args ...any) {
-	x.diag(chart.Note, at, err, hint, format, args...)
+func (x *lowering) notef(at diag.Pos, err error, hint, format string, args ...any) {
+	x.diag(diag.Note, at, err, hint, format, args...)
 }
 
 // strict is Error with a stencil and sev in a plain diagram.
-func (x *lowering) strict(sev chart.Severity) chart.Severity {
+func (x *lowering) strict(sev diag.Severity) diag.Severity {
 	if x.plain {
 		return sev
 	}
-	return chart.Error
+	return diag.Error
 }
 
 // pos is where lowered state q was drawn.
-func (x *lowering) pos(q int) chart.Pos { return x.c.States[x.states[q].src].Pos }
+func (x *lowering) pos(q int) diag.Pos { return x.c.States[x.states[q].src].Pos }
 
 // chartPos is the position of the chart as a whole.
-func (x *lowering) chartPos() chart.Pos { return chart.Pos{File: x.c.File} }
+func (x *lowering) chartPos() diag.Pos { return diag.Pos{File: x.c.File} }
 
 // isFlagged reports whether the importer reported an error for the element
 // at p, so that the compiler does not repeat it.
-func (x *lowering) isFlagged(p chart.Pos) bool {
-	return p.Shape != "" && x.flagged[chart.Pos{File: p.File, Page: p.Page, Shape: p.Shape}]
+func (x *lowering) isFlagged(p diag.Pos) bool {
+	return p.Shape != "" && x.flagged[diag.Pos{File: p.File, Page: p.Page, Shape: p.Shape}]
 }
 
 // short shortens a name of the drawing or the stencil for a message, as
@@ -143,7 +144,7 @@ func short(s string) string { return source.Shorten(s, source.MaxQuoted) }
 
 // where names an element for a message: its shape, page and line, or its
 // ID when it has no position.
-func where(p chart.Pos, id string) string {
+func where(p diag.Pos, id string) string {
 	var b strings.Builder
 	if p.Shape != "" {
 		b.WriteString("shape " + short(p.Shape))
@@ -163,11 +164,11 @@ func where(p chart.Pos, id string) string {
 func analyze(c *chart.Chart, opt Options) *lowering {
 	x := &lowering{c: c, initial: -1, chain: opt.Chain}
 	for _, d := range c.Diagnostics {
-		if d.Severity == chart.Error && d.Pos.Shape != "" {
+		if d.Severity == diag.Error && d.Pos.Shape != "" {
 			if x.flagged == nil {
-				x.flagged = make(map[chart.Pos]bool)
+				x.flagged = make(map[diag.Pos]bool)
 			}
-			x.flagged[chart.Pos{File: d.Pos.File, Page: d.Pos.Page, Shape: d.Pos.Shape}] = true
+			x.flagged[diag.Pos{File: d.Pos.File, Page: d.Pos.Page, Shape: d.Pos.Shape}] = true
 		}
 	}
 	x.checkOptions(opt)
@@ -193,10 +194,10 @@ func analyze(c *chart.Chart, opt Options) *lowering {
 
 func (x *lowering) checkOptions(opt Options) {
 	if opt.ChainLimit < 0 || opt.ChainLimit > math.MaxUint16 {
-		x.errorf(chart.Pos{}, ErrOptions, "use 0 (the number of states) to 65535", "chain limit %d is out of range", opt.ChainLimit)
+		x.errorf(diag.Pos{}, ErrOptions, "use 0 (the number of states) to 65535", "chain limit %d is out of range", opt.ChainLimit)
 	}
 	if opt.StackLimit < 0 || opt.StackLimit > table.MaxStack {
-		x.errorf(chart.Pos{}, ErrOptions, fmt.Sprintf("use 0 (the default, %d) to %d", table.MaxStack, table.MaxStack), "stack limit %d is out of range", opt.StackLimit)
+		x.errorf(diag.Pos{}, ErrOptions, fmt.Sprintf("use 0 (the default, %d) to %d", table.MaxStack, table.MaxStack), "stack limit %d is out of range", opt.StackLimit)
 	}
 	x.name = opt.Name
 	if x.name == "" {
@@ -240,10 +241,10 @@ func (x *lowering) checkStencil(opt Options) bool {
 			continue
 		}
 		if err := st.Validate(); err != nil {
-			var l chart.Diagnostics
+			var l diag.List
 			if errors.As(err, &l) {
 				for _, d := range l {
-					d.Severity, d.Err = chart.Error, ErrBadStencil
+					d.Severity, d.Err = diag.Error, ErrBadStencil
 					if x.listed(d.Severity, d.Err) {
 						x.diags = append(x.diags, d)
 					}
@@ -360,7 +361,7 @@ func (x *lowering) nameStates() {
 		case !utf8.ValidString(s.Name):
 			x.errorf(s.Pos, ErrName, "", "state name %q is not valid UTF-8", short(s.Name))
 		case len(s.Name) > table.MaxName:
-			x.diag(x.strict(chart.Warning), s.Pos, ErrName, "shorten the name",
+			x.diag(x.strict(diag.Warning), s.Pos, ErrName, "shorten the name",
 				"state name %q is %d bytes long, more than a table holds (%d); it is cut", short(s.Name), len(s.Name), table.MaxName)
 		}
 		name := cleanName(s.Name)
@@ -515,7 +516,7 @@ func (x *lowering) initProps() {
 // gameAction lowers game action a of owner ("state \"x\"") drawn at
 // ownerPos, set at at: a property and value of the stencil, or in a plain
 // diagram any valid names, added as they come.
-func (x *lowering) gameAction(a chart.Action, at chart.Pos, owner string, ownerPos chart.Pos) (table.Action, bool) {
+func (x *lowering) gameAction(a chart.Action, at diag.Pos, owner string, ownerPos diag.Pos) (table.Action, bool) {
 	open := x.st == nil
 	flagged := x.isFlagged(ownerPos)
 	p, ok := x.propIdx[a.Property]
@@ -829,7 +830,7 @@ func (x *lowering) lowerTransitions() {
 	c := x.c
 	keys := make(map[testKey]int)
 	var temp []ltest // tests in order of first use
-	use := func(k testKey, at chart.Pos) int {
+	use := func(k testKey, at diag.Pos) int {
 		if i, ok := keys[k]; ok {
 			return i
 		}
@@ -839,7 +840,7 @@ func (x *lowering) lowerTransitions() {
 	}
 	if x.st != nil { // the stencil's tests first, in its order
 		for _, t := range x.st.Tests {
-			use(testKey{t.Name, ""}, chart.Pos{})
+			use(testKey{t.Name, ""}, diag.Pos{})
 		}
 	}
 	pushes := false
@@ -879,7 +880,7 @@ func (x *lowering) lowerTransitions() {
 
 // lowerTransition lowers chart transition i, leaving a state of the given
 // kind; use registers its test.
-func (x *lowering) lowerTransition(i int, from chart.StateKind, use func(testKey, chart.Pos) int) (ltrans, bool) {
+func (x *lowering) lowerTransition(i int, from chart.StateKind, use func(testKey, diag.Pos) int) (ltrans, bool) {
 	c := x.c
 	t := &c.Transitions[i]
 	tr := ltrans{src: i, push: t.Push}
@@ -1047,7 +1048,7 @@ func (x *lowering) kinds(temp []ltest) {
 	messages := 0
 	over := 0              // tests over table.MaxMessages
 	var overNames []string // the first few, quoted
-	var overPos chart.Pos
+	var overPos diag.Pos
 	overflow := make([]bool, len(temp)) // by test
 	for i := range temp {
 		if temp[i].polled {
@@ -1102,7 +1103,7 @@ func (x *lowering) dedupe() {
 				if mark >= 2 {
 					in = "state " + strconv.Quote(truncate(x.states[mark-2].name, 40)) + ": "
 				}
-				x.diag(x.strict(chart.Warning), t.Pos, ErrSameTest, "tests are tried in order, so only the first can be taken: remove one, or give it another test",
+				x.diag(x.strict(diag.Warning), t.Pos, ErrSameTest, "tests are tried in order, so only the first can be taken: remove one, or give it another test",
 					"%sa transition on %q already leaves the same state before this one, which is never taken%s", in, short(x.tests[tr.test].label()), x.dropped())
 				continue
 			}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/compile"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/table"
 )
 
@@ -110,7 +111,7 @@ func TestMinimize(t *testing.T) {
 	if min.States["1"] != 0 || min.States["3"] != 0 || min.States["6"] != 2 || min.States["7"] != 3 || min.Table.Initial() != 0 {
 		t.Errorf("States = %v, initial %v", min.States, min.Table.Initial())
 	}
-	if min.Merged[0].Pos.Shape != "3" || !slices.Equal(min.Merged[0].MergedPos, []chart.Pos{c.States[0].Pos}) || min.Pos[0].Shape != "3" {
+	if min.Merged[0].Pos.Shape != "3" || !slices.Equal(min.Merged[0].MergedPos, []diag.Pos{c.States[0].Pos}) || min.Pos[0].Shape != "3" {
 		t.Errorf("positions: %+v, Pos %v", min.Merged[0], min.Pos)
 	}
 	for seed := range uint64(50) {

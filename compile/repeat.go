@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // maxRepeated is how many diagnostics of one kind (one sentinel error and
@@ -16,7 +16,7 @@ const maxRepeated = 10
 // repeatKey is a kind of diagnostic.
 type repeatKey struct {
 	err error
-	sev chart.Severity
+	sev diag.Severity
 }
 
 // repeated counts the diagnostics of one kind.
@@ -52,7 +52,7 @@ var morePhrases = map[error][2]string{
 // others are counted in one diagnostic added after them, whose message
 // summarize writes once they are all counted. Every diagnostic of the
 // compiler goes through it.
-func (x *lowering) listed(sev chart.Severity, err error) bool {
+func (x *lowering) listed(sev diag.Severity, err error) bool {
 	k := repeatKey{err, sev}
 	if x.repeats == nil {
 		x.repeats = make(map[repeatKey]*repeated)
@@ -68,7 +68,7 @@ func (x *lowering) listed(sev chart.Severity, err error) bool {
 	}
 	if r.n == maxRepeated+1 {
 		r.summary = len(x.diags)
-		x.diags = append(x.diags, chart.Diagnostic{Pos: x.chartPos(), Severity: sev, Err: err,
+		x.diags = append(x.diags, diag.Diagnostic{Pos: x.chartPos(), Severity: sev, Err: err,
 			Hint: fmt.Sprintf("the first %d are listed: fix them, and check again for the others", maxRepeated)})
 	}
 	return false

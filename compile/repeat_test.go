@@ -8,6 +8,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/compile"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // sameID returns a plain chart of n states sharing one ID.
@@ -39,7 +40,7 @@ func TestRepeatedDiagnostics(t *testing.T) {
 			if d := time.Since(start); d > 30*time.Second {
 				t.Errorf("Check of %d states sharing an ID took %v", tt.states, d)
 			}
-			var got chart.Diagnostics
+			var got diag.List
 			for _, d := range diags {
 				if errors.Is(d, compile.ErrDuplicateID) {
 					got = append(got, d)
@@ -48,7 +49,7 @@ func TestRepeatedDiagnostics(t *testing.T) {
 			if len(got) != tt.listed || got[len(got)-1].Message != tt.last {
 				t.Fatalf("Check(%d states sharing an ID) listed %d of them, the last %q; want %d, the last %q", tt.states, len(got), got[len(got)-1].Message, tt.listed, tt.last)
 			}
-			if last := got[len(got)-1]; tt.states > 11 && (last.Severity != chart.Error || last.Pos != (chart.Pos{File: "same.json"})) {
+			if last := got[len(got)-1]; tt.states > 11 && (last.Severity != diag.Error || last.Pos != (diag.Pos{File: "same.json"})) {
 				t.Errorf("the last diagnostic is %v at %v, want an error at the chart", last.Severity, last.Pos)
 			}
 			if tt.states > 11 && len(diags) > 30 {

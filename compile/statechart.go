@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/cond"
 	"github.com/fsmforge/fsmforge/table"
 )
@@ -269,7 +270,7 @@ func quote(s string) string { return "\"" + short(s) + "\"" }
 // begins with it and a dot; "*" matches every event.
 func (x *lowering) lowerEvents() {
 	c, s := x.c, x.sc
-	add := func(name string, at chart.Pos) {
+	add := func(name string, at diag.Pos) {
 		if name == "" || strings.ContainsAny(name, " \t\n") || name == "*" {
 			return
 		}
@@ -572,7 +573,7 @@ func (x *lowering) stateTimers() {
 
 // lowerActions lowers a list of actions of the element named owner at
 // pos.
-func (x *lowering) lowerActions(list []chart.Action, pos chart.Pos, owner string) []table.Action {
+func (x *lowering) lowerActions(list []chart.Action, pos diag.Pos, owner string) []table.Action {
 	var out []table.Action
 	for _, a := range list {
 		at := a.Pos
@@ -771,7 +772,7 @@ func (x *lowering) triggers(t *chart.Transition) (events, polled []string) {
 }
 
 // polled returns the index of the polled test name=value, adding it.
-func (x *lowering) polled(name, value string, at chart.Pos) int {
+func (x *lowering) polled(name, value string, at diag.Pos) int {
 	k := testKey{name, value}
 	if i, ok := x.sc.polledIdx[k]; ok {
 		return i
@@ -790,7 +791,7 @@ func (x *lowering) polled(name, value string, at chart.Pos) int {
 
 // guard parses and lowers condition g of owner, at at; ok is false for
 // one that cannot be lowered (reported).
-func (x *lowering) guard(g string, at chart.Pos, owner string) (table.Cond, bool) {
+func (x *lowering) guard(g string, at diag.Pos, owner string) (table.Cond, bool) {
 	g = strings.TrimSpace(g)
 	if g == "" {
 		return nil, true
@@ -810,7 +811,7 @@ func (x *lowering) guard(g string, at chart.Pos, owner string) (table.Cond, bool
 }
 
 // lowerCond lowers a parsed condition of owner, at at.
-func (x *lowering) lowerCond(e cond.Expr, at chart.Pos, owner string) table.Cond {
+func (x *lowering) lowerCond(e cond.Expr, at diag.Pos, owner string) table.Cond {
 	out := make(table.Cond, 0, len(e))
 	for _, term := range e {
 		switch term.Op {
@@ -1076,7 +1077,7 @@ func (x *lowering) buildChart(r *Result, opt Options) {
 			r.States[st.ID] = table.StateID(l)
 		}
 	}
-	r.Pos = make([]chart.Pos, len(x.states))
+	r.Pos = make([]diag.Pos, len(x.states))
 	for q := range x.states {
 		if i := x.states[q].src; i >= 0 {
 			r.Pos[q] = x.c.States[i].Pos

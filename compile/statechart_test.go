@@ -9,6 +9,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/compile"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/table"
 )
 
@@ -18,7 +19,7 @@ func nested(parent string, s chart.State) chart.State { s.Parent = parent; retur
 // event returns a statechart transition on event descriptors ev, with
 // guard g, to the targets (none: no target).
 func event(id, from, ev, g string, to ...string) chart.Transition {
-	t := chart.Transition{ID: id, From: from, Event: ev, Guard: g, Test: ev, Pos: chart.Pos{File: "t", Shape: id}}
+	t := chart.Transition{ID: id, From: from, Event: ev, Guard: g, Test: ev, Pos: diag.Pos{File: "t", Shape: id}}
 	if len(to) == 0 {
 		t.Target.Kind = chart.ToNone
 		return t

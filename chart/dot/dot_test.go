@@ -12,6 +12,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/dot"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
@@ -274,9 +275,9 @@ func TestPages(t *testing.T) {
 	c := &chart.Chart{
 		Name: "pages",
 		States: []chart.State{
-			{ID: "1", Name: "a", Initial: true, Pos: chart.Pos{Page: "Page-1"}},
-			{ID: "2/1", Name: "b", Pos: chart.Pos{Page: "Flow 2"}},
-			{ID: "2", Name: "c", Pos: chart.Pos{Page: "Page-1"}},
+			{ID: "1", Name: "a", Initial: true, Pos: diag.Pos{Page: "Page-1"}},
+			{ID: "2/1", Name: "b", Pos: diag.Pos{Page: "Flow 2"}},
+			{ID: "2", Name: "c", Pos: diag.Pos{Page: "Page-1"}},
 		},
 		Transitions: []chart.Transition{
 			{From: "1", Test: "go", Target: chart.Target{State: "2/1"}},

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // This file writes and reads the actions of a plain diagram's states and
@@ -71,7 +72,7 @@ type badAction struct {
 // text holds more than max actions, those that do not read counted
 // (nothing else is then returned). Its time is linear in the text; it
 // allocates for what it returns.
-func parseActions(text string, pos chart.Pos, max int) (as []chart.Action, bad []badAction, over bool) {
+func parseActions(text string, pos diag.Pos, max int) (as []chart.Action, bad []badAction, over bool) {
 	as, errs := chart.ParseActions(text, pos)
 	if len(as)+len(errs) > max {
 		return nil, nil, true

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // TestActionText writes actions as AttrEntry, AttrExit and AttrActions
@@ -38,7 +39,7 @@ func TestActionText(t *testing.T) {
 		if got := chart.FormatAction(tt.a); got != tt.text {
 			t.Errorf("chart.FormatAction(%+v) = %s, want %s", tt.a, got, tt.text)
 		}
-		back, bad, _ := parseActions(tt.text, chart.Pos{}, 10)
+		back, bad, _ := parseActions(tt.text, diag.Pos{}, 10)
 		if len(bad) > 0 || len(back) != 1 || !reflect.DeepEqual(back[0], tt.a) {
 			t.Errorf("parseActions(%s) = %+v, %v, want %+v", tt.text, back, bad, tt.a)
 		}
@@ -49,10 +50,10 @@ func TestActionText(t *testing.T) {
 // lines, a delay without its s; and the lines that do not read, each with
 // its reason.
 func TestActionTextByHand(t *testing.T) {
-	as, bad, _ := parseActions("  Speed = fast \n\n[ low ]raise   flee\nsend tick after 2\n", chart.Pos{Shape: "7"}, 3)
-	want := []chart.Action{{Property: "Speed", Value: "fast", Pos: chart.Pos{Shape: "7"}},
-		{Kind: chart.RaiseAction, Event: "flee", Guard: "low", Pos: chart.Pos{Shape: "7"}},
-		{Kind: chart.SendAction, Event: "tick", Delay: 2, Pos: chart.Pos{Shape: "7"}}}
+	as, bad, _ := parseActions("  Speed = fast \n\n[ low ]raise   flee\nsend tick after 2\n", diag.Pos{Shape: "7"}, 3)
+	want := []chart.Action{{Property: "Speed", Value: "fast", Pos: diag.Pos{Shape: "7"}},
+		{Kind: chart.RaiseAction, Event: "flee", Guard: "low", Pos: diag.Pos{Shape: "7"}},
+		{Kind: chart.SendAction, Event: "tick", Delay: 2, Pos: diag.Pos{Shape: "7"}}}
 	if len(bad) > 0 || !reflect.DeepEqual(as, want) {
 		t.Errorf("parseActions = %+v, %v, want %+v", as, bad, want)
 	}
@@ -76,7 +77,7 @@ func TestActionTextByHand(t *testing.T) {
 		{"[low]", "an action is missing after the guard"},
 		{`raise "e`, "a quoted word is not closed, or holds a bad escape"},
 	} {
-		as, bad, _ := parseActions("raise ok\n"+tt.line, chart.Pos{}, 2)
+		as, bad, _ := parseActions("raise ok\n"+tt.line, diag.Pos{}, 2)
 		if len(as) != 1 || len(bad) != 1 || bad[0].line != 2 || bad[0].text != tt.line || bad[0].why != tt.why {
 			t.Errorf("parseActions(%q) = %+v, %+v, want raise ok and line 2: %s", tt.line, as, bad, tt.why)
 		}
@@ -92,7 +93,7 @@ func TestActionTextLimit(t *testing.T) {
 		over       bool
 		good, errs int
 	}{{1, true, 0, 0}, {2, true, 0, 0}, {3, false, 2, 1}, {4, false, 2, 1}} {
-		as, bad, over := parseActions(text, chart.Pos{}, tt.max)
+		as, bad, over := parseActions(text, diag.Pos{}, tt.max)
 		if over != tt.over || len(as) != tt.good || len(bad) != tt.errs {
 			t.Errorf("parseActions(..., %d) = %d actions, %d bad, over %v, want %d, %d, %v", tt.max, len(as), len(bad), over, tt.good, tt.errs, tt.over)
 		}
@@ -106,7 +107,7 @@ func FuzzActionText(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		as, bad, _ := parseActions(text, chart.Pos{}, len(text))
+		as, bad, _ := parseActions(text, diag.Pos{}, len(text))
 		for _, b := range bad {
 			if b.why == "" || b.line < 1 || strings.Contains(b.text, "\n") {
 				t.Errorf("bad line %+v", b)
@@ -117,7 +118,7 @@ func FuzzActionText(f *testing.F) {
 				t.Fatalf("parseActions(%q) = %+v, which Write refuses: %s", text, a, why)
 			}
 		}
-		again, bad, _ := parseActions(formatActions(as), chart.Pos{}, len(as))
+		again, bad, _ := parseActions(formatActions(as), diag.Pos{}, len(as))
 		if len(bad) > 0 || !reflect.DeepEqual(again, as) && len(as) > 0 {
 			t.Fatalf("parseActions(%q) = %+v, but its text %q reads %+v, %v", text, as, formatActions(as), again, bad)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/drawio"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
@@ -24,7 +25,7 @@ func bigChart(st *chart.Stencil, pages, states, transitions int) *chart.Chart {
 			prefix = "p" + strconv.Itoa(p+1) + "/"
 		}
 		for i := range states {
-			s := chart.State{ID: prefix + "s" + strconv.Itoa(i), Name: "state " + strconv.Itoa(i), Initial: p == 0 && i == 0, Pos: chart.Pos{Page: page},
+			s := chart.State{ID: prefix + "s" + strconv.Itoa(i), Name: "state " + strconv.Itoa(i), Initial: p == 0 && i == 0, Pos: diag.Pos{Page: page},
 				Box: &chart.Box{X: float64(40 + 200*(i%50)), Y: float64(40 + 120*(i/50)), W: 120, H: 60}}
 			for _, a := range st.Actions {
 				s.Entry = append(s.Entry, chart.Action{Property: a.Name, Value: a.Values[r.IntN(len(a.Values))]})

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/importer"
 	"github.com/fsmforge/fsmforge/internal/source"
 	"github.com/fsmforge/fsmforge/internal/xmlscan"
@@ -25,7 +26,7 @@ import (
 type document struct {
 	file  string
 	pages []*page
-	diags chart.Diagnostics // what the decoder ignored
+	diags diag.List // what the decoder ignored
 }
 
 // page is a <diagram> of an mxfile, or the one page of a bare
@@ -118,7 +119,7 @@ func decode(r io.Reader, opt Options) (*document, error) {
 		if err != nil {
 			return nil, err
 		}
-		if err := d.xmlIn(text, "the diagram of the PNG", chart.Pos{File: opt.File}); err != nil {
+		if err := d.xmlIn(text, "the diagram of the PNG", diag.Pos{File: opt.File}); err != nil {
 			return nil, err
 		}
 		return d.done(), nil
@@ -127,7 +128,7 @@ func decode(r io.Reader, opt Options) (*document, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := d.newParser(src, true, "", chart.Pos{File: opt.File})
+	p := d.newParser(src, true, "", diag.Pos{File: opt.File})
 	p.sc.UTF16 = wasUTF16
 	if err := p.file(); err != nil {
 		return nil, err
@@ -184,7 +185,7 @@ func (d *decoder) sniff(src string) (string, bool, error) {
 // xmlIn parses XML that is not the file's own text (the content of an SVG
 // attribute, a PNG chunk): its root must be an mxfile or an mxGraphModel.
 // where names it in messages; at is where it is in the file.
-func (d *decoder) xmlIn(text, where string, at chart.Pos) error {
+func (d *decoder) xmlIn(text, where string, at diag.Pos) error {
 	text = strings.TrimPrefix(text, "\xEF\xBB\xBF")
 	if off := source.InvalidUTF8(text); off >= 0 {
 		l, c := source.LineCol(text, off)
@@ -194,8 +195,8 @@ func (d *decoder) xmlIn(text, where string, at chart.Pos) error {
 	return p.file()
 }
 
-func (d *decoder) malformed(at chart.Pos, msg, hint string) error {
-	return chart.Diagnostics{{Pos: at, Message: "drawio: " + msg, Hint: hint, Err: ErrMalformed}}
+func (d *decoder) malformed(at diag.Pos, msg, hint string) error {
+	return diag.List{{Pos: at, Message: "drawio: " + msg, Hint: hint, Err: ErrMalformed}}
 }
 
 // parser reads the elements of one XML text: the file, or XML found inside
@@ -204,10 +205,10 @@ type parser struct {
 	d      *decoder
 	sc     *xmlscan.Scanner
 	lines  source.Lines
-	inFile bool      // the text is the file's: positions are the file's
-	where  string    // names the text in messages when it is not the file's
-	at     chart.Pos // where the text is in the file, when it is not the file's
-	err    error     // a problem that stops the reading (not malformed XML)
+	inFile bool     // the text is the file's: positions are the file's
+	where  string   // names the text in messages when it is not the file's
+	at     diag.Pos // where the text is in the file, when it is not the file's
+	err    error    // a problem that stops the reading (not malformed XML)
 
 	// A wrapper's attributes are gathered on a stack, then copied to a
 	// slice of their own size cut from a block: few allocations.
@@ -215,7 +216,7 @@ type parser struct {
 	attrBlock importer.Block[attr]
 }
 
-func (d *decoder) newParser(src string, inFile bool, where string, at chart.Pos) *parser {
+func (d *decoder) newParser(src string, inFile bool, where string, at diag.Pos) *parser {
 	sc := xmlscan.New(src, d.opt.MaxDepth+32)
 	sc.Editor = "draw.io"
 	return &parser{d: d, sc: sc, lines: source.NewLines(src), inFile: inFile, where: where, at: at}
@@ -247,7 +248,7 @@ func (p *parser) syntaxError() error {
 	if sentinel == ErrMalformed {
 		hint = "the file is damaged or was not written by draw.io; save the diagram again from draw.io"
 	}
-	return chart.Diagnostics{{Pos: p.at, Message: fmt.Sprintf("drawio: %s, line %d, column %d: %s", p.where, l, c, msg),
+	return diag.List{{Pos: p.at, Message: fmt.Sprintf("drawio: %s, line %d, column %d: %s", p.where, l, c, msg),
 		Hint: hint, Err: sentinel}}
 }
 
@@ -257,7 +258,7 @@ func (p *parser) notDrawio(msg, hint string) error {
 	if p.inFile {
 		at.Line, at.Col = p.pos()
 	}
-	return chart.Diagnostics{{Pos: at, Message: "drawio: " + msg, Hint: hint, Err: ErrNotDrawio}}
+	return diag.List{{Pos: at, Message: "drawio: " + msg, Hint: hint, Err: ErrNotDrawio}}
 }
 
 // child moves to the next child element of the element at depth d; it
@@ -341,7 +342,7 @@ func (p *parser) count(pg *page, line, col int) bool {
 	if pg.index < len(p.d.doc.pages) { // a cell of a page; not the page itself
 		at.Page = pg.label()
 	}
-	p.err = chart.Diagnostics{{Pos: at, Err: ErrTooLarge,
+	p.err = diag.List{{Pos: at, Err: ErrTooLarge,
 		Message: fmt.Sprintf("drawio: the diagram has more than %d cells and pages", p.d.opt.MaxElements),
 		Hint:    chart.LimitHint("MaxElements")}}
 	return false
@@ -349,7 +350,7 @@ func (p *parser) count(pg *page, line, col int) bool {
 
 // cellPos is the position of a cell of page pg, at line and col of the
 // file (when the page is in it), for messages about it.
-func (p *parser) cellPos(pg *page, line, col int, id string) chart.Pos {
+func (p *parser) cellPos(pg *page, line, col int, id string) diag.Pos {
 	at := p.pagePos(pg)
 	if p.inFile {
 		at.Line, at.Col = line, col
@@ -359,7 +360,7 @@ func (p *parser) cellPos(pg *page, line, col int, id string) chart.Pos {
 }
 
 // pagePos is the position of a page, for messages about it.
-func (p *parser) pagePos(pg *page) chart.Pos {
+func (p *parser) pagePos(pg *page) diag.Pos {
 	at := p.at
 	if p.inFile {
 		at.Line, at.Col = pg.line, pg.col
@@ -533,7 +534,7 @@ func (p *parser) countProps(pg *page, line, col int) bool {
 	if p.d.props += len(p.sc.Attrs()); p.d.props <= p.d.opt.MaxElements {
 		return true
 	}
-	p.err = chart.Diagnostics{{Pos: p.cellPos(pg, line, col, ""), Err: ErrTooLarge,
+	p.err = diag.List{{Pos: p.cellPos(pg, line, col, ""), Err: ErrTooLarge,
 		Message: fmt.Sprintf("drawio: the diagram has more than %d properties (attributes of the object and UserObject elements around its cells)", p.d.opt.MaxElements),
 		Hint:    chart.LimitHint("MaxElements")}}
 	return false
@@ -552,7 +553,7 @@ func (p *parser) noCell(pg *page, c *cell) {
 		return
 	}
 	d.noCellNote = len(d.doc.diags)
-	d.doc.diags = append(d.doc.diags, chart.Diagnostic{Pos: p.cellPos(pg, c.line, c.col, c.id), Severity: chart.Note,
+	d.doc.diags = append(d.doc.diags, diag.Diagnostic{Pos: p.cellPos(pg, c.line, c.col, c.id), Severity: diag.Note,
 		Message: fmt.Sprintf("drawio: <%s> holds no mxCell; ignored", importer.Shorten(c.wrapper, maxWord))})
 }
 
@@ -569,7 +570,7 @@ func (p *parser) expand(pg *page, c *cell) bool {
 	}
 	v, ok := placeholders(c.value, c, p.d.labels)
 	if !ok {
-		p.err = chart.Diagnostics{{Pos: p.cellPos(pg, c.line, c.col, c.id), Err: ErrTooLarge,
+		p.err = diag.List{{Pos: p.cellPos(pg, c.line, c.col, c.id), Err: ErrTooLarge,
 			Message: fmt.Sprintf("drawio: the placeholders of the label expand to more than %s (with those of the other labels of the file)", source.SizeString(p.d.opt.MaxSize)),
 			Hint:    `with placeholders="1", draw.io shows %name% in a label as the value of the shape's property name; ` + chart.LimitHint("MaxSize")}}
 		return false
@@ -675,10 +676,10 @@ func (p *parser) svg() error {
 		}
 	}
 	line, col := p.pos()
-	at := chart.Pos{File: p.d.opt.File, Line: line, Col: col}
+	at := diag.Pos{File: p.d.opt.File, Line: line, Col: col}
 	content = strings.TrimSpace(content)
 	if !ok || content == "" {
-		return chart.Diagnostics{{Pos: at, Message: "drawio: this SVG holds no draw.io diagram (its <svg> has no content attribute)",
+		return diag.List{{Pos: at, Message: "drawio: this SVG holds no draw.io diagram (its <svg> has no content attribute)",
 			Hint: "export it from draw.io as SVG with \"Include a copy of my diagram\" checked, or read the .drawio file", Err: ErrNotDrawio}}
 	}
 	const where = "the content attribute of the SVG"
@@ -695,7 +696,7 @@ func (p *parser) svg() error {
 // inflate decodes compressed diagram text: base64 of raw deflate of the
 // URL-encoded XML (encodeURIComponent), as draw.io writes compressed pages.
 // The result counts against the decoder's budget.
-func (d *decoder) inflate(data, where string, at chart.Pos) (string, error) {
+func (d *decoder) inflate(data, where string, at diag.Pos) (string, error) {
 	data = strings.Map(func(r rune) rune {
 		if r == ' ' || r == '\t' || r == '\n' || r == '\r' {
 			return -1
@@ -732,7 +733,7 @@ func (d *decoder) inflate(data, where string, at chart.Pos) (string, error) {
 // within the decoder's budget, and URL-decodes it unless it is XML
 // already. It reads twice, first to learn the text's size, so that the
 // text is allocated once, at its size.
-func (d *decoder) inflateText(newReader func() io.Reader, where string, at chart.Pos) (string, error) {
+func (d *decoder) inflateText(newReader func() io.Reader, where string, at diag.Pos) (string, error) {
 	const damaged = "the file is damaged; save the diagram again from draw.io"
 	if d.buf == nil {
 		d.buf = make([]byte, 32<<10)
@@ -747,7 +748,7 @@ func (d *decoder) inflateText(newReader func() io.Reader, where string, at chart
 				return 0, d.malformed(at, fmt.Sprintf("%s inflates to text that is neither XML nor URL-encoded XML (bad escape at byte %d)", where, u.off), damaged)
 			}
 			if lr.N <= 0 {
-				return 0, chart.Diagnostics{{Pos: at, Err: ErrTooLarge,
+				return 0, diag.List{{Pos: at, Err: ErrTooLarge,
 					Message: fmt.Sprintf("drawio: %s inflates to more than %s (with the other compressed content of the file)", where, source.SizeString(d.opt.MaxSize)),
 					Hint:    chart.LimitHint("MaxSize")}}
 			}
@@ -867,8 +868,8 @@ func (u *urlDecoder) write(chunk []byte) bool {
 
 // tooLarge is the error of compressed content that inflates to more
 // than the decoder's budget.
-func (d *decoder) tooLarge(where string, at chart.Pos) error {
-	return chart.Diagnostics{{Pos: at, Err: ErrTooLarge,
+func (d *decoder) tooLarge(where string, at diag.Pos) error {
+	return diag.List{{Pos: at, Err: ErrTooLarge,
 		Message: fmt.Sprintf("drawio: %s inflates to more than %s (with the other compressed content of the file)", where, source.SizeString(d.opt.MaxSize)),
 		Hint:    chart.LimitHint("MaxSize")}}
 }
@@ -931,7 +932,7 @@ func (d *decoder) png(src string) (string, error) {
 	damaged := func(msg string) (string, error) {
 		return "", source.Fatal(file, 0, 0, ErrMalformed, "drawio: the PNG is damaged: "+msg, "")
 	}
-	at := chart.Pos{File: file}
+	at := diag.Pos{File: file}
 	for off := len(pngSignature); ; {
 		if off == len(src) {
 			break
@@ -965,7 +966,7 @@ func (d *decoder) png(src string) (string, error) {
 		switch typ {
 		case "tEXt": // Latin-1
 			if !d.latin1(&text, rest) {
-				return "", chart.Diagnostics{{Pos: at, Err: ErrTooLarge,
+				return "", diag.List{{Pos: at, Err: ErrTooLarge,
 					Message: fmt.Sprintf("drawio: %s is more than %s in UTF-8 (with the compressed content of the file)", where, source.SizeString(d.opt.MaxSize)),
 					Hint:    chart.LimitHint("MaxSize")}}
 			}
@@ -1021,7 +1022,7 @@ func (d *decoder) png(src string) (string, error) {
 // zlib inflates the zlib stream of a PNG text chunk, within the
 // decoder's budget, into text: Latin-1 turned into UTF-8 as it inflates
 // when latin1 is true, the budget counting the UTF-8.
-func (d *decoder) zlib(data string, latin1 bool, where string, at chart.Pos) (string, error) {
+func (d *decoder) zlib(data string, latin1 bool, where string, at diag.Pos) (string, error) {
 	zr, err := zlib.NewReader(strings.NewReader(data))
 	if err != nil {
 		return "", d.malformed(at, fmt.Sprintf("%s is not valid zlib data: %v", where, err), "")

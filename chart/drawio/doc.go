@@ -322,7 +322,7 @@
 //
 // # Diagnostics and bad input
 //
-// Problems are [chart.Diagnostic] values with the file, page, cell ID,
+// Problems are [diag.Diagnostic] values with the file, page, cell ID,
 // name and, for uncompressed pages, the line and column of the cell's
 // element. A drawing made with a stencil is read strictly (a transition
 // that cannot be read is an error); a plain diagram leniently (what cannot

@@ -15,7 +15,7 @@ import (
 
 // FuzzRead feeds the reader arbitrary files, with and without a stencil: it
 // must not panic or hang, it must return a chart or an error that is a
-// chart.Diagnostics of errors, every diagnostic must render, and every
+// diag.List of errors, every diagnostic must render, and every
 // chart must hold together (see charttest.CheckChart). A chart read without
 // errors must write, and what Write writes must read. The corpus starts
 // from the diagrams of testdata, goomba.drawio, the door of the tests in

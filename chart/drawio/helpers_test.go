@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // robotStencil is a stencil with other property names, test values, and
@@ -137,7 +138,7 @@ func randomChart(r *rand.Rand, st *chart.Stencil, pages int) *chart.Chart {
 		first := len(c.States)
 		n := 1 + r.IntN(7)
 		for k := range n {
-			s := chart.State{ID: prefix + strconv.Itoa(r.IntN(3)*100+k), Name: chart.NormalizeSpace(names[r.IntN(len(names))]), Pos: chart.Pos{Page: page}}
+			s := chart.State{ID: prefix + strconv.Itoa(r.IntN(3)*100+k), Name: chart.NormalizeSpace(names[r.IntN(len(names))]), Pos: diag.Pos{Page: page}}
 			if r.IntN(3) == 0 {
 				s.Box = &chart.Box{X: float64(r.IntN(800)), Y: float64(r.IntN(600)), W: 80 + float64(r.IntN(80)), H: 40.5}
 			}
@@ -163,7 +164,7 @@ func randomChart(r *rand.Rand, st *chart.Stencil, pages int) *chart.Chart {
 		m := r.IntN(10)
 		counts := map[string]int{}
 		for k := range m {
-			t := chart.Transition{ID: prefix + "t" + strconv.Itoa(k), Pos: chart.Pos{Page: page}}
+			t := chart.Transition{ID: prefix + "t" + strconv.Itoa(k), Pos: diag.Pos{Page: page}}
 			from := pageStates[r.IntN(len(pageStates))].ID
 			t.From = from
 			switch r.IntN(4) {
@@ -246,7 +247,7 @@ func deriveLabel(label string) (order int, event, guard, action, test string) {
 func problems(c *chart.Chart) []string {
 	var out []string
 	for _, d := range c.Diagnostics {
-		if d.Severity != chart.Note {
+		if d.Severity != diag.Note {
 			out = append(out, d.Error())
 		}
 	}

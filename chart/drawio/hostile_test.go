@@ -18,6 +18,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/drawio"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
@@ -436,16 +437,16 @@ func TestHostileDoor(t *testing.T) {
 
 // diagnostics returns the diagnostics of a reading: the chart's, or the
 // error's.
-func diagnostics(c *chart.Chart, err error) chart.Diagnostics {
+func diagnostics(c *chart.Chart, err error) diag.List {
 	if c != nil {
 		return c.Diagnostics
 	}
-	var l chart.Diagnostics
+	var l diag.List
 	errors.As(err, &l)
 	return l
 }
 
-func hasDiagnostic(ds chart.Diagnostics, msg string) bool {
+func hasDiagnostic(ds diag.List, msg string) bool {
 	for _, d := range ds {
 		if strings.Contains(d.Error(), msg) {
 			return true
@@ -516,7 +517,7 @@ func TestLimits(t *testing.T) {
 			if c != nil || !errors.Is(err, drawio.ErrTooLarge) || !strings.Contains(err.Error(), tt.msg) {
 				t.Fatalf("Read = %v, %v; want nil and an error wrapping ErrTooLarge with %q", c != nil, err, tt.msg)
 			}
-			var l chart.Diagnostics
+			var l diag.List
 			if !errors.As(err, &l) || len(l) != 1 || !strings.Contains(l[0].Hint, "the limit is ReadOptions.Max") {
 				t.Errorf("error %#v is not one diagnostic naming the option to raise", err)
 			}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/importer"
 	"github.com/fsmforge/fsmforge/internal/statesmith"
 )
@@ -170,7 +171,7 @@ type attrKey struct {
 
 type attrUse struct {
 	n  int
-	at chart.Pos
+	at diag.Pos
 }
 
 // interpret reads a chart from a document.
@@ -209,8 +210,8 @@ func interpret(doc *document, opt Options) (*chart.Chart, error) {
 }
 
 // pos returns the position of a cell of page pg.
-func (in *interp) pos(pg *page, c *cell, prefix, name string) chart.Pos {
-	p := chart.Pos{File: in.doc.file, Page: pg.label(), ShapeName: name}
+func (in *interp) pos(pg *page, c *cell, prefix, name string) diag.Pos {
+	p := diag.Pos{File: in.doc.file, Page: pg.label(), ShapeName: name}
 	if c != nil {
 		p.Shape = prefix + c.id
 		p.Line, p.Col = c.line, c.col
@@ -220,8 +221,8 @@ func (in *interp) pos(pg *page, c *cell, prefix, name string) chart.Pos {
 	return in.strs.Pos(p)
 }
 
-func (in *interp) diag(sev chart.Severity, at chart.Pos, hint, format string, args ...any) {
-	in.c.Diagnostics = append(in.c.Diagnostics, chart.Diagnostic{
+func (in *interp) diag(sev diag.Severity, at diag.Pos, hint, format string, args ...any) {
+	in.c.Diagnostics = append(in.c.Diagnostics, diag.Diagnostic{
 		Pos: at, Severity: sev, Message: "drawio: " + fmt.Sprintf(format, args...), Hint: hint,
 	})
 }
@@ -232,7 +233,7 @@ const pageLink = "data:page/id,"
 func (in *interp) run() {
 	doc := in.doc
 	if len(doc.pages) == 0 {
-		in.diag(chart.Error, chart.Pos{File: in.strs.Clone(doc.file)}, "draw the chart on a page of the diagram", "the diagram has no pages")
+		in.diag(diag.Error, diag.Pos{File: in.strs.Clone(doc.file)}, "draw the chart on a page of the diagram", "the diagram has no pages")
 		return
 	}
 	// A page linked from a shape of another page is a sub-diagram of that
@@ -259,7 +260,7 @@ func (in *interp) run() {
 	var pages []*page
 	for i, pg := range doc.pages {
 		if strings.HasPrefix(strings.ToLower(strings.TrimSpace(pg.name)), "$notes") {
-			in.diag(chart.Note, in.pos(pg, nil, "", ""), "", "page %q is StateSmith's notes page (its name starts with $notes): its shapes are not part of the chart", pg.label())
+			in.diag(diag.Note, in.pos(pg, nil, "", ""), "", "page %q is StateSmith's notes page (its name starts with $notes): its shapes are not part of the chart", pg.label())
 			continue
 		}
 		if l, ok := links[pg.id]; ok && i > 0 && pg.id != "" {
@@ -267,7 +268,7 @@ func (in *interp) run() {
 			if t := chart.NormalizeSpace(labelText(l.c)); t != "" {
 				from += " " + strconv.Quote(importer.Shorten(t, 40))
 			}
-			in.diag(chart.Note, in.pos(pg, nil, "", ""), "draw the states of a composite state inside its shape (a container) to make them part of the chart",
+			in.diag(diag.Note, in.pos(pg, nil, "", ""), "draw the states of a composite state inside its shape (a container) to make them part of the chart",
 				"page %q is a sub-diagram linked from %s on page %q: its shapes are not part of the chart", pg.label(), from, l.pg.label())
 			continue
 		}
@@ -300,19 +301,19 @@ func (in *interp) run() {
 	in.reportAttrs()
 	switch {
 	case in.ss:
-		in.report(in.smith.Finish(in.c), chart.Pos{}, "")
-		in.report(in.smith.Hierarchy(in.c), chart.Pos{}, "")
+		in.report(in.smith.Finish(in.c), diag.Pos{}, "")
+		in.report(in.smith.Hierarchy(in.c), diag.Pos{}, "")
 	case in.st != nil:
 		// The initial-state master's meaning in nested states: the
 		// machine starts in its shape, so in each compound around it, up
 		// to a level that marks its own. What package compile checks of
 		// starts (their one transition, two at a level, one beside a
 		// state marked initial) is left to it.
-		in.report(importer.MarkInitialAncestors(in.c.States, in.st), chart.Pos{}, "")
+		in.report(importer.MarkInitialAncestors(in.c.States, in.st), diag.Pos{}, "")
 		in.nested()
 	default:
 		in.nested()
-		in.report(statesmith.CheckStarts(in.c), chart.Pos{}, "")
+		in.report(statesmith.CheckStarts(in.c), diag.Pos{}, "")
 	}
 	importer.RankOrders(in.c, in.keys, "drawio")
 }
@@ -320,7 +321,7 @@ func (in *interp) run() {
 // report adds the problems package internal/statesmith found as
 // diagnostics: about says what they are about (`state "A": `), and at is
 // where those without a position of their own are.
-func (in *interp) report(ps []importer.Problem, at chart.Pos, about string) {
+func (in *interp) report(ps []importer.Problem, at diag.Pos, about string) {
 	in.c.Diagnostics = importer.AppendDiagnostics(in.c.Diagnostics, ps, "drawio: ", about, at, nil)
 }
 
@@ -347,9 +348,9 @@ func (in *interp) addTransition(t chart.Transition, key float64) {
 // page reads the states and transitions of a page.
 func (in *interp) page(pg *page, prefix string) {
 	strict := in.st != nil
-	sev := chart.Warning // of a problem that drops a transition
+	sev := diag.Warning // of a problem that drops a transition
 	if strict {
-		sev = chart.Error
+		sev = diag.Error
 	}
 	nodes := make([]node, len(pg.cells))
 	byID := make(map[string]*node, len(pg.cells))
@@ -393,7 +394,7 @@ func (in *interp) page(pg *page, prefix string) {
 		p, ok := byID[n.c.parent]
 		switch {
 		case !ok:
-			in.diag(chart.Warning, in.pos(pg, n.c, prefix, ""), "the file is inconsistent; save it again from draw.io",
+			in.diag(diag.Warning, in.pos(pg, n.c, prefix, ""), "the file is inconsistent; save it again from draw.io",
 				"the parent of cell %s, %s, is not on the page; the cell is read as drawn at the top of the page", n.c.id, strconv.Quote(n.c.parent))
 		case p.class != clLayer:
 			n.parent = p
@@ -489,7 +490,7 @@ func (in *interp) page(pg *page, prefix string) {
 		}
 		if (n.class == clState || n.class == clEdge) && in.ids[prefix+n.c.id] {
 			// "4/36" on the first page, and 36 on page 4.
-			in.diag(chart.Error, in.pos(pg, n.c, prefix, chart.NormalizeSpace(n.text)), "give the cell another ID, or the page another ID",
+			in.diag(diag.Error, in.pos(pg, n.c, prefix, chart.NormalizeSpace(n.text)), "give the cell another ID, or the page another ID",
 				"cell %s of page %q has the ID %q of a cell of another page; ignored", n.c.id, pg.label(), prefix+n.c.id)
 			n.class = clNone
 			n.skip = true
@@ -520,9 +521,9 @@ func (in *interp) page(pg *page, prefix string) {
 				ignored++
 			}
 		case n.class == clNone && n.c.vertex && n.text != "":
-			in.diag(chart.Note, in.pos(pg, n.c, prefix, chart.NormalizeSpace(n.text)), "", "%s is not a state; ignored", in.what(n))
+			in.diag(diag.Note, in.pos(pg, n.c, prefix, chart.NormalizeSpace(n.text)), "", "%s is not a state; ignored", in.what(n))
 		case n.class == clFrame && strings.HasPrefix(n.text, "$STATEMACHINE"):
-			in.diag(chart.Note, in.pos(pg, n.c, prefix, chart.NormalizeSpace(n.text)), "",
+			in.diag(diag.Note, in.pos(pg, n.c, prefix, chart.NormalizeSpace(n.text)), "",
 				"the $STATEMACHINE shape (StateSmith's) is not a state: the states drawn in it are the chart's")
 		case n.class == clNone || n.class == clFrame:
 			ignored++
@@ -542,7 +543,7 @@ func (in *interp) page(pg *page, prefix string) {
 				what = "shape without an " + in.opt.RoleKey + " attribute is"
 			}
 		}
-		in.diag(chart.Note, in.pos(pg, nil, "", ""), "", "%d %s not part of the chart", ignored, what)
+		in.diag(diag.Note, in.pos(pg, nil, "", ""), "", "%d %s not part of the chart", ignored, what)
 	}
 	for i := range nodes {
 		n := &nodes[i]
@@ -583,7 +584,7 @@ func (in *interp) nesting(pg *page, nodes []node, prefix string) bool {
 					depth[q], state[q] = 1, 2
 				}
 				path = path[:j]
-				in.diag(chart.Error, in.pos(pg, n.c, prefix, ""), "a cell cannot contain itself; the file is damaged",
+				in.diag(diag.Error, in.pos(pg, n.c, prefix, ""), "a cell cannot contain itself; the file is damaged",
 					"cells %s are nested inside each other; they are read as drawn at the top of the page", strings.Join(ids, ", "))
 				break
 			}
@@ -602,7 +603,7 @@ func (in *interp) nesting(pg *page, nodes []node, prefix string) bool {
 			}
 			depth[k], state[k] = depth[nodes[k].parent.idx]+1, 2
 			if depth[k]-1 > in.opt.MaxDepth {
-				in.fatal = chart.Diagnostics{{Pos: in.pos(pg, nodes[k].c, prefix, ""), Err: ErrTooDeep,
+				in.fatal = diag.List{{Pos: in.pos(pg, nodes[k].c, prefix, ""), Err: ErrTooDeep,
 					Message: fmt.Sprintf("drawio: cells nest more than %d deep", in.opt.MaxDepth),
 					Hint:    chart.LimitHint("MaxDepth")}}
 				return false
@@ -657,7 +658,7 @@ func (in *interp) plainVertex(pg *page, n *node, prefix string) {
 		n.class = clFrame
 	case ellipse && visible == "H" && in.ss:
 		// StateSmith reads "H" as a state named H (its history is $H).
-		in.diag(chart.Warning, in.pos(pg, c, prefix, visible), "rename the state if it is one, or label the shape $H for StateSmith's history",
+		in.diag(diag.Warning, in.pos(pg, c, prefix, visible), "rename the state if it is one, or label the shape $H for StateSmith's history",
 			"shape %s is labelled \"H\": StateSmith reads it as a state of that name, as does this reader; in a UML drawing it would be a history pseudo-state", c.id)
 	case ellipse && visible == "H":
 		n.kind = chart.HistoryState
@@ -683,16 +684,16 @@ func (in *interp) plainVertex(pg *page, n *node, prefix string) {
 		n.class = clFrame
 	}
 	if shape == "line" && n.class == clNone && n.parent != nil && styleIs(c.style, "dashed", "1") {
-		in.diag(chart.Error, in.pos(pg, c, prefix, ""), regionsHint,
+		in.diag(diag.Error, in.pos(pg, c, prefix, ""), regionsHint,
 			"a dashed line inside %s divides it into parallel regions, which a line cannot say: which states are in which region?", describe(n.parent))
 	}
 	if v, ok := c.get(AttrParallel); ok && n.class == clState {
 		on, valid := importer.ParseFlag(v)
 		switch {
 		case !valid:
-			in.diag(chart.Warning, in.pos(pg, c, prefix, chart.NormalizeSpace(n.text)), "write 1 or 0", "%s %q is not 1 or 0; ignored", AttrParallel, importer.Shorten(v, 20))
+			in.diag(diag.Warning, in.pos(pg, c, prefix, chart.NormalizeSpace(n.text)), "write 1 or 0", "%s %q is not 1 or 0; ignored", AttrParallel, importer.Shorten(v, 20))
 		case on && n.kind != chart.NormalState:
-			in.diag(chart.Warning, in.pos(pg, c, prefix, chart.NormalizeSpace(n.text)), "remove the attribute, or draw the shape as a state",
+			in.diag(diag.Warning, in.pos(pg, c, prefix, chart.NormalizeSpace(n.text)), "remove the attribute, or draw the shape as a state",
 				"%s = 1 on a %s pseudo-state; ignored", AttrParallel, n.kind)
 		case on:
 			n.kind = chart.ParallelState
@@ -796,7 +797,7 @@ func (in *interp) state(pg *page, n *node, prefix string) {
 		st.Entry = in.actions(c, AttrEntry, st.Pos)
 		st.Exit = in.actions(c, AttrExit, st.Pos)
 		if in.ss && st.Kind == chart.NormalState && (n.ss.Kind == statesmith.State || n.ss.Kind == statesmith.Ortho) && name != "" && !statesmith.IsStateName(name) {
-			in.diag(chart.Warning, st.Pos, "name the state with letters, digits and underscores, as StateSmith requires",
+			in.diag(diag.Warning, st.Pos, "name the state with letters, digits and underscores, as StateSmith requires",
 				"state name %q is not a StateSmith identifier: StateSmith refuses the drawing; read as a state of that name", name)
 		}
 		if v, ok := c.get(AttrInitial); ok {
@@ -806,14 +807,14 @@ func (in *interp) state(pg *page, n *node, prefix string) {
 			case "0", "false", "":
 				st.Initial = false
 			default:
-				in.diag(chart.Warning, st.Pos, "write 1 or 0", "%s %q is not 1 or 0; ignored", AttrInitial, v)
+				in.diag(diag.Warning, st.Pos, "write 1 or 0", "%s %q is not 1 or 0; ignored", AttrInitial, v)
 			}
 		}
 		if behaviour != "" {
 			in.behaviour(&st, behaviour)
 		}
 		if g := c.geo.badNumber; g != "" {
-			in.diag(chart.Warning, st.Pos, "", "geometry attribute %s is not a number; read as 0", g)
+			in.diag(diag.Warning, st.Pos, "", "geometry attribute %s is not a number; read as 0", g)
 		}
 		n.name = st.Name
 		in.c.States = append(in.c.States, st)
@@ -831,7 +832,7 @@ const maxBadActions = 5
 // none. A line that does not read is left out with a warning. More
 // actions in the diagram than Options.MaxElements stop the reading
 // (in.fatal).
-func (in *interp) actions(c *cell, name string, pos chart.Pos) []chart.Action {
+func (in *interp) actions(c *cell, name string, pos diag.Pos) []chart.Action {
 	v, ok := c.get(name)
 	if !ok {
 		return nil
@@ -840,7 +841,7 @@ func (in *interp) actions(c *cell, name string, pos chart.Pos) []chart.Action {
 	in.nactions += len(as) + len(bad)
 	if over {
 		if in.fatal == nil {
-			in.fatal = chart.Diagnostics{{Pos: pos, Err: ErrTooLarge,
+			in.fatal = diag.List{{Pos: pos, Err: ErrTooLarge,
 				Message: fmt.Sprintf("drawio: the diagram has more than %d actions (lines of %s, %s and %s)", in.opt.MaxElements, AttrEntry, AttrExit, AttrActions),
 				Hint:    chart.LimitHint("MaxElements")}}
 		}
@@ -848,10 +849,10 @@ func (in *interp) actions(c *cell, name string, pos chart.Pos) []chart.Action {
 	}
 	for k, b := range bad {
 		if k == maxBadActions {
-			in.diag(chart.Warning, pos, chart.ActionSyntax, "%s: %d more lines do not read; ignored", name, len(bad)-k)
+			in.diag(diag.Warning, pos, chart.ActionSyntax, "%s: %d more lines do not read; ignored", name, len(bad)-k)
 			break
 		}
-		in.diag(chart.Warning, pos, chart.ActionSyntax, "%s line %d %q: %s; ignored", name, b.line, importer.Shorten(b.text, 60), b.why)
+		in.diag(diag.Warning, pos, chart.ActionSyntax, "%s line %d %q: %s; ignored", name, b.line, importer.Shorten(b.text, 60), b.why)
 	}
 	for i := range as {
 		a := &as[i]
@@ -866,7 +867,7 @@ func (in *interp) actions(c *cell, name string, pos chart.Pos) []chart.Action {
 
 // noteAttr records an attribute of a role missing from a shape, or one
 // the stencil does not know.
-func (in *interp) noteAttr(role chart.Role, name string, missing bool, at chart.Pos) {
+func (in *interp) noteAttr(role chart.Role, name string, missing bool, at diag.Pos) {
 	k := attrKey{role, name, missing}
 	u := in.attrs[k]
 	if u == nil {
@@ -877,7 +878,7 @@ func (in *interp) noteAttr(role chart.Role, name string, missing bool, at chart.
 	u.n++
 }
 
-func (in *interp) unknownAttrs(n *node, known []string, at chart.Pos) {
+func (in *interp) unknownAttrs(n *node, known []string, at diag.Pos) {
 	for _, a := range n.c.attrs {
 		if !slices.Contains(known, a.name) && !slices.Contains(drawioAttrs, a.name) && a.name != in.opt.RoleKey {
 			in.noteAttr(n.role, a.name, false, at)
@@ -896,10 +897,10 @@ func (in *interp) reportAttrs() {
 			shapes = strconv.Itoa(u.n) + " shapes"
 		}
 		if k.missing {
-			in.diag(chart.Warning, u.at, update, "%s %s: no property %q, which stencil %q (version %s) lists",
+			in.diag(diag.Warning, u.at, update, "%s %s: no property %q, which stencil %q (version %s) lists",
 				k.role, shapes, k.name, in.st.Name, importer.Version(in.st))
 		} else {
-			in.diag(chart.Note, u.at, "", "%s %s: property %q is not in stencil %q; ignored", k.role, shapes, k.name, in.st.Name)
+			in.diag(diag.Note, u.at, "", "%s %s: property %q is not in stencil %q; ignored", k.role, shapes, k.name, in.st.Name)
 		}
 	}
 }
@@ -944,7 +945,7 @@ func edgeLabel(n *node) string {
 	return b.String()
 }
 
-func (in *interp) transition(pg *page, n *node, prefix string, sev chart.Severity) {
+func (in *interp) transition(pg *page, n *node, prefix string, sev diag.Severity) {
 	c := n.c
 	strict := in.st != nil
 	label := edgeLabel(n)
@@ -955,15 +956,15 @@ func (in *interp) transition(pg *page, n *node, prefix string, sev chart.Severit
 	}
 	if !strict && isArrowless(c.style) {
 		if n.src != nil && n.src == n.dst && n.src.class == clState && styleIs(c.style, "dashed", "1") {
-			in.diag(chart.Error, at, regionsHint,
+			in.diag(diag.Error, at, regionsHint,
 				"a dashed line across %s divides it into parallel regions, which a line cannot say: which states are in which region?", describe(n.src))
 			return
 		}
 		if n.src != nil && n.dst != nil && n.src.class == clState && n.dst.class == clState {
-			in.diag(chart.Warning, at, "give the line an arrowhead at its end if it is a transition",
+			in.diag(diag.Warning, at, "give the line an arrowhead at its end if it is a transition",
 				"line without an arrowhead between %s and %s: not a transition; ignored", describe(n.src), describe(n.dst))
 		} else {
-			in.diag(chart.Note, at, "", "line without an arrowhead: not a transition; ignored")
+			in.diag(diag.Note, at, "", "line without an arrowhead: not a transition; ignored")
 		}
 		return
 	}
@@ -974,13 +975,13 @@ func (in *interp) transition(pg *page, n *node, prefix string, sev chart.Severit
 			"the %s of the %s is attached to cell %q, which is not on the page%s", n.staleEnd, what, n.stale, ignored)
 		return
 	case n.src == nil && n.dst == nil && !strict && strings.TrimSpace(label) != "":
-		in.diag(chart.Warning, at, reattach, "edge %q attached to no shape: not a transition; ignored", importer.Shorten(chart.NormalizeSpace(label), 40))
+		in.diag(diag.Warning, at, reattach, "edge %q attached to no shape: not a transition; ignored", importer.Shorten(chart.NormalizeSpace(label), 40))
 		return
 	case n.src == nil && n.dst == nil && !strict:
-		in.diag(chart.Note, at, "", "edge attached to no shape; ignored")
+		in.diag(diag.Note, at, "", "edge attached to no shape; ignored")
 		return
 	case n.src == nil:
-		in.diag(chart.Error, at, reattach, "the start of the %s is attached to no state", what)
+		in.diag(diag.Error, at, reattach, "the start of the %s is attached to no state", what)
 		return
 	}
 	src, dst := aliased(n.src), aliased(n.dst)
@@ -988,13 +989,13 @@ func (in *interp) transition(pg *page, n *node, prefix string, sev chart.Severit
 	case src.class == clBad || dst != nil && dst.class == clBad:
 		return // reported with the vertex
 	case src.class == clNotes || dst != nil && dst.class == clNotes:
-		in.diag(chart.Note, at, "", "edge %s starts or ends in a note or a setting; not part of the chart", c.id)
+		in.diag(diag.Note, at, "", "edge %s starts or ends in a note or a setting; not part of the chart", c.id)
 		return
 	case src.class == clContinue || dst != nil && dst.class == clContinue:
-		in.diag(chart.Error, at, "remove the edge: a $HC only marks the state it is drawn in", "edge %s starts or ends at a $HC, which StateSmith allows no transition; ignored", c.id)
+		in.diag(diag.Error, at, "remove the edge: a $HC only marks the state it is drawn in", "edge %s starts or ends at a $HC, which StateSmith allows no transition; ignored", c.id)
 		return
 	case src.class == clAlias || dst != nil && dst.class == clAlias:
-		in.diag(chart.Error, at, "draw the $PARENT_ALIAS inside the state it stands for", "edge %s starts or ends at a $PARENT_ALIAS drawn in no state", c.id)
+		in.diag(diag.Error, at, "draw the $PARENT_ALIAS inside the state it stands for", "edge %s starts or ends at a $PARENT_ALIAS drawn in no state", c.id)
 		return
 	}
 	t := chart.Transition{ID: in.strs.Clone(prefix + c.id), Label: in.strs.Clone(label), Pos: at}
@@ -1073,7 +1074,7 @@ func (in *interp) checkFinal(n *node, t *chart.Transition) bool {
 	marked := false
 	if v, ok := n.c.get(name); ok {
 		if marked, ok = importer.ParseFlag(v); !ok {
-			in.diag(chart.Warning, t.Pos, "write 1 or 0", "%s %q is not 1 or 0; ignored", name, v)
+			in.diag(diag.Warning, t.Pos, "write 1 or 0", "%s %q is not 1 or 0; ignored", name, v)
 		}
 	}
 	switch {
@@ -1082,7 +1083,7 @@ func (in *interp) checkFinal(n *node, t *chart.Transition) bool {
 			"the edge is marked %s = 1, but its end is glued to a state", name)
 		return false
 	case !marked && t.Target.Kind == chart.ToFinal && !in.returns(n):
-		in.diag(chart.Warning, t.Pos, "glue the arrow's end to a state if it should go there; if the machine should end, set the edge's property "+name+" to 1 (Edit Data), or end it on an end state",
+		in.diag(diag.Warning, t.Pos, "glue the arrow's end to a state if it should go there; if the machine should end, set the edge's property "+name+" to 1 (Edit Data), or end it on an end state",
 			"the end of the edge is on no state: taken as a transition to the final state, which ends the machine")
 	}
 	return true
@@ -1100,9 +1101,9 @@ func (in *interp) checkStay(n, src, dst *node, t *chart.Transition) bool {
 	on, valid := importer.ParseFlag(v)
 	switch {
 	case !valid:
-		in.diag(chart.Warning, t.Pos, "write 1 or 0", "%s %q is not 1 or 0; ignored", AttrStay, importer.Shorten(v, 20))
+		in.diag(diag.Warning, t.Pos, "write 1 or 0", "%s %q is not 1 or 0; ignored", AttrStay, importer.Shorten(v, 20))
 	case on && dst != nil && dst != src:
-		in.diag(chart.Warning, t.Pos, "draw the edge back to the state it leaves, or set "+AttrStay+" to 0",
+		in.diag(diag.Warning, t.Pos, "draw the edge back to the state it leaves, or set "+AttrStay+" to 0",
 			"the edge is marked %s = 1, but its end is glued to %s, another state; ignored", AttrStay, describe(dst))
 		return false
 	case on:
@@ -1113,11 +1114,11 @@ func (in *interp) checkStay(n, src, dst *node, t *chart.Transition) bool {
 
 // sevDrop is the severity of a problem that leaves a transition out: an
 // error with a stencil, a warning in a plain diagram.
-func (in *interp) sevDrop() chart.Severity {
+func (in *interp) sevDrop() diag.Severity {
 	if in.st != nil {
-		return chart.Error
+		return diag.Error
 	}
-	return chart.Warning
+	return diag.Warning
 }
 
 // returns reports whether an edge of a drawing made with a stencil is a
@@ -1181,13 +1182,13 @@ func (in *interp) plainTransition(t *chart.Transition, n *node, label string) {
 		if on, valid := importer.ParseFlag(v); valid {
 			t.Internal = on
 		} else {
-			in.diag(chart.Warning, t.Pos, "write 1 or 0", "%s %q is not 1 or 0; ignored", AttrInternal, importer.Shorten(v, 20))
+			in.diag(diag.Warning, t.Pos, "write 1 or 0", "%s %q is not 1 or 0; ignored", AttrInternal, importer.Shorten(v, 20))
 		}
 	}
 	if v, ok := c.get(AttrOrder); ok {
 		o, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil || o < 0 {
-			in.diag(chart.Warning, t.Pos, "write a whole number from 1 (0 for document order)", "%s %q is not a whole number; ignored", AttrOrder, v)
+			in.diag(diag.Warning, t.Pos, "write a whole number from 1 (0 for document order)", "%s %q is not a whole number; ignored", AttrOrder, v)
 		} else {
 			t.Order = o
 		}
@@ -1226,7 +1227,7 @@ var noteShapes = []string{"note", "note2", "mxgraph.mockup.text.stickyNote2"}
 func (in *interp) stateSmithVertex(pg *page, n *node, prefix string) bool {
 	v := statesmith.ParseVertex(n.text)
 	n.ss = v
-	at := func() chart.Pos {
+	at := func() diag.Pos {
 		return in.pos(pg, n.c, prefix, importer.Shorten(chart.NormalizeSpace(n.text), 40))
 	}
 	switch v.Kind {
@@ -1235,25 +1236,25 @@ func (in *interp) stateSmithVertex(pg *page, n *node, prefix string) bool {
 			return false
 		}
 		n.class = clNotes
-		in.diag(chart.Note, at(), "", "note shape %s: a comment, as StateSmith reads it: it and what is drawn in it are not part of the chart", n.c.id)
+		in.diag(diag.Note, at(), "", "note shape %s: a comment, as StateSmith reads it: it and what is drawn in it are not part of the chart", n.c.id)
 	case statesmith.Notes:
 		n.class = clNotes
-		in.diag(chart.Note, at(), "", "$NOTES shape %s: a comment: it and what is drawn in it are not part of the chart", n.c.id)
+		in.diag(diag.Note, at(), "", "$NOTES shape %s: a comment: it and what is drawn in it are not part of the chart", n.c.id)
 	case statesmith.Config, statesmith.RenderConfig:
 		n.class = clNotes
 		if statesmith.SetsTriggerMap(n.text) {
-			in.diag(chart.Error, at(), "write the events' own names on the transitions, and remove the TriggerMap",
+			in.diag(diag.Error, at(), "write the events' own names on the transitions, and remove the TriggerMap",
 				"%s shape %s sets StateSmith's TriggerMap, which renames the events of the drawing; fsmforge reads the events as drawn, so it is not supported", v.Kind, n.c.id)
 			break
 		}
-		in.diag(chart.Note, at(), "", "%s shape %s: a setting of StateSmith's code generator, not part of the chart", v.Kind, n.c.id)
+		in.diag(diag.Note, at(), "", "%s shape %s: a setting of StateSmith's code generator, not part of the chart", v.Kind, n.c.id)
 	case statesmith.Machine:
 		n.class = clFrame
 		if v.Name != "" {
 			in.c.Name = in.strs.Clone(v.Name)
 		}
 		if v.Behaviour != "" {
-			in.diag(chart.Warning, at(), dropHint, "the $STATEMACHINE's behaviour is code for StateSmith's generator, which fsmforge does not run: %q", importer.Shorten(chart.NormalizeSpace(v.Behaviour), 60))
+			in.diag(diag.Warning, at(), dropHint, "the $STATEMACHINE's behaviour is code for StateSmith's generator, which fsmforge does not run: %q", importer.Shorten(chart.NormalizeSpace(v.Behaviour), 60))
 		}
 	case statesmith.Initial:
 		n.class, n.kind = clState, chart.StartState
@@ -1309,7 +1310,7 @@ func (in *interp) leaveOut(pg *page, nodes []node, prefix string) {
 		}
 	}
 	if outside > 0 {
-		in.diag(chart.Note, in.pos(pg, machine.c, prefix, importer.Shorten(chart.NormalizeSpace(machine.text), 40)), "",
+		in.diag(diag.Note, in.pos(pg, machine.c, prefix, importer.Shorten(chart.NormalizeSpace(machine.text), 40)), "",
 			"%s drawn outside the $STATEMACHINE shape %s not part of the chart, as in StateSmith", importer.Plural(outside, "shape"), importer.IsAre(outside))
 	}
 }
@@ -1320,7 +1321,7 @@ func (in *interp) point(pg *page, n *node, prefix string) {
 	at := in.pos(pg, n.c, prefix, n.ss.Kind.String()+" : "+n.ss.Name)
 	p := parentState(n)
 	if p == nil || p.id == "" { // no state, or one not read yet
-		in.diag(chart.Error, at, "draw the point inside the state it enters or leaves", "%s %q is drawn in no state", n.ss.Kind, n.ss.Name)
+		in.diag(diag.Error, at, "draw the point inside the state it enters or leaves", "%s %q is drawn in no state", n.ss.Kind, n.ss.Name)
 		return
 	}
 	in.smith.Points = append(in.smith.Points, statesmith.Point{State: n.id, Parent: p.id, Label: n.ss.Name, Exit: n.ss.Kind == statesmith.ExitPoint, Pos: at})
@@ -1345,7 +1346,7 @@ func stateSmithName(n *node) (name, behaviour string) {
 // events the state handles without a transition, which change what the
 // transitions of the states around it mean ([statesmith.CheckHandlers]).
 func (in *interp) behaviour(st *chart.State, text string) {
-	in.diag(chart.Warning, st.Pos, dropHint, "state %q: the behaviour written in it is code for a code generator, which fsmforge does not run: %q",
+	in.diag(diag.Warning, st.Pos, dropHint, "state %q: the behaviour written in it is code for a code generator, which fsmforge does not run: %q",
 		st.Name, importer.Shorten(chart.NormalizeSpace(text), 60))
 	if !in.ss {
 		return
@@ -1372,7 +1373,7 @@ func (in *interp) diagramData(pages []*page) {
 				if on, ok := importer.ParseFlag(v); ok {
 					in.c.Statechart = on
 				} else {
-					in.diag(chart.Warning, in.pos(pg, c, "", ""), "write 1 or 0", "%s %q is not 1 or 0; ignored", AttrStatechart, importer.Shorten(v, 20))
+					in.diag(diag.Warning, in.pos(pg, c, "", ""), "write 1 or 0", "%s %q is not 1 or 0; ignored", AttrStatechart, importer.Shorten(v, 20))
 				}
 			}
 			if v, ok := c.get(AttrName); ok && !nameRead {
@@ -1403,13 +1404,13 @@ func (in *interp) chainOf(pg *page, c *cell) bool {
 	if on, ok := importer.ParseFlag(v); ok {
 		in.c.Chain = on
 	} else {
-		in.diag(chart.Warning, at, "write 1 or 0", "%s %q is not 1 or 0; ignored", AttrChain, importer.Shorten(v, 20))
+		in.diag(diag.Warning, at, "write 1 or 0", "%s %q is not 1 or 0; ignored", AttrChain, importer.Shorten(v, 20))
 	}
 	if l = strings.TrimSpace(l); l != "" {
 		if n, ok := importer.ParseChainLimit(l); ok {
 			in.c.ChainLimit = n
 		} else {
-			in.diag(chart.Warning, at, "write a whole number from 1 to 65535, or leave it empty for the number of states", "%s %q is not a whole number from 0 to 65535; ignored", AttrChainLimit, importer.Shorten(l, 20))
+			in.diag(diag.Warning, at, "write a whole number from 1 to 65535, or leave it empty for the number of states", "%s %q is not a whole number from 0 to 65535; ignored", AttrChainLimit, importer.Shorten(l, 20))
 		}
 	}
 	return true

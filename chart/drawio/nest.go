@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/importer"
 	"github.com/fsmforge/fsmforge/internal/statesmith"
 )
@@ -35,7 +36,7 @@ func (in *interp) structure(pg *page, nodes []node, prefix string) {
 			if n.ss.Kind == statesmith.History {
 				noun = "$H"
 			}
-			in.report([]importer.Problem{importer.HistoryInNoState(in.pos(pg, n.c, prefix, chart.NormalizeSpace(n.text)), noun, n.c.id)}, chart.Pos{}, "")
+			in.report([]importer.Problem{importer.HistoryInNoState(in.pos(pg, n.c, prefix, chart.NormalizeSpace(n.text)), noun, n.c.id)}, diag.Pos{}, "")
 			n.class = clBad
 			continue
 		}
@@ -54,10 +55,10 @@ func (in *interp) structure(pg *page, nodes []node, prefix string) {
 			if st.Masters.Composite != "" {
 				shapes = strconv.Quote(st.Masters.Composite) + " or " + shapes
 			}
-			in.diag(chart.Warning, at, fmt.Sprintf("drop its regions in it: a %s shape of stencil %q's library for each", shapes, st.Name),
+			in.diag(diag.Warning, at, fmt.Sprintf("drop its regions in it: a %s shape of stencil %q's library for each", shapes, st.Name),
 				"parallel state %s (a %q shape) holds no states: read as a plain state", n.c.id, st.Masters.Parallel)
 		} else {
-			in.diag(chart.Warning, at, "draw its regions (containers) inside it, or remove "+AttrParallel,
+			in.diag(diag.Warning, at, "draw its regions (containers) inside it, or remove "+AttrParallel,
 				"state %s is marked %s = 1 but holds no states: read as a plain state", n.c.id, AttrParallel)
 		}
 		n.kind = chart.NormalState
@@ -89,18 +90,18 @@ func (in *interp) alsoEdges(pg *page, nodes []node, prefix string, first int) {
 		const hint = "set " + AttrAlso + " (Edit Data) to the cell ID of the edge of the transition it adds a target to, or remove it to make the edge a transition of its own"
 		k, ok := byID[prefix+v]
 		if !ok {
-			in.diag(chart.Warning, at, hint, "the edge adds a target to transition %q, which the page does not have; ignored", importer.Shorten(v, 40))
+			in.diag(diag.Warning, at, hint, "the edge adds a target to transition %q, which the page does not have; ignored", importer.Shorten(v, 40))
 			continue
 		}
 		t := &in.c.Transitions[k]
 		src, dst := aliased(n.src), aliased(n.dst)
 		switch {
 		case t.Target.Kind != chart.ToState:
-			in.diag(chart.Warning, at, "glue the end of the transition's edge to a state", "the edge adds a target to transition %s, which enters no state; ignored", t.ID)
+			in.diag(diag.Warning, at, "glue the end of the transition's edge to a state", "the edge adds a target to transition %s, which enters no state; ignored", t.ID)
 		case src == nil || src.class != clState || src.id != t.From:
-			in.diag(chart.Warning, at, "start the edge at the state the transition leaves", "the edge adds a target to transition %s, but does not start at the state it leaves; ignored", t.ID)
+			in.diag(diag.Warning, at, "start the edge at the state the transition leaves", "the edge adds a target to transition %s, but does not start at the state it leaves; ignored", t.ID)
 		case dst == nil || dst.class != clState:
-			in.diag(chart.Warning, at, "glue the end of the edge to the state the transition enters too", "the edge adds a target to transition %s, but ends on no state; ignored", t.ID)
+			in.diag(diag.Warning, at, "glue the end of the edge to the state the transition enters too", "the edge adds a target to transition %s, but ends on no state; ignored", t.ID)
 		default:
 			t.Also = append(t.Also, dst.id)
 		}
@@ -147,5 +148,5 @@ func (in *interp) nested() {
 		Taken:               func(id string) bool { return in.ids[id] },
 		CompileChecksStarts: in.st != nil,
 	})
-	in.report(ps, chart.Pos{}, "")
+	in.report(ps, diag.Pos{}, "")
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/drawio"
 	"github.com/fsmforge/fsmforge/compile"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/charttest"
 	"github.com/fsmforge/fsmforge/internal/importer"
 )
@@ -187,7 +188,7 @@ func TestNested(t *testing.T) {
 			charttest.CheckChart(t, c, err)
 			checkContains(t, c, tt.want, tt.diags)
 			for _, d := range c.Diagnostics {
-				if d.Severity == chart.Error && !slices.ContainsFunc(tt.diags, func(w string) bool { return strings.Contains(d.Error(), w) }) {
+				if d.Severity == diag.Error && !slices.ContainsFunc(tt.diags, func(w string) bool { return strings.Contains(d.Error(), w) }) {
 					t.Errorf("unexpected error: %s", d.Error())
 				}
 			}
@@ -321,7 +322,7 @@ func randomNested(r *rand.Rand, st *chart.Stencil) *chart.Chart {
 	n := 2 + r.IntN(12)
 	holds := map[string]int{}
 	for k := range n {
-		s := chart.State{ID: "s" + strconv.Itoa(k), Name: chart.NormalizeSpace(names[r.IntN(len(names))]), Pos: chart.Pos{Page: "Page-1"}}
+		s := chart.State{ID: "s" + strconv.Itoa(k), Name: chart.NormalizeSpace(names[r.IntN(len(names))]), Pos: diag.Pos{Page: "Page-1"}}
 		var parents []int
 		for j := range c.States {
 			if q := c.States[j].Kind; q == chart.NormalState || q == chart.ParallelState {
@@ -354,7 +355,7 @@ func randomNested(r *rand.Rand, st *chart.Stencil) *chart.Chart {
 	counts := map[string]int{}
 	add := func(t chart.Transition) {
 		t.ID = "t" + strconv.Itoa(len(c.Transitions))
-		t.Pos = chart.Pos{Page: "Page-1"}
+		t.Pos = diag.Pos{Page: "Page-1"}
 		if st == nil {
 			t.Label = labels[r.IntN(len(labels))]
 			order, ev, gu, ac, test := deriveLabel(t.Label)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/importer"
 	"github.com/fsmforge/fsmforge/internal/source"
 )
@@ -38,7 +39,7 @@ import (
 type Options = chart.ReadOptions
 
 // Errors that stop reading a drawing, for [errors.Is]. The error returned is
-// a [chart.Diagnostics] whose single diagnostic wraps one of them and says
+// a [diag.List] whose single diagnostic wraps one of them and says
 // where and why.
 var (
 	// ErrTooLarge: the file is larger than Options.MaxSize, its
@@ -66,10 +67,10 @@ var (
 // byte-order mark.
 //
 // When the file cannot be read at all, Read returns a nil chart and a
-// [chart.Diagnostics] holding one error, which wraps [ErrTooLarge],
+// [diag.List] holding one error, which wraps [ErrTooLarge],
 // [ErrNotDrawio], [ErrMalformed] or [ErrTooDeep]. Otherwise it returns the
 // chart, never nil, whose Diagnostics list what was found wrong or
-// ignored, and, when some of those are errors, a [chart.Diagnostics] of the
+// ignored, and, when some of those are errors, a [diag.List] of the
 // errors. Read never panics on any input (it panics if a limit of
 // Options is negative, a programming error); it reads the whole file
 // into memory. See the package documentation for what it costs.
@@ -152,9 +153,9 @@ const (
 // after maxRepeats diagnostics of the same severity and message, the
 // others are dropped, the last one kept saying how many ("(and 12 more
 // like it)").
-func tidy(ds chart.Diagnostics) chart.Diagnostics {
+func tidy(ds diag.List) diag.List {
 	type key struct {
-		sev       chart.Severity
+		sev       diag.Severity
 		msg, hint string
 	}
 	var seen map[key]int
@@ -195,7 +196,7 @@ func tidy(ds chart.Diagnostics) chart.Diagnostics {
 // states and transitions too, whose positions other packages quote in
 // their messages, and match with those of the diagnostics (the IDs and
 // names themselves are kept whole in State and Transition).
-func tidyPos(p *chart.Pos) {
+func tidyPos(p *diag.Pos) {
 	p.Page = importer.Shorten(p.Page, maxName)
 	p.Shape = importer.Shorten(p.Shape, maxName)
 	p.ShapeName = importer.Shorten(p.ShapeName, maxName)
@@ -203,7 +204,7 @@ func tidyPos(p *chart.Pos) {
 
 // tidyError tidies the diagnostics of an error that stops a reading.
 func tidyError(err error) error {
-	if l, ok := err.(chart.Diagnostics); ok {
+	if l, ok := err.(diag.List); ok {
 		return tidy(l)
 	}
 	return err

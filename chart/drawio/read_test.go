@@ -20,6 +20,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/drawio"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
@@ -245,9 +246,9 @@ func TestBadInput(t *testing.T) {
 			if c != nil || !errors.Is(err, tt.err) || !strings.Contains(err.Error(), tt.message) {
 				t.Fatalf("Read = %v, %v; want nil and an error wrapping %v with %q", c, err, tt.err, tt.message)
 			}
-			var l chart.Diagnostics
-			if !errors.As(err, &l) || len(l) != 1 || l[0].Severity != chart.Error {
-				t.Errorf("error %#v is not one chart.Diagnostic", err)
+			var l diag.List
+			if !errors.As(err, &l) || len(l) != 1 || l[0].Severity != diag.Error {
+				t.Errorf("error %#v is not one diag.Diagnostic", err)
 			}
 		})
 	}

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/drawio"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // inside is a vertex drawn inside another.
@@ -224,7 +224,7 @@ func TestStateSmith(t *testing.T) {
 			}
 			checkDiagnostics(t, c.Diagnostics, tt.diags)
 			for _, d := range c.Diagnostics {
-				if d.Severity == chart.Error && !slices.ContainsFunc(tt.diags, func(w string) bool { return strings.HasPrefix("error: "+d.Message, w) }) {
+				if d.Severity == diag.Error && !slices.ContainsFunc(tt.diags, func(w string) bool { return strings.HasPrefix("error: "+d.Message, w) }) {
 					t.Errorf("unexpected error: %s", d.Message)
 				}
 			}
@@ -234,7 +234,7 @@ func TestStateSmith(t *testing.T) {
 
 // checkDiagnostics checks that each of want, "severity: message start",
 // begins the message of a diagnostic of that severity.
-func checkDiagnostics(t *testing.T, ds chart.Diagnostics, want []string) {
+func checkDiagnostics(t *testing.T, ds diag.List, want []string) {
 	t.Helper()
 	for _, w := range want {
 		sev, msg, _ := strings.Cut(w, ": ")
@@ -276,7 +276,7 @@ func TestLooseEnds(t *testing.T) {
 			}
 			warned := false
 			for _, d := range c.Diagnostics {
-				warned = warned || d.Severity == chart.Warning && strings.Contains(d.Message, "the end of the edge is on no state: taken as a transition to the final state")
+				warned = warned || d.Severity == diag.Warning && strings.Contains(d.Message, "the end of the edge is on no state: taken as a transition to the final state")
 			}
 			if warned != tt.warn {
 				t.Errorf("warned = %v, want %v: %v", warned, tt.warn, c.Diagnostics)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/importer"
 )
 
@@ -38,7 +39,7 @@ func (in *interp) stencilVertex(pg *page, n *node, prefix string) {
 		n.class = clHandler
 		in.unknownAttrs(n, nil, in.pos(pg, n.c, prefix, chart.NormalizeSpace(n.text)))
 	case r == chart.RoleTransition:
-		in.diag(chart.Warning, in.pos(pg, n.c, prefix, chart.NormalizeSpace(n.text)), "draw transitions with the library's transition, an edge",
+		in.diag(diag.Warning, in.pos(pg, n.c, prefix, chart.NormalizeSpace(n.text)), "draw transitions with the library's transition, an edge",
 			"shape %s has the role of master %q but is not an edge; ignored", n.c.id, in.st.Masters.Transition)
 	}
 }
@@ -86,7 +87,7 @@ func (in *interp) stencilState(pg *page, n *node, prefix string, st chart.State)
 			continue
 		}
 		if !slices.Contains(a.Values, v) {
-			in.diag(chart.Error, st.Pos, "pick one of "+strings.Join(a.Values, ", ")+" in the state's Edit Data",
+			in.diag(diag.Error, st.Pos, "pick one of "+strings.Join(a.Values, ", ")+" in the state's Edit Data",
 				"state %q: %s value %q is not in the drop-list of stencil %q", st.Name, a.Name, v, in.st.Name)
 			continue
 		}
@@ -105,7 +106,7 @@ func (in *interp) stencilEdge(pg *page, n *node, prefix string) {
 	switch n.role {
 	case chart.RoleTransition, chart.RoleNone:
 	default:
-		in.diag(chart.Warning, in.pos(pg, n.c, prefix, chart.NormalizeSpace(n.text)), "",
+		in.diag(diag.Warning, in.pos(pg, n.c, prefix, chart.NormalizeSpace(n.text)), "",
 			"edge %s has the role of master %q, which is not the transition master; ignored", n.c.id, strings.TrimSpace(in.roleName(n.c)))
 		n.role = chart.RoleNone
 		n.class = clNone
@@ -124,7 +125,7 @@ func (in *interp) unroledEdge(pg *page, n *node, prefix string) bool {
 	if n.src == nil || n.dst == nil || n.src.class != clState && n.src.class != clHandler || n.dst.class != clState {
 		return false
 	}
-	in.diag(chart.Warning, in.pos(pg, n.c, prefix, chart.NormalizeSpace(edgeLabel(n))),
+	in.diag(diag.Warning, in.pos(pg, n.c, prefix, chart.NormalizeSpace(edgeLabel(n))),
 		fmt.Sprintf("draw transitions with the %q shape of stencil %q's library (or copy an existing transition), then set its Test", in.st.Masters.Transition, in.st.Name),
 		"the edge from %s to %s is not a transition of stencil %q (it has no %s=%q); ignored",
 		describe(n.src), describe(n.dst), in.st.Name, in.opt.RoleKey, in.st.Masters.Transition)
@@ -145,7 +146,7 @@ func (in *interp) stencilTransition(t *chart.Transition, n *node) bool {
 		t.Pos.ShapeName = in.strs.Clone(strings.TrimSpace(test))
 	}
 	bad := func(hint, format string, args ...any) {
-		in.diag(chart.Error, t.Pos, hint, format, args...)
+		in.diag(diag.Error, t.Pos, hint, format, args...)
 		valid = false
 	}
 	pickTest := func() string {
@@ -155,7 +156,7 @@ func (in *interp) stencilTransition(t *chart.Transition, n *node) bool {
 	switch {
 	case n.src != nil && n.src.role.Kind().UntestedTransition(): // a start's or a history's
 		if test := strings.TrimSpace(test); test != "" {
-			in.report([]importer.Problem{importer.IgnoredTest(t.Pos, n.src.role.Kind(), describe(n.src), test, names.Test, "Edit Data")}, chart.Pos{}, "")
+			in.report([]importer.Problem{importer.IgnoredTest(t.Pos, n.src.role.Kind(), describe(n.src), test, names.Test, "Edit Data")}, diag.Pos{}, "")
 		}
 	case !hasTest:
 		bad(fmt.Sprintf("draw transitions with the %q shape of stencil %q's library", st.Masters.Transition, st.Name),
@@ -213,7 +214,7 @@ func (in *interp) checkRoles(pages []*page) bool {
 	st := in.st
 	type use struct {
 		n  int
-		at chart.Pos
+		at diag.Pos
 	}
 	roles := make(map[string]*use) // by role name, for shapes of this stencil
 	var roleOrder []string
@@ -222,7 +223,7 @@ func (in *interp) checkRoles(pages []*page) bool {
 	var version *use
 	versionSeen := ""
 	content := 0
-	count := func(m map[string]*use, order *[]string, key string, at func() chart.Pos) {
+	count := func(m map[string]*use, order *[]string, key string, at func() diag.Pos) {
 		u := m[key]
 		if u == nil {
 			u = &use{at: at()}
@@ -242,7 +243,7 @@ func (in *interp) checkRoles(pages []*page) bool {
 			if !ok {
 				continue
 			}
-			at := func() chart.Pos { return in.pos(pg, c, "", chart.NormalizeSpace(labelText(c))) }
+			at := func() diag.Pos { return in.pos(pg, c, "", chart.NormalizeSpace(labelText(c))) }
 			if sn, ok := c.get(AttrStencil); ok && sn != st.Name {
 				count(others, &otherOrder, sn, at)
 				continue
@@ -273,7 +274,7 @@ func (in *interp) checkRoles(pages []*page) bool {
 		case len(used) > 0:
 			what = "its shapes' " + in.opt.RoleKey + " attributes name " + strings.Join(used, ", ")
 		}
-		in.diag(chart.Error, chart.Pos{File: in.strs.Clone(in.doc.file)},
+		in.diag(diag.Error, diag.Pos{File: in.strs.Clone(in.doc.file)},
 			"read it with the stencil it was made with, or without a stencil, as a plain state diagram",
 			"the drawing was not made with stencil %q: %s, none of which is the stencil's %q or %q",
 			st.Name, what, st.Masters.State, st.Masters.Transition)
@@ -282,17 +283,17 @@ func (in *interp) checkRoles(pages []*page) bool {
 	for _, r := range roleOrder {
 		if st.Role(r) == chart.RoleNone {
 			u := roles[r]
-			in.diag(chart.Warning, u.at, "draw charts with the shapes of the stencil's library only",
+			in.diag(diag.Warning, u.at, "draw charts with the shapes of the stencil's library only",
 				"master %q is not in stencil %q: its %d shapes are ignored", r, st.Name, u.n)
 		}
 	}
 	for _, s := range otherOrder {
 		u := others[s]
-		in.diag(chart.Warning, u.at, "draw charts with the shapes of one stencil's library",
+		in.diag(diag.Warning, u.at, "draw charts with the shapes of one stencil's library",
 			"%d shapes come from stencil %q, not %q; ignored", u.n, s, st.Name)
 	}
 	if version != nil {
-		in.diag(chart.Warning, version.at, "update the drawing's shapes from the stencil's library, or the stencil file",
+		in.diag(diag.Warning, version.at, "update the drawing's shapes from the stencil's library, or the stencil file",
 			"the drawing was made with version %s of stencil %q, which is at version %s", strconv.Quote(versionSeen), st.Name, strconv.Quote(st.Version))
 	}
 	return true

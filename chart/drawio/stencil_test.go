@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/drawio"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
@@ -274,7 +274,7 @@ func TestStencilStatechartHints(t *testing.T) {
 		{"r1", `draw the region with the "Composite State" master: entering a parallel state enters all its regions`},
 		{"g", `draw the library's "Start" shape in it, with a transition without a test to the state to enter, or draw that state as the library's "Initial State" shape; or end the transition at that state`},
 	} {
-		if !slices.ContainsFunc(c.Diagnostics, func(d chart.Diagnostic) bool { return d.Pos.Shape == want.shape && d.Hint == want.hint }) {
+		if !slices.ContainsFunc(c.Diagnostics, func(d diag.Diagnostic) bool { return d.Pos.Shape == want.shape && d.Hint == want.hint }) {
 			t.Errorf("diagnostics = %v, want one at shape %s with hint %q", c.Diagnostics, want.shape, want.hint)
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/fsmforge/fsmforge/chart/drawio"
 	"github.com/fsmforge/fsmforge/chart/scxml"
 	"github.com/fsmforge/fsmforge/compile"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
@@ -260,7 +261,7 @@ func randomStatechart(r *rand.Rand) *chart.Chart {
 	kind := map[string]chart.StateKind{}
 	kids := map[string][]string{}
 	add := func(s chart.State) {
-		s.Pos = chart.Pos{Page: "Page-1"}
+		s.Pos = diag.Pos{Page: "Page-1"}
 		c.States = append(c.States, s)
 		kind[s.ID] = s.Kind
 		kids[s.Parent] = append(kids[s.Parent], s.ID)
@@ -316,7 +317,7 @@ func randomStatechart(r *rand.Rand) *chart.Chart {
 	order := map[string]int{}
 	transition := func(t chart.Transition) {
 		order[t.From]++
-		t.ID, t.Order, t.Pos = "t"+strconv.Itoa(len(c.Transitions)), order[t.From], chart.Pos{Page: "Page-1"}
+		t.ID, t.Order, t.Pos = "t"+strconv.Itoa(len(c.Transitions)), order[t.From], diag.Pos{Page: "Page-1"}
 		c.Transitions = append(c.Transitions, t)
 	}
 	// Histories in some compounds, with their defaults.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	_ "github.com/fsmforge/fsmforge/chart/formats"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // TestDetect reads a file of each format, under its own name and under a
@@ -73,7 +74,7 @@ func TestUnknownFormat(t *testing.T) {
 			t.Errorf("Read(%q) = %v, want ErrUnknownFormat", data, err)
 			continue
 		}
-		var ds chart.Diagnostics
+		var ds diag.List
 		if !errors.As(err, &ds) || !strings.Contains(ds[0].Hint, "draw.io (.drawio") {
 			t.Errorf("Read(%q): hint %q does not list the formats", data, ds[0].Hint)
 		}

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"unicode/utf16"
 
-	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/graphml"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 func gzipped(t *testing.T, data []byte) []byte {
@@ -91,8 +91,8 @@ func TestBadInput(t *testing.T) {
 			if !errors.Is(err, tt.err) {
 				t.Fatalf("Read error = %v, want %v", err, tt.err)
 			}
-			var l chart.Diagnostics
-			if !errors.As(err, &l) || len(l) != 1 || l[0].Severity != chart.Error {
+			var l diag.List
+			if !errors.As(err, &l) || len(l) != 1 || l[0].Severity != diag.Error {
 				t.Fatalf("Read error = %#v, want a Diagnostics of one error", err)
 			}
 			if !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "graphml: ") {
@@ -173,7 +173,7 @@ func TestTransitionLimit(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c, err := graphml.Read(strings.NewReader(tt.text), graphml.Options{File: "test.graphml", MaxTransitions: 8})
-			var l chart.Diagnostics
+			var l diag.List
 			if c != nil || !errors.Is(err, graphml.ErrTooLarge) || !errors.As(err, &l) || len(l) != 1 {
 				t.Fatalf("Read = %v, %v; want ErrTooLarge", c, err)
 			}

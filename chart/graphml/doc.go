@@ -343,7 +343,7 @@
 //
 // # Diagnostics
 //
-// Problems are [chart.Diagnostic] values with the file, the node or edge
+// Problems are [diag.Diagnostic] values with the file, the node or edge
 // id and name, and the line:column of its element. A drawing made with a
 // stencil is a build asset and is read strictly: a duplicate id, a
 // transition without a test or with an unknown one (but for a start's or

@@ -12,6 +12,7 @@ import (
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/graphml"
 	"github.com/fsmforge/fsmforge/compile"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/charttest"
 	"github.com/fsmforge/fsmforge/table"
 )
@@ -135,7 +136,7 @@ func TestFixtures(t *testing.T) {
 			}
 			var errs []string
 			for _, d := range c.Diagnostics {
-				if d.Severity == chart.Error {
+				if d.Severity == diag.Error {
 					errs = append(errs, d.Message)
 				}
 			}

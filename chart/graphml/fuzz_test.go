@@ -14,7 +14,7 @@ import (
 // goomba stencil and with the soldier stencil (which names the masters of
 // statecharts, testdata/soldier.stencil.json): it
 // must not panic or hang, it must return a chart or an error that is a
-// chart.Diagnostics, every diagnostic must render, and every chart must
+// diag.List, every diagnostic must render, and every chart must
 // hold together (see charttest.CheckChart). The corpus starts from the
 // drawings of testdata, the fixtures of ../../../shared/fixtures/graphml
 // when that folder is there, and drawings built by the tests.

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/importer"
 	"github.com/fsmforge/fsmforge/internal/source"
 	"github.com/fsmforge/fsmforge/internal/statesmith"
@@ -78,16 +79,16 @@ func interpret(doc *document, opt Options) (*chart.Chart, error) {
 	return in.c, in.c.Diagnostics.Err()
 }
 
-func (in *interp) diag(sev chart.Severity, at chart.Pos, hint, format string, args ...any) {
-	in.c.Diagnostics = append(in.c.Diagnostics, chart.Diagnostic{
+func (in *interp) diag(sev diag.Severity, at diag.Pos, hint, format string, args ...any) {
+	in.c.Diagnostics = append(in.c.Diagnostics, diag.Diagnostic{
 		Pos: at, Severity: sev, Message: "graphml: " + fmt.Sprintf(format, args...), Hint: hint,
 	})
 }
 
 // at returns the position of element e, for a node or an edge with the
 // given ID and name.
-func (in *interp) at(e *elem, id, name string) chart.Pos {
-	p := chart.Pos{File: in.file, Shape: id, ShapeName: name}
+func (in *interp) at(e *elem, id, name string) diag.Pos {
+	p := diag.Pos{File: in.file, Shape: id, ShapeName: name}
 	if e != nil {
 		p.Line, p.Col = e.line, e.col
 	}
@@ -97,11 +98,11 @@ func (in *interp) at(e *elem, id, name string) chart.Pos {
 // sev is the severity of a problem that leaves an element out: an error
 // in a drawing made with a stencil (a build asset), a warning in a plain
 // diagram.
-func (in *interp) sev() chart.Severity {
+func (in *interp) sev() diag.Severity {
 	if in.st != nil {
-		return chart.Error
+		return diag.Error
 	}
-	return chart.Warning
+	return diag.Warning
 }
 
 func (in *interp) readKeys(root *elem) {
@@ -114,7 +115,7 @@ func (in *interp) readKeys(root *elem) {
 			k.def, k.hasDef = string(d.text), true
 		}
 		if _, dup := in.keys[k.id]; dup {
-			in.diag(chart.Warning, chart.Pos{File: in.file, Line: e.line, Col: e.col}, "The file is damaged; save it again from yEd.",
+			in.diag(diag.Warning, diag.Pos{File: in.file, Line: e.line, Col: e.col}, "The file is damaged; save it again from yEd.",
 				"key %q is declared twice; the first declaration is kept", k.id)
 			continue
 		}
@@ -143,7 +144,7 @@ func (in *interp) values(e *elem, kind string) ([]value, look) {
 		if k == nil {
 			if !in.badKeys[id] {
 				in.badKeys[id] = true
-				in.diag(chart.Warning, chart.Pos{File: in.file, Line: d.line, Col: d.col}, "The file is damaged; save it again from yEd.",
+				in.diag(diag.Warning, diag.Pos{File: in.file, Line: d.line, Col: d.col}, "The file is damaged; save it again from yEd.",
 					"<data> refers to key %q, which no <key> declares; ignored", id)
 			}
 			continue
@@ -236,12 +237,12 @@ func (in *interp) moreLabels(e *elem, id string, labels []string) {
 	const hint = "Put all of a node's or an edge's text in one label."
 	switch {
 	case in.ss:
-		in.diag(chart.Error, at, hint, "%s %s has %d labels: StateSmith reads its last, %q, and this reader its first, %q",
+		in.diag(diag.Error, at, hint, "%s %s has %d labels: StateSmith reads its last, %q, and this reader its first, %q",
 			e.local, id, len(labels), importer.Shorten(chart.NormalizeSpace(labels[len(labels)-1]), 40), importer.Shorten(chart.NormalizeSpace(labels[0]), 40))
 	case in.st != nil:
-		in.diag(chart.Note, at, hint, "%s has %d labels; only the first is read", e.local, len(labels))
+		in.diag(diag.Note, at, hint, "%s has %d labels; only the first is read", e.local, len(labels))
 	default:
-		in.diag(chart.Warning, at, hint, "%s %s has %d labels; only the first is read, not %q",
+		in.diag(diag.Warning, at, hint, "%s %s has %d labels; only the first is read, not %q",
 			e.local, id, len(labels), importer.Shorten(chart.NormalizeSpace(strings.Join(labels[1:], " ")), 40))
 	}
 }
@@ -312,21 +313,21 @@ func (in *interp) run() {
 		// machine starts in its node, so in each group around it, up to
 		// a level that marks its own; a region's mark that says nothing
 		// is a warning.
-		in.report(importer.MarkInitialAncestors(in.c.States, in.st), chart.Pos{}, "")
+		in.report(importer.MarkInitialAncestors(in.c.States, in.st), diag.Pos{}, "")
 	}
 	in.transitions()
 	if in.fatal != nil {
 		return
 	}
 	if in.ss {
-		in.report(in.smith.Finish(in.c), chart.Pos{}, "")
-		in.report(in.smith.Hierarchy(in.c), chart.Pos{}, "")
+		in.report(in.smith.Finish(in.c), diag.Pos{}, "")
+		in.report(in.smith.Hierarchy(in.c), diag.Pos{}, "")
 	} else {
 		in.nested()
 		if in.st == nil {
 			// With a stencil, a start's edges have no trigger or guard, and
 			// package compile reports a start with more than one.
-			in.report(statesmith.CheckStarts(in.c), chart.Pos{}, "")
+			in.report(statesmith.CheckStarts(in.c), diag.Pos{}, "")
 		}
 	}
 	importer.RankOrders(in.c, in.orders, "graphml")
@@ -374,7 +375,7 @@ func (in *interp) findMachine() {
 		}
 		if in.machine != nil {
 			n.what = isBad
-			in.diag(chart.Error, in.at(n.e, n.id, first), "Keep one state machine per file.",
+			in.diag(diag.Error, in.at(n.e, n.id, first), "Keep one state machine per file.",
 				"a second $STATEMACHINE group; this reader reads the first one, %q", in.machine.name)
 			continue
 		}
@@ -383,7 +384,7 @@ func (in *interp) findMachine() {
 			in.c.Name = name
 		}
 		if _, rest := firstLine(n.label); rest != "" && in.st == nil {
-			in.diag(chart.Warning, in.at(n.e, n.id, first), dropHint,
+			in.diag(diag.Warning, in.at(n.e, n.id, first), dropHint,
 				"the $STATEMACHINE's behaviour is code for StateSmith's generator, which fsmforge does not run: %q", importer.Shorten(chart.NormalizeSpace(rest), 60))
 		}
 	}
@@ -447,7 +448,7 @@ func (in *interp) classify() {
 		if strings.HasPrefix(lower, "$notes") {
 			n.what = isNotes
 			members := in.members(i)
-			in.diag(chart.Note, in.at(n.e, n.id, first), "", "$NOTES node: it and the %s inside it are notes, not part of the chart", importer.Plural(members, "node"))
+			in.diag(diag.Note, in.at(n.e, n.id, first), "", "$NOTES node: it and the %s inside it are notes, not part of the chart", importer.Plural(members, "node"))
 			continue
 		}
 		if in.st != nil {
@@ -457,7 +458,7 @@ func (in *interp) classify() {
 		}
 	}
 	if in.unlabelled > 0 {
-		in.diag(chart.Note, chart.Pos{File: in.file}, "", "%s without a label or an edge %s not part of the chart, as in StateSmith",
+		in.diag(diag.Note, diag.Pos{File: in.file}, "", "%s without a label or an edge %s not part of the chart, as in StateSmith",
 			importer.Plural(in.unlabelled, "node"), importer.IsAre(in.unlabelled))
 	}
 	switch {
@@ -466,16 +467,16 @@ func (in *interp) classify() {
 		if len(states) > 3 {
 			states = append(states[:3], "...")
 		}
-		in.diag(chart.Warning, in.at(in.machine.e, in.machine.id, "$STATEMACHINE: "+in.machine.name),
+		in.diag(diag.Warning, in.at(in.machine.e, in.machine.id, "$STATEMACHINE: "+in.machine.name),
 			"Draw the states of the machine inside its $STATEMACHINE group.",
 			"%s outside the $STATEMACHINE group %s not part of the chart, as in StateSmith, %d of them states: %s",
 			importer.Plural(outside, "node"), importer.IsAre(outside), len(states), strings.Join(states, ", "))
 	default:
-		in.diag(chart.Note, in.at(in.machine.e, in.machine.id, "$STATEMACHINE: "+in.machine.name), "",
+		in.diag(diag.Note, in.at(in.machine.e, in.machine.id, "$STATEMACHINE: "+in.machine.name), "",
 			"%s outside the $STATEMACHINE group %s not part of the chart (notes, and nodes without a name)", importer.Plural(outside, "node"), importer.IsAre(outside))
 	}
 	if in.noRole > 0 {
-		in.diag(chart.Note, chart.Pos{File: in.file}, "",
+		in.diag(diag.Note, diag.Pos{File: in.file}, "",
 			"%s without a %q property or an edge %s not part of the chart", importer.Plural(in.noRole, "node"), in.opt.RoleKey, importer.IsAre(in.noRole))
 	}
 }
@@ -521,7 +522,7 @@ func (in *interp) classifyPlain(i int, n *node, first, lower string) {
 	if kind != chart.NormalState {
 		if members := in.members(i); members > 0 {
 			n.what = isBad
-			in.diag(chart.Error, in.at(n.e, n.id, first), "Draw the nodes beside the pseudo-state, not inside it; a state that holds states is drawn as a group with a name.",
+			in.diag(diag.Error, in.at(n.e, n.id, first), "Draw the nodes beside the pseudo-state, not inside it; a state that holds states is drawn as a group with a name.",
 				"node %s is read as a %s pseudo-state, but it holds %s: a pseudo-state holds none; it, what it holds and its edges are left out",
 				n.id, kind, importer.Plural(members, "node"))
 			return
@@ -551,7 +552,7 @@ func (in *interp) history(i int, n *node, first string, kind chart.StateKind) {
 	switch {
 	case parentState(n) == nil:
 		n.what = isBad
-		in.report([]importer.Problem{importer.HistoryInNoState(chart.Pos{}, "history", n.id)}, at, "")
+		in.report([]importer.Problem{importer.HistoryInNoState(diag.Pos{}, "history", n.id)}, at, "")
 	case in.holdsNodes(i, n, first, "history"): // reported
 	default:
 		n.what, n.kind = isState, kind
@@ -729,13 +730,13 @@ func (in *interp) transitions() {
 		for j, ref := range [2]string{e.source, e.target} {
 			which := [2]string{"source", "target"}[j]
 			if ref == "" {
-				in.diag(chart.Error, at, "Every GraphML edge needs a source and a target; save the file again from yEd.",
+				in.diag(diag.Error, at, "Every GraphML edge needs a source and a target; save the file again from yEd.",
 					"edge %s has no %s", e.id, which)
 				break
 			}
 			n := in.end(ref)
 			if n == nil {
-				in.diag(chart.Error, at, "The file is damaged, or the node was deleted by hand; save the file again from yEd.",
+				in.diag(diag.Error, at, "The file is damaged, or the node was deleted by hand; save the file again from yEd.",
 					"edge %s: its %s, node %q, is not in the file", e.id, which, ref)
 				break
 			}
@@ -749,19 +750,19 @@ func (in *interp) transitions() {
 			const hint = "Draw the edge from the state it leaves to the state it enters, with its arrow at its end."
 			switch {
 			case in.ss:
-				in.diag(chart.Warning, at, hint, "the edge's arrow is at its source, but StateSmith reads an edge from its source to its target: "+
+				in.diag(diag.Warning, at, hint, "the edge's arrow is at its source, but StateSmith reads an edge from its source to its target: "+
 					"read as a transition from %s to %s", from.id, to.id)
 			case in.st != nil:
 				from, to = to, from
-				in.diag(chart.Warning, at, hint, "the edge's arrow is at its source: read as a transition from %s to %s", from.id, to.id)
+				in.diag(diag.Warning, at, hint, "the edge's arrow is at its source: read as a transition from %s to %s", from.id, to.id)
 			default:
 				from, to = to, from
-				in.diag(chart.Warning, at, hint, "the edge's arrow is at its source: read as a transition from %s to %s, as drawn "+
+				in.diag(diag.Warning, at, hint, "the edge's arrow is at its source: read as a transition from %s to %s, as drawn "+
 					"(Kingly and StateSmith read it from %[2]s to %[1]s)", from.id, to.id)
 			}
 		}
 		if from.what == isMachine || to.what == isMachine {
-			in.diag(chart.Error, at, "The $STATEMACHINE group is the machine itself: draw the transition to or from a state inside it.",
+			in.diag(diag.Error, at, "The $STATEMACHINE group is the machine itself: draw the transition to or from a state inside it.",
 				"edge %s starts or ends at the $STATEMACHINE group", e.id)
 			continue
 		}
@@ -777,7 +778,7 @@ func (in *interp) transitions() {
 			continue // the node was reported
 		}
 		if from.what == isContinue || to.what == isContinue {
-			in.diag(chart.Error, at, "Remove the edge: a $HC only marks the state it is drawn in.",
+			in.diag(diag.Error, at, "Remove the edge: a $HC only marks the state it is drawn in.",
 				"edge %s starts or ends at a $HC, which StateSmith allows no transition; ignored", e.id)
 			continue
 		}
@@ -788,11 +789,11 @@ func (in *interp) transitions() {
 		}
 	}
 	if ignored > 0 {
-		in.diag(chart.Note, chart.Pos{File: in.file}, "", "%s to or from notes, or from nodes outside the $STATEMACHINE group, %s not part of the chart",
+		in.diag(diag.Note, diag.Pos{File: in.file}, "", "%s to or from notes, or from nodes outside the $STATEMACHINE group, %s not part of the chart",
 			importer.Plural(ignored, "edge"), importer.IsAre(ignored))
 	}
 	if len(lost) > 0 {
-		in.diag(chart.Warning, chart.Pos{File: in.file}, "Draw the transition's states inside the $STATEMACHINE group, and out of $NOTES.",
+		in.diag(diag.Warning, diag.Pos{File: in.file}, "Draw the transition's states inside the $STATEMACHINE group, and out of $NOTES.",
 			"%s between a state and a note or a node outside the $STATEMACHINE group %s not part of the chart, as in StateSmith: %s",
 			importer.Plural(len(lost), "edge"), importer.IsAre(len(lost)), strings.Join(lost, ", "))
 	}
@@ -815,9 +816,9 @@ func (in *interp) edgeID(i int, given map[string]bool) string {
 // plainTransition reads an edge of a plain diagram: its label is a UML
 // label, "event [guard] / action", after an optional order ("2. "), or one
 // made for StateSmith, read with its grammar.
-func (in *interp) plainTransition(e *edge, from, to *node, at chart.Pos) {
+func (in *interp) plainTransition(e *edge, from, to *node, at diag.Pos) {
 	if from.what != isState || to.what != isState {
-		in.diag(chart.Warning, at, "Draw a transition from a state to a state.", "edge %s does not join two states; ignored", e.id)
+		in.diag(diag.Warning, at, "Draw a transition from a state to a state.", "edge %s does not join two states; ignored", e.id)
 		return
 	}
 	t := chart.Transition{ID: e.id, From: from.stateID, Label: e.label, Pos: at,
@@ -842,7 +843,7 @@ func (in *interp) plainTransition(e *edge, from, to *node, at chart.Pos) {
 		if order, rest, ok := cutOrder(text); ok {
 			o, err := strconv.ParseFloat(order, 64)
 			if err != nil || o > 1<<30 {
-				in.diag(chart.Error, at, "Number the transitions leaving a state 1, 2, 3... in the order they are tried.",
+				in.diag(diag.Error, at, "Number the transitions leaving a state 1, 2, 3... in the order they are tried.",
 					"edge %s: order %q is too large", e.id, order)
 				continue
 			}
@@ -854,12 +855,12 @@ func (in *interp) plainTransition(e *edge, from, to *node, at chart.Pos) {
 			u.Test = u.Guard
 		}
 		if topLevelComma(u.Guard) {
-			in.diag(chart.Warning, at, "Name the condition that holds when all of them do, or draw a choice per condition.",
+			in.diag(diag.Warning, at, "Name the condition that holds when all of them do, or draw a choice per condition.",
 				"edge %s: guard %q is read as one condition of that name; Kingly reads a guard list as all of its conditions", e.id, u.Guard)
 		}
 		if u.Event == "" && strings.EqualFold(u.Guard, "else") {
 			if !math.IsNaN(key) {
-				in.diag(chart.Error, at, "An [else] transition has no order: it is tried after all the others.",
+				in.diag(diag.Error, at, "An [else] transition has no order: it is tried after all the others.",
 					"edge %s: [else] with an order", e.id)
 				continue
 			}
@@ -940,18 +941,18 @@ func cutOrder(s string) (order, rest string, ok bool) {
 }
 
 // stencilTransition reads an edge of a drawing made with a stencil.
-func (in *interp) stencilTransition(e *edge, from, to *node, at chart.Pos) {
+func (in *interp) stencilTransition(e *edge, from, to *node, at diag.Pos) {
 	roleVal, _, _, _ := in.prop(e.values, "edge", in.opt.RoleKey, e.e)
 	roleVal = strings.TrimSpace(roleVal)
 	switch role := in.st.Role(roleVal); {
 	case roleVal == "":
-		in.diag(chart.Warning, at, fmt.Sprintf("Set the edge's %q property to %q.", in.opt.RoleKey, in.st.Masters.Transition),
+		in.diag(diag.Warning, at, fmt.Sprintf("Set the edge's %q property to %q.", in.opt.RoleKey, in.st.Masters.Transition),
 			"edge without a %q property: not a transition; ignored", in.opt.RoleKey)
 		return
 	case role == chart.RoleNone:
 		return // reported with the roles
 	case role != chart.RoleTransition:
-		in.diag(chart.Warning, at, fmt.Sprintf("Set the edge's %q property to %q.", in.opt.RoleKey, in.st.Masters.Transition),
+		in.diag(diag.Warning, at, fmt.Sprintf("Set the edge's %q property to %q.", in.opt.RoleKey, in.st.Masters.Transition),
 			"edge with role %q, which is for nodes; ignored", roleVal)
 		return
 	}
@@ -962,7 +963,7 @@ func (in *interp) stencilTransition(e *edge, from, to *node, at chart.Pos) {
 	case isAnyState:
 		t.AnyState = true
 	default:
-		in.diag(chart.Error, at, "Start transitions at a state, or at a message handler for those that apply in any state.",
+		in.diag(diag.Error, at, "Start transitions at a state, or at a message handler for those that apply in any state.",
 			"the transition starts at %s, which is not a state", describe(from))
 		return
 	}
@@ -970,7 +971,7 @@ func (in *interp) stencilTransition(e *edge, from, to *node, at chart.Pos) {
 	case isState:
 		t.Target = chart.Target{Kind: chart.ToState, State: to.stateID}
 	case isAnyState:
-		in.diag(chart.Error, at, "A message handler only starts transitions.", "the transition ends at the message handler %s", describe(to))
+		in.diag(diag.Error, at, "A message handler only starts transitions.", "the transition ends at the message handler %s", describe(to))
 		return
 	default:
 		t.Target = chart.Target{Kind: chart.ToFinal}
@@ -1003,7 +1004,7 @@ func describe(n *node) string {
 func (in *interp) stencilProps(e *edge, t *chart.Transition, from *node) bool {
 	st, names := in.st, in.props
 	valid := true
-	get := func(name string) (string, chart.Pos, bool) {
+	get := func(name string) (string, diag.Pos, bool) {
 		v, line, col, ok := in.prop(e.values, "edge", name, e.e)
 		at := t.Pos
 		at.Line, at.Col = line, col
@@ -1013,8 +1014,8 @@ func (in *interp) stencilProps(e *edge, t *chart.Transition, from *node) bool {
 	if t.Pos.ShapeName == "" {
 		t.Pos.ShapeName, testAt.ShapeName = test, test
 	}
-	bad := func(at chart.Pos, hint, format string, args ...any) {
-		in.diag(chart.Error, at, hint, format, args...)
+	bad := func(at diag.Pos, hint, format string, args ...any) {
+		in.diag(diag.Error, at, hint, format, args...)
 		valid = false
 	}
 	pickTest := "Pick one of " + strings.Join(importer.TestNames(in.st), ", ") + " as the edge's " + strconv.Quote(names.Test) + " property."
@@ -1022,7 +1023,7 @@ func (in *interp) stencilProps(e *edge, t *chart.Transition, from *node) bool {
 	switch {
 	case from.what == isState && from.kind.UntestedTransition():
 		if test != "" {
-			in.report([]importer.Problem{importer.IgnoredTest(testAt, from.kind, describe(from), test, names.Test, "properties (Edit > Properties > Data)")}, chart.Pos{}, "")
+			in.report([]importer.Problem{importer.IgnoredTest(testAt, from.kind, describe(from), test, names.Test, "properties (Edit > Properties > Data)")}, diag.Pos{}, "")
 		}
 	case !hasTest:
 		bad(t.Pos, pickTest, "transition without a %q property", names.Test)
@@ -1107,31 +1108,31 @@ const (
 // values, or else their keys' defaults.
 func (in *interp) chain(g *elem) {
 	vals, _ := in.values(g, "graph")
-	get := func(name string) (string, chart.Pos, bool) {
+	get := func(name string) (string, diag.Pos, bool) {
 		for _, v := range vals {
 			if v.k.name == name {
-				return strings.TrimSpace(v.text), chart.Pos{File: in.file, Line: v.line, Col: v.col}, true
+				return strings.TrimSpace(v.text), diag.Pos{File: in.file, Line: v.line, Col: v.col}, true
 			}
 		}
 		for _, k := range in.keyList {
 			if k.name == name && k.hasDef && (k.domain == "graph" || k.domain == "all") {
-				return strings.TrimSpace(k.def), chart.Pos{File: in.file, Line: k.line, Col: k.col}, true
+				return strings.TrimSpace(k.def), diag.Pos{File: in.file, Line: k.line, Col: k.col}, true
 			}
 		}
-		return "", chart.Pos{}, false
+		return "", diag.Pos{}, false
 	}
 	if v, at, ok := get(PropChain); ok {
 		if on, ok := importer.ParseFlag(v); ok {
 			in.c.Chain = on
 		} else {
-			in.diag(chart.Warning, at, "Write true or false.", "%s %q is not true or false; ignored", PropChain, importer.Shorten(v, 20))
+			in.diag(diag.Warning, at, "Write true or false.", "%s %q is not true or false; ignored", PropChain, importer.Shorten(v, 20))
 		}
 	}
 	if v, at, ok := get(PropChainLimit); ok && v != "" {
 		if n, ok := importer.ParseChainLimit(v); ok {
 			in.c.ChainLimit = n
 		} else {
-			in.diag(chart.Warning, at, "Write a whole number from 1 to 65535, or nothing for the number of states.",
+			in.diag(diag.Warning, at, "Write a whole number from 1 to 65535, or nothing for the number of states.",
 				"%s %q is not a whole number from 0 to 65535; ignored", PropChainLimit, importer.Shorten(v, 20))
 		}
 	}

@@ -2,6 +2,7 @@ package graphml
 
 import (
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/importer"
 	"github.com/fsmforge/fsmforge/internal/statesmith"
 )
@@ -33,7 +34,7 @@ func (in *interp) smithHistory(i int, n *node, v statesmith.Vertex, bad func(hin
 		}
 		in.smith.Continues = append(in.smith.Continues, statesmith.Continue{State: id, Pos: in.at(n.e, n.id, "$HC")})
 	case p == nil:
-		p := importer.HistoryInNoState(chart.Pos{}, "$H", n.id)
+		p := importer.HistoryInNoState(diag.Pos{}, "$H", n.id)
 		bad(sentence(p.Hint), "%s", p.Message)
 	default:
 		n.what, n.kind = isState, chart.HistoryState
@@ -60,5 +61,5 @@ func (in *interp) nested() {
 		Taken:               func(id string) bool { return in.byID[id] != nil },
 		CompileChecksStarts: in.st != nil,
 	})
-	in.report(ps, chart.Pos{}, "")
+	in.report(ps, diag.Pos{}, "")
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/graphml"
 	"github.com/fsmforge/fsmforge/compile"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // folder is a yEd folder node: a group node shown closed, whose members
@@ -43,7 +44,7 @@ func (tt nestCase) run(t *testing.T, opt graphml.Options) *chart.Chart {
 	if tt.at == "" {
 		return c
 	}
-	for _, sev := range []chart.Severity{chart.Error, chart.Warning} {
+	for _, sev := range []diag.Severity{diag.Error, diag.Warning} {
 		for _, d := range c.Diagnostics {
 			if d.Severity != sev {
 				continue
@@ -232,7 +233,7 @@ func TestNesting(t *testing.T) {
 			c := tt.run(t, graphml.Options{})
 			if !tt.err {
 				for _, d := range c.Diagnostics {
-					if d.Severity == chart.Error {
+					if d.Severity == diag.Error {
 						t.Errorf("unexpected error %v", d)
 					}
 				}

@@ -27,7 +27,7 @@ type Options = chart.ReadOptions
 const DefaultRoleKey = chart.DefaultRoleKey
 
 // Errors that stop reading a drawing, for [errors.Is]. The error returned is
-// a [chart.Diagnostics] whose single diagnostic wraps one of them and says
+// a [diag.List] whose single diagnostic wraps one of them and says
 // where and why.
 var (
 	// ErrTooLarge: the file is larger than Options.MaxSize, holds more
@@ -49,11 +49,11 @@ var (
 // compressed with gzip (yEd's .graphmlz) is uncompressed first.
 //
 // When the file cannot be read at all, Read returns a nil chart and a
-// [chart.Diagnostics] holding one error, which wraps [ErrTooLarge],
+// [diag.List] holding one error, which wraps [ErrTooLarge],
 // [ErrNotGraphML], [ErrMalformed] or [ErrTooDeep]. Otherwise it returns the
 // chart (never nil; its States and Transitions never nil), whose
 // Diagnostics list what was found wrong or ignored, and, when some of those
-// are errors, a [chart.Diagnostics] of the errors.
+// are errors, a [diag.List] of the errors.
 //
 // Read panics if a limit of opt is negative. It holds no global state:
 // calls may run concurrently.

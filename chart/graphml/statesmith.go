@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/importer"
 	"github.com/fsmforge/fsmforge/internal/statesmith"
 )
@@ -21,7 +22,7 @@ const dropHint = "No code from the drawing is run: a state's entry actions come 
 // report adds the problems package internal/statesmith found as
 // diagnostics: about says what they are about ("edge e1: "), and at is
 // where those without a position of their own are.
-func (in *interp) report(ps []importer.Problem, at chart.Pos, about string) {
+func (in *interp) report(ps []importer.Problem, at diag.Pos, about string) {
 	in.c.Diagnostics = importer.AppendDiagnostics(in.c.Diagnostics, ps, "graphml: ", about, at, sentence)
 }
 
@@ -70,14 +71,14 @@ func (in *interp) classifyStateSmith(i int, n *node) {
 	at := in.at(n.e, n.id, importer.Shorten(shownName(n.label), 40))
 	bad := func(hint, format string, args ...any) {
 		n.what = isBad
-		in.diag(chart.Error, at, hint, format, args...)
+		in.diag(diag.Error, at, hint, format, args...)
 	}
 	// in.members(i), which counts the nodes inside, is asked only where
 	// it is needed: not of a named state, the most common of nodes.
 	switch v.Kind {
 	case statesmith.Notes:
 		n.what = isNotes
-		in.diag(chart.Note, at, "", "$NOTES node: it and the %s inside it are notes, not part of the chart", importer.Plural(in.members(i), "node"))
+		in.diag(diag.Note, at, "", "$NOTES node: it and the %s inside it are notes, not part of the chart", importer.Plural(in.members(i), "node"))
 	case statesmith.Config, statesmith.RenderConfig:
 		in.config(i, n, v, at)
 	case statesmith.Machine:
@@ -95,7 +96,7 @@ func (in *interp) classifyStateSmith(i int, n *node) {
 		switch p := parentState(n); {
 		case p == nil && in.machine != nil && n.in == 0 && n.out == 0:
 			n.what = isIgnored
-			in.diag(chart.Note, at, "", "$PARENT_ALIAS node %s stands for the whole machine and has no edge: not part of the chart", n.id)
+			in.diag(diag.Note, at, "", "$PARENT_ALIAS node %s stands for the whole machine and has no edge: not part of the chart", n.id)
 		case p == nil && in.machine != nil:
 			bad("Draw the transitions from or to the states themselves.",
 				"$PARENT_ALIAS node %s stands for the whole machine: transitions to or from the machine itself are not supported; its edges are left out", n.id)
@@ -118,7 +119,7 @@ func (in *interp) classifyStateSmith(i int, n *node) {
 		case isHistory(n):
 			// StateSmith reads "H" as a state named H (its history is $H).
 			n.what, n.kind, n.name = isState, chart.NormalState, v.Name
-			in.diag(chart.Warning, at, "Rename the state if it is one, or label the node $H for StateSmith's history.",
+			in.diag(diag.Warning, at, "Rename the state if it is one, or label the node $H for StateSmith's history.",
 				"node %s is labelled %q: StateSmith reads it as a state of that name, as does this reader; in UML and Kingly drawings it would be a history pseudo-state", n.id, v.Name)
 			in.behaviour(n, v.Behaviour)
 		case v.Name == "" && (n.in > 0 || n.out > 0 || in.members(i) > 0):
@@ -130,7 +131,7 @@ func (in *interp) classifyStateSmith(i int, n *node) {
 		default:
 			n.what, n.kind, n.name = isState, chart.NormalState, v.Name
 			if !statesmith.IsStateName(v.Name) {
-				in.diag(chart.Warning, at, "Name the state with letters, digits and underscores, as StateSmith requires.",
+				in.diag(diag.Warning, at, "Name the state with letters, digits and underscores, as StateSmith requires.",
 					"state name %q is not a StateSmith identifier: StateSmith refuses the drawing; read as a state of that name", v.Name)
 			}
 			in.behaviour(n, v.Behaviour)
@@ -168,18 +169,18 @@ func (in *interp) pseudoState(n *node, v statesmith.Vertex, members int, bad fun
 // config leaves out a $CONFIG or $RenderConfig node and what it holds:
 // settings of StateSmith's code generator. A TriggerMap among them renames
 // the drawing's events, which fsmforge does not do: an error.
-func (in *interp) config(i int, n *node, v statesmith.Vertex, at chart.Pos) {
+func (in *interp) config(i int, n *node, v statesmith.Vertex, at diag.Pos) {
 	n.what = isNotes
 	members := in.members(i)
 	for _, m := range append([]*node{n}, in.nodes[i+1:i+1+members]...) {
 		if statesmith.SetsTriggerMap(m.label) {
-			in.diag(chart.Error, in.at(m.e, m.id, importer.Shorten(shownName(m.label), 40)),
+			in.diag(diag.Error, in.at(m.e, m.id, importer.Shorten(shownName(m.label), 40)),
 				"Write the events' own names on the transitions, and remove the TriggerMap.",
 				"node %s sets StateSmith's TriggerMap, which renames the events of the drawing; fsmforge reads the events as drawn, so it is not supported", m.id)
 			return
 		}
 	}
-	in.diag(chart.Note, at, "", "%s node %s: settings of StateSmith's code generator; it and the %s inside it are not part of the chart",
+	in.diag(diag.Note, at, "", "%s node %s: settings of StateSmith's code generator; it and the %s inside it are not part of the chart",
 		v.Kind, n.id, importer.Plural(members, "node"))
 }
 
@@ -202,12 +203,12 @@ func (in *interp) behaviour(n *node, text string) {
 	}
 	at := in.at(n.e, n.id, n.name)
 	if in.st != nil {
-		in.diag(chart.Note, at,
+		in.diag(diag.Note, at,
 			"A state's name is its Name property or the first line of its label; its entry actions are the stencil's properties.",
 			"the text below the state's name is not read: %q", importer.Shorten(chart.NormalizeSpace(text), 60))
 		return
 	}
-	in.diag(chart.Warning, at, dropHint, "state %q: the behaviour written in it is code for a code generator, which fsmforge does not run: %q",
+	in.diag(diag.Warning, at, dropHint, "state %q: the behaviour written in it is code for a code generator, which fsmforge does not run: %q",
 		n.name, importer.Shorten(chart.NormalizeSpace(text), 60))
 	if !in.ss {
 		return

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/importer"
 )
 
@@ -17,12 +18,12 @@ func (in *interp) checkStencil() bool {
 	st, roleKey := in.st, in.opt.RoleKey
 	type use struct {
 		count int
-		first chart.Pos
+		first diag.Pos
 	}
 	uses := make(map[string]*use)
 	var values []string // in order of first use
 	known, elements := false, 0
-	record := func(v string, at chart.Pos) {
+	record := func(v string, at diag.Pos) {
 		if v == "" {
 			return
 		}
@@ -62,7 +63,7 @@ func (in *interp) checkStencil() bool {
 			}
 			used = "its values are " + strings.Join(q, ", ")
 		}
-		in.diag(chart.Error, chart.Pos{File: in.file},
+		in.diag(diag.Error, diag.Pos{File: in.file},
 			fmt.Sprintf("In yEd, give each node and edge a %q property (Edit > Properties Manager) whose value names its master in the stencil, or read the drawing without a stencil, as a plain state diagram.", roleKey),
 			"the drawing was not made with stencil %q: the %q property names its masters (%q, %q...), but %s",
 			st.Name, roleKey, st.Masters.State, st.Masters.Transition, used)
@@ -70,7 +71,7 @@ func (in *interp) checkStencil() bool {
 	}
 	for _, v := range values {
 		u := uses[v]
-		in.diag(chart.Warning, u.first, "Use the stencil's masters only: "+strings.Join(masterNames(st, true, true), ", ")+".",
+		in.diag(diag.Warning, u.first, "Use the stencil's masters only: "+strings.Join(masterNames(st, true, true), ", ")+".",
 			"role %q is not a master of stencil %q: its %s ignored", v, st.Name, pluralElems(u.count))
 	}
 	in.checkKeys()
@@ -107,12 +108,12 @@ func (in *interp) checkKeys() {
 	}
 	for _, a := range st.Actions {
 		if !declared(a.Name, "node") {
-			in.diag(chart.Warning, chart.Pos{File: in.file}, add,
+			in.diag(diag.Warning, diag.Pos{File: in.file}, add,
 				"the file declares no node property %q, which stencil %q (version %s) lists", a.Name, st.Name, importer.Version(st))
 		}
 	}
 	if !declared(names.Test, "edge") {
-		in.diag(chart.Warning, chart.Pos{File: in.file}, add,
+		in.diag(diag.Warning, diag.Pos{File: in.file}, add,
 			"the file declares no edge property %q: its transitions have no test", names.Test)
 	}
 	known := []string{in.opt.RoleKey, names.Name, names.Test, names.Value, names.Order, names.Stack, "url", "description"}
@@ -123,7 +124,7 @@ func (in *interp) checkKeys() {
 		if k.name == "" || k.yType != "" || !(k.applies("node") || k.applies("edge")) || contains(known, k.name) {
 			continue
 		}
-		in.diag(chart.Note, chart.Pos{File: in.file, Line: k.line, Col: k.col}, "",
+		in.diag(diag.Note, diag.Pos{File: in.file, Line: k.line, Col: k.col}, "",
 			"property %q is not in stencil %q; ignored", k.name, st.Name)
 	}
 }
@@ -153,7 +154,7 @@ func (in *interp) classifyStencil(i int, n *node, first, rest string) {
 			in.noRole++ // an unknown role is reported with the roles; an end marker is used
 		}
 	case r == chart.RoleTransition:
-		in.diag(chart.Warning, in.at(n.e, n.id, first),
+		in.diag(diag.Warning, in.at(n.e, n.id, first),
 			"Give the node the role of one of the stencil's masters for nodes ("+strings.Join(masterNames(in.st, true, false), ", ")+"); transitions are edges.",
 			"node with role %q, which is for edges; ignored", n.roleVal)
 	case r == chart.RoleAnyState:
@@ -215,14 +216,14 @@ func (in *interp) containers() {
 		at := in.at(n.e, n.id, n.name)
 		switch {
 		case !isGroup(n):
-			in.diag(chart.Warning, at, fmt.Sprintf(hintGroup, n.roleVal, m.State),
+			in.diag(diag.Warning, at, fmt.Sprintf(hintGroup, n.roleVal, m.State),
 				"%s has the role %q, a state that holds states, but is not a group node: it holds none, and is read as a simple state", describe(n), n.roleVal)
 		case n.role == chart.RoleParallel:
 			regions := m.Composite
 			if regions == "" {
 				regions = m.State
 			}
-			in.diag(chart.Warning, at, fmt.Sprintf(hintRegions, regions, m.State),
+			in.diag(diag.Warning, at, fmt.Sprintf(hintRegions, regions, m.State),
 				"%s has the role %q, a parallel state, but holds no states to be its regions: it is read as a simple state", describe(n), n.roleVal)
 		}
 		n.kind = chart.NormalState
@@ -256,7 +257,7 @@ func (in *interp) entryActions(n *node, st *chart.State) {
 		at := st.Pos
 		at.Line, at.Col = line, col
 		if !contains(a.Values, v) {
-			in.diag(chart.Error, at, "Pick one of "+strings.Join(a.Values, ", ")+" in the node's properties (Edit > Properties > Data).",
+			in.diag(diag.Error, at, "Pick one of "+strings.Join(a.Values, ", ")+" in the node's properties (Edit > Properties > Data).",
 				"state %q: %s value %q is not in the drop-list of stencil %q", st.Name, a.Name, v, in.st.Name)
 			continue
 		}
@@ -279,7 +280,7 @@ func (in *interp) pseudoActions(n *node, st *chart.State) {
 		}
 		at := st.Pos
 		at.Line, at.Col = v.line, v.col
-		in.diag(chart.Warning, at, hint, "%s %s: %s %q is not read: a %[1]s is a pseudo-state, without entry actions",
+		in.diag(diag.Warning, at, hint, "%s %s: %s %q is not read: a %[1]s is a pseudo-state, without entry actions",
 			noun, n.id, v.k.name, importer.Shorten(text, 40))
 	}
 }
@@ -305,7 +306,7 @@ func (in *interp) holdsNodes(i int, n *node, first, noun string) bool {
 		return false
 	}
 	n.what = isBad
-	in.diag(chart.Error, in.at(n.e, n.id, first), "Draw the nodes beside the "+noun+" node, not inside it.",
+	in.diag(diag.Error, in.at(n.e, n.id, first), "Draw the nodes beside the "+noun+" node, not inside it.",
 		"%s %s holds other nodes: a pseudo-state holds none; it, what it holds and its edges are left out", noun, describe(n))
 	return true
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/graphml"
 	"github.com/fsmforge/fsmforge/compile"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/charttest"
 	"github.com/fsmforge/fsmforge/table"
 )
@@ -406,13 +407,13 @@ func TestStencilStatechart(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			c := tt.run(t, graphml.Options{Stencil: st})
-			if len(tt.diags) == 0 && slices.ContainsFunc(c.Diagnostics, func(d chart.Diagnostic) bool { return d.Severity <= chart.Warning }) {
+			if len(tt.diags) == 0 && slices.ContainsFunc(c.Diagnostics, func(d diag.Diagnostic) bool { return d.Severity <= diag.Warning }) {
 				t.Errorf("diagnostics =\n%s\nwant no error or warning", messages(c))
 			}
 			for _, d := range c.Diagnostics {
 				// Errors and warnings name their node or edge, where its
 				// element or the property at fault is, with a hint.
-				if d.Severity <= chart.Warning && (d.Hint == "" || d.Pos.Shape == "" || d.Pos.Line == 0) {
+				if d.Severity <= diag.Warning && (d.Hint == "" || d.Pos.Shape == "" || d.Pos.Line == 0) {
 					t.Errorf("%s %q at %+v, hint %q: want a node or an edge, a line and a hint", d.Severity, d.Message, d.Pos, d.Hint)
 				}
 			}
@@ -433,7 +434,7 @@ func TestStencilStatechartHints(t *testing.T) {
 		`Give the node the role of one of the stencil's masters for nodes ("State", "Initial State", "Message Handler", "Composite", "Parallel", "Start", "History", "Deep History"); transitions are edges.`,
 		`Draw a node of the role "Start" in it, with a transition without a test to the state to enter, or draw that state as a node of the role "Initial State"; or end the transition at that state.`,
 	} {
-		if !slices.ContainsFunc(c.Diagnostics, func(d chart.Diagnostic) bool { return d.Hint == want }) {
+		if !slices.ContainsFunc(c.Diagnostics, func(d diag.Diagnostic) bool { return d.Hint == want }) {
 			t.Errorf("diagnostics = %v, want one with hint %s", c.Diagnostics, want)
 		}
 	}
@@ -511,7 +512,7 @@ func TestStencilStart(t *testing.T) {
 			r, err := compile.Compile(c, compile.Options{Stencil: st})
 			var own []string // compile's errors and warnings
 			for _, d := range r.Diagnostics {
-				if d.Severity <= chart.Warning && strings.HasPrefix(d.Message, "compile: ") {
+				if d.Severity <= diag.Warning && strings.HasPrefix(d.Message, "compile: ") {
 					own = append(own, d.Severity.String()+": "+d.Message)
 				}
 			}

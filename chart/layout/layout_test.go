@@ -14,6 +14,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/layout"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
@@ -220,11 +221,11 @@ func TestPages(t *testing.T) {
 	to := func(id string) chart.Target { return chart.Target{State: id} }
 	c := &chart.Chart{
 		States: []chart.State{
-			{ID: "1", Name: "a", Initial: true, Pos: chart.Pos{Page: "one"}},
-			{ID: "2", Name: "b", Pos: chart.Pos{Page: "one"}},
-			{ID: "p2/1", Kind: chart.StartState, Pos: chart.Pos{Page: "two"}},
-			{ID: "p2/2", Name: "c", Pos: chart.Pos{Page: "two"}},
-			{ID: "p2/3", Name: "d", Pos: chart.Pos{Page: "two"}, Box: &chart.Box{X: 0, Y: 500, W: 10, H: 10}},
+			{ID: "1", Name: "a", Initial: true, Pos: diag.Pos{Page: "one"}},
+			{ID: "2", Name: "b", Pos: diag.Pos{Page: "one"}},
+			{ID: "p2/1", Kind: chart.StartState, Pos: diag.Pos{Page: "two"}},
+			{ID: "p2/2", Name: "c", Pos: diag.Pos{Page: "two"}},
+			{ID: "p2/3", Name: "d", Pos: diag.Pos{Page: "two"}, Box: &chart.Box{X: 0, Y: 500, W: 10, H: 10}},
 		},
 		Transitions: []chart.Transition{
 			{From: "1", Target: to("2")},

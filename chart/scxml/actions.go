@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // Hints of the diagnostics of executable content.
@@ -50,7 +51,7 @@ func (in *interp) content(n *node, kids []*node, r *srec, guard string, out []ch
 		case k.space == Namespace:
 			in.other(k, r)
 		case k.space == in.doc.ns && !executable[k.local]:
-			in.diag(chart.Error, in.pos(k, r), ErrUnsupported, "SCXML allows executable content here", "%s cannot be in %s", in.tag(k), in.where(n, r))
+			in.diag(diag.Error, in.pos(k, r), ErrUnsupported, "SCXML allows executable content here", "%s cannot be in %s", in.tag(k), in.where(n, r))
 		case in.isSCXML(k, "raise"):
 			a, ok = in.raise(k, r, in.where(n, r))
 		case in.isSCXML(k, "send"):
@@ -60,7 +61,7 @@ func (in *interp) content(n *node, kids []*node, r *srec, guard string, out []ch
 		case in.isSCXML(k, "if"):
 			out = in.ifContent(k, r, guard, out)
 		case in.isSCXML(k, "log"):
-			in.diag(chart.Note, in.pos(k, r), ErrUnsupported, "a chart has no log: the game's host can log the actions it performs",
+			in.diag(diag.Note, in.pos(k, r), ErrUnsupported, "a chart has no log: the game's host can log the actions it performs",
 				"%s in %s is left out", in.tag(k), in.where(n, r))
 		default:
 			in.diag(in.leniency(), in.pos(k, r), ErrUnsupported, hintActions,
@@ -82,7 +83,7 @@ func (in *interp) ifContent(n *node, r *srec, guard string, out []chart.Action) 
 	in.attrs(n, at, []string{"cond"}, nil)
 	c, ok := n.attr("", "cond")
 	if c = strings.TrimSpace(c); !ok || c == "" {
-		in.diag(chart.Error, at, ErrUnsupported, `write <if cond="...">`, "%s without a condition", in.tag(n))
+		in.diag(diag.Error, at, ErrUnsupported, `write <if cond="...">`, "%s without a condition", in.tag(n))
 		return out
 	}
 	var before []string // the conditions of the branches so far
@@ -104,7 +105,7 @@ func (in *interp) ifContent(n *node, r *srec, guard string, out []chart.Action) 
 		}
 		kat := in.pos(k, r)
 		if elsed {
-			in.diag(chart.Error, kat, ErrUnsupported, "put <else> last", "%s after <else>", in.tag(k))
+			in.diag(diag.Error, kat, ErrUnsupported, "put <else> last", "%s after <else>", in.tag(k))
 			return out
 		}
 		flush(i)
@@ -118,7 +119,7 @@ func (in *interp) ifContent(n *node, r *srec, guard string, out []chart.Action) 
 		in.attrs(k, kat, []string{"cond"}, nil)
 		kc, ok := k.attr("", "cond")
 		if branch = strings.TrimSpace(kc); !ok || branch == "" {
-			in.diag(chart.Error, kat, ErrUnsupported, `write <elseif cond="...">`, "%s without a condition", in.tag(k))
+			in.diag(diag.Error, kat, ErrUnsupported, `write <elseif cond="...">`, "%s without a condition", in.tag(k))
 			return out
 		}
 	}
@@ -153,10 +154,10 @@ func (in *interp) gameAction(n *node, r *srec) (chart.Action, bool) {
 	prop, value = strings.TrimSpace(prop), strings.TrimSpace(value)
 	switch {
 	case prop == "":
-		in.diag(chart.Error, at, ErrUnsupported, `write <ff:action property="..." value="..."/>`, "<ff:action> without a property")
+		in.diag(diag.Error, at, ErrUnsupported, `write <ff:action property="..." value="..."/>`, "<ff:action> without a property")
 		return chart.Action{}, false
 	case value == "":
-		in.diag(chart.Warning, at, nil, "pick a value, or remove the action", "action %s has no value; ignored", prop)
+		in.diag(diag.Warning, at, nil, "pick a value, or remove the action", "action %s has no value; ignored", prop)
 		return chart.Action{}, false
 	}
 	if in.st != nil {
@@ -170,11 +171,11 @@ func (in *interp) gameAction(n *node, r *srec) (chart.Action, bool) {
 			if len(names) > 0 {
 				hint = "the stencil's action properties are " + strings.Join(names, ", ")
 			}
-			in.diag(chart.Error, at, nil, hint, "%s: action property %q is not in stencil %q", r.what(), prop, in.st.Name)
+			in.diag(diag.Error, at, nil, hint, "%s: action property %q is not in stencil %q", r.what(), prop, in.st.Name)
 			return chart.Action{}, false
 		}
 		if !slices.Contains(p.Values, value) {
-			in.diag(chart.Error, at, nil, "pick one of "+strings.Join(p.Values, ", "),
+			in.diag(diag.Error, at, nil, "pick one of "+strings.Join(p.Values, ", "),
 				"%s: %s value %q is not in the drop-list of stencil %q", r.what(), prop, value, in.st.Name)
 			return chart.Action{}, false
 		}
@@ -190,10 +191,10 @@ func (in *interp) eventName(n *node, r *srec, where string) (string, bool) {
 	e = strings.TrimSpace(e)
 	switch {
 	case !ok || e == "":
-		in.diag(chart.Error, at, ErrUnsupported, `write event="..."`, "%s in %s has no event", in.tag(n), where)
+		in.diag(diag.Error, at, ErrUnsupported, `write event="..."`, "%s in %s has no event", in.tag(n), where)
 		return "", false
 	case strings.ContainsFunc(e, unicode.IsSpace):
-		in.diag(chart.Error, at, ErrUnsupported, "an event's name has no spaces: write one event", "%s in %s: event %q is not one name", in.tag(n), where, e)
+		in.diag(diag.Error, at, ErrUnsupported, "an event's name has no spaces: write one event", "%s in %s: event %q is not one name", in.tag(n), where, e)
 		return "", false
 	}
 	return e, true
@@ -216,7 +217,7 @@ func (in *interp) noContent(n *node, where string) bool {
 	if len(n.kids) == 0 {
 		return false
 	}
-	in.diag(chart.Error, in.pos(n.kids[0], nil), ErrUnsupported, "remove it", "%s cannot be in %s in %s", in.tag(n.kids[0]), in.tag(n), where)
+	in.diag(diag.Error, in.pos(n.kids[0], nil), ErrUnsupported, "remove it", "%s cannot be in %s in %s", in.tag(n.kids[0]), in.tag(n), where)
 	return true
 }
 
@@ -239,7 +240,7 @@ func (in *interp) send(n *node, r *srec, where string) (chart.Action, bool) {
 	if v, ok := n.attr("", "delay"); ok {
 		d, err := parseDelay(v)
 		if err != "" {
-			in.diag(chart.Error, at, ErrUnsupported, `write a time in seconds or milliseconds: "1s", "0.5s", "500ms"`,
+			in.diag(diag.Error, at, ErrUnsupported, `write a time in seconds or milliseconds: "1s", "0.5s", "500ms"`,
 				"<send> in %s: delay %q %s", where, v, err)
 			return chart.Action{}, false
 		}
@@ -326,7 +327,7 @@ func (in *interp) cancel(n *node, r *srec, where string) (chart.Action, bool) {
 	}
 	id, _ := n.attr("", "sendid")
 	if id = strings.TrimSpace(id); id == "" {
-		in.diag(chart.Error, at, ErrUnsupported, `write sendid="...", the id of the <send> it cancels`, "<cancel> in %s has no sendid", where)
+		in.diag(diag.Error, at, ErrUnsupported, `write sendid="...", the id of the <send> it cancels`, "<cancel> in %s has no sendid", where)
 		return chart.Action{}, false
 	}
 	return chart.Action{Kind: chart.CancelAction, Timer: id, Pos: at}, true

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // isSCXML reports whether n is SCXML's element local.
@@ -81,7 +82,7 @@ func (in *interp) stateChild(k *node, r *srec) {
 	case in.isSCXML(k, "onentry"), in.isSCXML(k, "onexit"):
 		in.attrs(k, in.pos(k, r), nil, nil)
 		if !r.chartState() {
-			in.diag(chart.Error, in.pos(k, r), ErrUnsupported, "only states have entry and exit actions: remove it",
+			in.diag(diag.Error, in.pos(k, r), ErrUnsupported, "only states have entry and exit actions: remove it",
 				"%s of %s, which is not a state of the chart; left out", in.tag(k), r.what())
 			return
 		}
@@ -117,7 +118,7 @@ func (in *interp) historyChild(k *node, r *srec) {
 		return
 	}
 	if r.ntrans > 0 {
-		in.diag(chart.Error, in.pos(k, r), ErrUnsupported, "keep one: it leads to the states entered the first time",
+		in.diag(diag.Error, in.pos(k, r), ErrUnsupported, "keep one: it leads to the states entered the first time",
 			"%s has a second <transition>; a history has one, its default", r.what())
 		return
 	}
@@ -131,7 +132,7 @@ func (in *interp) historyChild(k *node, r *srec) {
 func (in *interp) initialElement(k *node, parent *srec) {
 	at := in.pos(k, parent)
 	if parent.start != nil {
-		in.diag(chart.Error, at, ErrUnsupported, "keep one", "%s has two <initial> elements", parent.what())
+		in.diag(diag.Error, at, ErrUnsupported, "keep one", "%s has two <initial> elements", parent.what())
 		return
 	}
 	in.attrs(k, at, []string{"id"}, []string{attrID, attrName})
@@ -146,13 +147,13 @@ func (in *interp) initialElement(k *node, parent *srec) {
 			s.ntrans++
 			in.trans = append(in.trans, tnode{kk, s, 1})
 		case in.isSCXML(kk, "transition"):
-			in.diag(chart.Error, in.pos(kk, s), ErrUnsupported, "keep one", "%s has a second <transition>", s.what())
+			in.diag(diag.Error, in.pos(kk, s), ErrUnsupported, "keep one", "%s has a second <transition>", s.what())
 		default:
 			in.other(kk, s)
 		}
 	}
 	if s.ntrans == 0 {
-		in.diag(chart.Error, at, ErrUnsupported, `write <transition target="..."/> in it`, "<initial> of %s has no transition", parent.what())
+		in.diag(diag.Error, at, ErrUnsupported, `write <transition target="..."/> in it`, "<initial> of %s has no transition", parent.what())
 	}
 }
 
@@ -164,13 +165,13 @@ func (in *interp) other(k *node, r *srec) {
 		k.local == "invoke" || k.local == "donedata" || k.local == "finalize"):
 		in.misplaced(k, r)
 	case k.space == in.doc.ns:
-		in.diag(chart.Error, in.pos(k, r), ErrUnsupported, "check the spelling; SCXML's elements are scxml, state, parallel, final, initial, history, transition, onentry, onexit and executable content",
+		in.diag(diag.Error, in.pos(k, r), ErrUnsupported, "check the spelling; SCXML's elements are scxml, state, parallel, final, initial, history, transition, onentry, onexit and executable content",
 			"unknown SCXML element %s", in.tag(k))
 	case k.space == Namespace:
-		in.diag(chart.Error, in.pos(k, r), ErrUnsupported, "fsmforge's only element is <ff:action>, in <onentry>, <onexit> and <transition>",
+		in.diag(diag.Error, in.pos(k, r), ErrUnsupported, "fsmforge's only element is <ff:action>, in <onentry>, <onexit> and <transition>",
 			"%s cannot be here", in.tag(k))
 	default:
-		in.diag(chart.Warning, in.pos(k, r), ErrUnsupported, "", "%s is not SCXML; ignored", in.tag(k))
+		in.diag(diag.Warning, in.pos(k, r), ErrUnsupported, "", "%s is not SCXML; ignored", in.tag(k))
 	}
 }
 
@@ -179,7 +180,7 @@ func (in *interp) misplaced(k *node, r *srec) {
 	if r != nil {
 		where = "<" + r.n.local + ">"
 	}
-	in.diag(chart.Error, in.pos(k, r), ErrUnsupported, "see the SCXML specification for where each element may be",
+	in.diag(diag.Error, in.pos(k, r), ErrUnsupported, "see the SCXML specification for where each element may be",
 		"%s cannot be a child of %s", in.tag(k), where)
 }
 
@@ -215,16 +216,16 @@ func (in *interp) element(n *node, parent *srec) {
 		case "deep":
 			r.kind = chart.DeepHistoryState
 		default:
-			in.diag(chart.Error, in.pos(n, r), ErrUnsupported, `type is "shallow" or "deep"`, "history type %q; read as shallow", v)
+			in.diag(diag.Error, in.pos(n, r), ErrUnsupported, `type is "shallow" or "deep"`, "history type %q; read as shallow", v)
 		}
 	}
 	in.collect(n, r)
 	if r.any && len(r.kids) > 0 {
-		in.diag(chart.Error, in.pos(n, r), ErrUnsupported, "move the states out of it", "an any-state element cannot hold states")
+		in.diag(diag.Error, in.pos(n, r), ErrUnsupported, "move the states out of it", "an any-state element cannot hold states")
 		r.any = false
 	}
 	if r.history() && r.ntrans == 0 {
-		in.diag(chart.Error, in.pos(n, r), ErrUnsupported, `write <transition target="..."/> in it, to the states entered the first time`,
+		in.diag(diag.Error, in.pos(n, r), ErrUnsupported, `write <transition target="..."/> in it, to the states entered the first time`,
 			"%s has no default transition", r.what())
 	}
 }
@@ -244,10 +245,10 @@ func (in *interp) stateElement(n *node, r *srec) {
 	case kindAnyState:
 		r.any = true
 	default:
-		in.diag(chart.Error, in.pos(n, r), ErrUnsupported, "ff:kind is one of start, choice, end, anyState", "unknown ff:kind %q", kind)
+		in.diag(diag.Error, in.pos(n, r), ErrUnsupported, "ff:kind is one of start, choice, end, anyState", "unknown ff:kind %q", kind)
 	}
 	if r.any && r.parent != nil {
-		in.diag(chart.Error, in.pos(n, r), ErrUnsupported, "move it to the top level, beside the states", "an any-state element cannot be inside another state")
+		in.diag(diag.Error, in.pos(n, r), ErrUnsupported, "move it to the top level, beside the states", "an any-state element cannot be inside another state")
 		r.any = false
 	}
 }
@@ -266,14 +267,14 @@ func (in *interp) editorInfo(n *node, r *srec) {
 			}
 			x, err := strconv.ParseFloat(f, 64)
 			if err != nil || math.IsNaN(x) || math.IsInf(x, 0) || len(out) == want {
-				in.diag(chart.Warning, in.pos(n, r), nil, "move the state in Qt Creator to rewrite it",
+				in.diag(diag.Warning, in.pos(n, r), nil, "move the state in Qt Creator to rewrite it",
 					"qt:editorinfo %s %q is not %d numbers; ignored", key, v, want)
 				return nil
 			}
 			out = append(out, x)
 		}
 		if len(out) != want {
-			in.diag(chart.Warning, in.pos(n, r), nil, "move the state in Qt Creator to rewrite it",
+			in.diag(diag.Warning, in.pos(n, r), nil, "move the state in Qt Creator to rewrite it",
 				"qt:editorinfo %s %q is not %d numbers; ignored", key, v, want)
 			return nil
 		}
@@ -313,7 +314,7 @@ func (r *srec) box() *chart.Box {
 func (in *interp) identify(r *srec, def string) {
 	if r.sid != "" {
 		if o, dup := in.bySID[r.sid]; dup {
-			in.diag(chart.Error, in.pos(r.n, nil), ErrUnsupported, "give every state its own id",
+			in.diag(diag.Error, in.pos(r.n, nil), ErrUnsupported, "give every state its own id",
 				"id %q is also the id of the %s at line %d; transitions go to the first", r.sid, o.n.local, o.n.line)
 		} else {
 			in.bySID[r.sid] = r
@@ -332,7 +333,7 @@ func (in *interp) identify(r *srec, def string) {
 	}
 	if in.used[id] {
 		if explicit {
-			in.diag(chart.Error, in.pos(r.n, nil), ErrUnsupported, "give every state its own ff:id", "ff:id %q is also the ID of another state", id)
+			in.diag(diag.Error, in.pos(r.n, nil), ErrUnsupported, "give every state its own ff:id", "ff:id %q is also the ID of another state", id)
 		}
 		id = in.unique(id)
 	}
@@ -363,10 +364,10 @@ func (in *interp) resolve(n *node, r *srec, what, sid string) (*srec, bool) {
 	t, ok := in.bySID[sid]
 	switch {
 	case !ok:
-		in.diag(chart.Error, in.pos(n, r), ErrUnsupported, "check the spelling of the id", "%s %q is not the id of a state", what, sid)
+		in.diag(diag.Error, in.pos(n, r), ErrUnsupported, "check the spelling of the id", "%s %q is not the id of a state", what, sid)
 		return nil, false
 	case t.any:
-		in.diag(chart.Error, in.pos(n, r), ErrUnsupported, "an any-state element only holds transitions that apply in every state",
+		in.diag(diag.Error, in.pos(n, r), ErrUnsupported, "an any-state element only holds transitions that apply in every state",
 			"%s %q is the any-state element", what, sid)
 		return nil, false
 	}

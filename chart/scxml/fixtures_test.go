@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/scxml"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
@@ -75,7 +75,7 @@ func TestFixtures(t *testing.T) {
 			}
 
 			c, err = scxml.ReadFile(path, scxml.Options{File: f.file, Stencil: st, Lenient: true})
-			if c == nil || err == nil || !slices.ContainsFunc(c.Diagnostics.Errors(), func(d chart.Diagnostic) bool {
+			if c == nil || err == nil || !slices.ContainsFunc(c.Diagnostics.Errors(), func(d diag.Diagnostic) bool {
 				return strings.Contains(d.Message, `is not in stencil "goomba"`)
 			}) {
 				t.Errorf("ReadFile with the goomba stencil = %v, want an error for an unknown test", err)

@@ -13,7 +13,7 @@ import (
 
 // FuzzRead feeds the reader arbitrary files, with and without a stencil,
 // strictly and leniently: it must not panic or hang, it must return a chart
-// or an error that is a chart.Diagnostics of errors, every diagnostic must
+// or an error that is a diag.List of errors, every diagnostic must
 // render, and every chart must hold together (see checkChart). A
 // chart read without errors must be written, and read back the same (see
 // sameChart). The corpus starts from the files of testdata, the shared

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // initials finds the states the machine starts in, and each compound
@@ -17,10 +18,10 @@ func (in *interp) initials() {
 		}
 		if len(r.kids) == 0 {
 			if v, ok := r.n.attr("", "initial"); ok {
-				in.diag(chart.Warning, in.pos(r.n, r), nil, "", "initial %q on %s, which has no states inside; ignored", v, r.what())
+				in.diag(diag.Warning, in.pos(r.n, r), nil, "", "initial %q on %s, which has no states inside; ignored", v, r.what())
 			}
 			if s := r.start; s != nil {
-				in.diag(chart.Warning, in.pos(s.n, r), nil, "", "<initial> in %s, which has no states inside; ignored", r.what())
+				in.diag(diag.Warning, in.pos(s.n, r), nil, "", "<initial> in %s, which has no states inside; ignored", r.what())
 				s.ignored = true
 			}
 			continue
@@ -48,9 +49,9 @@ func (in *interp) extraInitial(r *srec) {
 	switch {
 	case !ok:
 	case v != valueTrue:
-		in.diag(chart.Error, in.pos(r.n, r), ErrUnsupported, `ff:initial is "true" or absent`, "ff:initial %q", v)
+		in.diag(diag.Error, in.pos(r.n, r), ErrUnsupported, `ff:initial is "true" or absent`, "ff:initial %q", v)
 	case r.parent != nil || !r.chartState():
-		in.diag(chart.Warning, in.pos(r.n, r), nil, "", "ff:initial on %s, which is not a state at the top level; ignored", r.what())
+		in.diag(diag.Warning, in.pos(r.n, r), nil, "", "ff:initial on %s, which is not a state at the top level; ignored", r.what())
 	default:
 		r.initial = true
 	}
@@ -64,7 +65,7 @@ func (in *interp) compoundInitial(r *srec) {
 	switch {
 	case r.start != nil:
 		if hasAttr {
-			in.diag(chart.Error, in.pos(r.start.n, r), ErrUnsupported, "keep one of them", "%s has both an initial attribute and an <initial> element", r.what())
+			in.diag(diag.Error, in.pos(r.start.n, r), ErrUnsupported, "keep one of them", "%s has both an initial attribute and an <initial> element", r.what())
 		}
 	case hasAttr:
 		in.initialAttr(r.n, r, v)
@@ -98,7 +99,7 @@ func (in *interp) initialAttr(n *node, parent *srec, v string) {
 	ok := true
 	ids := strings.Fields(v)
 	if len(ids) == 0 {
-		in.diag(chart.Error, in.pos(n, parent), ErrUnsupported, "name the state it starts in, or remove the attribute for the first", "initial %q names no state", v)
+		in.diag(diag.Error, in.pos(n, parent), ErrUnsupported, "name the state it starts in, or remove the attribute for the first", "initial %q names no state", v)
 		ok = false
 	}
 	for _, sid := range ids {
@@ -107,10 +108,10 @@ func (in *interp) initialAttr(n *node, parent *srec, v string) {
 		case !found:
 			ok = false
 		case t.implicit:
-			in.diag(chart.Error, in.pos(n, parent), ErrUnsupported, "name the state the machine starts in", "the initial state %q is the final state", sid)
+			in.diag(diag.Error, in.pos(n, parent), ErrUnsupported, "name the state the machine starts in", "the initial state %q is the final state", sid)
 			ok = false
 		case parent != nil && !t.inside(parent):
-			in.diag(chart.Error, in.pos(n, parent), ErrUnsupported, "name one of the states inside it",
+			in.diag(diag.Error, in.pos(n, parent), ErrUnsupported, "name one of the states inside it",
 				"the initial state %q of %s is not inside it", sid, parent.what())
 			ok = false
 		}
@@ -163,7 +164,7 @@ func (in *interp) addState(r *srec) {
 		s.Parent = r.parent.id
 	}
 	if len(r.kids) > 0 && s.Kind != chart.NormalState && s.Kind != chart.ParallelState {
-		in.diag(chart.Error, s.Pos, ErrUnsupported, "remove ff:kind, or the states inside it", "a %s pseudo-state cannot hold states", s.Kind)
+		in.diag(diag.Error, s.Pos, ErrUnsupported, "remove ff:kind, or the states inside it", "a %s pseudo-state cannot hold states", s.Kind)
 		s.Kind = chart.NormalState
 	}
 	in.c.States = append(in.c.States, s)
@@ -180,7 +181,7 @@ func (in *interp) addStart(s *srec) {
 	in.used[tid] = true
 	t := chart.Transition{
 		ID: tid, From: s.id, Order: 1, Target: chart.Target{Kind: chart.ToState, State: s.targets[0].id},
-		Pos: chart.Pos{File: in.doc.file, Line: s.n.line, Col: s.n.col, Shape: tid},
+		Pos: diag.Pos{File: in.doc.file, Line: s.n.line, Col: s.n.col, Shape: tid},
 	}
 	for _, u := range s.targets[1:] {
 		t.Also = append(t.Also, u.id)

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // interp holds the state of one reading of a document into a chart.
@@ -110,21 +111,21 @@ func interpret(doc *document, opt Options) (*chart.Chart, error) {
 	if in.c.Transitions == nil {
 		in.c.Transitions = []chart.Transition{}
 	}
-	slices.SortStableFunc(in.c.Diagnostics, func(a, b chart.Diagnostic) int {
+	slices.SortStableFunc(in.c.Diagnostics, func(a, b diag.Diagnostic) int {
 		return cmp.Or(cmp.Compare(a.Pos.Line, b.Pos.Line), cmp.Compare(a.Pos.Col, b.Pos.Col))
 	})
 	return in.c, in.c.Diagnostics.Err()
 }
 
-func (in *interp) diag(sev chart.Severity, at chart.Pos, err error, hint, format string, args ...any) {
-	in.c.Diagnostics = append(in.c.Diagnostics, chart.Diagnostic{
+func (in *interp) diag(sev diag.Severity, at diag.Pos, err error, hint, format string, args ...any) {
+	in.c.Diagnostics = append(in.c.Diagnostics, diag.Diagnostic{
 		Pos: at, Severity: sev, Message: "scxml: " + fmt.Sprintf(format, args...), Hint: hint, Err: err,
 	})
 }
 
 // pos is the position of element n, in state r (or nil).
-func (in *interp) pos(n *node, r *srec) chart.Pos {
-	p := chart.Pos{File: in.doc.file, Line: n.line, Col: n.col}
+func (in *interp) pos(n *node, r *srec) diag.Pos {
+	p := diag.Pos{File: in.doc.file, Line: n.line, Col: n.col}
 	if r != nil {
 		p.Shape = r.id
 		if r.name != r.id {
@@ -149,11 +150,11 @@ func (in *interp) tag(n *node) string {
 }
 
 // leniency is the severity of what Options.Lenient forgives.
-func (in *interp) leniency() chart.Severity {
+func (in *interp) leniency() diag.Severity {
 	if in.opt.Lenient {
-		return chart.Warning
+		return diag.Warning
 	}
-	return chart.Error
+	return diag.Error
 }
 
 const lenientHint = "remove it, or read the file leniently to leave it out (ReadOptions.Lenient; -lenient on the command line)"
@@ -164,41 +165,41 @@ func (in *interp) root() bool {
 	root := in.doc.root
 	at := in.pos(root, nil)
 	if in.doc.ns == "" {
-		in.diag(chart.Warning, at, nil, `add xmlns="`+SCXMLNamespace+`" to the <scxml> element`,
+		in.diag(diag.Warning, at, nil, `add xmlns="`+SCXMLNamespace+`" to the <scxml> element`,
 			"the root element <scxml> declares no namespace; its elements are read as SCXML's")
 	}
 	in.attrs(root, in.pos(root, nil), []string{"version", "name", "initial", "datamodel", "binding"}, []string{attrStencil, attrVersion, attrInitial, attrChain, attrChainLimit, attrStatechart})
 	in.chain(root, at)
 	in.statechart(root, at)
 	if v, ok := root.attr("", "version"); ok && v != "1.0" {
-		in.diag(chart.Warning, at, nil, "", "SCXML version %q: the reader knows version 1.0", v)
+		in.diag(diag.Warning, at, nil, "", "SCXML version %q: the reader knows version 1.0", v)
 	}
 	if v, ok := root.attr("", "datamodel"); ok && v != "" && v != "null" {
-		in.diag(chart.Warning, at, ErrUnsupported, "", "data model %q: a chart has no data; conditions are read as the names of tests, not evaluated", v)
+		in.diag(diag.Warning, at, ErrUnsupported, "", "data model %q: a chart has no data; conditions are read as the names of tests, not evaluated", v)
 	}
 	name, named := root.attr(Namespace, attrStencil)
 	version, _ := root.attr(Namespace, attrVersion)
 	switch {
 	case in.st == nil && named:
-		in.diag(chart.Note, at, nil, "read it with its stencil to check its tests and entry actions",
+		in.diag(diag.Note, at, nil, "read it with its stencil to check its tests and entry actions",
 			"the chart was made with stencil %q; read without it, as a plain state machine", name)
 	case in.st == nil:
 	case !named:
-		in.diag(chart.Warning, at, nil, fmt.Sprintf("add ff:stencil=%q to the <scxml> element", in.st.Name),
+		in.diag(diag.Warning, at, nil, fmt.Sprintf("add ff:stencil=%q to the <scxml> element", in.st.Name),
 			"the file does not name its stencil; read as made with stencil %q", in.st.Name)
 	case name != in.st.Name:
-		in.diag(chart.Error, at, nil, "read it with the stencil it was made with, or without a stencil, as a plain state machine",
+		in.diag(diag.Error, at, nil, "read it with the stencil it was made with, or without a stencil, as a plain state machine",
 			"the chart was made with stencil %q, not %q", name, in.st.Name)
 		return false
 	case version != in.st.Version:
-		in.diag(chart.Warning, at, nil, "update the file's ff:stencilVersion after checking it against the stencil, or use the stencil it was made with",
+		in.diag(diag.Warning, at, nil, "update the file's ff:stencilVersion after checking it against the stencil, or use the stencil it was made with",
 			"the chart was made with version %s of stencil %q; this is version %s", versionOf(version), name, versionOf(in.st.Version))
 	}
 	if v, ok := root.attr(Namespace, attrInitial); ok {
 		if v == initialNone {
 			in.noInitial = true
 		} else {
-			in.diag(chart.Error, at, ErrUnsupported, `on <scxml>, ff:initial can only be "none"`, "ff:initial %q on <scxml>", v)
+			in.diag(diag.Error, at, ErrUnsupported, `on <scxml>, ff:initial can only be "none"`, "ff:initial %q on <scxml>", v)
 		}
 	}
 	return true
@@ -214,12 +215,12 @@ func versionOf(v string) string {
 // attrs reports the attributes of an element that SCXML (plain, the
 // unqualified ones) or fsmforge (ff) does not have there: a warning for
 // SCXML's, an error for fsmforge's, whose data would be lost.
-func (in *interp) attrs(n *node, at chart.Pos, plain, ff []string) {
+func (in *interp) attrs(n *node, at diag.Pos, plain, ff []string) {
 	for _, a := range n.attrs {
 		switch a.Name.Space {
 		case "":
 			if a.Name.Local != "xmlns" && !slices.Contains(plain, a.Name.Local) {
-				in.diag(chart.Warning, at, ErrUnsupported, "", "%s has no attribute %q; ignored", in.tag(n), a.Name.Local)
+				in.diag(diag.Warning, at, ErrUnsupported, "", "%s has no attribute %q; ignored", in.tag(n), a.Name.Local)
 			}
 		case Namespace:
 			if !slices.Contains(ff, a.Name.Local) {
@@ -227,7 +228,7 @@ func (in *interp) attrs(n *node, at chart.Pos, plain, ff []string) {
 				if len(ff) == 0 {
 					hint = "fsmforge has no attributes on " + in.tag(n)
 				}
-				in.diag(chart.Error, at, ErrUnsupported, hint, "%s has no attribute ff:%s", in.tag(n), a.Name.Local)
+				in.diag(diag.Error, at, ErrUnsupported, hint, "%s has no attribute ff:%s", in.tag(n), a.Name.Local)
 			}
 		}
 	}
@@ -278,7 +279,7 @@ func (in *interp) actionIndex(prop string) int {
 // fsmforge's chart, which says so with ff:statechart="true"; any other
 // SCXML file does, and takes SCXML's macrosteps (Chart.Chain: an update
 // runs until the configuration is stable).
-func (in *interp) statechart(root *node, at chart.Pos) {
+func (in *interp) statechart(root *node, at diag.Pos) {
 	if _, ff := in.doc.prefixes[Namespace]; !ff {
 		in.c.Statechart, in.c.Chain = true, true
 		return
@@ -289,26 +290,26 @@ func (in *interp) statechart(root *node, at chart.Pos) {
 			in.c.Statechart = true
 		case "false", "0", "":
 		default:
-			in.diag(chart.Warning, at, nil, `write "true" or "false"`, "ff:statechart %q is not true or false; ignored", v)
+			in.diag(diag.Warning, at, nil, `write "true" or "false"`, "ff:statechart %q is not true or false; ignored", v)
 		}
 	}
 }
 
 // chain reads ff:chain and ff:chainLimit on <scxml>: how the machine runs.
-func (in *interp) chain(root *node, at chart.Pos) {
+func (in *interp) chain(root *node, at diag.Pos) {
 	if v, ok := root.attr(Namespace, attrChain); ok {
 		switch strings.TrimSpace(v) {
 		case "true", "1":
 			in.c.Chain = true
 		case "false", "0", "":
 		default:
-			in.diag(chart.Warning, at, nil, `write "true" or "false"`, "ff:chain %q is not true or false; ignored", v)
+			in.diag(diag.Warning, at, nil, `write "true" or "false"`, "ff:chain %q is not true or false; ignored", v)
 		}
 	}
 	if v, ok := root.attr(Namespace, attrChainLimit); ok {
 		n, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil || n < 0 || n > 65535 {
-			in.diag(chart.Warning, at, nil, "write a whole number from 1 to 65535, or leave it out for the number of states", "ff:chainLimit %q is not a whole number from 0 to 65535; ignored", v)
+			in.diag(diag.Warning, at, nil, "write a whole number from 1 to 65535, or leave it out for the number of states", "ff:chainLimit %q is not a whole number from 0 to 65535; ignored", v)
 		} else {
 			in.c.ChainLimit = n
 		}

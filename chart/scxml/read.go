@@ -51,7 +51,7 @@ func withDefaults(o Options) Options {
 }
 
 // Errors for [errors.Is]. The first four stop reading a file: the error
-// returned is then a [chart.Diagnostics] whose single diagnostic wraps one
+// returned is then a [diag.List] whose single diagnostic wraps one
 // of them and says where and why. ErrUnsupported marks the diagnostics of
 // a file that was read.
 var (
@@ -76,11 +76,11 @@ var (
 // Read reads an SCXML document from r into a chart.
 //
 // When the file cannot be read at all (too large, not SCXML, malformed,
-// nested too deep), Read returns a nil chart and a [chart.Diagnostics]
+// nested too deep), Read returns a nil chart and a [diag.List]
 // with one error. Otherwise it returns the chart, never nil, its states
 // nested as the file nests them (State.Parent), whose Diagnostics list
 // what was found wrong or left out, and, when some of those are errors, a
-// [chart.Diagnostics] of the errors.
+// [diag.List] of the errors.
 //
 // Read never panics, is safe to call concurrently, and holds the whole
 // file in memory while it reads it.

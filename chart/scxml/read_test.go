@@ -9,6 +9,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/scxml"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
@@ -716,7 +717,7 @@ func TestBadInput(t *testing.T) {
 			if c != nil || !errors.Is(err, tt.err) || !strings.Contains(err.Error(), tt.msg) {
 				t.Errorf("Read = %v, %v; want nil, an error wrapping %v with %q", c, err, tt.err, tt.msg)
 			}
-			var l chart.Diagnostics
+			var l diag.List
 			if !errors.As(err, &l) || len(l) != 1 {
 				t.Errorf("Read error %T is not a one-diagnostic list", err)
 			}

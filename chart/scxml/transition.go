@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // transitions adds the chart's transitions, in document order.
@@ -29,7 +30,7 @@ func (in *interp) transitions() {
 func (in *interp) transition(tn tnode, k int) {
 	n, r := tn.n, tn.owner
 	t := chart.Transition{ID: in.transitionID(tn), Order: k}
-	t.Pos = chart.Pos{File: in.doc.file, Line: n.line, Col: n.col, Shape: t.ID}
+	t.Pos = diag.Pos{File: in.doc.file, Line: n.line, Col: n.col, Shape: t.ID}
 	in.attrs(n, t.Pos, []string{"event", "cond", "target", "type"},
 		[]string{attrID, attrTest, attrEvent, attrLabel, attrValue, attrOrder, attrStack})
 	t.Actions = in.actions(n, r)
@@ -61,7 +62,7 @@ func (in *interp) transitionID(tn tnode) string {
 	}
 	if in.used[id] {
 		if explicit {
-			in.diag(chart.Error, in.pos(tn.n, nil), ErrUnsupported, "give every transition its own ff:id", "ff:id %q is also the ID of another state or transition", id)
+			in.diag(diag.Error, in.pos(tn.n, nil), ErrUnsupported, "give every transition its own ff:id", "ff:id %q is also the ID of another state or transition", id)
 		}
 		id = in.unique(id)
 	}
@@ -72,13 +73,13 @@ func (in *interp) transitionID(tn tnode) string {
 // transitionAttrs reads ff:order, ff:value, ff:stack and type into t. It
 // reports whether t returns (ff:stack="return").
 func (in *interp) transitionAttrs(t *chart.Transition, n *node) (ret bool) {
-	bad := func(sev chart.Severity, hint, format string, args ...any) {
+	bad := func(sev diag.Severity, hint, format string, args ...any) {
 		in.diag(sev, t.Pos, ErrUnsupported, hint, format, args...)
 	}
 	if v, ok := n.attr(Namespace, attrOrder); ok {
 		o, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil || o < 0 {
-			bad(chart.Error, "ff:order ranks the transitions leaving a state 1, 2, 3... (0 for document order)", "ff:order %q is not a whole number", v)
+			bad(diag.Error, "ff:order ranks the transitions leaving a state 1, 2, 3... (0 for document order)", "ff:order %q is not a whole number", v)
 		} else if o > 0 {
 			t.Order = o
 		}
@@ -94,7 +95,7 @@ func (in *interp) transitionAttrs(t *chart.Transition, n *node) (ret bool) {
 		case chart.StackReturn:
 			ret = true
 		default:
-			bad(chart.Error, "ff:stack is one of none, push, return", "ff:stack %q is not one of none, push, return", v)
+			bad(diag.Error, "ff:stack is one of none, push, return", "ff:stack %q is not one of none, push, return", v)
 		}
 	}
 	switch v, _ := n.attr("", "type"); v {
@@ -102,7 +103,7 @@ func (in *interp) transitionAttrs(t *chart.Transition, n *node) (ret bool) {
 	case "internal":
 		t.Internal = true
 	default:
-		bad(chart.Warning, "type is internal or external", "transition type %q; read as external", v)
+		bad(diag.Warning, "type is internal or external", "transition type %q; read as external", v)
 	}
 	return ret
 }
@@ -121,7 +122,7 @@ func (in *interp) target(t *chart.Transition, n *node, r *srec, ret bool) bool {
 		t.Target = chart.Target{Kind: chart.ToNone}
 		return true
 	case ret:
-		in.diag(chart.Error, t.Pos, ErrUnsupported, "remove the target: a returning transition goes to the state on top of the stack",
+		in.diag(diag.Error, t.Pos, ErrUnsupported, "remove the target: a returning transition goes to the state on top of the stack",
 			"a returning transition (ff:stack=\"return\") has target %q", target)
 		return false
 	}
@@ -139,7 +140,7 @@ func (in *interp) target(t *chart.Transition, n *node, r *srec, ret bool) bool {
 	}
 	for _, to := range tos {
 		if to.implicit {
-			in.diag(chart.Error, t.Pos, ErrUnsupported, "end the machine with a transition of its own to the final state",
+			in.diag(diag.Error, t.Pos, ErrUnsupported, "end the machine with a transition of its own to the final state",
 				"target %q is the final state, which cannot be one of several targets; left out", to.sid)
 			return false
 		}
@@ -160,15 +161,15 @@ func (in *interp) defaultTransition(t *chart.Transition, n *node, r *srec) {
 		hint = "remove them: it is taken on entering the history the first time, without an event"
 	}
 	if hasAttr(n, "event") || hasAttr(n, "cond") {
-		in.diag(chart.Error, t.Pos, ErrUnsupported, hint, "the transition of %s has an event or a condition", r.what())
+		in.diag(diag.Error, t.Pos, ErrUnsupported, hint, "the transition of %s has an event or a condition", r.what())
 	}
 	if t.Target.Kind != chart.ToState {
-		in.diag(chart.Error, t.Pos, ErrUnsupported, `write target="...", naming states inside `+r.parent.what(), "the transition of %s has no target", r.what())
+		in.diag(diag.Error, t.Pos, ErrUnsupported, `write target="...", naming states inside `+r.parent.what(), "the transition of %s has no target", r.what())
 		return
 	}
 	for _, sid := range strings.Fields(attrOf(n, "target")) {
 		if to := in.bySID[sid]; to != nil && !to.inside(r.parent) {
-			in.diag(chart.Error, t.Pos, ErrUnsupported, "name states inside "+r.parent.what(),
+			in.diag(diag.Error, t.Pos, ErrUnsupported, "name states inside "+r.parent.what(),
 				"the transition of %s goes to %q, which is not inside %s", r.what(), sid, r.parent.what())
 		}
 	}
@@ -189,7 +190,7 @@ func (in *interp) plainTransition(t chart.Transition, n *node) {
 	if ev, exact := n.attr(Namespace, attrEvent); exact {
 		events := strings.Fields(event)
 		if tok := token(ev); len(events) != 1 && ev != "" || len(events) == 1 && events[0] != tok {
-			in.diag(chart.Warning, t.Pos, ErrUnsupported, "make event the event, or remove ff:event", "ff:event %q is the transition's event; its event attribute %q is not", ev, event)
+			in.diag(diag.Warning, t.Pos, ErrUnsupported, "make event the event, or remove ff:event", "ff:event %q is the transition's event; its event attribute %q is not", ev, event)
 		}
 		event = ev
 	}
@@ -219,7 +220,7 @@ func (in *interp) stencilTransition(t chart.Transition, n *node, r *srec) {
 		test = strings.TrimSpace(test)
 		tok := token(test)
 		if len(events) > 0 && (len(events) > 1 || events[0] != tok) || cond != "" && cond != tok {
-			in.diag(chart.Warning, t.Pos, ErrUnsupported, "make event or cond the test, or remove ff:test", "ff:test %q is the transition's test; its event %q and cond %q are not",
+			in.diag(diag.Warning, t.Pos, ErrUnsupported, "make event or cond the test, or remove ff:test", "ff:test %q is the transition's test; its event %q and cond %q are not",
 				test, attrOf(n, "event"), cond)
 		}
 	}
@@ -246,7 +247,7 @@ func (in *interp) stencilTest(t *chart.Transition, events []string, cond, test s
 	}
 	pick := "pick one of " + strings.Join(names, ", ")
 	errorf := func(hint, format string, args ...any) {
-		in.diag(chart.Error, t.Pos, nil, hint, format, args...)
+		in.diag(diag.Error, t.Pos, nil, hint, format, args...)
 	}
 	switch {
 	case hasTest:

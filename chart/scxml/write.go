@@ -13,6 +13,7 @@ import (
 	"unicode"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // WriteOptions tunes writing a chart. The zero value follows the chart's
@@ -38,7 +39,7 @@ type WriteOptions struct {
 // attributes, so that [Read] gives back the same chart, but for positions
 // (see the package documentation for the format).
 //
-// Write refuses, with a [chart.Diagnostics] error and nothing written, a
+// Write refuses, with a [diag.List] error and nothing written, a
 // chart that does not hold together: two states with one ID, a Parent
 // that is not a normal or parallel state of the chart (or that nests a
 // state inside itself), a history at the top level or whose transitions
@@ -53,7 +54,7 @@ type WriteOptions struct {
 // file in memory and writes it with one call to w.Write.
 func Write(w io.Writer, c *chart.Chart, opt WriteOptions) error {
 	if c == nil {
-		return chart.Diagnostics{{Message: "scxml: no chart (nil)", Hint: "pass the chart an importer returned"}}
+		return diag.List{{Message: "scxml: no chart (nil)", Hint: "pass the chart an importer returned"}}
 	}
 	wr := &writer{c: c, st: cmp.Or(opt.Stencil, c.Stencil), sids: make(map[string]string, len(c.States))}
 	if err := wr.check(opt); err != nil {
@@ -82,15 +83,15 @@ type writer struct {
 	asInitial map[string]bool       // start pseudo-states written as their parent's <initial>
 	geometry  map[string][2]float64 // chart ID → the position written in its geometry
 	nesting   []uint8               // for each state, whether nestsItself followed its parents
-	diags     chart.Diagnostics
+	diags     diag.List
 }
 
-func (wr *writer) errorf(at chart.Pos, hint, format string, args ...any) {
-	wr.diags = append(wr.diags, chart.Diagnostic{Pos: at, Message: "scxml: " + fmt.Sprintf(format, args...), Hint: hint})
+func (wr *writer) errorf(at diag.Pos, hint, format string, args ...any) {
+	wr.diags = append(wr.diags, diag.Diagnostic{Pos: at, Message: "scxml: " + fmt.Sprintf(format, args...), Hint: hint})
 }
 
 // text refuses s, which XML cannot hold.
-func (wr *writer) text(at chart.Pos, what, s string) {
+func (wr *writer) text(at diag.Pos, what, s string) {
 	if !xmlSafe(s) {
 		wr.errorf(at, "remove control characters and invalid UTF-8", "%s %q has a character XML cannot hold", what, s)
 	}
@@ -100,13 +101,13 @@ func (wr *writer) text(at chart.Pos, what, s string) {
 func (wr *writer) check(opt WriteOptions) error {
 	c := wr.c
 	if strings.Contains(opt.Comment, "--") || strings.HasSuffix(opt.Comment, "-") {
-		wr.errorf(chart.Pos{}, "", "the comment %q contains \"--\" or ends with \"-\", which XML comments cannot", opt.Comment)
+		wr.errorf(diag.Pos{}, "", "the comment %q contains \"--\" or ends with \"-\", which XML comments cannot", opt.Comment)
 	}
-	wr.text(chart.Pos{}, "the comment", opt.Comment)
-	wr.text(chart.Pos{File: c.File}, "the chart's name", c.Name)
+	wr.text(diag.Pos{}, "the comment", opt.Comment)
+	wr.text(diag.Pos{File: c.File}, "the chart's name", c.Name)
 	if wr.st != nil {
-		wr.text(chart.Pos{File: wr.st.File}, "the stencil's name", wr.st.Name)
-		wr.text(chart.Pos{File: wr.st.File}, "the stencil's version", wr.st.Version)
+		wr.text(diag.Pos{File: wr.st.File}, "the stencil's name", wr.st.Name)
+		wr.text(diag.Pos{File: wr.st.File}, "the stencil's version", wr.st.Version)
 	}
 	wr.byID = make(map[string]int, len(c.States))
 	for i := range c.States {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/scxml"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
@@ -525,13 +526,13 @@ func show(s chart.State) string {
 }
 
 func withoutPos(s chart.State) chart.State {
-	s.Pos = chart.Pos{}
+	s.Pos = diag.Pos{}
 	s.Entry, s.Exit = actionsWithoutPos(s.Entry), actionsWithoutPos(s.Exit)
 	return s
 }
 
 func transitionWithoutPos(t chart.Transition) chart.Transition {
-	t.Pos = chart.Pos{}
+	t.Pos = diag.Pos{}
 	t.Actions = actionsWithoutPos(t.Actions)
 	if len(t.Also) == 0 {
 		t.Also = nil
@@ -545,7 +546,7 @@ func actionsWithoutPos(list []chart.Action) []chart.Action {
 	}
 	out := make([]chart.Action, len(list))
 	for i, a := range list {
-		a.Pos = chart.Pos{}
+		a.Pos = diag.Pos{}
 		out[i] = a
 	}
 	return out
@@ -723,7 +724,7 @@ func TestWriteRefuses(t *testing.T) {
 			tt.change(c)
 			var b bytes.Buffer
 			err := scxml.Write(&b, c, tt.opt)
-			var l chart.Diagnostics
+			var l diag.List
 			if err == nil || !strings.Contains(err.Error(), "scxml: "+tt.want) || !errors.As(err, &l) || b.Len() > 0 {
 				t.Errorf("Write = %v (%d bytes written), want an error %q", err, b.Len(), tt.want)
 			}

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/visio"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/charttest"
 	"github.com/fsmforge/fsmforge/internal/vsdxgen"
 )
@@ -71,27 +71,27 @@ func TestChain(t *testing.T) {
 		data  []byte
 		chain bool
 		limit int
-		diags []diag
+		diags []wantDiag
 	}{
 		{"none", vdxCustom(nil, nil), false, 0, nil},
 		{"vdx custom", vdxCustom([][2]string{{"Author&apos;s note", "x"}, {"fsmforgeChain", "true"}, {"fsmforgeChainLimit", "12"}}, nil), true, 12, nil},
 		{"vdx custom 1, no limit", vdxCustom([][2]string{{"FSMFORGECHAIN", " 1 "}}, nil), true, 0, nil},
 		{"vdx custom off", vdxCustom([][2]string{{"fsmforgeChain", "no"}, {"fsmforgeChainLimit", "4"}}, nil), false, 4, nil},
-		{"vdx custom bad", vdxCustom([][2]string{{"fsmforgeChain", "perhaps"}, {"fsmforgeChainLimit", "70000"}}, nil), false, 0, []diag{
-			{chart.Warning, `c.vdx:3:86: warning: visio: fsmforgeChain "perhaps" is not 1 or 0 (true or false); ignored`},
-			{chart.Warning, `warning: visio: fsmforgeChainLimit "70000" is not a whole number from 0 to 65535; ignored`}}},
+		{"vdx custom bad", vdxCustom([][2]string{{"fsmforgeChain", "perhaps"}, {"fsmforgeChainLimit", "70000"}}, nil), false, 0, []wantDiag{
+			{diag.Warning, `c.vdx:3:86: warning: visio: fsmforgeChain "perhaps" is not 1 or 0 (true or false); ignored`},
+			{diag.Warning, `warning: visio: fsmforgeChainLimit "70000" is not a whole number from 0 to 65535; ignored`}}},
 		{"vdx page", vdxCustom(nil, [][2]string{{"fsmforgeChain", "TRUE"}, {"fsmforgeChainLimit", "3"}}), true, 3, nil},
-		{"vdx page bad", vdxCustom(nil, [][2]string{{"fsmforgeChainLimit", "-1"}}), false, 0, []diag{
-			{chart.Warning, `page "Page-1": warning: visio: fsmforgeChainLimit "-1" is not a whole number from 0 to 65535; ignored`}}},
+		{"vdx page bad", vdxCustom(nil, [][2]string{{"fsmforgeChainLimit", "-1"}}), false, 0, []wantDiag{
+			{diag.Warning, `page "Page-1": warning: visio: fsmforgeChainLimit "-1" is not a whole number from 0 to 65535; ignored`}}},
 		{"vdx custom before page", vdxCustom([][2]string{{"fsmforgeChainLimit", "5"}}, [][2]string{{"fsmforgeChain", "1"}}), false, 5, nil},
 		{"vsdx custom", vsdxCustom([][2]string{{"fsmforgeChain", vt("bool", "true")}, {"fsmforgeChainLimit", vt("i4", "9")}}, nil), true, 9, nil},
 		{"vsdx custom number", vsdxCustom([][2]string{{"fsmforgeChainLimit", vt("r8", "7.0")}}, nil), false, 7, nil},
-		{"vsdx custom bad", vsdxCustom([][2]string{{"fsmforgeChain", vt("lpwstr", "oui")}, {"fsmforgeChainLimit", vt("r8", "2.5")}}, nil), false, 0, []diag{
-			{chart.Warning, `c.vdx!docProps/custom.xml:2:`},
-			{chart.Warning, `warning: visio: fsmforgeChainLimit "2.5" is not a whole number from 0 to 65535; ignored`}}},
+		{"vsdx custom bad", vsdxCustom([][2]string{{"fsmforgeChain", vt("lpwstr", "oui")}, {"fsmforgeChainLimit", vt("r8", "2.5")}}, nil), false, 0, []wantDiag{
+			{diag.Warning, `c.vdx!docProps/custom.xml:2:`},
+			{diag.Warning, `warning: visio: fsmforgeChainLimit "2.5" is not a whole number from 0 to 65535; ignored`}}},
 		{"vsdx page", vsdxCustom(nil, [][2]string{{"fsmforgeChain", "1"}}), true, 0, nil},
-		{"vsdx page bad", vsdxCustom(nil, [][2]string{{"fsmforgeChain", "2"}}), false, 0, []diag{
-			{chart.Warning, `c.vdx!visio/pages/pages.xml:2:`}}},
+		{"vsdx page bad", vsdxCustom(nil, [][2]string{{"fsmforgeChain", "2"}}), false, 0, []wantDiag{
+			{diag.Warning, `c.vdx!visio/pages/pages.xml:2:`}}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			for _, o := range []visio.Options{{File: "c.vdx", Stencil: st}, {File: "c.vdx"}} {
@@ -104,7 +104,7 @@ func TestChain(t *testing.T) {
 				if c.Chain != tt.chain || c.ChainLimit != tt.limit {
 					t.Errorf("Read(stencil %v) = Chain %v, ChainLimit %d, want %v, %d", o.Stencil != nil, c.Chain, c.ChainLimit, tt.chain, tt.limit)
 				}
-				var diags chart.Diagnostics
+				var diags diag.List
 				for _, d := range c.Diagnostics {
 					if strings.Contains(d.Message, "fsmforgeChain") {
 						diags = append(diags, d)
@@ -125,5 +125,5 @@ func TestCustomPropsPart(t *testing.T) {
 	if err != nil || c.Chain {
 		t.Fatalf("Read = Chain %v, %v", c.Chain, err)
 	}
-	checkDiags(t, c.Diagnostics, []diag{{chart.Warning, `m.vsdx!_rels/.rels:2:499: warning: visio: the package has no part docProps/custom.xml, where its relationships say the document's custom properties are; they are left out`}})
+	checkDiags(t, c.Diagnostics, []wantDiag{{diag.Warning, `m.vsdx!_rels/.rels:2:499: warning: visio: the package has no part docProps/custom.xml, where its relationships say the document's custom properties are; they are left out`}})
 }

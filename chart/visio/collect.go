@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/importer"
 	"github.com/fsmforge/fsmforge/internal/source"
 )
@@ -41,21 +42,21 @@ type sheet struct {
 
 	// Diagnostics, in the order they are reported: those of the shapes'
 	// IDs, of the Connect rows, and of the states' properties.
-	dup, glue, stateDiags chart.Diagnostics
+	dup, glue, stateDiags diag.List
 
 	// What few nodes need.
-	labels   map[*node]string           // a shape without text: its NameU or Name
-	far      map[*node]Pos              // a position nodes cannot hold
-	stale    map[*node]*[2]string       // shape IDs an end is glued to, when no shape has them
-	unsup    map[*node]chart.Diagnostic // plain: what a state cannot be
-	tdiags   map[*node][]finding        // a transition's properties' problems
-	ret      map[*node]chart.Pos        // a returning transition's Stack property
-	orders   map[*node]int              // an order too large for transDraft
-	inState  map[*node]*node            // the innermost container holding a node that is a state (see innermost)
-	up       map[*node]*node            // the state a state is drawn inside (see nest)
-	masterOf map[*node]*Master          // with a stencil: the master of a shape that may be a composite state
-	bigActs  map[int32]chart.Action     // actions actDraft cannot hold, by index in acts
-	extra    map[*node]string           // plain: the text of a state besides its name, shortened
+	labels   map[*node]string          // a shape without text: its NameU or Name
+	far      map[*node]Pos             // a position nodes cannot hold
+	stale    map[*node]*[2]string      // shape IDs an end is glued to, when no shape has them
+	unsup    map[*node]diag.Diagnostic // plain: what a state cannot be
+	tdiags   map[*node][]finding       // a transition's properties' problems
+	ret      map[*node]diag.Pos        // a returning transition's Stack property
+	orders   map[*node]int             // an order too large for transDraft
+	inState  map[*node]*node           // the innermost container holding a node that is a state (see innermost)
+	up       map[*node]*node           // the state a state is drawn inside (see nest)
+	masterOf map[*node]*Master         // with a stencil: the master of a shape that may be a composite state
+	bigActs  map[int32]chart.Action    // actions actDraft cannot hold, by index in acts
+	extra    map[*node]string          // plain: the text of a state besides its name, shortened
 
 	// The states' boxes, for telling which state a connector's free end
 	// lies on (see sheet.on), made when first needed; budget is how many
@@ -310,8 +311,8 @@ func (a *arena) join(x, y string) string {
 
 // pos returns the chart position of p, on page pg (may be nil), for the
 // shape whose chart ID is shape, named name.
-func (in *interp) pos(p Pos, pg *Page, shape, name string) chart.Pos {
-	cp := chart.Pos{File: in.file(p.Part), Line: p.Line, Col: p.Col, ShapeName: in.text(name), Shape: posText(shape)}
+func (in *interp) pos(p Pos, pg *Page, shape, name string) diag.Pos {
+	cp := diag.Pos{File: in.file(p.Part), Line: p.Line, Col: p.Col, ShapeName: in.text(name), Shape: posText(shape)}
 	if pg != nil {
 		cp.Page = in.strs.Clone(posText(pg.Label()))
 	}
@@ -319,9 +320,9 @@ func (in *interp) pos(p Pos, pg *Page, shape, name string) chart.Pos {
 }
 
 // at returns the chart position of a node's shape, named name.
-func (in *interp) at(sh *sheet, n *node, name string) chart.Pos {
+func (in *interp) at(sh *sheet, n *node, name string) diag.Pos {
 	p := sh.pos(n)
-	return chart.Pos{File: in.file(p.Part), Line: p.Line, Col: p.Col, ShapeName: in.text(name), Page: sh.page, Shape: posText(n.id)}
+	return diag.Pos{File: in.file(p.Part), Line: p.Line, Col: p.Col, ShapeName: in.text(name), Page: sh.page, Shape: posText(n.id)}
 }
 
 // file returns the file's name, followed by the part's for a package, as
@@ -339,11 +340,11 @@ func (in *interp) file(part string) string {
 }
 
 // severity is that of a problem that drops a transition.
-func (in *interp) severity() chart.Severity {
+func (in *interp) severity() diag.Severity {
 	if in.st != nil {
-		return chart.Error
+		return diag.Error
 	}
-	return chart.Warning
+	return diag.Warning
 }
 
 // beginPage starts reading a page that is not a background page.
@@ -504,7 +505,7 @@ func (in *interp) role(m *Master) chart.Role {
 func (in *interp) connect(sh *sheet, c *Connect) {
 	from := sh.node(sh.lookup(c.FromSheet))
 	if from == nil {
-		in.addf(&sh.glue, chart.Warning, in.pos(c.Pos, sh.pg, "", ""), "",
+		in.addf(&sh.glue, diag.Warning, in.pos(c.Pos, sh.pg, "", ""), "",
 			"a Connect row glues shape %s, which is not on the page; ignored", short(c.FromSheet))
 		return
 	}
@@ -519,7 +520,7 @@ func (in *interp) connect(sh *sheet, c *Connect) {
 		return // a 2-D shape or a control handle glued: no transition end
 	}
 	if from.flags&set != 0 {
-		in.addf(&sh.glue, chart.Warning, in.at(sh, from, sh.displayName(from)), "",
+		in.addf(&sh.glue, diag.Warning, in.at(sh, from, sh.displayName(from)), "",
 			"a second Connect row glues the %s of the connector; the first is kept", endName(c.FromCell))
 		return
 	}
@@ -630,7 +631,7 @@ func (in *interp) stencilActions(sh *sheet, n *node, s *Shape, d *stateDraft) {
 		}
 		val := slices.Index(a.Values, v)
 		if val < 0 {
-			in.addf(&sh.stateDiags, chart.Error, in.propPos(&p, sh, n, name), "pick one of "+strings.Join(a.Values, ", ")+" in the state's Shape Data",
+			in.addf(&sh.stateDiags, diag.Error, in.propPos(&p, sh, n, name), "pick one of "+strings.Join(a.Values, ", ")+" in the state's Shape Data",
 				"state %s: %s value %s is not in the drop-list of stencil %q", quote(name), a.Name, quote(v), in.st.Name)
 			continue
 		}
@@ -675,9 +676,9 @@ func (in *interp) entry(sh *sheet, n *node, d *stateDraft) []chart.Action {
 			continue
 		}
 		a := &in.st.Actions[ad.act]
-		var at chart.Pos
+		var at diag.Pos
 		if ad.own {
-			at = chart.Pos{File: in.file(sh.part), Line: int(ad.line), Col: int(ad.col), ShapeName: in.text(d.name), Page: sh.page, Shape: n.id}
+			at = diag.Pos{File: in.file(sh.part), Line: int(ad.line), Col: int(ad.col), ShapeName: in.text(d.name), Page: sh.page, Shape: n.id}
 		} else {
 			at = in.at(sh, n, d.name)
 		}
@@ -705,9 +706,9 @@ func (in *interp) plainState(sh *sheet, n *node, s *Shape) {
 	}
 	if what := unsupported(s); what != "" {
 		if sh.unsup == nil {
-			sh.unsup = make(map[*node]chart.Diagnostic)
+			sh.unsup = make(map[*node]diag.Diagnostic)
 		}
-		sh.unsup[n] = diag(chart.Error, in.at(sh, n, displayName(s)), hintRegions,
+		sh.unsup[n] = newDiagnostic(diag.Error, in.at(sh, n, displayName(s)), hintRegions,
 			"%s is not supported: the Visio reader reads no parallel regions; the shape is left out", what)
 	}
 }
@@ -735,7 +736,7 @@ func (in *interp) final(sh *sheet, n *node, p *Prop, name, shapeName string) {
 			shapeName = chart.NormalizeSpace(n.text)
 		}
 		const format = "%s %s is not 1 or 0 (true or false); ignored"
-		sh.finding(n, finding{d: diag(chart.Warning, in.propPos(p, sh, n, shapeName), "write 1 (true) if the machine ends where the connector's end is free, else 0 (false)",
+		sh.finding(n, finding{d: newDiagnostic(diag.Warning, in.propPos(p, sh, n, shapeName), "write 1 (true) if the machine ends where the connector's end is free, else 0 (false)",
 			format, name, quote(strings.TrimSpace(p.Value))), kind: format})
 	}
 }
@@ -801,7 +802,7 @@ func ends(s *Shape, groups []*Shape) lineEnds {
 
 // propPos is where a property's value was set: its row when the shape sets
 // it, the shape otherwise.
-func (in *interp) propPos(p *Prop, sh *sheet, n *node, name string) chart.Pos {
+func (in *interp) propPos(p *Prop, sh *sheet, n *node, name string) diag.Pos {
 	if p.Set&CellValue != 0 {
 		return in.pos(p.Pos, sh.pg, n.id, name)
 	}
@@ -821,13 +822,13 @@ func (in *interp) stencilTransition(sh *sheet, n *node, s *Shape) {
 	// find records an error about the transition, of property p (nil for
 	// none); test is the test of an unknown test's.
 	find := func(p *Prop, test, hint, format string, args ...any) {
-		var at chart.Pos
+		var at diag.Pos
 		if p != nil {
 			at = in.propPos(p, sh, n, name)
 		} else {
 			at = in.at(sh, n, name)
 		}
-		sh.finding(n, finding{d: diag(chart.Error, at, hint, format, args...), kind: format, test: test})
+		sh.finding(n, finding{d: newDiagnostic(diag.Error, at, hint, format, args...), kind: format, test: test})
 	}
 	bad := func(p *Prop, hint, format string, args ...any) { find(p, "", hint, format, args...) }
 	pickTest := func() string {
@@ -882,7 +883,7 @@ func (in *interp) stencilTransition(sh *sheet, n *node, s *Shape) {
 		case chart.StackReturn:
 			d.ret = true
 			if sh.ret == nil {
-				sh.ret = make(map[*node]chart.Pos)
+				sh.ret = make(map[*node]diag.Pos)
 			}
 			sh.ret[n] = in.propPos(&sp, sh, n, name)
 		default:

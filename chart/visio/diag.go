@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/importer"
 )
 
@@ -25,13 +25,13 @@ type repeats struct {
 // overflow is a kind of diagnostic over the cap: the first left out, and
 // how many were.
 type overflow struct {
-	first chart.Diagnostic
+	first diag.Diagnostic
 	n     int
 }
 
 // add appends d, of the given kind (its message's format), to list, or
 // counts it when maxRepeats of its kind are listed already.
-func (r *repeats) add(list *chart.Diagnostics, d chart.Diagnostic, kind string) {
+func (r *repeats) add(list *diag.List, d diag.Diagnostic, kind string) {
 	if r.count == nil {
 		r.count = make(map[string]int)
 	}
@@ -55,7 +55,7 @@ func (r *repeats) add(list *chart.Diagnostics, d chart.Diagnostic, kind string) 
 
 // flush appends to list, for each kind over the cap, a diagnostic at the
 // first left out that says how many were, and starts over.
-func (r *repeats) flush(list *chart.Diagnostics) {
+func (r *repeats) flush(list *diag.List) {
 	for _, o := range r.more {
 		d := o.first
 		d.Message = fmt.Sprintf("visio: %d more of this kind are not listed (the first %d are), from this one on: %s",
@@ -68,26 +68,26 @@ func (r *repeats) flush(list *chart.Diagnostics) {
 // finding is a diagnostic found before its turn to be listed, with its
 // kind for repeats.
 type finding struct {
-	d    chart.Diagnostic
+	d    diag.Diagnostic
 	kind string
 	test string // for a finding about the transition's test (aboutTest), the test, if any
 }
 
-// diag returns a diagnostic of severity sev at at, its message the
+// newDiagnostic returns a diagnostic of severity sev at at, its message the
 // package's prefix and format applied to args.
-func diag(sev chart.Severity, at chart.Pos, hint, format string, args ...any) chart.Diagnostic {
-	return chart.Diagnostic{Pos: at, Severity: sev, Message: "visio: " + fmt.Sprintf(format, args...), Hint: hint}
+func newDiagnostic(sev diag.Severity, at diag.Pos, hint, format string, args ...any) diag.Diagnostic {
+	return diag.Diagnostic{Pos: at, Severity: sev, Message: "visio: " + fmt.Sprintf(format, args...), Hint: hint}
 }
 
 // diag lists a diagnostic of the chart, within the cap of its kind.
-func (in *interp) diag(sev chart.Severity, at chart.Pos, hint, format string, args ...any) {
-	in.rep.add(&in.c.Diagnostics, diag(sev, at, hint, format, args...), format)
+func (in *interp) diag(sev diag.Severity, at diag.Pos, hint, format string, args ...any) {
+	in.rep.add(&in.c.Diagnostics, newDiagnostic(sev, at, hint, format, args...), format)
 }
 
 // addf appends a diagnostic to list, within the cap of its kind: for the
 // lists of a sheet that are all listed, in their order.
-func (in *interp) addf(list *chart.Diagnostics, sev chart.Severity, at chart.Pos, hint, format string, args ...any) {
-	in.rep.add(list, diag(sev, at, hint, format, args...), format)
+func (in *interp) addf(list *diag.List, sev diag.Severity, at diag.Pos, hint, format string, args ...any) {
+	in.rep.add(list, newDiagnostic(sev, at, hint, format, args...), format)
 }
 
 // The kinds, for repeats, of the problems of package internal/importer's
@@ -101,6 +101,6 @@ const (
 // within the cap of kind, the check's.
 func (in *interp) report(ps []importer.Problem, kind string) {
 	for _, p := range ps {
-		in.rep.add(&in.c.Diagnostics, chart.Diagnostic{Pos: p.Pos, Severity: p.Severity, Message: "visio: " + p.Message, Hint: p.Hint}, kind)
+		in.rep.add(&in.c.Diagnostics, diag.Diagnostic{Pos: p.Pos, Severity: p.Severity, Message: "visio: " + p.Message, Hint: p.Hint}, kind)
 	}
 }

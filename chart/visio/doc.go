@@ -289,7 +289,7 @@
 //
 // # Diagnostics
 //
-// Problems are [chart.Diagnostic] values with the file, page, shape and
+// Problems are [diag.Diagnostic] values with the file, page, shape and
 // line:column where they are. A drawing is read with the meaning Visio
 // gives it, or refused with an error that names the shape; what the
 // reader leaves out or reads otherwise is at least a warning that names
@@ -338,7 +338,7 @@
 //
 // A message quotes no more than 64 bytes of a name, an ID or a text of the
 // file, and a position no more than 128 bytes of a page's name, a shape's
-// ID or a part's name (a shape's name is shortened by [chart.Pos]): a file
+// ID or a part's name (a shape's name is shortened by [diag.Pos]): a file
 // may hold names of a megabyte. Of each kind of problem, the first 100 are
 // listed, and one more diagnostic, at the first of the others, says how
 // many others there are.

@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // Document is a Visio drawing as a file holds it, whatever the file's
@@ -40,7 +40,7 @@ type Document struct {
 
 	// Diagnostics lists what the parser and Resolve ignored or found odd:
 	// of each kind, the first 100, then how many more there are.
-	Diagnostics chart.Diagnostics
+	Diagnostics diag.List
 
 	resolved bool
 	rep      repeats                       // caps Diagnostics of each kind
@@ -442,11 +442,11 @@ type Pos struct {
 
 // chartPos converts p to a chart position in file, on page pg (may be
 // nil), for shape s (may be nil) named name.
-func chartPos(file string, p Pos, pg *Page, s *Shape, name string) chart.Pos {
+func chartPos(file string, p Pos, pg *Page, s *Shape, name string) diag.Pos {
 	if p.Part != "" {
 		file += "!" + posText(p.Part)
 	}
-	cp := chart.Pos{File: file, Line: p.Line, Col: p.Col, ShapeName: name}
+	cp := diag.Pos{File: file, Line: p.Line, Col: p.Col, ShapeName: name}
 	if pg != nil {
 		cp.Page = posText(pg.Label())
 	}
@@ -482,8 +482,8 @@ func (d *Document) masterIndex() map[string]*Master {
 	masters := make(map[string]*Master, len(d.Masters))
 	for _, m := range d.Masters {
 		if _, dup := masters[m.ID]; dup {
-			d.rep.add(&d.Diagnostics, chart.Diagnostic{
-				Pos: chartPos(d.File, m.Pos, nil, nil, m.Label()), Severity: chart.Warning,
+			d.rep.add(&d.Diagnostics, diag.Diagnostic{
+				Pos: chartPos(d.File, m.Pos, nil, nil, m.Label()), Severity: diag.Warning,
 				Message: fmt.Sprintf("visio: master ID %s is used twice; shapes inherit from the first", short(m.ID)),
 			}, "master twice")
 			continue
@@ -499,8 +499,8 @@ func (d *Document) resolve(masters map[string]*Master, pg *Page, s *Shape, inher
 	case s.MasterID != "":
 		m := masters[s.MasterID]
 		if m == nil {
-			d.rep.add(&d.Diagnostics, chart.Diagnostic{
-				Pos: chartPos(d.File, s.Pos, pg, s, displayName(s)), Severity: chart.Warning,
+			d.rep.add(&d.Diagnostics, diag.Diagnostic{
+				Pos: chartPos(d.File, s.Pos, pg, s, displayName(s)), Severity: diag.Warning,
 				Message: fmt.Sprintf("visio: shape refers to master %s, which the drawing does not have; it inherits nothing", short(s.MasterID)),
 				Hint:    "the file may have been edited by hand or written by another program; re-save it from Visio",
 			}, "no master")
@@ -514,8 +514,8 @@ func (d *Document) resolve(masters map[string]*Master, pg *Page, s *Shape, inher
 		s.Master = inherited
 		s.Base = d.masterShape(inherited, s.MasterShapeID)
 		if s.Base == nil {
-			d.rep.add(&d.Diagnostics, chart.Diagnostic{
-				Pos: chartPos(d.File, s.Pos, pg, s, displayName(s)), Severity: chart.Warning,
+			d.rep.add(&d.Diagnostics, diag.Diagnostic{
+				Pos: chartPos(d.File, s.Pos, pg, s, displayName(s)), Severity: diag.Warning,
 				Message: fmt.Sprintf("visio: shape refers to shape %s of master %s, which has no such shape; it inherits nothing", short(s.MasterShapeID), quote(inherited.Label())),
 			}, "no master shape")
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/visio"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // The designer-pipeline article's Goomba, drawn in Visio with the goomba stencil.
@@ -185,7 +186,7 @@ func ExampleReadFile_uml() {
 	for _, t := range c.Transitions[5:6] {
 		fmt.Printf("%s: %s -%s-> %s\n", t.ID, t.From, t.Event, t.Target)
 	}
-	for _, d := range err.(chart.Diagnostics) {
+	for _, d := range err.(diag.List) {
 		fmt.Println(d.Message)
 	}
 	// Output:

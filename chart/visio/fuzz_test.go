@@ -34,7 +34,7 @@ func fuzzOptions(file string, st *chart.Stencil) visio.Options {
 
 // FuzzRead feeds the reader arbitrary files, with and without a stencil: it
 // must not panic or hang, it must return a chart or an error that is a
-// chart.Diagnostics, every diagnostic must render, and every chart must
+// diag.List, every diagnostic must render, and every chart must
 // hold together (see checkChart).
 //
 //	go test -run '^$' -fuzz '^FuzzRead$' -fuzztime 1m ./chart/visio

@@ -13,6 +13,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/visio"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/charttest"
 	"github.com/fsmforge/fsmforge/internal/vdxgen"
 	"github.com/fsmforge/fsmforge/internal/vsdxgen"
@@ -109,11 +110,11 @@ func TestHostile(t *testing.T) {
 			if err == nil || h.err != nil && !errors.Is(err, h.err) {
 				t.Fatalf("Read error = %.300v, want %v", err, h.err)
 			}
-			var all chart.Diagnostics
+			var all diag.List
 			if c != nil {
 				all = c.Diagnostics
 			} else if !errors.As(err, &all) {
-				t.Fatalf("Read error %T is not a chart.Diagnostics", err)
+				t.Fatalf("Read error %T is not a diag.List", err)
 			}
 			found, size := false, 0
 			for _, d := range all {
@@ -226,7 +227,7 @@ func TestMaxElements(t *testing.T) {
 				}
 				return
 			}
-			var l chart.Diagnostics
+			var l diag.List
 			if c != nil || !errors.Is(err, visio.ErrTooLarge) || !errors.As(err, &l) || len(l) != 1 {
 				t.Fatalf("Read = %v, want an error wrapping ErrTooLarge", err)
 			}

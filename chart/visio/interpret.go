@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/importer"
 	"github.com/fsmforge/fsmforge/internal/source"
 )
@@ -52,7 +53,7 @@ const (
 //
 // The chart is never nil. Its Diagnostics hold the document's own
 // diagnostics followed by the interpretation's; the error, when not nil, is
-// a [chart.Diagnostics] of those that are errors. The chart's strings do not
+// a [diag.List] of those that are errors. The chart's strings do not
 // share memory with the file.
 func Interpret(doc *Document, opt Options) (*chart.Chart, error) {
 	doc.Resolve()
@@ -131,7 +132,7 @@ type interp struct {
 // composite states (see prepare).
 type use struct {
 	shapes, composites int
-	at                 chart.Pos
+	at                 diag.Pos
 }
 
 func newInterp(opt Options) *interp {
@@ -192,12 +193,12 @@ func (in *interp) finish() (*chart.Chart, error) {
 func (in *interp) run() {
 	doc := in.doc
 	if len(doc.Pages) == 0 {
-		in.diag(chart.Error, chart.Pos{File: in.strs.Clone(doc.File)}, "a stencil (.vsx) or a template (.vtx) has no pages: open the drawing made with it",
+		in.diag(diag.Error, diag.Pos{File: in.strs.Clone(doc.File)}, "a stencil (.vsx) or a template (.vtx) has no pages: open the drawing made with it",
 			"the drawing has no pages")
 		return
 	}
 	if !slices.ContainsFunc(doc.Pages, func(pg *Page) bool { return !pg.Background }) {
-		in.diag(chart.Error, chart.Pos{File: in.strs.Clone(doc.File)}, "", "the drawing has only background pages")
+		in.diag(diag.Error, diag.Pos{File: in.strs.Clone(doc.File)}, "", "the drawing has only background pages")
 		return
 	}
 	for _, sh := range in.sheets {
@@ -209,7 +210,7 @@ func (in *interp) run() {
 	sheets := in.sheets
 	for _, pg := range doc.Pages {
 		if pg.Background {
-			in.diag(chart.Note, in.pos(pg.Pos, pg, "", ""), "", "background page: its shapes are not part of the chart")
+			in.diag(diag.Note, in.pos(pg.Pos, pg, "", ""), "", "background page: its shapes are not part of the chart")
 			continue
 		}
 		in.page(sheets[0])
@@ -239,7 +240,7 @@ func (in *interp) chain() {
 		on, ok := importer.ParseFlag(chain.value)
 		in.c.Chain = on
 		if !ok {
-			in.diag(chart.Warning, chain.at, "write 1 (true) or 0 (false)", "%s %s is not 1 or 0 (true or false); ignored", PropChain, quote(chain.value))
+			in.diag(diag.Warning, chain.at, "write 1 (true) or 0 (false)", "%s %s is not 1 or 0 (true or false); ignored", PropChain, quote(chain.value))
 		}
 	}
 	if l := strings.TrimSpace(limit.value); limit.set && l != "" {
@@ -248,7 +249,7 @@ func (in *interp) chain() {
 			n, ok = int(f), true // a number property: "12.0"
 		}
 		if !ok {
-			in.diag(chart.Warning, limit.at, "write a whole number from 1 to 65535, or 0 (or nothing) for the number of states",
+			in.diag(diag.Warning, limit.at, "write a whole number from 1 to 65535, or 0 (or nothing) for the number of states",
 				"%s %s is not a whole number from 0 to 65535; ignored", PropChainLimit, quote(limit.value))
 		} else {
 			in.c.ChainLimit = n
@@ -259,7 +260,7 @@ func (in *interp) chain() {
 // setting is a value of the drawing's chaining, and where it is set.
 type setting struct {
 	value string
-	at    chart.Pos
+	at    diag.Pos
 	set   bool
 }
 
@@ -375,7 +376,7 @@ func (in *interp) page(sh *sheet) {
 			in.transition(sh, n, sev)
 		case strict && n.role == chart.RoleNone && n.flags&(fMastered|fPart|fSkip|fState) == 0:
 			if n.flags&fOneD != 0 && n.flags&(fBegin|fEnd) != 0 {
-				in.diag(chart.Warning, in.at(sh, n, chart.NormalizeSpace(n.text)),
+				in.diag(diag.Warning, in.at(sh, n, chart.NormalizeSpace(n.text)),
 					fmt.Sprintf("draw transitions with the stencil's %q master", in.st.Masters.Transition),
 					"connector drawn without a master of stencil %q: not a transition; ignored", in.st.Name)
 			} else {
@@ -384,7 +385,7 @@ func (in *interp) page(sh *sheet) {
 		}
 	}
 	if unmastered > 0 {
-		in.diag(chart.Note, in.pos(sh.pg.Pos, sh.pg, "", ""), "", "%d shapes drawn without a master are not part of the chart", unmastered)
+		in.diag(diag.Note, in.pos(sh.pg.Pos, sh.pg, "", ""), "", "%d shapes drawn without a master are not part of the chart", unmastered)
 	}
 }
 
@@ -552,12 +553,12 @@ func (in *interp) state(sh *sheet, n *node, parent *node) {
 	}
 	st.Pos = in.at(sh, n, st.Name)
 	if extra := sh.extra[n]; extra != "" {
-		in.diag(chart.Warning, st.Pos, hintText, "state %s: the text written in it besides its name is left out: %s", quote(st.Name), quote(extra))
+		in.diag(diag.Warning, st.Pos, hintText, "state %s: the text written in it besides its name is left out: %s", quote(st.Name), quote(extra))
 	}
 	in.c.States = append(in.c.States, st)
 }
 
-func (in *interp) transition(sh *sheet, n *node, sev chart.Severity) {
+func (in *interp) transition(sh *sheet, n *node, sev diag.Severity) {
 	label := strings.TrimSpace(n.text)
 	at := in.at(sh, n, chart.NormalizeSpace(label))
 	strict := in.st != nil
@@ -580,7 +581,7 @@ func (in *interp) transition(sh *sheet, n *node, sev chart.Severity) {
 	case n.begin == 0:
 		if on := sh.startOn(n); on != nil {
 			// Not a transition as Visio connects it, but drawn as one.
-			in.diag(chart.Error, at, hintReglue, "the start of the %s is glued to no state, though it lies on %s: it is not a transition until it is glued",
+			in.diag(diag.Error, at, hintReglue, "the start of the %s is glued to no state, though it lies on %s: it is not a transition until it is glued",
 				what, sh.describe(on))
 		} else {
 			in.diag(sev, at, hintReglue, "the start of the %s is glued to no state%s", what, ignored)
@@ -620,7 +621,7 @@ func (in *interp) transition(sh *sheet, n *node, sev chart.Severity) {
 			continue
 		}
 		in.rep.add(&in.c.Diagnostics, f.d, f.kind)
-		valid = valid && f.d.Severity != chart.Error
+		valid = valid && f.d.Severity != diag.Error
 	}
 	returns := false
 	if strict {
@@ -646,7 +647,7 @@ func (in *interp) transition(sh *sheet, n *node, sev chart.Severity) {
 		}
 		if returns = d.ret; returns {
 			if t.Target.Kind == chart.ToState {
-				in.diag(chart.Error, sh.ret[n], "unglue the end of the connector: a returning transition goes to the state on top of the stack",
+				in.diag(diag.Error, sh.ret[n], "unglue the end of the connector: a returning transition goes to the state on top of the stack",
 					"a returning transition is glued at its end to state %s", short(t.Target.State))
 				valid = false
 			}
@@ -684,11 +685,11 @@ func (in *interp) checkFinal(sh *sheet, n, to *node, t *chart.Transition, return
 	marked := n.flags&fFinal != 0
 	switch {
 	case marked && returns:
-		in.diag(chart.Error, t.Pos, "set "+name+" to 0 (false): a returning transition goes to the state on top of the stack",
+		in.diag(diag.Error, t.Pos, "set "+name+" to 0 (false): a returning transition goes to the state on top of the stack",
 			"the transition returns (%s = %s) and is marked %s: it cannot do both", in.props.Stack, chart.StackReturn, name)
 		return false
 	case marked && to != nil && (in.st != nil || sh.states.at(to.draft).kind != chart.EndState):
-		in.diag(chart.Error, t.Pos, "unglue the end of the connector to end the machine there, or set "+name+" to 0 (false)",
+		in.diag(diag.Error, t.Pos, "unglue the end of the connector to end the machine there, or set "+name+" to 0 (false)",
 			"the connector is marked %s, but its end is glued to %s", name, sh.describe(to))
 		return false
 	case !marked && t.Target.Kind == chart.ToFinal:
@@ -700,7 +701,7 @@ func (in *interp) checkFinal(sh *sheet, n, to *node, t *chart.Transition, return
 		if on := sh.endOn(n); on != nil {
 			lies = ", though its end lies on " + sh.describe(on)
 		}
-		in.diag(chart.Warning, t.Pos, hint,
+		in.diag(diag.Warning, t.Pos, hint,
 			"the end of the connector is glued to no state%s: taken as a transition to the final state, which ends the machine", lies)
 	}
 	return true
@@ -711,22 +712,22 @@ func (in *interp) checkFinal(sh *sheet, n, to *node, t *chart.Transition, return
 // not one, as Visio connects shapes: an error. Others are left out: with
 // a warning when they have a text, with a note when they have none (a
 // line without a label is drawing, not a transition).
-func (in *interp) unglued(sh *sheet, n *node, at chart.Pos, label string) {
+func (in *interp) unglued(sh *sheet, n *node, at diag.Pos, label string) {
 	if on := sh.startOn(n); on != nil {
 		end := ""
 		if to := sh.endOn(n); to != nil {
 			end = " and its end on " + sh.describe(to)
 		}
-		in.diag(chart.Error, at, hintGlueBoth, "the connector is glued to no shape, though its start lies on %s%s: it is not a transition until its ends are glued",
+		in.diag(diag.Error, at, hintGlueBoth, "the connector is glued to no shape, though its start lies on %s%s: it is not a transition until its ends are glued",
 			sh.describe(on), end)
 		return
 	}
 	if label != "" {
-		in.diag(chart.Warning, at, "glue its start to the state it leaves and its end to the state it enters (or leave its end free to end the machine), or delete it",
+		in.diag(diag.Warning, at, "glue its start to the state it leaves and its end to the state it enters (or leave its end free to end the machine), or delete it",
 			"the connector is glued to no shape: not a transition; ignored")
 		return
 	}
-	in.diag(chart.Note, at, "", "connector glued to no shape; ignored")
+	in.diag(diag.Note, at, "", "connector glued to no shape; ignored")
 }
 
 // startOn and endOn return the state the free start or end of the
@@ -896,7 +897,7 @@ func (in *interp) checkMasters() bool {
 		if len(names) > 0 {
 			used = "masters " + strings.Join(names, ", ")
 		}
-		in.diag(chart.Error, chart.Pos{File: in.strs.Clone(in.doc.File)},
+		in.diag(diag.Error, diag.Pos{File: in.strs.Clone(in.doc.File)},
 			"read it with the stencil it was made with, or without a stencil, as a plain state diagram",
 			"the drawing was not made with stencil %q: its shapes use %s, none of which is the stencil's %q or %q",
 			st.Name, used, st.Masters.State, st.Masters.Transition)
@@ -906,7 +907,7 @@ func (in *interp) checkMasters() bool {
 		r, u := in.role(m), in.uses[m]
 		if r == chart.RoleNone {
 			if ignored := u.shapes - u.composites; ignored > 0 { // a composite state is Visio's container, of any master
-				in.diag(chart.Warning, u.at,
+				in.diag(diag.Warning, u.at,
 					"draw charts with the stencil's masters only; decorations belong on a background page",
 					"master %s is not in stencil %q: its %d shapes are ignored", quote(m.Label()), st.Name, ignored)
 			}
@@ -924,7 +925,7 @@ func (in *interp) checkMaster(m *Master, r chart.Role) {
 		return
 	}
 	st, names, base := in.st, in.props, m.Shapes[0]
-	at := func(p *Prop) chart.Pos {
+	at := func(p *Prop) diag.Pos {
 		pos := m.Pos
 		if p != nil {
 			pos = p.Pos
@@ -935,12 +936,12 @@ func (in *interp) checkMaster(m *Master, r chart.Role) {
 	list := func(p *Prop, prop string, want []string) {
 		got := p.List()
 		if got == nil {
-			in.diag(chart.Warning, at(p), update, "master %s: property %q is not a drop-list; stencil %q (version %s) lists %s",
+			in.diag(diag.Warning, at(p), update, "master %s: property %q is not a drop-list; stencil %q (version %s) lists %s",
 				quote(m.Label()), prop, st.Name, importer.Version(st), strings.Join(want, ";"))
 			return
 		}
 		if !sameSet(got, want) {
-			in.diag(chart.Warning, at(p), update,
+			in.diag(diag.Warning, at(p), update,
 				"master %s: the drop-list of %q is %s but stencil %q (version %s) lists %s: the drawing was made with another version of the stencil",
 				quote(m.Label()), prop, short(strings.Join(got, ";")), st.Name, importer.Version(st), strings.Join(want, ";"))
 		}
@@ -953,7 +954,7 @@ func (in *interp) checkMaster(m *Master, r chart.Role) {
 			known = append(known, a.Name)
 			p, ok := findProp(base, a.Name)
 			if !ok {
-				in.diag(chart.Warning, at(nil), update, "master %s has no property %q, which stencil %q (version %s) lists",
+				in.diag(diag.Warning, at(nil), update, "master %s has no property %q, which stencil %q (version %s) lists",
 					quote(m.Label()), a.Name, st.Name, importer.Version(st))
 				continue
 			}
@@ -963,7 +964,7 @@ func (in *interp) checkMaster(m *Master, r chart.Role) {
 		known = []string{names.Test, names.Value, names.Order, names.Stack, names.Final} // all but Test optional
 		p, ok := findProp(base, names.Test)
 		if !ok {
-			in.diag(chart.Warning, at(nil), update, "master %s has no property %q: its transitions have no test", quote(m.Label()), names.Test)
+			in.diag(diag.Warning, at(nil), update, "master %s has no property %q: its transitions have no test", quote(m.Label()), names.Test)
 			break
 		}
 		list(&p, names.Test, importer.TestNames(in.st))
@@ -973,7 +974,7 @@ func (in *interp) checkMaster(m *Master, r chart.Role) {
 	for i := range base.Props {
 		p := &base.Props[i]
 		if !slices.Contains(known, p.Row) && !slices.Contains(known, p.Name) && !slices.Contains(known, p.Label) {
-			in.diag(chart.Warning, at(p), update, "master %s: property %s is not in stencil %q (version %s): the values its shapes give it are left out",
+			in.diag(diag.Warning, at(p), update, "master %s: property %s is not in stencil %q (version %s): the values its shapes give it are left out",
 				quote(m.Label()), quote(p.Row), st.Name, importer.Version(st))
 		}
 	}

@@ -2,6 +2,7 @@ package visio
 
 import (
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/importer"
 )
 
@@ -84,7 +85,7 @@ func (in *interp) nest(sh *sheet) {
 	in.breakCycles(sh)
 	for n := range sh.nodes.all() {
 		if n.flags&fState != 0 && sh.up[n] != nil && n.draft >= 0 && sh.states.at(n.draft).region {
-			in.diag(chart.Error, in.at(sh, n, sh.displayName(n)), hintRegions,
+			in.diag(diag.Error, in.at(sh, n, sh.displayName(n)), hintRegions,
 				"a region of an orthogonal state is not supported: the Visio reader reads no parallel regions; the shape is left out")
 			n.flags &^= fState
 		}
@@ -100,7 +101,7 @@ func (in *interp) nest(sh *sheet) {
 			continue
 		}
 		if p.flags&fState != 0 { // a pseudo-state (a region left out is reported)
-			in.diag(chart.Warning, in.at(sh, n, sh.displayName(n)), "draw the state beside it, or inside the composite state it belongs to",
+			in.diag(diag.Warning, in.at(sh, n, sh.displayName(n)), "draw the state beside it, or inside the composite state it belongs to",
 				"%s is drawn inside %s, %s, which holds no states: it is read outside it", sh.describe(n), sh.describe(p), pseudoName(sh.states.at(p.draft).kind))
 		}
 		if h == nil {
@@ -180,7 +181,7 @@ func (in *interp) breakCycles(sh *sheet) {
 		}
 		if x != nil && mark[x] == walking {
 			last := path[len(path)-1]
-			in.diag(chart.Error, in.at(sh, last, sh.displayName(last)), "the file is damaged: drag the state out of its container, and back in if it belongs there",
+			in.diag(diag.Error, in.at(sh, last, sh.displayName(last)), "the file is damaged: drag the state out of its container, and back in if it belongs there",
 				"%s is drawn inside itself: it is inside %s, which is inside it (groups or containers that hold each other); it is read at the top level",
 				sh.describe(last), sh.describe(x))
 			delete(sh.up, last)
@@ -298,7 +299,7 @@ func (in *interp) checkInitials() {
 		if s.Kind == chart.ParallelState {
 			continue
 		}
-		in.diag(chart.Warning, s.Pos, hint,
+		in.diag(diag.Warning, s.Pos, hint,
 			"composite state %s %s has no initial state, though transition %s enters it: it enters state %s %s, the first of its states in the file",
 			short(s.ID), quote(s.Name), short(t.ID), short(c.States[k.first].ID), quote(c.States[k.first].Name))
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/visio"
 	"github.com/fsmforge/fsmforge/compile"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/charttest"
 	"github.com/fsmforge/fsmforge/internal/vdxgen"
 	"github.com/fsmforge/fsmforge/internal/vsdxgen"
@@ -101,7 +102,7 @@ func TestNesting(t *testing.T) {
 		stencil     bool
 		states      []string // "ID name in parent initial", kind when not normal
 		transitions []string
-		diags       []diag
+		diags       []wantDiag
 		compiles    bool // compile.Compile reads the chart without an error
 	}{
 		{
@@ -144,7 +145,7 @@ func TestNesting(t *testing.T) {
 			}, vdxgen.Glue("5", "3", "2"), vdxgen.Glue("6", "1", "3"), vdxgen.Glue("7", "4", "3")),
 			states:      []string{"1 Outer", "2 Inner in 1", "3 A in 1", "4 B in 2"},
 			transitions: []string{"3 -in-> 2 #1", "1 -reset-> 3 #1", "4 -up-> 3 #1"},
-			diags: []diag{{chart.Warning, `shape 2 "Inner": warning: visio: composite state 2 "Inner" has no initial state, though transition 5 enters it: ` +
+			diags: []wantDiag{{diag.Warning, `shape 2 "Inner": warning: visio: composite state 2 "Inner" has no initial state, though transition 5 enters it: ` +
 				`it enters state 4 "B", the first of its states in the file`}},
 		},
 		{
@@ -188,7 +189,7 @@ func TestNesting(t *testing.T) {
 			name: "stencil frame", d: stencil(visioContainer, false), stencil: true, compiles: true,
 			states:      []string{"1 walkLeft initial", "2 walkRight", "3 death"},
 			transitions: []string{"1 -hitTriggerLeft-> 2 #1", "2 -hitTriggerRight-> 1 #1", "3 -animationDone-> (final) #1", "1 -hitByPlayer-> 3 #2"},
-			diags:       []diag{{chart.Warning, `visio: master "Container 1" is not in stencil "goomba": its 1 shapes are ignored`}},
+			diags:       []wantDiag{{diag.Warning, `visio: master "Container 1" is not in stencil "goomba": its 1 shapes are ignored`}},
 		},
 	} {
 		for _, format := range []string{"vdx", "vsdx"} {
@@ -262,7 +263,7 @@ func TestNestingDiagnostics(t *testing.T) {
 		name   string
 		d      *vdxgen.Drawing
 		states []string
-		diags  []diag
+		diags  []wantDiag
 	}{
 		{
 			// A holds B and B holds A: B is read at the top level.
@@ -273,10 +274,10 @@ func TestNestingDiagnostics(t *testing.T) {
 				line("3", "x"),
 			}, vdxgen.Glue("3", "1", "2")),
 			states: []string{"1 A in 2", "2 B"},
-			diags: []diag{
-				{chart.Error, `c.vdx:46:1: page "Page-1", shape 2 "B": visio: state 2 "B" is drawn inside itself: it is inside state 1 "A", which is inside it ` +
+			diags: []wantDiag{
+				{diag.Error, `c.vdx:46:1: page "Page-1", shape 2 "B": visio: state 2 "B" is drawn inside itself: it is inside state 1 "A", which is inside it ` +
 					`(groups or containers that hold each other); it is read at the top level`},
-				{chart.Warning, `shape 2 "B": warning: visio: composite state 2 "B" has no initial state, though transition 3 enters it`},
+				{diag.Warning, `shape 2 "B": warning: visio: composite state 2 "B" has no initial state, though transition 3 enters it`},
 			},
 		},
 		{
@@ -287,9 +288,9 @@ func TestNestingDiagnostics(t *testing.T) {
 				at(in(box("4", "S"), "3", "1"), 4, 5, 1, 0.5), box("5", "X"), line("6", "in"), line("7", "out"),
 			}, vdxgen.Glue("6", "5", "1"), vdxgen.Glue("7", "4", "5")),
 			states: []string{"1 P", "4 S in 1", "5 X"},
-			diags: []diag{
-				{chart.Error, `page "Page-1", shape 3 "R": visio: a region of an orthogonal state is not supported: the Visio reader reads no parallel regions; the shape is left out`},
-				{chart.Warning, `shape 1 "P": warning: visio: composite state 1 "P" has no initial state, though transition 6 enters it: it enters state 4 "S", the first of its states in the file`},
+			diags: []wantDiag{
+				{diag.Error, `page "Page-1", shape 3 "R": visio: a region of an orthogonal state is not supported: the Visio reader reads no parallel regions; the shape is left out`},
+				{diag.Warning, `shape 1 "P": warning: visio: composite state 1 "P" has no initial state, though transition 6 enters it: it enters state 4 "S", the first of its states in the file`},
 			},
 		},
 		{
@@ -299,7 +300,7 @@ func TestNestingDiagnostics(t *testing.T) {
 				{ID: "1", Master: "1", Relationships: vdxgen.Holds("2")}, in(box("2", "S"), "1"), line("3", "x"),
 			}, vdxgen.Glue("3", "1", "2")),
 			states: []string{"1 (choice)", "2 S"},
-			diags:  []diag{{chart.Warning, `shape 2 "S": warning: visio: state 2 "S" is drawn inside shape 1 (Sheet.1), a choice pseudo-state, which holds no states: it is read outside it`}},
+			diags:  []wantDiag{{diag.Warning, `shape 2 "S": warning: visio: state 2 "S" is drawn inside shape 1 (Sheet.1), a choice pseudo-state, which holds no states: it is read outside it`}},
 		},
 		{
 			// A history state at the top, a fork and an orthogonal state:
@@ -310,9 +311,9 @@ func TestNestingDiagnostics(t *testing.T) {
 				box("1", "A"), uml("2", vdxgen.UMLShallowHistory, "H"), {ID: "3", Master: "2"}, {ID: "4", Name: "Orthogonal state", Text: "O"}, line("5", "back"),
 			}, vdxgen.Glue("5", "1", "2")),
 			states: []string{"1 A", "2 (history)"},
-			diags: []diag{
-				{chart.Error, `c.vdx:47:1: page "Page-1", shape 3 "Sheet.3": visio: a fork is not supported: the Visio reader reads no parallel regions; the shape is left out`},
-				{chart.Error, `shape 4 "O": visio: an orthogonal state is not supported: the Visio reader reads no parallel regions; the shape is left out`},
+			diags: []wantDiag{
+				{diag.Error, `c.vdx:47:1: page "Page-1", shape 3 "Sheet.3": visio: a fork is not supported: the Visio reader reads no parallel regions; the shape is left out`},
+				{diag.Error, `shape 4 "O": visio: an orthogonal state is not supported: the Visio reader reads no parallel regions; the shape is left out`},
 			},
 		},
 	} {

@@ -35,7 +35,7 @@ import (
 type Options = chart.ReadOptions
 
 // Errors that stop reading a drawing, for [errors.Is]. The error returned is
-// a [chart.Diagnostics] whose single diagnostic wraps one of them and says
+// a [diag.List] whose single diagnostic wraps one of them and says
 // where and why.
 var (
 	// ErrTooLarge: the file is larger than Options.MaxSize, it holds more
@@ -80,7 +80,7 @@ var (
 // When the file cannot be read at all, Read returns a nil chart and an
 // error as the decoders do. Otherwise it returns the chart, whose
 // Diagnostics list what was found wrong or ignored, and, when some of those
-// are errors, a [chart.Diagnostics] of the errors.
+// are errors, a [diag.List] of the errors.
 func Read(r io.Reader, opt Options) (*chart.Chart, error) {
 	type readerAt interface {
 		io.ReaderAt
@@ -132,7 +132,7 @@ func ReadFile(path string, opt Options) (*chart.Chart, error) {
 func short(s string) string { return source.Shorten(s, source.MaxQuoted) }
 
 // posText shortens a page's name, a shape's ID or a part's name for a
-// position, which chart.Pos.String renders whole: to 128 bytes, more than
+// position, which diag.Pos.String renders whole: to 128 bytes, more than
 // any drawing's, for the positions of a file made to flood its reader's
 // messages. (A shape's name is the chart's to shorten, to 40 characters.)
 func posText(s string) string { return source.Shorten(s, 2*source.MaxQuoted) }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/visio"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/charttest"
 	"github.com/fsmforge/fsmforge/internal/vdxgen"
 )
@@ -97,7 +98,7 @@ func TestGoombaPlain(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("plain reading = %q\nwant %q", got, want)
 	}
-	checkDiags(t, c.Diagnostics, []diag{{chart.Warning, `shape 8 "animationDone": warning: visio: the end of the connector is glued to no state: taken as a transition to the final state, which ends the machine`}})
+	checkDiags(t, c.Diagnostics, []wantDiag{{diag.Warning, `shape 8 "animationDone": warning: visio: the end of the connector is glued to no state: taken as a transition to the final state, which ends the machine`}})
 }
 
 // goomba is vdxgen.Goomba with the death transition (shape 8), whose end
@@ -119,20 +120,20 @@ func goomba(extra []vdxgen.Shape, glue ...[]vdxgen.Connect) *vdxgen.Drawing {
 // final is a transition's Final row set to v.
 func final(v string) vdxgen.Prop { return vdxgen.Prop{Row: "Final", Value: v, Inherit: true} }
 
-// diag is an expected diagnostic: its severity and text in its rendering.
-type diag struct {
-	sev  chart.Severity
+// wantDiag is an expected diagnostic: its severity and text in its rendering.
+type wantDiag struct {
+	sev  diag.Severity
 	text string
 }
 
-func checkDiags(t *testing.T, got chart.Diagnostics, want []diag) {
+func checkDiags(t *testing.T, got diag.List, want []wantDiag) {
 	t.Helper()
 	var lines []string
 	for _, d := range got {
 		lines = append(lines, d.Severity.String()+": "+d.Error())
 	}
 	for _, w := range want {
-		if !slices.ContainsFunc(got, func(d chart.Diagnostic) bool { return d.Severity == w.sev && strings.Contains(d.Error(), w.text) }) {
+		if !slices.ContainsFunc(got, func(d diag.Diagnostic) bool { return d.Severity == w.sev && strings.Contains(d.Error(), w.text) }) {
 			t.Errorf("want %v %q among the diagnostics:\n%s", w.sev, w.text, strings.Join(lines, "\n"))
 		}
 	}
@@ -169,7 +170,7 @@ func TestStencilDrawings(t *testing.T) {
 		name  string
 		d     *vdxgen.Drawing
 		want  []string // summary of the transitions, if not nil
-		diags []diag
+		diags []wantDiag
 	}{
 		{"goomba", goomba(nil), base, nil},
 		{"any state, push and return",
@@ -182,7 +183,7 @@ func TestStencilDrawings(t *testing.T) {
 			append(slices.Clone(base), "* -hitByPlayer+-> 10 #1", "10 -animationDone-> (return) #3"), nil},
 		{"order", goomba([]vdxgen.Shape{vdxgen.Transition("9", "animationDone", vdxgen.Prop{Row: "Order", Value: "7", Inherit: true})}, vdxgen.Glue("9", "3", "1")),
 			append(replaced(base, "3 -animationDone-> (final) #1", "3 -animationDone-> (final) #8"), "3 -animationDone-> 1 #7"),
-			[]diag{{chart.Warning, `visio: state "death": 1 of 2 transitions have an order and 1 has none; those without one are tried after those with one, in document order: 1. "animationDone" (order 7), 2. "animationDone" (no order)`}}},
+			[]wantDiag{{diag.Warning, `visio: state "death": 1 of 2 transitions have an order and 1 has none; those without one are tried after those with one, in document order: 1. "animationDone" (order 7), 2. "animationDone" (no order)`}}},
 		{"test value", goomba([]vdxgen.Shape{vdxgen.Transition("9", "hitTriggerLeft", vdxgen.Prop{Row: "Value", Value: "2", Inherit: true})}, vdxgen.Glue("9", "3", "1")),
 			append(slices.Clone(base), "3 -hitTriggerLeft-> 1 #2"), nil},
 		{"copied master and twice glued", func() *vdxgen.Drawing {
@@ -192,66 +193,66 @@ func TestStencilDrawings(t *testing.T) {
 			d.Masters = append(d.Masters, m)
 			return d
 		}(), append(slices.Clone(base[:4]), "3 -animationDone-> 9 #1"),
-			[]diag{{chart.Warning, `shape 8 "animationDone": warning: visio: a second Connect row glues the start of the connector; the first is kept`}}},
+			[]wantDiag{{diag.Warning, `shape 8 "animationDone": warning: visio: a second Connect row glues the start of the connector; the first is kept`}}},
 		{"unknown value", goomba([]vdxgen.Shape{vdxgen.State("9", "3", "jumping", "jump", "moveLeft")}),
-			base, []diag{{chart.Error, `shape 9 "jumping": visio: state "jumping": XMovement value "jump" is not in the drop-list of stencil "goomba"`}}},
+			base, []wantDiag{{diag.Error, `shape 9 "jumping": visio: state "jumping": XMovement value "jump" is not in the drop-list of stencil "goomba"`}}},
 		{"unknown test", goomba([]vdxgen.Shape{vdxgen.Transition("9", "jump")}, vdxgen.Glue("9", "3", "1")),
-			base, []diag{{chart.Error, `shape 9 "jump": visio: test "jump" is not in stencil "goomba"`}}},
+			base, []wantDiag{{diag.Error, `shape 9 "jump": visio: test "jump" is not in stencil "goomba"`}}},
 		{"no test", goomba([]vdxgen.Shape{vdxgen.Transition("9", "")}, vdxgen.Glue("9", "3", "1")),
-			base, []diag{{chart.Error, `visio: transition without a test`}}},
+			base, []wantDiag{{diag.Error, `visio: transition without a test`}}},
 		{"dangling start", goomba([]vdxgen.Shape{vdxgen.Transition("9", "hitByPlayer")}, vdxgen.Glue("9", "", "1")),
-			base, []diag{{chart.Error, `shape 9 "hitByPlayer": visio: the start of the transition is glued to no state`}}},
+			base, []wantDiag{{diag.Error, `shape 9 "hitByPlayer": visio: the start of the transition is glued to no state`}}},
 		{"stale glue", goomba([]vdxgen.Shape{vdxgen.Transition("9", "hitByPlayer")}, vdxgen.Glue("9", "1", "99")),
-			base, []diag{{chart.Error, `the end of the transition is glued to shape 99, which is not on the page`}}},
+			base, []wantDiag{{diag.Error, `the end of the transition is glued to shape 99, which is not on the page`}}},
 		{"stale connector", goomba(nil, vdxgen.Glue("98", "1", "2")),
-			base, []diag{{chart.Warning, `t.vdx:44:1: page "Page-1": warning: visio: a Connect row glues shape 98, which is not on the page; ignored`},
-				{chart.Warning, `t.vdx:45:1: page "Page-1": warning: visio: a Connect row glues shape 98, which is not on the page; ignored`}}},
+			base, []wantDiag{{diag.Warning, `t.vdx:44:1: page "Page-1": warning: visio: a Connect row glues shape 98, which is not on the page; ignored`},
+				{diag.Warning, `t.vdx:45:1: page "Page-1": warning: visio: a Connect row glues shape 98, which is not on the page; ignored`}}},
 		{"glued to a transition", goomba([]vdxgen.Shape{vdxgen.Transition("9", "hitByPlayer")}, vdxgen.Glue("9", "4", "1")),
-			base, []diag{{chart.Error, `the start of the transition is glued to shape 4 "hitTriggerLeft", which is not a state`}}},
+			base, []wantDiag{{diag.Error, `the start of the transition is glued to shape 4 "hitTriggerLeft", which is not a state`}}},
 		{"ends at a handler", goomba([]vdxgen.Shape{handler, vdxgen.Transition("10", "hitByPlayer")}, vdxgen.Glue("10", "1", "9")),
-			base, []diag{{chart.Error, `the end of the transition is glued to shape 9 "on hit", which is not a state`}}},
+			base, []wantDiag{{diag.Error, `the end of the transition is glued to shape 9 "on hit", which is not a state`}}},
 		{"returning end glued", goomba([]vdxgen.Shape{vdxgen.Transition("9", "animationDone", vdxgen.Prop{Row: "Stack", Value: "return", Inherit: true})}, vdxgen.Glue("9", "3", "1")),
-			base, []diag{{chart.Error, `a returning transition is glued at its end to state 1`}}},
+			base, []wantDiag{{diag.Error, `a returning transition is glued at its end to state 1`}}},
 		{"bad order and stack", goomba([]vdxgen.Shape{vdxgen.Transition("9", "animationDone", vdxgen.Prop{Row: "Order", Value: "first", Inherit: true}, vdxgen.Prop{Row: "Stack", Value: "pop", Inherit: true})}, vdxgen.Glue("9", "3", "1")),
-			base, []diag{{chart.Error, `order "first" is not a whole number`}, {chart.Error, `stack operation "pop" is not one of none, push, return`}}},
+			base, []wantDiag{{diag.Error, `order "first" is not a whole number`}, {diag.Error, `stack operation "pop" is not one of none, push, return`}}},
 		{"unknown master", func() *vdxgen.Drawing {
 			d := goomba([]vdxgen.Shape{{ID: "9", Name: "Process", Master: "6", Text: "Make"}, {ID: "10", Name: "Process.10", Master: "6"}})
 			d.Masters = append(d.Masters, vdxgen.Master{ID: "6", Name: "Process", Shape: vdxgen.Shape{ID: "5"}})
 			return d
-		}(), base, []diag{{chart.Warning, `shape 9 "Make": warning: visio: master "Process" is not in stencil "goomba": its 2 shapes are ignored`}}},
+		}(), base, []wantDiag{{diag.Warning, `shape 9 "Make": warning: visio: master "Process" is not in stencil "goomba": its 2 shapes are ignored`}}},
 		{"missing master", goomba([]vdxgen.Shape{{ID: "9", Master: "77", Text: "lost"}}),
-			base, []diag{{chart.Warning, `shape 9 "lost": warning: visio: shape refers to master 77, which the drawing does not have; it inherits nothing`}}},
+			base, []wantDiag{{diag.Warning, `shape 9 "lost": warning: visio: shape refers to master 77, which the drawing does not have; it inherits nothing`}}},
 		{"unmastered shapes", goomba([]vdxgen.Shape{{ID: "9", Text: "a note"}, {ID: "10", OneD: true, Text: "go"}}, vdxgen.Glue("10", "1", "2")),
-			base, []diag{{chart.Warning, `shape 10 "go": warning: visio: connector drawn without a master of stencil "goomba": not a transition; ignored`}, {chart.Note, `page "Page-1": note: visio: 1 shapes drawn without a master are not part of the chart`}}},
+			base, []wantDiag{{diag.Warning, `shape 10 "go": warning: visio: connector drawn without a master of stencil "goomba": not a transition; ignored`}, {diag.Note, `page "Page-1": note: visio: 1 shapes drawn without a master are not part of the chart`}}},
 		{"another version", func() *vdxgen.Drawing {
 			d := goomba(nil)
 			d.Masters[1].Shape.Props[1].Format = "existing;right;left" // State: no death
 			d.Masters[2].Shape.Props = append(d.Masters[2].Shape.Props, vdxgen.Prop{Row: "Speed", Label: "Speed"})
 			d.Masters[0].Shape.Props = d.Masters[0].Shape.Props[:2] // Initial State: no Animation
 			return d
-		}(), nil, []diag{
-			{chart.Warning, `visio: master "Initial State" has no property "Animation", which stencil "goomba" (version 1) lists`},
-			{chart.Warning, `visio: master "State": the drop-list of "XMovement" is existing;right;left but stencil "goomba" (version 1) lists existing;right;left;death: the drawing was made with another version of the stencil`},
-			{chart.Warning, `visio: master "Transition": property "Speed" is not in stencil "goomba" (version 1): the values its shapes give it are left out`},
+		}(), nil, []wantDiag{
+			{diag.Warning, `visio: master "Initial State" has no property "Animation", which stencil "goomba" (version 1) lists`},
+			{diag.Warning, `visio: master "State": the drop-list of "XMovement" is existing;right;left but stencil "goomba" (version 1) lists existing;right;left;death: the drawing was made with another version of the stencil`},
+			{diag.Warning, `visio: master "Transition": property "Speed" is not in stencil "goomba" (version 1): the values its shapes give it are left out`},
 		}},
 		{"not a drop-list", func() *vdxgen.Drawing {
 			d := goomba(nil)
 			d.Masters[2].Shape.Props[0].Type = 0
 			return d
-		}(), base, []diag{{chart.Warning, `master "Transition": property "Test" is not a drop-list; stencil "goomba" (version 1) lists hitTriggerLeft;animationDone;hitTriggerRight;hitByPlayer`}}},
+		}(), base, []wantDiag{{diag.Warning, `master "Transition": property "Test" is not a drop-list; stencil "goomba" (version 1) lists hitTriggerLeft;animationDone;hitTriggerRight;hitByPlayer`}}},
 		{"another stencil", &vdxgen.Drawing{
 			Masters: []vdxgen.Master{{ID: "0", Name: "Process", Shape: vdxgen.Shape{ID: "5"}}, {ID: "1", Name: "Dynamic connector", Shape: vdxgen.Shape{ID: "5", OneD: true}}},
 			Pages:   []vdxgen.Page{{ID: "0", Name: "Page-1", Shapes: []vdxgen.Shape{{ID: "1", Master: "0", Text: "Make"}, {ID: "2", Master: "1"}}}},
-		}, []string{}, []diag{{chart.Error, `visio: the drawing was not made with stencil "goomba": its shapes use masters "Process", "Dynamic connector", none of which is the stencil's "State" or "Transition"`}}},
+		}, []string{}, []wantDiag{{diag.Error, `visio: the drawing was not made with stencil "goomba": its shapes use masters "Process", "Dynamic connector", none of which is the stencil's "State" or "Transition"`}}},
 		{"two pages and a background", func() *vdxgen.Drawing {
 			d := goomba(nil)
 			d.Pages = append(d.Pages,
 				vdxgen.Page{ID: "7", Name: "Background", Background: true, Shapes: []vdxgen.Shape{vdxgen.State("1", "3", "ghost", "existing", "existing")}},
 				vdxgen.Page{ID: "4", Name: "Page-2", Shapes: []vdxgen.Shape{vdxgen.State("1", "3", "resting", "existing", "existing"), vdxgen.Transition("2", "animationDone", final("1"))}, Connects: vdxgen.Glue("2", "1", "")})
 			return d
-		}(), append(slices.Clone(base), "4/1 -animationDone-> (final) #1"), []diag{{chart.Note, `page "Background": note: visio: background page: its shapes are not part of the chart`}}},
+		}(), append(slices.Clone(base), "4/1 -animationDone-> (final) #1"), []wantDiag{{diag.Note, `page "Background": note: visio: background page: its shapes are not part of the chart`}}},
 		{"free end", vdxgen.Goomba(nil), base, // and no Final row in the master: it is optional
-			[]diag{{chart.Warning, `t.vdx:32:1: page "Page-1", shape 8 "animationDone": warning: visio: the end of the connector is glued to no state: taken as a transition to the final state, which ends the machine`}}},
+			[]wantDiag{{diag.Warning, `t.vdx:32:1: page "Page-1", shape 8 "animationDone": warning: visio: the end of the connector is glued to no state: taken as a transition to the final state, which ends the machine`}}},
 		{"final set on the shape only", func() *vdxgen.Drawing {
 			d := vdxgen.Goomba(nil)
 			d.Pages[0].Shapes[7].Props = append(d.Pages[0].Shapes[7].Props, final("true"))
@@ -259,15 +260,15 @@ func TestStencilDrawings(t *testing.T) {
 		}(), base, nil},
 		{"final not set", goomba([]vdxgen.Shape{vdxgen.Transition("9", "animationDone", final("0"))}, vdxgen.Glue("9", "2", "")),
 			append(slices.Clone(base), "2 -animationDone-> (final) #3"),
-			[]diag{{chart.Warning, `shape 9 "animationDone": warning: visio: the end of the connector is glued to no state: taken as a transition to the final state`}}},
+			[]wantDiag{{diag.Warning, `shape 9 "animationDone": warning: visio: the end of the connector is glued to no state: taken as a transition to the final state`}}},
 		{"final and glued", goomba([]vdxgen.Shape{vdxgen.Transition("9", "animationDone", final("1"))}, vdxgen.Glue("9", "2", "1")),
-			base, []diag{{chart.Error, `shape 9 "animationDone": visio: the connector is marked Final, but its end is glued to state 1 "walkLeft"`}}},
+			base, []wantDiag{{diag.Error, `shape 9 "animationDone": visio: the connector is marked Final, but its end is glued to state 1 "walkLeft"`}}},
 		{"final and returns", goomba([]vdxgen.Shape{vdxgen.Transition("9", "animationDone", final("yes"), vdxgen.Prop{Row: "Stack", Value: "return", Inherit: true})}, vdxgen.Glue("9", "2", "")),
-			base, []diag{{chart.Error, `shape 9 "animationDone": visio: the transition returns (Stack = return) and is marked Final: it cannot do both`}}},
+			base, []wantDiag{{diag.Error, `shape 9 "animationDone": visio: the transition returns (Stack = return) and is marked Final: it cannot do both`}}},
 		{"final not a boolean", goomba([]vdxgen.Shape{vdxgen.Transition("9", "animationDone", final("maybe"))}, vdxgen.Glue("9", "2", "")),
 			append(slices.Clone(base), "2 -animationDone-> (final) #3"),
-			[]diag{{chart.Warning, `shape 9 "animationDone": warning: visio: Final "maybe" is not 1 or 0 (true or false); ignored`},
-				{chart.Warning, `shape 9 "animationDone": warning: visio: the end of the connector is glued to no state: taken as a transition`}}},
+			[]wantDiag{{diag.Warning, `shape 9 "animationDone": warning: visio: Final "maybe" is not 1 or 0 (true or false); ignored`},
+				{diag.Warning, `shape 9 "animationDone": warning: visio: the end of the connector is glued to no state: taken as a transition`}}},
 		{"free end on a state", func() *vdxgen.Drawing {
 			d := goomba([]vdxgen.Shape{vdxgen.Transition("9", "animationDone")}, vdxgen.Glue("9", "2", ""))
 			for i := range d.Pages[0].Shapes[:3] { // 1.5 by 0.75 inches, side by side
@@ -276,13 +277,13 @@ func TestStencilDrawings(t *testing.T) {
 			d.Pages[0].Shapes[8].XForm = &vdxgen.XForm{BeginX: 3.5, BeginY: 5, EndX: 4.25, EndY: 5.375} // on death's top edge
 			return d
 		}(), append(slices.Clone(base), "2 -animationDone-> (final) #3"),
-			[]diag{{chart.Warning, `shape 9 "animationDone": warning: visio: the end of the connector is glued to no state, though its end lies on state 3 "death": taken as a transition to the final state`}}},
+			[]wantDiag{{diag.Warning, `shape 9 "animationDone": warning: visio: the end of the connector is glued to no state, though its end lies on state 3 "death": taken as a transition to the final state`}}},
 		{"free start on a state", func() *vdxgen.Drawing {
 			d := goomba([]vdxgen.Shape{vdxgen.Transition("9", "animationDone")}, vdxgen.Glue("9", "", "1"))
 			d.Pages[0].Shapes[2].XForm = &vdxgen.XForm{PinX: 5, PinY: 5, Width: 1.5, Height: 0.75}
 			d.Pages[0].Shapes[8].XForm = &vdxgen.XForm{BeginX: 5.7, BeginY: 5.2, EndX: 8, EndY: 8} // inside death
 			return d
-		}(), base, []diag{{chart.Error, `shape 9 "animationDone": visio: the start of the transition is glued to no state, though it lies on state 3 "death": it is not a transition until it is glued`}}},
+		}(), base, []wantDiag{{diag.Error, `shape 9 "animationDone": visio: the start of the transition is glued to no state, though it lies on state 3 "death": it is not a transition until it is glued`}}},
 		{"state group", func() *vdxgen.Drawing {
 			d := goomba([]vdxgen.Shape{
 				{ID: "9", Name: "State.9", Master: "6", Text: "grouped", Shapes: []vdxgen.Shape{{ID: "10", MasterShape: "6"}, {ID: "11", MasterShape: "7"}}},
@@ -335,7 +336,7 @@ func TestUnknownValuePosition(t *testing.T) {
 	d := goomba([]vdxgen.Shape{vdxgen.State("9", "3", "jumping", "jump", "moveLeft")})
 	src := d.Bytes()
 	c, err := visio.Read(bytes.NewReader(src), visio.Options{File: "t.vdx", Stencil: charttest.Stencil(t)})
-	var l chart.Diagnostics
+	var l diag.List
 	if !errors.As(err, &l) || len(l) != 1 {
 		t.Fatalf("Read = %v", err)
 	}
@@ -372,14 +373,14 @@ func TestPlainDiagrams(t *testing.T) {
 		d      *vdxgen.Drawing
 		states []state
 		want   []string // "from -event [guard] / action-> target"
-		diags  []diag
+		diags  []wantDiag
 	}{
 		{"uml labels", page([]vdxgen.Shape{box("1", "Idle"), box("2", "Busy\nworking"), line("3", "start(job) [ready && n > 0] / begin(); log(\"a/b\")"),
 			line("4", "[done]"), line("5", "timeout / reset"), line("6", "  finish  ")},
 			vdxgen.Glue("3", "1", "2"), vdxgen.Glue("4", "2", "1"), vdxgen.Glue("5", "2", ""), vdxgen.Glue("6", "2", "2")),
 			[]state{{"1", "Idle", chart.NormalState}, {"2", "Busy working", chart.NormalState}},
 			[]string{`1 -start(job) [ready && n > 0] / begin(); log("a/b")-> 2`, "2 - [done] / -> 1", "2 -timeout [] / reset-> (final)", "2 -finish [] / -> 2"},
-			[]diag{{chart.Warning, `shape 5 "timeout / reset": warning: visio: the end of the connector is glued to no state: taken as a transition to the final state, which ends the machine`}}},
+			[]wantDiag{{diag.Warning, `shape 5 "timeout / reset": warning: visio: the end of the connector is glued to no state: taken as a transition to the final state, which ends the machine`}}},
 		{"final marked", func() *vdxgen.Drawing {
 			end := line("4", "stop")
 			end.Props = []vdxgen.Prop{{Row: "fsmforgeFinal", Value: "1", Type: 3}}
@@ -395,9 +396,9 @@ func TestPlainDiagrams(t *testing.T) {
 			return d
 		}(), []state{{"1", "Idle", chart.NormalState}, {"2", "Busy", chart.NormalState}, {"6", "", chart.EndState}},
 			[]string{"1 -go [] / -> 2", "2 -stop [] / -> (final)", "1 -done [] / -> 6", "1 -quit [] / -> (final)"},
-			[]diag{{chart.Error, `shape 5 "halt": visio: the connector is marked fsmforgeFinal, but its end is glued to state 1 "Idle"`},
-				{chart.Warning, `shape 8 "quit": warning: visio: fsmforgeFinal "sure" is not 1 or 0 (true or false); ignored`},
-				{chart.Warning, `shape 8 "quit": warning: visio: the end of the connector is glued to no state: taken as a transition to the final state`}}},
+			[]wantDiag{{diag.Error, `shape 5 "halt": visio: the connector is marked fsmforgeFinal, but its end is glued to state 1 "Idle"`},
+				{diag.Warning, `shape 8 "quit": warning: visio: fsmforgeFinal "sure" is not 1 or 0 (true or false); ignored`},
+				{diag.Warning, `shape 8 "quit": warning: visio: the end of the connector is glued to no state: taken as a transition to the final state`}}},
 		{"pseudo-states", func() *vdxgen.Drawing {
 			d := page([]vdxgen.Shape{
 				{ID: "1", Master: "0"}, {ID: "2", Master: "1", Text: "?"}, {ID: "3", Master: "2"}, {ID: "4", Master: "3", Text: "Start"},
@@ -419,11 +420,11 @@ func TestPlainDiagrams(t *testing.T) {
 		{"loose connectors", page([]vdxgen.Shape{box("1", "A"), line("2", "x"), line("3", "y"), line("4", "z"), line("5", "w"), line("6", "")},
 			vdxgen.Glue("2", "", ""), vdxgen.Glue("3", "", "1"), vdxgen.Glue("4", "2", "1"), vdxgen.Glue("5", "1", "99")),
 			[]state{{"1", "A", chart.NormalState}}, nil,
-			[]diag{{chart.Warning, `shape 2 "x": warning: visio: the connector is glued to no shape: not a transition; ignored`},
-				{chart.Note, `shape 6: note: visio: connector glued to no shape; ignored`},
-				{chart.Warning, `shape 3 "y": warning: visio: the start of the connector is glued to no state; ignored`},
-				{chart.Warning, `shape 4 "z": warning: visio: the start of the connector is glued to shape 2 "x", which is not a state; ignored`},
-				{chart.Warning, `shape 5 "w": warning: visio: the end of the connector is glued to shape 99, which is not on the page; ignored`}}},
+			[]wantDiag{{diag.Warning, `shape 2 "x": warning: visio: the connector is glued to no shape: not a transition; ignored`},
+				{diag.Note, `shape 6: note: visio: connector glued to no shape; ignored`},
+				{diag.Warning, `shape 3 "y": warning: visio: the start of the connector is glued to no state; ignored`},
+				{diag.Warning, `shape 4 "z": warning: visio: the start of the connector is glued to shape 2 "x", which is not a state; ignored`},
+				{diag.Warning, `shape 5 "w": warning: visio: the end of the connector is glued to shape 99, which is not on the page; ignored`}}},
 		{"drawn but not glued", func() *vdxgen.Drawing {
 			at := func(s vdxgen.Shape, x *vdxgen.XForm) vdxgen.Shape { s.XForm = x; return s }
 			return page([]vdxgen.Shape{
@@ -435,9 +436,9 @@ func TestPlainDiagrams(t *testing.T) {
 				at(line("6", "off"), &vdxgen.XForm{BeginX: 7.5, BeginY: 8, EndX: 6, EndY: 5}),   // from nowhere to B
 			})
 		}(), []state{{"1", "A", chart.NormalState}, {"2", "B", chart.NormalState}, {"3", "Big", chart.NormalState}}, []string{},
-			[]diag{{chart.Error, `shape 4 "go": visio: the connector is glued to no shape, though its start lies on state 1 "A" and its end on state 2 "B": it is not a transition until its ends are glued`},
-				{chart.Error, `shape 5 "back": visio: the connector is glued to no shape, though its start lies on state 2 "B": it is not a transition until its ends are glued`},
-				{chart.Warning, `shape 6 "off": warning: visio: the connector is glued to no shape: not a transition; ignored`}}},
+			[]wantDiag{{diag.Error, `shape 4 "go": visio: the connector is glued to no shape, though its start lies on state 1 "A" and its end on state 2 "B": it is not a transition until its ends are glued`},
+				{diag.Error, `shape 5 "back": visio: the connector is glued to no shape, though its start lies on state 2 "B": it is not a transition until its ends are glued`},
+				{diag.Warning, `shape 6 "off": warning: visio: the connector is glued to no shape: not a transition; ignored`}}},
 		{"text besides the name", func() *vdxgen.Drawing {
 			uml := vdxgen.Shape{ID: "5", Shapes: []vdxgen.Shape{{ID: "6", Text: "name"}, {ID: "7", Text: "entry / x"}}}
 			d := page([]vdxgen.Shape{box("1", "Idle\nentry / start()\nexit / stop()"), box("2", "Wait for\nthe bus"),
@@ -447,13 +448,13 @@ func TestPlainDiagrams(t *testing.T) {
 			return d
 		}(), []state{{"1", "Idle", chart.NormalState}, {"2", "Wait for the bus", chart.NormalState}, {"3", "Busy", chart.NormalState}},
 			[]string{"1 -go [] / -> 3"},
-			[]diag{{chart.Warning, `shape 1 "Idle": warning: visio: state "Idle": the text written in it besides its name is left out: "entry / start() exit / stop()"`},
-				{chart.Warning, `shape 3 "Busy": warning: visio: state "Busy": the text written in it besides its name is left out: "do / work()"`}}},
+			[]wantDiag{{diag.Warning, `shape 1 "Idle": warning: visio: state "Idle": the text written in it besides its name is left out: "entry / start() exit / stop()"`},
+				{diag.Warning, `shape 3 "Busy": warning: visio: state "Busy": the text written in it besides its name is left out: "do / work()"`}}},
 		{"duplicate IDs", page([]vdxgen.Shape{box("1", "A"), box("1", "B"), line("2", "")}, vdxgen.Glue("2", "1", "1")),
 			[]state{{"1", "A", chart.NormalState}}, []string{"1 - [] / -> 1"},
-			[]diag{{chart.Warning, `p.vdx:12:1: page "Page-1", shape 1 "B": warning: visio: shape ID 1 is used twice on the page; the second shape is ignored`}}},
-		{"no pages", &vdxgen.Drawing{}, nil, nil, []diag{{chart.Error, "visio: the drawing has no pages"}}},
-		{"background only", &vdxgen.Drawing{Pages: []vdxgen.Page{{ID: "0", Name: "Back", Background: true}}}, nil, nil, []diag{{chart.Error, "visio: the drawing has only background pages"}}},
+			[]wantDiag{{diag.Warning, `p.vdx:12:1: page "Page-1", shape 1 "B": warning: visio: shape ID 1 is used twice on the page; the second shape is ignored`}}},
+		{"no pages", &vdxgen.Drawing{}, nil, nil, []wantDiag{{diag.Error, "visio: the drawing has no pages"}}},
+		{"background only", &vdxgen.Drawing{Pages: []vdxgen.Page{{ID: "0", Name: "Back", Background: true}}}, nil, nil, []wantDiag{{diag.Error, "visio: the drawing has only background pages"}}},
 		{"Visio 2002", func() *vdxgen.Drawing {
 			d := page([]vdxgen.Shape{box("1", "A & B"), box("2", "<C>"), line("3", "go")}, vdxgen.Glue("3", "1", "2"))
 			d.Namespace = visio.NamespaceVDX2002
@@ -574,9 +575,9 @@ func TestBadInput(t *testing.T) {
 			if len(err.Error()) > 400 {
 				t.Errorf("Read error = %.300q...: %d bytes, want no more than 400", err, len(err.Error()))
 			}
-			var l chart.Diagnostics
-			if !errors.As(err, &l) || len(l) != 1 || l[0].Severity != chart.Error || l[0].Pos.File != "b.vdx" {
-				t.Errorf("Read error = %#v, want one chart.Diagnostic", err)
+			var l diag.List
+			if !errors.As(err, &l) || len(l) != 1 || l[0].Severity != diag.Error || l[0].Pos.File != "b.vdx" {
+				t.Errorf("Read error = %#v, want one diag.Diagnostic", err)
 			}
 		})
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/visio"
 	"github.com/fsmforge/fsmforge/compile"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/charttest"
 	"github.com/fsmforge/fsmforge/internal/vdxgen"
 	"github.com/fsmforge/fsmforge/table"
@@ -339,10 +340,10 @@ func TestStencilStatechartDiagnostics(t *testing.T) {
 		name    string
 		page    func(ss *sentryShapes) ([]vdxgen.Shape, []vdxgen.Connect)
 		states  []string
-		diags   []diag   // of the reader
-		hint    string   // in the hint of the reader's first diagnostic
-		trans   []string // the transitions, when not nil (see summary)
-		compile []diag   // of package compile, after the reader's
+		diags   []wantDiag // of the reader
+		hint    string     // in the hint of the reader's first diagnostic
+		trans   []string   // the transitions, when not nil (see summary)
+		compile []wantDiag // of package compile, after the reader's
 	}{
 		{
 			// A history at the top: read, and refused by package
@@ -355,7 +356,7 @@ func TestStencilStatechartDiagnostics(t *testing.T) {
 				return append(s, t1, t2), glue(g1, g2)
 			},
 			states:  []string{"1 a initial", "2 (history)"},
-			compile: []diag{{chart.Error, `history state "2" is at the top: it belongs inside a compound state`}},
+			compile: []wantDiag{{diag.Error, `history state "2" is at the top: it belongs inside a compound state`}},
 		},
 		{
 			// A transition without a test from a state is an error, as
@@ -367,7 +368,7 @@ func TestStencilStatechartDiagnostics(t *testing.T) {
 				return append(s, t1), g1
 			},
 			states: []string{"1 a initial", "2 b"},
-			diags:  []diag{{chart.Error, `visio: transition without a test`}},
+			diags:  []wantDiag{{diag.Error, `visio: transition without a test`}},
 		},
 		{
 			// A composite state no transition is glued to, holding
@@ -383,10 +384,10 @@ func TestStencilStatechartDiagnostics(t *testing.T) {
 				return append(s, t1), g1
 			},
 			states: []string{"1 C", "2 P (parallel)", "3 a initial", "4 (deepHistory)"},
-			diags:  []diag{{chart.Warning, `state 3 "a" is drawn inside shape 4 "H*", a deep history pseudo-state, which holds no states: it is read outside it`}},
-			compile: []diag{
-				{chart.Error, `shape 2 "P": compile: parallel state "2" has no regions`},
-				{chart.Error, `shape 4: compile: history state "4" is at the top`},
+			diags:  []wantDiag{{diag.Warning, `state 3 "a" is drawn inside shape 4 "H*", a deep history pseudo-state, which holds no states: it is read outside it`}},
+			compile: []wantDiag{
+				{diag.Error, `shape 2 "P": compile: parallel state "2" has no regions`},
+				{diag.Error, `shape 4: compile: history state "4" is at the top`},
 			},
 		},
 		{
@@ -438,7 +439,7 @@ func TestStencilStatechartDiagnostics(t *testing.T) {
 				return append(s, t1, t2, t3), glue(g1, g2, g3)
 			},
 			states: []string{"1 a initial", "2 C", "3 (start) in 2 initial", "4 c1 in 2"},
-			diags: []diag{{chart.Warning, `shape 6 "seePlayer": warning: visio: the transition of shape 3 (Start.3), a start state, has test "seePlayer", which is ignored:` +
+			diags: []wantDiag{{diag.Warning, `shape 6 "seePlayer": warning: visio: the transition of shape 3 (Start.3), a start state, has test "seePlayer", which is ignored:` +
 				` a start's transition says where its state starts, taken without a test whenever the state is entered (or the machine starts)`}},
 			hint:  `clear "Test" in the transition's Shape Data`,
 			trans: []string{"1 -timeUp-> 2 #1", "3 --> 4 #1", "2 -hitByPlayer-> 1 #1"},
@@ -457,7 +458,7 @@ func TestStencilStatechartDiagnostics(t *testing.T) {
 				return append(s, t1, t2, t3), glue(g1, g2, g3)
 			},
 			states: []string{"1 a initial", "2 C", "3 (deepHistory) in 2", "4 c1 in 2 initial"},
-			diags: []diag{{chart.Warning, `shape 6 "seePlayer": warning: visio: the transition of shape 3 "H*", a deep history state, has test "jump", which is ignored:` +
+			diags: []wantDiag{{diag.Warning, `shape 6 "seePlayer": warning: visio: the transition of shape 3 "H*", a deep history state, has test "jump", which is ignored:` +
 				` a history's transition is its default, taken without a test whenever its state has no history yet`}},
 			hint:  `clear "Test" in the transition's Shape Data`,
 			trans: []string{"1 -timeUp-> 3 #1", "3 --> 4 #1", "2 -hitByPlayer-> 1 #1"},
@@ -475,7 +476,7 @@ func TestStencilStatechartDiagnostics(t *testing.T) {
 				return append(s, t1, t2), glue(g1, g2)
 			},
 			states: []string{"1 P (parallel)", "2 r1 in 1", "3 r2 in 1", "4 out initial"},
-			diags: []diag{{chart.Warning, `shape 2 "r1": warning: visio: region "r1" of parallel state "P" is drawn with the "Initial State" master:` +
+			diags: []wantDiag{{diag.Warning, `shape 2 "r1": warning: visio: region "r1" of parallel state "P" is drawn with the "Initial State" master:` +
 				` entering "P" enters all its regions, and the machine does not start in it (its level starts elsewhere), so the mark is ignored`}},
 			hint: `draw the region with the "Composite State" master`,
 		},
@@ -494,9 +495,9 @@ func TestStencilStatechartDiagnostics(t *testing.T) {
 				return append(s, t1, t2), glue(g1, g2)
 			},
 			states:  []string{"1 a initial", "2 C", "3 c1 in 2"},
-			diags:   []diag{{chart.Warning, `composite state 2 "C" has no initial state, though transition 4 enters it: it enters state 3 "c1"`}},
+			diags:   []wantDiag{{diag.Warning, `composite state 2 "C" has no initial state, though transition 4 enters it: it enters state 3 "c1"`}},
 			hint:    `draw a shape of the "Start" master in it, with a transition without a test to the state to enter`,
-			compile: []diag{{chart.Warning, `state "2" has no initial state: entering it enters "c1", its first`}},
+			compile: []wantDiag{{diag.Warning, `state "2" has no initial state: entering it enters "c1", its first`}},
 		},
 		{
 			// Two starts in one compound state: package compile reports
@@ -512,7 +513,7 @@ func TestStencilStatechartDiagnostics(t *testing.T) {
 				return append(s, t1, t2, t3), glue(g1, g2, g3)
 			},
 			states:  []string{"1 a initial", "2 C", "3 (start) in 2 initial", "4 (start) in 2 initial", "5 c1 in 2"},
-			compile: []diag{{chart.Error, `shape 4: compile: state "2" has two start states`}},
+			compile: []wantDiag{{diag.Error, `shape 4: compile: state "2" has two start states`}},
 		},
 		{
 			// A start without a transition: package compile reports it,
@@ -528,7 +529,7 @@ func TestStencilStatechartDiagnostics(t *testing.T) {
 				return append(s, t1, t2), glue(g1, g2)
 			},
 			states:  []string{"1 a initial", "2 C", "3 (start) in 2 initial", "4 c1 in 2"},
-			compile: []diag{{chart.Error, `shape 3: compile: start state "3" has 0 transitions; it needs one`}},
+			compile: []wantDiag{{diag.Error, `shape 3: compile: start state "3" has 0 transitions; it needs one`}},
 		},
 		{
 			// A state drawn inside a start (in C) is read outside it, in
@@ -545,7 +546,7 @@ func TestStencilStatechartDiagnostics(t *testing.T) {
 				return append(s, t1, t2, t3), glue(g1, g2, g3)
 			},
 			states: []string{"1 a initial", "2 C", "3 (start) in 2 initial", "4 c1 in 2"},
-			diags:  []diag{{chart.Warning, `state 4 "c1" is drawn inside shape 3 (Start.3), a start pseudo-state, which holds no states: it is read outside it`}},
+			diags:  []wantDiag{{diag.Warning, `state 4 "c1" is drawn inside shape 3 (Start.3), a start pseudo-state, which holds no states: it is read outside it`}},
 		},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -568,9 +569,9 @@ func TestStencilStatechartDiagnostics(t *testing.T) {
 				return
 			}
 			r, _ := compile.Compile(c, compile.Options{Stencil: st})
-			var mine chart.Diagnostics
+			var mine diag.List
 			for _, d := range r.Diagnostics[len(c.Diagnostics):] {
-				if d.Severity != chart.Note {
+				if d.Severity != diag.Note {
 					mine = append(mine, d)
 				}
 			}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/visio"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/charttest"
 	"github.com/fsmforge/fsmforge/internal/vdxgen"
 	"github.com/fsmforge/fsmforge/internal/vsdxgen"
@@ -231,7 +232,7 @@ func checkAsDocument(t *testing.T, data []byte, o visio.Options, c *chart.Chart,
 	if bytes.HasPrefix(data, []byte("PK\x03\x04")) || bytes.HasPrefix(data, []byte("PK\x05\x06")) {
 		doc, derr = visio.DecodeVSDX(bytes.NewReader(data), int64(len(data)), o)
 	} else {
-		if c != nil && slices.ContainsFunc(c.Diagnostics, func(d chart.Diagnostic) bool { return strings.Contains(d.Message, "the masters come after the pages") }) {
+		if c != nil && slices.ContainsFunc(c.Diagnostics, func(d diag.Diagnostic) bool { return strings.Contains(d.Message, "the masters come after the pages") }) {
 			return
 		}
 		doc, derr = visio.DecodeVDX(bytes.NewReader(data), o)
@@ -335,8 +336,8 @@ func TestMastersAfterPages(t *testing.T) {
 	if c == nil {
 		t.Fatalf("Read = %v", err)
 	}
-	if !slices.ContainsFunc(c.Diagnostics, func(d chart.Diagnostic) bool {
-		return d.Severity == chart.Warning && strings.HasPrefix(d.Error(), "late.vdx:") &&
+	if !slices.ContainsFunc(c.Diagnostics, func(d diag.Diagnostic) bool {
+		return d.Severity == diag.Warning && strings.HasPrefix(d.Error(), "late.vdx:") &&
 			strings.Contains(d.Message, "visio: the masters come after the pages, where Visio never writes them: the pages' shapes were read without their masters")
 	}) {
 		t.Errorf("Diagnostics = %v, want a warning that the masters come after the pages", c.Diagnostics)

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/importer"
 	"github.com/fsmforge/fsmforge/internal/source"
 	"github.com/fsmforge/fsmforge/internal/xmlscan"
@@ -33,7 +34,7 @@ const namespaceV14 = "http://schemas.microsoft.com/office/visio/2010/extension"
 // (no more than MaxSize bytes) and keeps it there while the Document
 // lives; see the package documentation for what a large drawing costs.
 //
-// The error, when not nil, is a [chart.Diagnostics] holding one error with
+// The error, when not nil, is a [diag.List] holding one error with
 // its position, which wraps [ErrTooLarge], [ErrNotVisio], [ErrMalformed] or
 // [ErrTooDeep]; the Document is then nil. Problems that do not stop the
 // reading are in Document.Diagnostics.
@@ -375,8 +376,8 @@ func (p *parser) parse() error {
 			}
 		case "Masters":
 			if p.pages != nil {
-				p.doc.rep.add(&p.doc.Diagnostics, chart.Diagnostic{
-					Pos: chartPos(p.doc.File, p.pos(), nil, nil, ""), Severity: chart.Warning,
+				p.doc.rep.add(&p.doc.Diagnostics, diag.Diagnostic{
+					Pos: chartPos(p.doc.File, p.pos(), nil, nil, ""), Severity: diag.Warning,
 					Message: "visio: the masters come after the pages, where Visio never writes them: the pages' shapes were read without their masters",
 					Hint:    "the file was written by another program; open it in Visio and save it again",
 				}, "masters late")

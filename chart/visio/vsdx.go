@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/source"
 	"github.com/fsmforge/fsmforge/internal/xmlscan"
 )
@@ -97,7 +98,7 @@ var partWindow = 64 << 10
 // kept (see [Options]). Names in the archive are only looked up, never
 // used as paths.
 //
-// The error, when not nil, is a [chart.Diagnostics] holding one error with
+// The error, when not nil, is a [diag.List] holding one error with
 // its position ("drawing.vsdx!visio/pages/page1.xml:3:5" for a problem in
 // a part), which wraps [ErrTooLarge] (a limit is exceeded), [ErrUnsafe] (a
 // zip bomb or a name that leads outside the archive), [ErrZip] (a damaged
@@ -1073,11 +1074,11 @@ func (k *pkg) title(r rel) {
 		}
 		err = k.end(p)
 	}
-	var l chart.Diagnostics
+	var l diag.List
 	if errors.As(err, &l) && len(l) == 1 {
 		k.doc.Title = ""
 		d := l[0]
-		d.Severity = chart.Warning
+		d.Severity = diag.Warning
 		d.Message += "; the document's title is left out"
 		k.doc.Diagnostics = append(k.doc.Diagnostics, d)
 	}
@@ -1090,8 +1091,8 @@ func (k *pkg) title(r rel) {
 // stops the reading, as any part does.
 func (k *pkg) customProps(r rel) error {
 	if k.parts[strings.ToLower(r.target)] == nil {
-		k.doc.rep.add(&k.doc.Diagnostics, chart.Diagnostic{
-			Pos: chartPos(k.doc.File, r.pos, nil, nil, ""), Severity: chart.Warning,
+		k.doc.rep.add(&k.doc.Diagnostics, diag.Diagnostic{
+			Pos: chartPos(k.doc.File, r.pos, nil, nil, ""), Severity: diag.Warning,
 			Message: fmt.Sprintf("visio: the package has no part %s, where its relationships say the document's custom properties are; they are left out", short(r.target)),
 			Hint:    resave,
 		}, "no custom part")

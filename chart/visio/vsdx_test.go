@@ -16,6 +16,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/visio"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/charttest"
 	"github.com/fsmforge/fsmforge/internal/vdxgen"
 	"github.com/fsmforge/fsmforge/internal/vsdxgen"
@@ -83,7 +84,7 @@ func TestVSDXFixtures(t *testing.T) {
 			}
 			checkChart(t, c, err)
 			if filepath.Base(f) == filepath.Base(obstacleCar) {
-				if err != nil || len(c.States) != 6 || len(c.Transitions) != 0 || !slices.ContainsFunc(c.Diagnostics, func(d chart.Diagnostic) bool {
+				if err != nil || len(c.States) != 6 || len(c.Transitions) != 0 || !slices.ContainsFunc(c.Diagnostics, func(d diag.Diagnostic) bool {
 					return strings.Contains(d.Message, `master "Dynamic connector" is not in stencil "goomba": its 16 shapes are ignored`)
 				}) {
 					t.Errorf("ReadFile with the goomba stencil = %d states, %d transitions, %v; %v", len(c.States), len(c.Transitions), err, c.Diagnostics)
@@ -207,19 +208,19 @@ func TestObstacleCar(t *testing.T) {
 		t.Errorf("transitions =\n%s\nwant\n%s", strings.Join(transitions, "\n"), strings.Join(wantTransitions, "\n"))
 	}
 	const at = "hossam_obstacle_car_uml_statemachine.vsdx!visio/pages/page1.xml:"
-	checkDiags(t, c.Diagnostics, []diag{
-		{chart.Warning, at + `5:16: page "Page-1", shape 203 "Inital state": warning: visio: state "Inital state": the text written in it besides its name is left out: "entry / car speed 0 do / wait for keypad button 1 (start)"`},
-		{chart.Warning, `shape 215 "Direction Setting": warning: visio: state "Direction Setting": the text written in it besides its name is left out: "entry / Init`},
-		{chart.Warning, `shape 223 "Starting": warning: visio: state "Starting": the text written in it besides its name is left out: "entry/ wait 2 seconds exit / setup LCD`},
-		{chart.Warning, `shape 243 "Distance check": warning: visio: state "Distance check": the text`},
-		{chart.Warning, `shape 247 "Dist > 70 cm": warning: visio: state "Dist > 70 cm": the text`},
-		{chart.Warning, `shape 252 "30 < Dist < 70": warning: visio: state "30 < Dist < 70": the text`},
-		{chart.Warning, `shape 257 "20 < Dist < 30": warning: visio: state "20 < Dist < 30": the text`},
-		{chart.Warning, `shape 260 "Dist < 20": warning: visio: state "Dist < 20": the text`},
-		{chart.Error, at + `75:16: page "Page-1", shape 266 "Distance < 20": visio: the connector is glued to no shape, though its start lies on state 247 "Dist > 70 cm" and its end on state 260 "Dist < 20": it is not a transition until its ends are glued`},
-		{chart.Error, `shape 270 "Distance > 70": visio: the connector is glued to no shape, though its start lies on state 260 "Dist < 20" and its end on state 247 "Dist > 70 cm"`},
-		{chart.Error, `shape 274 "Distance > 30": visio: the connector is glued to no shape, though its start lies on state 257 "20 < Dist < 30" and its end on state 252 "30 < Dist < 70"`},
-		{chart.Warning, at + `2:182: page "Page-1", shape 235 "Distance Dependant States": warning: visio: composite state 235 "Distance Dependant States" has no initial state, though transition 272 enters it: it enters state 247 "Dist > 70 cm", the first of its states in the file`},
+	checkDiags(t, c.Diagnostics, []wantDiag{
+		{diag.Warning, at + `5:16: page "Page-1", shape 203 "Inital state": warning: visio: state "Inital state": the text written in it besides its name is left out: "entry / car speed 0 do / wait for keypad button 1 (start)"`},
+		{diag.Warning, `shape 215 "Direction Setting": warning: visio: state "Direction Setting": the text written in it besides its name is left out: "entry / Init`},
+		{diag.Warning, `shape 223 "Starting": warning: visio: state "Starting": the text written in it besides its name is left out: "entry/ wait 2 seconds exit / setup LCD`},
+		{diag.Warning, `shape 243 "Distance check": warning: visio: state "Distance check": the text`},
+		{diag.Warning, `shape 247 "Dist > 70 cm": warning: visio: state "Dist > 70 cm": the text`},
+		{diag.Warning, `shape 252 "30 < Dist < 70": warning: visio: state "30 < Dist < 70": the text`},
+		{diag.Warning, `shape 257 "20 < Dist < 30": warning: visio: state "20 < Dist < 30": the text`},
+		{diag.Warning, `shape 260 "Dist < 20": warning: visio: state "Dist < 20": the text`},
+		{diag.Error, at + `75:16: page "Page-1", shape 266 "Distance < 20": visio: the connector is glued to no shape, though its start lies on state 247 "Dist > 70 cm" and its end on state 260 "Dist < 20": it is not a transition until its ends are glued`},
+		{diag.Error, `shape 270 "Distance > 70": visio: the connector is glued to no shape, though its start lies on state 260 "Dist < 20" and its end on state 247 "Dist > 70 cm"`},
+		{diag.Error, `shape 274 "Distance > 30": visio: the connector is glued to no shape, though its start lies on state 257 "20 < Dist < 30" and its end on state 252 "30 < Dist < 70"`},
+		{diag.Warning, at + `2:182: page "Page-1", shape 235 "Distance Dependant States": warning: visio: composite state 235 "Distance Dependant States" has no initial state, though transition 272 enters it: it enters state 247 "Dist > 70 cm", the first of its states in the file`},
 	})
 	// Dist > 70 cm: PinX 2.2527, PinY 5.4379, 2.2800 by 2.2382 inches, on
 	// a page 22.8858 inches high.
@@ -345,7 +346,7 @@ func TestVSDXGenerated(t *testing.T) {
 	if err != nil || len(c.States) != 4 || c.States[3].ID != "4/1" || c.States[3].Pos.Page != "Page-2" {
 		t.Errorf("Read(three pages) = %v, %+v", err, c.States)
 	}
-	checkDiags(t, c.Diagnostics, []diag{{chart.Note, `p.vsdx!visio/pages/pages.xml:2:`}})
+	checkDiags(t, c.Diagnostics, []wantDiag{{diag.Note, `p.vsdx!visio/pages/pages.xml:2:`}})
 }
 
 // TestGoombaVSDX checks that examples/goomba/goomba.vsdx is goomba.vdx
@@ -419,13 +420,13 @@ func TestGoombaVSDX(t *testing.T) {
 		c.File, c.Diagnostics = "", nil
 		for i := range c.States {
 			s := &c.States[i]
-			s.Pos, s.Box = chart.Pos{}, nil
+			s.Pos, s.Box = diag.Pos{}, nil
 			for j := range s.Entry {
-				s.Entry[j].Pos = chart.Pos{}
+				s.Entry[j].Pos = diag.Pos{}
 			}
 		}
 		for i := range c.Transitions {
-			c.Transitions[i].Pos = chart.Pos{}
+			c.Transitions[i].Pos = diag.Pos{}
 		}
 		return c
 	}
@@ -636,9 +637,9 @@ func TestVSDXBadInput(t *testing.T) {
 			if !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("Read error = %q, want %q in it", err, tt.want)
 			}
-			var l chart.Diagnostics
-			if !errors.As(err, &l) || len(l) != 1 || l[0].Severity != chart.Error || !strings.HasPrefix(l[0].Pos.File, "b.vsdx") {
-				t.Errorf("Read error = %#v, want one chart.Diagnostic", err)
+			var l diag.List
+			if !errors.As(err, &l) || len(l) != 1 || l[0].Severity != diag.Error || !strings.HasPrefix(l[0].Pos.File, "b.vsdx") {
+				t.Errorf("Read error = %#v, want one diag.Diagnostic", err)
 			}
 		})
 	}
@@ -686,7 +687,7 @@ func TestVSDXOddParts(t *testing.T) {
 	if len(doc.Pages) != 2 || len(doc.Pages[1].Shapes) != 8 || doc.Pages[0].Shapes[0].Text != "walk\nLeft\n" {
 		t.Errorf("%d pages, %d shapes on the second; text %q", len(doc.Pages), len(doc.Pages[1].Shapes), doc.Pages[0].Shapes[0].Text)
 	}
-	if len(doc.Diagnostics) != 1 || !strings.Contains(doc.Diagnostics[0].Error(), "o.vsdx!docProps/core.xml:1:") || doc.Diagnostics[0].Severity != chart.Warning ||
+	if len(doc.Diagnostics) != 1 || !strings.Contains(doc.Diagnostics[0].Error(), "o.vsdx!docProps/core.xml:1:") || doc.Diagnostics[0].Severity != diag.Warning ||
 		!strings.HasSuffix(doc.Diagnostics[0].Message, "; the document's title is left out") {
 		t.Errorf("Diagnostics = %v", doc.Diagnostics)
 	}

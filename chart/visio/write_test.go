@@ -10,6 +10,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/visio"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/charttest"
 )
 
@@ -278,7 +279,7 @@ func escape(s string) string {
 func TestWriteStencilInvalid(t *testing.T) {
 	var b bytes.Buffer
 	err := visio.WriteStencil(&b, &chart.Stencil{Name: "x"})
-	var l chart.Diagnostics
+	var l diag.List
 	if !errors.As(err, &l) || !strings.Contains(err.Error(), "the state master is missing") || b.Len() != 0 {
 		t.Errorf("WriteStencil(invalid) = %v, wrote %d bytes", err, b.Len())
 	}

@@ -6,8 +6,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/compile"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 func runCheck(args []string, stdout, stderr io.Writer) error {
@@ -38,7 +38,7 @@ Flags:
 	bad := 0
 	for _, path := range files {
 		c, err := readChart(path, ro)
-		var ds chart.Diagnostics
+		var ds diag.List
 		switch {
 		case c != nil:
 			ds = compile.Check(c, compile.Options{Stencil: ro.Stencil})

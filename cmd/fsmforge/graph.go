@@ -8,6 +8,7 @@ import (
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/dot"
 	"github.com/fsmforge/fsmforge/chart/mermaid"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 func runGraph(args []string, stdout, stderr io.Writer) error {
@@ -55,7 +56,7 @@ Flags:
 func readForExport(cmd, path string, ro chart.ReadOptions, stderr io.Writer) (*chart.Chart, error) {
 	c, err := readChart(path, ro)
 	if err != nil {
-		var ds chart.Diagnostics
+		var ds diag.List
 		if errors.As(err, &ds) {
 			printDiagnostics(stderr, ds)
 			suggestLenient(stderr, cmd, path, ds, ro.Lenient)

@@ -14,6 +14,7 @@ import (
 	"github.com/fsmforge/fsmforge/chart"
 	_ "github.com/fsmforge/fsmforge/chart/formats" // every drawing format
 	"github.com/fsmforge/fsmforge/compile"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/table"
 )
 
@@ -80,7 +81,7 @@ func readChart(path string, opt chart.ReadOptions) (*chart.Chart, error) {
 func compileFile(cmd, path string, ro chart.ReadOptions, opt compile.Options, stderr io.Writer) (*compile.Result, error) {
 	c, err := readChart(path, ro)
 	if err != nil {
-		var ds chart.Diagnostics
+		var ds diag.List
 		if errors.As(err, &ds) {
 			printDiagnostics(stderr, ds)
 			suggestLenient(stderr, cmd, path, ds, ro.Lenient)
@@ -103,14 +104,14 @@ func compileFile(cmd, path string, ro chart.ReadOptions, opt compile.Options, st
 
 // counts renders how many errors, warnings and notes a list holds: "2
 // errors, 1 warning, 0 notes".
-func counts(ds chart.Diagnostics) string {
+func counts(ds diag.List) string {
 	var n [3]int
 	for _, d := range ds {
 		if int(d.Severity) < len(n) {
 			n[d.Severity]++
 		}
 	}
-	return plural(n[chart.Error], "error") + ", " + plural(n[chart.Warning], "warning") + ", " + plural(n[chart.Note], "note")
+	return plural(n[diag.Error], "error") + ", " + plural(n[diag.Warning], "warning") + ", " + plural(n[diag.Note], "note")
 }
 
 // suggestStencil, when a drawing was read without a stencil and a stencil
@@ -132,12 +133,12 @@ func suggestStencil(w io.Writer, path string, st *chart.Stencil) {
 // suggestLenient, when errors of a strict reading would be warnings of a
 // lenient one (their hints say -lenient), prints the command line that
 // reads the file leniently.
-func suggestLenient(w io.Writer, cmd, path string, ds chart.Diagnostics, lenient bool) {
+func suggestLenient(w io.Writer, cmd, path string, ds diag.List, lenient bool) {
 	if lenient {
 		return
 	}
 	for _, d := range ds {
-		if d.Severity == chart.Error && strings.Contains(d.Hint, "-lenient") {
+		if d.Severity == diag.Error && strings.Contains(d.Hint, "-lenient") {
 			fmt.Fprintf(w, "%s: to leave out what fsmforge cannot hold yet, with a warning for each, run: fsmforge %s -lenient ... %s\n", path, cmd, path)
 			return
 		}
@@ -149,7 +150,7 @@ func suggestLenient(w io.Writer, cmd, path string, ds chart.Diagnostics, lenient
 //	goomba.vdx:41:7: page "Page-1", shape 12 "walkLeft": compile: ...
 //
 // with its hint, if any, on the next line.
-func printDiagnostics(w io.Writer, ds chart.Diagnostics) {
+func printDiagnostics(w io.Writer, ds diag.List) {
 	for _, d := range ds {
 		fmt.Fprintln(w, d.Error())
 		if d.Hint != "" {

@@ -11,12 +11,13 @@ import (
 	"testing"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // CheckChart checks what an importer's Read (or ReadFile, or Interpret)
 // returned, c and err, against what every importer promises:
 //
-//   - a nil chart comes with an error; an error is a [chart.Diagnostics]
+//   - a nil chart comes with an error; an error is a [diag.List]
 //     holding errors, and it is there exactly when the chart's
 //     diagnostics hold errors;
 //   - States and Transitions are not nil; state and transition IDs are not
@@ -37,7 +38,7 @@ import (
 func CheckChart(tb testing.TB, c *chart.Chart, err error) {
 	tb.Helper()
 	if err != nil {
-		var l chart.Diagnostics
+		var l diag.List
 		if !errors.As(err, &l) || len(l) == 0 || !l.HasErrors() || err.Error() == "" {
 			tb.Errorf("error %T %q is not a list of errors", err, err)
 			return
@@ -66,15 +67,15 @@ func CheckChart(tb testing.TB, c *chart.Chart, err error) {
 		if d.Error() == "" || d.Message == "" || !prefixed(d.Message) {
 			tb.Errorf("diagnostic %#v renders as %q", d, d.Error())
 		}
-		if d.Severity > chart.Note {
+		if d.Severity > diag.Note {
 			tb.Errorf("diagnostic %#v has an invalid severity", d)
 		}
-		if d.Severity == chart.Error && errors.Is(d.Err, chart.ErrNesting) {
+		if d.Severity == diag.Error && errors.Is(d.Err, chart.ErrNesting) {
 			nesting = true
 		}
 	}
 	if err := c.Diagnostics.Err(); err != nil {
-		var l chart.Diagnostics
+		var l diag.List
 		if err.Error() == "" || !errors.As(err, &l) {
 			tb.Errorf("Diagnostics.Err() = %T %q", err, err)
 		}

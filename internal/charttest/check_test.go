@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // recorder is a testing.TB that records what CheckChart reports.
@@ -30,10 +31,10 @@ func TestCheckChart(t *testing.T) {
 				{ID: "t1", From: "a", Order: 1, Target: chart.Target{Kind: chart.ToState, State: "b"}},
 				{ID: "t2", AnyState: true, Order: 1, Target: chart.Target{Kind: chart.ToFinal}},
 			},
-			Diagnostics: chart.Diagnostics{{Severity: chart.Note, Message: "x: a note"}},
+			Diagnostics: diag.List{{Severity: diag.Note, Message: "x: a note"}},
 		}
 	}
-	failed := chart.Diagnostics{{Message: "x: bad"}}
+	failed := diag.List{{Message: "x: bad"}}
 	for _, tt := range []struct {
 		name  string
 		c     func() *chart.Chart
@@ -58,9 +59,9 @@ func TestCheckChart(t *testing.T) {
 		{"into a compound Flatten could not enter", func() *chart.Chart {
 			c := good()
 			c.Transitions[0].Target.State = "compound"
-			c.Diagnostics = chart.Diagnostics{{Message: "chart: no initial state", Err: chart.ErrNesting}}
+			c.Diagnostics = diag.List{{Message: "chart: no initial state", Err: chart.ErrNesting}}
 			return c
-		}, chart.Diagnostics{{Message: "chart: no initial state", Err: chart.ErrNesting}}, false},
+		}, diag.List{{Message: "chart: no initial state", Err: chart.ErrNesting}}, false},
 		{"final with a state", func() *chart.Chart { c := good(); c.Transitions[1].Target.State = "a"; return c }, nil, true},
 		{"order 0", func() *chart.Chart { c := good(); c.Transitions[0].Order = 0; return c }, nil, true},
 		{"message without prefix", func() *chart.Chart { c := good(); c.Diagnostics[0].Message = "A note"; return c }, nil, true},

@@ -32,6 +32,7 @@ import (
 	"unicode"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // blockSize is the number of values in a Block's blocks.
@@ -96,7 +97,7 @@ func (x *Strings) Clone(s string) string {
 }
 
 // Pos returns p with its strings cloned: File, Page, Shape and ShapeName.
-func (x *Strings) Pos(p chart.Pos) chart.Pos {
+func (x *Strings) Pos(p diag.Pos) diag.Pos {
 	p.File = x.Clone(p.File)
 	p.Page = x.Clone(p.Page)
 	p.Shape = x.Clone(p.Shape)

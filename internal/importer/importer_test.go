@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 func TestStrings(t *testing.T) {
@@ -18,8 +19,8 @@ func TestStrings(t *testing.T) {
 	if x.Clone("") != "" {
 		t.Errorf(`Clone("") is not ""`)
 	}
-	p := x.Pos(chart.Pos{File: "f", Page: "p", Shape: "s", ShapeName: "walkLeft", Line: 3, Col: 4})
-	if p != (chart.Pos{File: "f", Page: "p", Shape: "s", ShapeName: "walkLeft", Line: 3, Col: 4}) || unsafe.StringData(p.ShapeName) != unsafe.StringData(a) {
+	p := x.Pos(diag.Pos{File: "f", Page: "p", Shape: "s", ShapeName: "walkLeft", Line: 3, Col: 4})
+	if p != (diag.Pos{File: "f", Page: "p", Shape: "s", ShapeName: "walkLeft", Line: 3, Col: 4}) || unsafe.StringData(p.ShapeName) != unsafe.StringData(a) {
 		t.Errorf("Pos = %+v, want the same with interned strings", p)
 	}
 }

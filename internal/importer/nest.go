@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // This file checks what the nesting of a chart read from a drawing asks
@@ -87,7 +88,7 @@ func StencilInitialHint(st *chart.Stencil, shape string) string {
 // property) in the transition's where: "Shape Data" (Visio), "Edit Data"
 // (draw.io), "properties (Edit > Properties > Data)" (yEd). It panics if
 // k is not the kind of a start or a history.
-func IgnoredTest(at chart.Pos, k chart.StateKind, from, test, prop, where string) Problem {
+func IgnoredTest(at diag.Pos, k chart.StateKind, from, test, prop, where string) Problem {
 	if !k.UntestedTransition() {
 		panic("importer: IgnoredTest of a " + k.String() + " state, whose transitions take tests")
 	}
@@ -98,7 +99,7 @@ func IgnoredTest(at chart.Pos, k chart.StateKind, from, test, prop, where string
 			what = "a deep history state"
 		}
 	}
-	return Problem{Pos: at, Severity: chart.Warning, Hint: fmt.Sprintf("clear %q in the transition's %s", prop, where),
+	return Problem{Pos: at, Severity: diag.Warning, Hint: fmt.Sprintf("clear %q in the transition's %s", prop, where),
 		Message: fmt.Sprintf("the transition of %s, %s, has test %q, which is ignored: %s", from, what, Shorten(test, 40), why)}
 }
 
@@ -113,8 +114,8 @@ const (
 // which the importer leaves out with its transitions: a history keeps the
 // history of the state it is drawn in. noun names it as the drawing
 // does: "history" (UML's), "$H" (StateSmith's).
-func HistoryInNoState(at chart.Pos, noun, id string) Problem {
-	return Problem{Pos: at, Severity: chart.Error, Hint: hintHistoryInside,
+func HistoryInNoState(at diag.Pos, noun, id string) Problem {
+	return Problem{Pos: at, Severity: diag.Error, Hint: hintHistoryInside,
 		Message: fmt.Sprintf("%s %s is drawn in no state: a history keeps the history of the state it is drawn in; it and its transitions are left out", noun, id)}
 }
 
@@ -235,7 +236,7 @@ func (t *tree) regionsOnly(startsChecked bool) []Problem {
 		if s.Kind == chart.EndState {
 			a = "an"
 		}
-		ps = append(ps, Problem{Pos: s.Pos, Severity: chart.Error, Hint: "draw it inside one of the regions",
+		ps = append(ps, Problem{Pos: s.Pos, Severity: diag.Error, Hint: "draw it inside one of the regions",
 			Message: fmt.Sprintf("%s %s pseudo-state inside parallel state %q: the states inside a parallel state are its regions", a, s.Kind, t.name(s.Parent))})
 	}
 	return ps
@@ -272,7 +273,7 @@ func (t *tree) historyTransitions(noun string) []Problem {
 		}
 		ts := t.out[h.ID]
 		if len(ts) > 1 {
-			ps = append(ps, Problem{Pos: h.Pos, Severity: chart.Error, Hint: hintHistoryDefault,
+			ps = append(ps, Problem{Pos: h.Pos, Severity: diag.Error, Hint: hintHistoryDefault,
 				Message: fmt.Sprintf("%s %s has %d transitions: a history has one, its default, to the state it enters when there is no history yet", noun, h.ID, len(ts))})
 		}
 		for _, k := range ts {
@@ -286,17 +287,17 @@ func (t *tree) historyTransitions(noun string) []Problem {
 func (t *tree) historyTransition(h *chart.State, tr *chart.Transition, noun string) []Problem {
 	var ps []Problem
 	if tr.Event != "" || tr.Guard != "" {
-		ps = append(ps, Problem{Pos: tr.Pos, Severity: chart.Error, Hint: hintHistoryDefault,
+		ps = append(ps, Problem{Pos: tr.Pos, Severity: diag.Error, Hint: hintHistoryDefault,
 			Message: fmt.Sprintf("the transition of %s %s has a trigger or a guard (%q): a history's transition is its default, taken whenever there is no history, without a test",
 				noun, h.ID, Shorten(chart.NormalizeSpace(tr.Label), 40))})
 	}
 	if tr.Target.Kind != chart.ToState {
-		return append(ps, Problem{Pos: tr.Pos, Severity: chart.Error, Hint: "end the transition at the state to enter when there is no history yet",
+		return append(ps, Problem{Pos: tr.Pos, Severity: diag.Error, Hint: "end the transition at the state to enter when there is no history yet",
 			Message: fmt.Sprintf("the transition of %s %s enters no state: it goes to the %s", noun, h.ID, tr.Target.Kind)})
 	}
 	for _, id := range append([]string{tr.Target.State}, tr.Also...) {
 		if !t.inside(id, h.Parent) {
-			ps = append(ps, Problem{Pos: tr.Pos, Severity: chart.Error, Hint: "draw the transition to a state inside the history's state",
+			ps = append(ps, Problem{Pos: tr.Pos, Severity: diag.Error, Hint: "draw the transition to a state inside the history's state",
 				Message: fmt.Sprintf("the transition of %s %s goes to %q, which is not inside state %q: a history enters the states of its own state", noun, h.ID, t.name(id), t.name(h.Parent))})
 		}
 	}
@@ -317,7 +318,7 @@ func (t *tree) historyDefaults(n Nesting) []Problem {
 		parent := t.name(h.Parent)
 		e := t.entry(t.parent[i])
 		if e.target.State == "" {
-			ps = append(ps, Problem{Pos: h.Pos, Severity: chart.Error, Hint: hintHistoryDefault,
+			ps = append(ps, Problem{Pos: h.Pos, Severity: diag.Error, Hint: hintHistoryDefault,
 				Message: fmt.Sprintf("history %s has no transition, and state %q has no start state whose one transition, nor a state marked initial, says which state to enter when there is no history yet",
 					h.ID, parent)})
 			continue
@@ -348,7 +349,7 @@ func (t *tree) historyDefaults(n Nesting) []Problem {
 		if e.start {
 			how = fmt.Sprintf("%q, where the start state of %q leads", t.name(e.target.State), parent)
 		}
-		ps = append(ps, Problem{Pos: h.Pos, Severity: chart.Note,
+		ps = append(ps, Problem{Pos: h.Pos, Severity: diag.Note,
 			Message: fmt.Sprintf("history %s has no transition: when there is no history yet, it enters %s, as UML enters the state", h.ID, how)})
 	}
 	return ps
@@ -427,7 +428,7 @@ func (t *tree) noInitials(hint string) []Problem {
 	var ps []Problem
 	for _, e := range t.findNoInitials("history") {
 		s := &t.c.States[e.State]
-		ps = append(ps, Problem{Pos: s.Pos, Severity: chart.Error, Hint: hint,
+		ps = append(ps, Problem{Pos: s.Pos, Severity: diag.Error, Hint: hint,
 			Message: fmt.Sprintf("state %q holds states but no initial state, and %s: the drawing does not say which of them the machine is then in (a statechart would enter %q, the first in the file)",
 				t.name(s.ID), e.How, t.name(t.c.States[e.First].ID))})
 	}
@@ -617,7 +618,7 @@ func ignoredRegionMark(states []chart.State, index map[string]int, i int, st *ch
 	p := name(index[s.Parent])
 	m := st.Masters
 	region := cmp.Or(m.Composite, m.State)
-	return Problem{Pos: s.Pos, Severity: chart.Warning,
+	return Problem{Pos: s.Pos, Severity: diag.Warning,
 		Hint: fmt.Sprintf("draw the region with the %q master: entering a parallel state enters all its regions", region),
 		Message: fmt.Sprintf("region %q of parallel state %q is drawn with the %q master: entering %q enters all its regions, and the machine does not start in it (its level starts elsewhere), so the mark is ignored",
 			name(i), p, m.Initial, p)}

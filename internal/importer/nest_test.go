@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // nestChart makes a chart of states "id", "id<parent" or "id:kind<parent"
@@ -21,7 +22,7 @@ func nestChart(states []string, trans ...string) *chart.Chart {
 	for _, s := range states {
 		s, parent, _ := strings.Cut(s, "<")
 		id, kind, _ := strings.Cut(s, ":")
-		st := chart.State{ID: id, Name: id, Parent: parent, Kind: kinds[kind], Initial: kind == "init" || kind == "start", Pos: chart.Pos{Shape: id}}
+		st := chart.State{ID: id, Name: id, Parent: parent, Kind: kinds[kind], Initial: kind == "init" || kind == "start", Pos: diag.Pos{Shape: id}}
 		if st.Kind != chart.NormalState && st.Kind != chart.ParallelState {
 			st.Name = ""
 		}
@@ -31,7 +32,7 @@ func nestChart(states []string, trans ...string) *chart.Chart {
 		t, guard, _ := strings.Cut(t, " ")
 		from, to, _ := strings.Cut(t, ">")
 		to, also, _ := strings.Cut(to, "+")
-		tr := chart.Transition{ID: fmt.Sprint("t", i), From: from, Target: chart.Target{State: to}, Guard: strings.Trim(guard, "[]"), Label: guard, Pos: chart.Pos{Shape: fmt.Sprint("t", i)}}
+		tr := chart.Transition{ID: fmt.Sprint("t", i), From: from, Target: chart.Target{State: to}, Guard: strings.Trim(guard, "[]"), Label: guard, Pos: diag.Pos{Shape: fmt.Sprint("t", i)}}
 		if to == "" {
 			tr.Target.Kind = chart.ToFinal
 		}
@@ -190,8 +191,8 @@ func TestIgnoredTest(t *testing.T) {
 		{chart.HistoryState, `the transition of node S, a history state, has test "hitByPlayer", which is ignored: a history's transition is its default, taken without a test whenever its state has no history yet`},
 		{chart.DeepHistoryState, `the transition of node S, a deep history state, has test "hitByPlayer", which is ignored: a history's transition is its default, taken without a test whenever its state has no history yet`},
 	} {
-		p := IgnoredTest(chart.Pos{Shape: "e1"}, tt.k, "node S", "hitByPlayer", "Test", "Edit Data")
-		if p.Severity != chart.Warning || p.Pos.Shape != "e1" || p.Message != tt.want || p.Hint != `clear "Test" in the transition's Edit Data` {
+		p := IgnoredTest(diag.Pos{Shape: "e1"}, tt.k, "node S", "hitByPlayer", "Test", "Edit Data")
+		if p.Severity != diag.Warning || p.Pos.Shape != "e1" || p.Message != tt.want || p.Hint != `clear "Test" in the transition's Edit Data` {
 			t.Errorf("IgnoredTest(%v) = %+v, want a warning at e1: %s", tt.k, p, tt.want)
 		}
 	}
@@ -200,7 +201,7 @@ func TestIgnoredTest(t *testing.T) {
 			t.Errorf("IgnoredTest(normal) did not panic")
 		}
 	}()
-	IgnoredTest(chart.Pos{}, chart.NormalState, "node S", "hitByPlayer", "Test", "Edit Data")
+	IgnoredTest(diag.Pos{}, chart.NormalState, "node S", "hitByPlayer", "Test", "Edit Data")
 }
 
 func TestNoInitials(t *testing.T) {
@@ -218,8 +219,8 @@ func TestNoInitials(t *testing.T) {
 }
 
 func TestHistoryInNoState(t *testing.T) {
-	p := HistoryInNoState(chart.Pos{Shape: "h"}, "$H", "h")
-	if p.Severity != chart.Error || p.Pos.Shape != "h" || p.Hint == "" ||
+	p := HistoryInNoState(diag.Pos{Shape: "h"}, "$H", "h")
+	if p.Severity != diag.Error || p.Pos.Shape != "h" || p.Hint == "" ||
 		p.Message != "$H h is drawn in no state: a history keeps the history of the state it is drawn in; it and its transitions are left out" {
 		t.Errorf("HistoryInNoState = %+v", p)
 	}

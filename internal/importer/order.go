@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // Unordered and Else are the keys of [RankOrders] for a transition drawn
@@ -142,7 +143,7 @@ func (r *ranker) rank(g []int) {
 	}
 	if len(elses) > 1 {
 		where, at := r.groupName(&c.Transitions[elses[1]])
-		c.Diagnostics = append(c.Diagnostics, chart.Diagnostic{Pos: at, Severity: chart.Error,
+		c.Diagnostics = append(c.Diagnostics, diag.Diagnostic{Pos: at, Severity: diag.Error,
 			Message: fmt.Sprintf("%s: %s: %d transitions are marked else; one is taken when no other is, so only one may be", r.pkg, where, len(elses)),
 			Hint:    "keep one else transition, and give the others a trigger or a guard"})
 	}
@@ -150,7 +151,7 @@ func (r *ranker) rank(g []int) {
 
 // groupName names the state a transition leaves, for messages, and gives
 // the state's position (the transition's for any-state transitions).
-func (r *ranker) groupName(t *chart.Transition) (string, chart.Pos) {
+func (r *ranker) groupName(t *chart.Transition) (string, diag.Pos) {
 	if t.AnyState {
 		return "any-state transitions", t.Pos
 	}
@@ -199,7 +200,7 @@ func (r *ranker) warnMixed(seq, ordered, none []int) {
 		}
 		list = append(list, s)
 	}
-	c.Diagnostics = append(c.Diagnostics, chart.Diagnostic{Pos: at, Severity: chart.Warning,
+	c.Diagnostics = append(c.Diagnostics, diag.Diagnostic{Pos: at, Severity: diag.Warning,
 		Message: fmt.Sprintf("%s: %s: %d of %d transitions have an order and %d %s none; those without one are tried after those with one, in document order: %s",
 			r.pkg, where, len(ordered), len(seq), len(none), hasHave(len(none)), strings.Join(list, ", ")),
 		Hint: "number every transition of the state, or none of them"})

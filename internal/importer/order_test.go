@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 func TestRankOrders(t *testing.T) {
@@ -55,7 +56,7 @@ func TestRankOrders(t *testing.T) {
 // TestRankOrdersNames checks that the warnings name a state by its name
 // (by its ID when it has none) and are at its position.
 func TestRankOrdersNames(t *testing.T) {
-	at := chart.Pos{Shape: "7"}
+	at := diag.Pos{Shape: "7"}
 	c := &chart.Chart{States: []chart.State{{ID: "a", Name: "Alpha", Pos: at}, {ID: "b"}}}
 	for _, from := range []string{"a", "a", "b", "b"} {
 		c.Transitions = append(c.Transitions, chart.Transition{From: from, Label: "x"})

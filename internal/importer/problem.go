@@ -1,6 +1,6 @@
 package importer
 
-import "github.com/fsmforge/fsmforge/chart"
+import "github.com/fsmforge/fsmforge/diag"
 
 // Problem is something a check the importers share (this package's, and
 // package internal/statesmith's) found in a drawing: what a chart cannot
@@ -10,12 +10,12 @@ import "github.com/fsmforge/fsmforge/chart"
 // Pos is zero, the position of the shape it read), and Hint in its own
 // style.
 type Problem struct {
-	Severity chart.Severity
+	Severity diag.Severity
 
 	// Pos is where the problem is, for the checks of a chart
 	// ([CheckNesting], statesmith.ResolveVias...); zero for the problems
 	// of a label, which are at the shape that holds it.
-	Pos chart.Pos
+	Pos diag.Pos
 
 	// Message says what is wrong, in lower case, without a prefix:
 	// `behaviour "EV1 EV2" does not follow StateSmith's grammar: ...`.
@@ -32,10 +32,10 @@ type Problem struct {
 // `state "A": `, or "") and the problem's Message; a problem without a
 // position of its own is at at; hint, when not nil, writes each hint in
 // the importer's style.
-func AppendDiagnostics(ds chart.Diagnostics, ps []Problem, prefix, about string, at chart.Pos, hint func(string) string) chart.Diagnostics {
+func AppendDiagnostics(ds diag.List, ps []Problem, prefix, about string, at diag.Pos, hint func(string) string) diag.List {
 	for _, p := range ps {
-		d := chart.Diagnostic{Pos: p.Pos, Severity: p.Severity, Message: prefix + about + p.Message, Hint: p.Hint}
-		if p.Pos == (chart.Pos{}) {
+		d := diag.Diagnostic{Pos: p.Pos, Severity: p.Severity, Message: prefix + about + p.Message, Hint: p.Hint}
+		if p.Pos == (diag.Pos{}) {
 			d.Pos = at
 		}
 		if hint != nil {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/compile"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // TestIgnoredInParallel checks what the differential test's author found
@@ -16,7 +17,7 @@ import (
 func TestIgnoredInParallel(t *testing.T) {
 	to := func(id string) chart.Target { return chart.Target{Kind: chart.ToState, State: id} }
 	region := func(id, parent string, initial bool) chart.State {
-		return chart.State{ID: id, Name: id, Parent: parent, Initial: initial, Pos: chart.Pos{Shape: id}}
+		return chart.State{ID: id, Name: id, Parent: parent, Initial: initial, Pos: diag.Pos{Shape: id}}
 	}
 	parallel := func(s chart.State) chart.State { s.Kind = chart.ParallelState; return s }
 	tests := []struct {
@@ -29,7 +30,7 @@ func TestIgnoredInParallel(t *testing.T) {
 		// The start state would enter B2 with the action door=shut.
 		name: "start state in a parallel state",
 		states: []chart.State{parallel(region("P", "", true)),
-			{ID: "start1", Kind: chart.StartState, Parent: "P", Pos: chart.Pos{Shape: "start1"}},
+			{ID: "start1", Kind: chart.StartState, Parent: "P", Pos: diag.Pos{Shape: "start1"}},
 			region("A", "P", false), region("B", "P", false), region("B1", "B", false), region("B2", "B", false)},
 		trans: []chart.Transition{{ID: "t1", From: "start1", Order: 1, Target: to("B2"),
 			Actions: []chart.Action{{Property: "door", Value: "shut"}}}},
@@ -52,7 +53,7 @@ func TestIgnoredInParallel(t *testing.T) {
 			found := false
 			for _, d := range res.Diagnostics {
 				all = append(all, d.Error())
-				found = found || strings.Contains(d.Message, tt.want) && (d.Severity == chart.Error) == tt.error
+				found = found || strings.Contains(d.Message, tt.want) && (d.Severity == diag.Error) == tt.error
 			}
 			if !found || (err != nil) != tt.error {
 				t.Fatalf("Compile: %v; diagnostics:\n%s\nwant one saying %q", err, strings.Join(all, "\n"), tt.want)

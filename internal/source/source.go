@@ -31,7 +31,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // ErrTooLarge is the error of [ReadAll] for a reader that holds more than
@@ -81,11 +81,11 @@ func SizeString(n int64) string {
 	return strconv.FormatInt(n, 10) + " bytes"
 }
 
-// Fatal returns a [chart.Diagnostics] holding one error, at line and col
+// Fatal returns a [diag.List] holding one error, at line and col
 // (0 when unknown) of file, wrapping err: what an importer returns for a
 // file that cannot be read.
 func Fatal(file string, line, col int, err error, msg, hint string) error {
-	return chart.Diagnostics{{Pos: chart.Pos{File: file, Line: line, Col: col}, Message: msg, Hint: hint, Err: err}}
+	return diag.List{{Pos: diag.Pos{File: file, Line: line, Col: col}, Message: msg, Hint: hint, Err: err}}
 }
 
 // ErrText is err's message without a repetition of path, for an error of

@@ -12,7 +12,7 @@ import (
 	"testing/iotest"
 	"unicode/utf16"
 
-	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 func TestReadAll(t *testing.T) {
@@ -70,7 +70,7 @@ func TestSizeString(t *testing.T) {
 func TestFatal(t *testing.T) {
 	sentinel := errors.New("sentinel")
 	err := Fatal("f.x", 2, 3, sentinel, "x: msg", "hint")
-	var l chart.Diagnostics
+	var l diag.List
 	if !errors.As(err, &l) || len(l) != 1 || !errors.Is(err, sentinel) || err.Error() != "f.x:2:3: x: msg" || l[0].Hint != "hint" {
 		t.Errorf("Fatal = %#v (%v)", err, err)
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/importer"
 )
 
@@ -30,7 +31,7 @@ type Reading struct {
 // behaviour's problems, which the importer says are about the state, and
 // then the warnings about the spellings of its events. Neither has a
 // position: both are at the state.
-func (r *Reading) State(id string, pos chart.Pos, behaviour string) (problems, spellings []importer.Problem) {
+func (r *Reading) State(id string, pos diag.Pos, behaviour string) (problems, spellings []importer.Problem) {
 	hs, problems := StateHandlers(behaviour)
 	for _, h := range hs {
 		h.State, h.Pos = id, pos
@@ -89,7 +90,7 @@ type Point struct {
 	Parent string // the chart ID of the state it is drawn in
 	Label  string // "1", "from_back"
 	Exit   bool   // an exit point; false for an entry point
-	Pos    chart.Pos
+	Pos    diag.Pos
 }
 
 // Via is a transition of the chart that goes through a point: "via entry
@@ -121,7 +122,7 @@ func ResolveVias(c *chart.Chart, points []Point, vias []Via) []importer.Problem 
 		p := &points[i]
 		k := key{p.Parent, p.Label, p.Exit}
 		if byKey[k] != nil {
-			ps = append(ps, importer.Problem{Pos: p.Pos, Severity: chart.Error, Hint: hintTwice,
+			ps = append(ps, importer.Problem{Pos: p.Pos, Severity: diag.Error, Hint: hintTwice,
 				Message: fmt.Sprintf("%s %q is drawn twice in state %q", pointKind(p.Exit), p.Label, name.of(p.Parent))})
 			continue
 		}
@@ -135,7 +136,7 @@ func ResolveVias(c *chart.Chart, points []Point, vias []Via) []importer.Problem 
 				t.Target.State = p.State
 				used[k] = true
 			} else {
-				ps = append(ps, importer.Problem{Pos: t.Pos, Severity: chart.Error,
+				ps = append(ps, importer.Problem{Pos: t.Pos, Severity: diag.Error,
 					Message: fmt.Sprintf("the transition goes via entry %q, but the state it enters, %q, has no entry point %q", v.Entry, name.of(t.Target.State), v.Entry),
 					Hint:    "draw the entry point inside the state (a shape labelled \"entry : " + v.Entry + "\"), or correct the label"})
 			}
@@ -146,7 +147,7 @@ func ResolveVias(c *chart.Chart, points []Point, vias []Via) []importer.Problem 
 				t.From = p.State
 				used[k] = true
 			} else {
-				ps = append(ps, importer.Problem{Pos: t.Pos, Severity: chart.Error,
+				ps = append(ps, importer.Problem{Pos: t.Pos, Severity: diag.Error,
 					Message: fmt.Sprintf("the transition goes via exit %q, but the state it leaves, %q, has no exit point %q", v.Exit, name.of(t.From), v.Exit),
 					Hint:    "draw the exit point inside the state (a shape labelled \"exit : " + v.Exit + "\"), or correct the label"})
 			}
@@ -155,7 +156,7 @@ func ResolveVias(c *chart.Chart, points []Point, vias []Via) []importer.Problem 
 	for i := range points {
 		p := &points[i]
 		if p.Exit && !used[key{p.Parent, p.Label, true}] {
-			ps = append(ps, importer.Problem{Pos: p.Pos, Severity: chart.Warning,
+			ps = append(ps, importer.Problem{Pos: p.Pos, Severity: diag.Warning,
 				Message: fmt.Sprintf("exit point %q of state %q: no transition of the state goes via exit %q, so the machine stays in the point once it enters it", p.Label, name.of(p.Parent), p.Label),
 				Hint:    "label the transition that leaves the state this way \"via exit " + p.Label + "\""})
 		}
@@ -203,7 +204,7 @@ type Handler struct {
 	Event string // the event; "" for the do event, the machine's update
 	Guard string // the handler stops the event only when it holds; "" for always
 	Text  string // the behaviour as written
-	Pos   chart.Pos
+	Pos   diag.Pos
 }
 
 // CheckHandlers reports the handlers that change what the chart means:
@@ -261,11 +262,11 @@ func stops(name *names, h *Handler, p string, t *chart.Transition) importer.Prob
 		hint = "to keep the machine in the state on " + t.Event + " [" + h.Guard + "], draw a transition on it from the state to itself; or remove the handler"
 	}
 	if h.Event == "" {
-		return importer.Problem{Pos: h.Pos, Severity: chart.Error, Hint: hintDo,
+		return importer.Problem{Pos: h.Pos, Severity: diag.Error, Hint: hintDo,
 			Message: fmt.Sprintf("state %q consumes the do event (%s), which stops the transition %s of state %q (%s) while the machine is in it%s; a chart cannot say so",
 				name.of(h.State), strconv.Quote(h.Text), t.ID, name.of(p), strconv.Quote(t.Label), when)}
 	}
-	return importer.Problem{Pos: h.Pos, Severity: chart.Error, Hint: hint,
+	return importer.Problem{Pos: h.Pos, Severity: diag.Error, Hint: hint,
 		Message: fmt.Sprintf("state %q handles %s itself (%s), which stops the transition on %s of state %q (%s) while the machine is in it%s; fsmforge keeps no handler without a transition, so it would take that transition",
 			name.of(h.State), h.Event, strconv.Quote(h.Text), t.Event, name.of(p), strconv.Quote(t.Label), when)}
 }
@@ -298,18 +299,18 @@ func EnterStarts(c *chart.Chart) []importer.Problem {
 		}
 		start, ts := t.Target.State, out[t.Target.State]
 		if len(ts) == 0 || c.Transitions[ts[0]].Target.State == start {
-			ps = append(ps, importer.Problem{Pos: t.Pos, Severity: chart.Error, Hint: hintEnterStart,
+			ps = append(ps, importer.Problem{Pos: t.Pos, Severity: diag.Error, Hint: hintEnterStart,
 				Message: fmt.Sprintf("edge %s enters the initial state %s, which does not lead to one state", t.ID, start)})
 			continue
 		}
 		u := &c.Transitions[ts[0]]
 		t.Target = u.Target
 		if len(ts) == 1 && u.Event == "" && u.Guard == "" {
-			ps = append(ps, importer.Problem{Pos: t.Pos, Severity: chart.Note,
+			ps = append(ps, importer.Problem{Pos: t.Pos, Severity: diag.Note,
 				Message: fmt.Sprintf("edge %s enters the initial state %s: it goes where the initial state leads, to %s", t.ID, start, t.Target)})
 			continue
 		}
-		ps = append(ps, importer.Problem{Pos: t.Pos, Severity: chart.Error, Hint: hintEnterStart,
+		ps = append(ps, importer.Problem{Pos: t.Pos, Severity: diag.Error, Hint: hintEnterStart,
 			Message: fmt.Sprintf("edge %s enters the initial state %s, which does not lead to one state without a condition; read as going where its first transition leads, to %s", t.ID, start, t.Target)})
 	}
 	return ps
@@ -351,13 +352,13 @@ func CheckStarts(c *chart.Chart) []importer.Problem {
 		}
 		switch t := ts[0]; {
 		case len(ts) > 1:
-			ps = append(ps, importer.Problem{Pos: st.Pos, Severity: chart.Error, Hint: hintChoice,
+			ps = append(ps, importer.Problem{Pos: st.Pos, Severity: diag.Error, Hint: hintChoice,
 				Message: fmt.Sprintf("the initial state of state %q has %d transitions: a conditional initial transition inside a state is not supported yet, as entering the state would always take the first", name.of(st.Parent), len(ts))})
 		case t.Event != "" || t.Guard != "":
-			ps = append(ps, importer.Problem{Pos: st.Pos, Severity: chart.Error, Hint: hintChoice,
+			ps = append(ps, importer.Problem{Pos: st.Pos, Severity: diag.Error, Hint: hintChoice,
 				Message: fmt.Sprintf("the transition of the initial state of state %q has a trigger or a guard (%s): not supported yet, as entering the state always takes it", name.of(st.Parent), strconv.Quote(t.Label))})
 		case t.Action != "":
-			ps = append(ps, importer.Problem{Pos: t.Pos, Severity: chart.Warning, Hint: hintCode,
+			ps = append(ps, importer.Problem{Pos: t.Pos, Severity: diag.Warning, Hint: hintCode,
 				Message: fmt.Sprintf("the action of the initial transition of state %q is code for a code generator, which fsmforge does not run: %s", name.of(st.Parent), strconv.Quote(t.Action))})
 		}
 	}

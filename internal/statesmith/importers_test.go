@@ -10,6 +10,7 @@ import (
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/drawio"
 	"github.com/fsmforge/fsmforge/chart/graphml"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // A drawing, made for StateSmith or a plain UML one, written once and
@@ -114,7 +115,7 @@ func flat(c *chart.Chart) string {
 	}
 	var diags []string
 	for _, d := range c.Diagnostics {
-		if d.Severity == chart.Note {
+		if d.Severity == diag.Note {
 			continue
 		}
 		m := d.Message

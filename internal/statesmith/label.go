@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/importer"
 )
 
@@ -67,13 +68,13 @@ func EdgeTransitions(label string, from Kind) ([]Transition, []importer.Problem)
 	var out []Transition
 	var ps []importer.Problem
 	refuse := func(b *Behavior, hint, format string, args ...any) {
-		ps = append(ps, importer.Problem{Severity: chart.Error, Hint: hint,
+		ps = append(ps, importer.Problem{Severity: diag.Error, Hint: hint,
 			Message: "behaviour " + strconv.Quote(importer.Shorten(b.Text, 60)) + ": " + fmt.Sprintf(format, args...)})
 	}
 	for i := range bs {
 		b := &bs[i]
 		if b.Err != "" {
-			ps = append(ps, importer.Problem{Severity: chart.Error, Hint: hintGrammar,
+			ps = append(ps, importer.Problem{Severity: diag.Error, Hint: hintGrammar,
 				Message: "behaviour " + strconv.Quote(importer.Shorten(b.Text, 60)) + " does not follow StateSmith's grammar: " + b.Err})
 			continue
 		}
@@ -193,15 +194,15 @@ func StateHandlers(behaviour string) ([]Handler, []importer.Problem) {
 		text := strconv.Quote(importer.Shorten(b.Text, 60))
 		switch {
 		case b.Err != "":
-			ps = append(ps, importer.Problem{Severity: chart.Error, Hint: hintGrammar,
+			ps = append(ps, importer.Problem{Severity: diag.Error, Hint: hintGrammar,
 				Message: "behaviour " + text + " does not follow StateSmith's grammar: " + b.Err})
 			continue
 		case b.ElseTrigger:
-			ps = append(ps, importer.Problem{Severity: chart.Error, Hint: hintElseHandler,
+			ps = append(ps, importer.Problem{Severity: diag.Error, Hint: hintElseHandler,
 				Message: "behaviour " + text + ": else as a trigger is only valid on a transition"})
 			continue
 		case b.Else && b.Order != "":
-			ps = append(ps, importer.Problem{Severity: chart.Error, Hint: hintElseOrder,
+			ps = append(ps, importer.Problem{Severity: diag.Error, Hint: hintElseOrder,
 				Message: "behaviour " + text + ": [else] with an order"})
 			continue
 		}
@@ -278,7 +279,7 @@ func (e *Events) Name(ev string) (string, []importer.Problem) {
 			e.told = make(map[string]bool)
 		}
 		e.told[ev] = true
-		return first, []importer.Problem{{Severity: chart.Warning, Hint: hintSpelling,
+		return first, []importer.Problem{{Severity: diag.Warning, Hint: hintSpelling,
 			Message: "event " + ev + " is read as " + first + ": StateSmith's events ignore case"}}
 	}
 	return first, nil

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/importer"
 )
 
@@ -20,7 +21,7 @@ import (
 type Region struct {
 	State string // the chart ID of the region's state
 	Order string // the order written (Vertex.Order), "" for none
-	Pos   chart.Pos
+	Pos   diag.Pos
 }
 
 // Continue is StateSmith's history continue vertex, "$HC", drawn in a
@@ -29,7 +30,7 @@ type Region struct {
 // ([Histories]).
 type Continue struct {
 	State string // the chart ID of the state it is drawn in; "" at the top
-	Pos   chart.Pos
+	Pos   diag.Pos
 }
 
 // Hierarchy runs [Regions] on r.Regions, [Histories] on r.Continues and
@@ -58,7 +59,7 @@ func CheckEntries(c *chart.Chart) []importer.Problem {
 	name := names{c: c}
 	for _, e := range importer.NoInitials(c, "$H") {
 		s := &c.States[e.State]
-		ps = append(ps, importer.Problem{Pos: s.Pos, Severity: chart.Error, Hint: "draw an $initial_state in it, with a transition to the state to enter; or end the transition at that state",
+		ps = append(ps, importer.Problem{Pos: s.Pos, Severity: diag.Error, Hint: "draw an $initial_state in it, with a transition to the state to enter; or end the transition at that state",
 			Message: fmt.Sprintf("state %q holds states but no $initial_state, and %s: StateSmith then stays in %q itself, with none of its states active, which a chart cannot say "+
 				"(a statechart would enter %q, the first in the file)", name.of(s.ID), e.How, name.of(s.ID), name.of(c.States[e.First].ID))})
 	}
@@ -98,12 +99,12 @@ func Regions(c *chart.Chart, regions []Region) []importer.Problem {
 		}
 		isRegion[r.State] = true
 		if c.States[i].Name == "" {
-			ps = append(ps, importer.Problem{Pos: r.Pos, Severity: chart.Error, Hint: "name the region after the colon: \"$ORTHO 1 : NAME\"",
+			ps = append(ps, importer.Problem{Pos: r.Pos, Severity: diag.Error, Hint: "name the region after the colon: \"$ORTHO 1 : NAME\"",
 				Message: fmt.Sprintf("$ORTHO region %s has no name, which StateSmith's grammar requires", r.State)})
 		}
 		p := c.States[i].Parent
 		if p == "" {
-			ps = append(ps, importer.Problem{Pos: r.Pos, Severity: chart.Error, Hint: hintRegion,
+			ps = append(ps, importer.Problem{Pos: r.Pos, Severity: diag.Error, Hint: hintRegion,
 				Message: fmt.Sprintf("$ORTHO region %q is drawn in no state: regions run in parallel inside the state they are drawn in", name.of(r.State))})
 			continue
 		}
@@ -117,14 +118,14 @@ func Regions(c *chart.Chart, regions []Region) []importer.Problem {
 		if s.Kind == chart.NormalState {
 			s.Kind = chart.ParallelState
 		}
-		ps = append(ps, importer.Problem{Pos: s.Pos, Severity: chart.Warning, Hint: "StateSmith refuses orthogonal regions for now: check the machine with fsmforge's tools",
+		ps = append(ps, importer.Problem{Pos: s.Pos, Severity: diag.Warning, Hint: "StateSmith refuses orthogonal regions for now: check the machine with fsmforge's tools",
 			Message: fmt.Sprintf("state %q holds %s, which StateSmith does not generate code for yet: read as UML's orthogonal regions, all active at once while %q is, in the order of their numbers",
 				name.of(p), importer.Plural(len(byParent[p]), "$ORTHO region"), name.of(p))})
 	}
 	for i := range c.States {
 		s := &c.States[i]
 		if _, ok := byParent[s.Parent]; ok && s.Parent != "" && !isRegion[s.ID] {
-			ps = append(ps, importer.Problem{Pos: s.Pos, Severity: chart.Error, Hint: hintNotRegion,
+			ps = append(ps, importer.Problem{Pos: s.Pos, Severity: diag.Error, Hint: hintNotRegion,
 				Message: fmt.Sprintf("state %q holds $ORTHO regions and %s, which is not one: the states inside a parallel state are its regions", name.of(s.Parent), describeState(s))})
 		}
 	}
@@ -140,7 +141,7 @@ func Regions(c *chart.Chart, regions []Region) []importer.Problem {
 			}
 			v, err := strconv.ParseFloat(r.Order, 64)
 			if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
-				ps = append(ps, importer.Problem{Pos: r.Pos, Severity: chart.Error, Hint: hintRegionOrder,
+				ps = append(ps, importer.Problem{Pos: r.Pos, Severity: diag.Error, Hint: hintRegionOrder,
 					Message: fmt.Sprintf("the order %q of $ORTHO region %q is not a number; the region is read as unordered", r.Order, name.of(r.State))})
 				continue
 			}
@@ -285,18 +286,18 @@ func Histories(c *chart.Chart, continues []Continue) []importer.Problem {
 		h := &c.States[i]
 		p := h.Parent
 		if p == "" {
-			ps = append(ps, importer.Problem{Pos: h.Pos, Severity: chart.Error, Hint: "draw the $H inside the state whose history it keeps",
+			ps = append(ps, importer.Problem{Pos: h.Pos, Severity: diag.Error, Hint: "draw the $H inside the state whose history it keeps",
 				Message: fmt.Sprintf("$H %s is drawn in no state", h.ID)})
 			continue
 		}
 		if f, dup := hOf[p]; dup {
-			ps = append(ps, importer.Problem{Pos: h.Pos, Severity: chart.Error, Hint: "keep one $H in each state",
+			ps = append(ps, importer.Problem{Pos: h.Pos, Severity: diag.Error, Hint: "keep one $H in each state",
 				Message: fmt.Sprintf("$H %s is the second $H in state %q, after %s, which StateSmith refuses", h.ID, name.of(p), c.States[f].ID)})
 		} else {
 			hOf[p] = i
 		}
 		if !leaves[h.ID] {
-			ps = append(ps, importer.Problem{Pos: h.Pos, Severity: chart.Error, Hint: hintHistory,
+			ps = append(ps, importer.Problem{Pos: h.Pos, Severity: diag.Error, Hint: hintHistory,
 				Message: fmt.Sprintf("$H %s has no transition: StateSmith requires one, its default, to the state it enters when there is no history yet", h.ID)})
 		}
 	}
@@ -306,7 +307,7 @@ func Histories(c *chart.Chart, continues []Continue) []importer.Problem {
 	held := make(map[string]bool, len(continues))
 	for _, hc := range continues {
 		if hc.State != "" && held[hc.State] {
-			ps = append(ps, importer.Problem{Pos: hc.Pos, Severity: chart.Error, Hint: "keep one $HC in each state",
+			ps = append(ps, importer.Problem{Pos: hc.Pos, Severity: diag.Error, Hint: "keep one $HC in each state",
 				Message: fmt.Sprintf("a second $HC in state %q, which StateSmith refuses; ignored", name.of(hc.State))})
 			continue
 		}
@@ -332,7 +333,7 @@ func Histories(c *chart.Chart, continues []Continue) []importer.Problem {
 			if hc.State != "" {
 				where = fmt.Sprintf("in state %q", name.of(hc.State))
 			}
-			ps = append(ps, importer.Problem{Pos: hc.Pos, Severity: chart.Error, Hint: "draw a $H in the state around the $HC's state, or remove the $HC",
+			ps = append(ps, importer.Problem{Pos: hc.Pos, Severity: diag.Error, Hint: "draw a $H in the state around the $HC's state, or remove the $HC",
 				Message: fmt.Sprintf("the $HC %s carries no history: StateSmith wants a $H or a $HC in the state around its own; ignored", where)})
 			held[hc.State] = false
 			continue
@@ -350,11 +351,11 @@ func Histories(c *chart.Chart, continues []Continue) []importer.Problem {
 		}
 		h.Kind = chart.DeepHistoryState
 		if len(lacking) == 0 {
-			ps = append(ps, importer.Problem{Pos: h.Pos, Severity: chart.Note,
+			ps = append(ps, importer.Problem{Pos: h.Pos, Severity: diag.Note,
 				Message: fmt.Sprintf("$H %s: the $HC in %s carry the history of state %q to every level: read as a deep history", h.ID, quoteNames(&name, c, deep), name.of(h.Parent))})
 			continue
 		}
-		ps = append(ps, importer.Problem{Pos: h.Pos, Severity: chart.Error, Hint: "draw a $HC in every state inside it that holds states, for a deep history, or in none, for a shallow one",
+		ps = append(ps, importer.Problem{Pos: h.Pos, Severity: diag.Error, Hint: "draw a $HC in every state inside it that holds states, for a deep history, or in none, for a shallow one",
 			Message: fmt.Sprintf("$H %s: the $HC carry the history of state %q into %s, but not into %s, which hold no $HC; a chart's history keeps one level or all of them: read as keeping all",
 				h.ID, name.of(h.Parent), quoteNames(&name, c, deep), quoteNames(&name, c, lacking))})
 	}

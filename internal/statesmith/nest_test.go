@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/importer"
 )
 
@@ -16,11 +17,11 @@ func tree(states []string, trans ...string) *chart.Chart {
 	c := &chart.Chart{}
 	for _, s := range states {
 		id, parent, _ := strings.Cut(s, "<")
-		c.States = append(c.States, chart.State{ID: id, Name: id, Parent: parent, Pos: chart.Pos{Shape: id}})
+		c.States = append(c.States, chart.State{ID: id, Name: id, Parent: parent, Pos: diag.Pos{Shape: id}})
 	}
 	for i, t := range trans {
 		from, to, _ := strings.Cut(t, ">")
-		c.Transitions = append(c.Transitions, chart.Transition{ID: fmt.Sprint("t", i), From: from, Target: chart.Target{State: to}, Pos: chart.Pos{Shape: fmt.Sprint("t", i)}})
+		c.Transitions = append(c.Transitions, chart.Transition{ID: fmt.Sprint("t", i), From: from, Target: chart.Target{State: to}, Pos: diag.Pos{Shape: fmt.Sprint("t", i)}})
 	}
 	return c
 }
@@ -60,7 +61,7 @@ func checkNest(t *testing.T, ps []importer.Problem, want []string) {
 }
 
 func TestRegions(t *testing.T) {
-	at := func(id string) chart.Pos { return chart.Pos{Shape: id} }
+	at := func(id string) diag.Pos { return diag.Pos{Shape: id} }
 	for _, tt := range []struct {
 		name    string
 		c       *chart.Chart
@@ -112,7 +113,7 @@ func TestRegions(t *testing.T) {
 }
 
 func TestHistories(t *testing.T) {
-	at := func(id string) chart.Pos { return chart.Pos{Shape: id} }
+	at := func(id string) diag.Pos { return diag.Pos{Shape: id} }
 	for _, tt := range []struct {
 		name      string
 		c         *chart.Chart
@@ -170,7 +171,7 @@ func TestHierarchy(t *testing.T) {
 	c := withKind(tree([]string{"p", "r1<p", "r2<p", "h<r1", "x<r1"}, "h>x", "p>x"), "h", chart.HistoryState)
 	r := Reading{Regions: []Region{{State: "r2", Order: "1"}, {State: "r1", Order: "2"}}}
 	ps := r.Hierarchy(c)
-	if len(ps) != 1 || ps[0].Severity != chart.Warning {
+	if len(ps) != 1 || ps[0].Severity != diag.Warning {
 		t.Errorf("Hierarchy = %v, want the warning about StateSmith's regions", problemLines(ps))
 	}
 	var order []string

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/importer"
 )
 
@@ -160,7 +161,7 @@ func checkProblems(t *testing.T, call string, ps []importer.Problem, want []stri
 		if !strings.HasPrefix(p.Message, want[i]) {
 			t.Errorf("%s: problem %d = %q, want %q...", call, i, p.Message, want[i])
 		}
-		if p.Hint == "" && p.Severity != chart.Note {
+		if p.Hint == "" && p.Severity != diag.Note {
 			t.Errorf("%s: problem %q has no hint", call, p.Message)
 		}
 	}
@@ -321,7 +322,7 @@ func FuzzParse(f *testing.F) {
 // it unless it is a note.
 func checkRendered(t *testing.T, ps []importer.Problem) {
 	for _, p := range ps {
-		if p.Message == "" || p.Hint == "" && p.Severity != chart.Note {
+		if p.Message == "" || p.Hint == "" && p.Severity != diag.Note {
 			t.Errorf("problem %+v: no message or no hint", p)
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/source"
 )
 
@@ -57,7 +57,7 @@ const (
 // The attributes it writes are quoted with '"', whatever quote the
 // placeholder used.
 //
-// The error, when there is one, is a [chart.Diagnostics] in document
+// The error, when there is one, is a [diag.List] in document
 // order, each at the line and column of the placeholder (Pos.File is
 // empty: the caller knows the file's name): placeholders that need a data
 // model or whose values mean nothing (conf:delay="soon"), an
@@ -80,7 +80,7 @@ type converter struct {
 	src   []byte
 	lines source.Lines
 	dec   *xml.Decoder
-	diags chart.Diagnostics
+	diags diag.List
 
 	out    bytes.Buffer
 	copied int // src[:copied] is in out, or replaced there
@@ -137,7 +137,7 @@ func (c *converter) syntaxError(err error, off int) {
 	var se *xml.SyntaxError
 	if errors.As(err, &se) {
 		msg := strings.TrimPrefix(se.Msg, "xml: ")
-		c.diags = append(c.diags, chart.Diagnostic{Pos: chart.Pos{Line: se.Line}, Message: "w3c: malformed XML: " + msg})
+		c.diags = append(c.diags, diag.Diagnostic{Pos: diag.Pos{Line: se.Line}, Message: "w3c: malformed XML: " + msg})
 		return
 	}
 	c.errorAt(off, "malformed XML: %s", "", strings.TrimPrefix(err.Error(), "xml: "))
@@ -148,13 +148,13 @@ func (c *converter) errorAt(off int, format, hint string, args ...any) {
 		return
 	}
 	if len(c.diags) == maxErrors {
-		c.diags = append(c.diags, chart.Diagnostic{Message: fmt.Sprintf("w3c: more than %d errors; stopped", maxErrors)})
+		c.diags = append(c.diags, diag.Diagnostic{Message: fmt.Sprintf("w3c: more than %d errors; stopped", maxErrors)})
 		c.stopped = true
 		return
 	}
 	line, col := c.lines.Pos(off)
-	c.diags = append(c.diags, chart.Diagnostic{
-		Pos:     chart.Pos{Line: line, Col: col},
+	c.diags = append(c.diags, diag.Diagnostic{
+		Pos:     diag.Pos{Line: line, Col: col},
 		Message: "w3c: " + fmt.Sprintf(format, args...),
 		Hint:    hint,
 	})

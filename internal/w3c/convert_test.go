@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files testdata/scxml/*.scxml and testdata/FEATURES.md")
@@ -205,9 +205,9 @@ func TestConvertErrors(t *testing.T) {
 			if out != nil {
 				t.Errorf("Convert(%q) = %q with an error; want nil", tt.in, out)
 			}
-			var diags chart.Diagnostics
+			var diags diag.List
 			if !errors.As(err, &diags) {
-				t.Fatalf("Convert(%q) error %T, want chart.Diagnostics", tt.in, err)
+				t.Fatalf("Convert(%q) error %T, want diag.List", tt.in, err)
 			}
 			if got := diags[0].Error(); got != tt.want {
 				t.Errorf("Convert(%q) first error\n%s\nwant\n%s", tt.in, got, tt.want)
@@ -249,9 +249,9 @@ func TestConvertFixtures(t *testing.T) {
 		if need[filepath.Base(f)] {
 			t.Errorf("Convert(%s) = %v", f, err)
 		}
-		var diags chart.Diagnostics
+		var diags diag.List
 		if !errors.As(err, &diags) {
-			t.Fatalf("Convert(%s) error %T, want chart.Diagnostics", f, err)
+			t.Fatalf("Convert(%s) error %T, want diag.List", f, err)
 		}
 		for _, d := range diags {
 			if d.Pos.Line == 0 || !strings.HasPrefix(d.Message, "w3c: ") {
@@ -316,9 +316,9 @@ func FuzzConvert(f *testing.F) {
 			if out != nil {
 				t.Fatalf("Convert = %q with error %v", out, err)
 			}
-			var diags chart.Diagnostics
+			var diags diag.List
 			if !errors.As(err, &diags) {
-				t.Fatalf("Convert error %T, want chart.Diagnostics", err)
+				t.Fatalf("Convert error %T, want diag.List", err)
 			}
 			for _, d := range diags {
 				if !strings.HasPrefix(d.Message, "w3c: ") {

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/internal/source"
 )
 
@@ -56,7 +56,7 @@ type Test struct {
 
 // Tests returns the tests that manifest (the suite's manifest.xml) lists,
 // in its order (by section, not by number). It returns a
-// [chart.Diagnostics] for malformed XML, a root element other than
+// [diag.List] for malformed XML, a root element other than
 // <assertions>, and for a test whose id is not a number, whose
 // conformance is not "mandatory" or "optional", whose manual is not
 // "true" or "false", that has no <start>, or whose id another test has
@@ -110,7 +110,7 @@ func Tests(manifest []byte) ([]Test, error) {
 type manifestReader struct {
 	lines source.Lines
 	tests []Test
-	diags chart.Diagnostics
+	diags diag.List
 	seen  map[int]int // test id → line
 
 	// The <assert> being read: its attributes, its text, and its tests,
@@ -122,7 +122,7 @@ type manifestReader struct {
 }
 
 func (r *manifestReader) fail(line int, format string, args ...any) {
-	r.diags = append(r.diags, chart.Diagnostic{Pos: chart.Pos{Line: line}, Message: "w3c: manifest: " + fmt.Sprintf(format, args...)})
+	r.diags = append(r.diags, diag.Diagnostic{Pos: diag.Pos{Line: line}, Message: "w3c: manifest: " + fmt.Sprintf(format, args...)})
 }
 
 // start reads the start tag t at line, the last of open.

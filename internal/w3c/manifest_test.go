@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fsmforge/fsmforge/chart"
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 func TestTestsManifest(t *testing.T) {
@@ -90,9 +90,9 @@ func TestTestsErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			got, err := Tests([]byte(tt.in))
-			var diags chart.Diagnostics
+			var diags diag.List
 			if !errors.As(err, &diags) {
-				t.Fatalf("Tests(%q) error = %v, want chart.Diagnostics", tt.in, err)
+				t.Fatalf("Tests(%q) error = %v, want diag.List", tt.in, err)
 			}
 			if diags[0].Error() != tt.want {
 				t.Errorf("Tests(%q) error = %s, want %s", tt.in, diags[0].Error(), tt.want)
