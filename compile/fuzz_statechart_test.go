@@ -9,6 +9,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart/scxml"
 	"github.com/fsmforge/fsmforge/compile"
+	"github.com/fsmforge/fsmforge/machine"
 	"github.com/fsmforge/fsmforge/table"
 )
 
@@ -52,7 +53,7 @@ func FuzzStatechart(f *testing.F) {
 						a.Post(id)
 					}
 				}
-				if _, err := a.Update(h); err != nil && !errors.Is(err, table.ErrChainLimit) && !errors.Is(err, table.ErrQueueFull) {
+				if _, err := a.Update(h); err != nil && !errors.Is(err, machine.ErrChainLimit) && !errors.Is(err, table.ErrQueueFull) {
 					t.Fatalf("frame %d: %v", frame, err)
 				}
 			}

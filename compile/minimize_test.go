@@ -12,6 +12,7 @@ import (
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/compile"
 	"github.com/fsmforge/fsmforge/diag"
+	"github.com/fsmforge/fsmforge/machine"
 	"github.com/fsmforge/fsmforge/table"
 )
 
@@ -55,7 +56,7 @@ func run(tb *table.Table, seed uint64, steps int) []string {
 			res, err = a.Update(h)
 		}
 		kind := ""
-		for _, e := range []error{table.ErrStackOverflow, table.ErrStackUnderflow, table.ErrChainLimit} {
+		for _, e := range []error{table.ErrStackOverflow, table.ErrStackUnderflow, machine.ErrChainLimit} {
 			if errors.Is(err, e) {
 				kind = e.Error()
 			}

@@ -27,7 +27,7 @@
 // Update chains transitions while a guard fires. A guard cycle (A → B → A
 // with both guards true) would loop for ever, so a chain stops after
 // [Graph.ChainLimit] transitions (by default the number of states) and Update
-// returns a [*ChainError] that names the states visited. Every Exit and Enter
+// returns a [*machine.ChainError] that names the states visited. Every Exit and Enter
 // on the way ran; the machine stays in the last state it entered.
 //
 // # Re-entrancy

@@ -89,7 +89,7 @@ func ExampleFlow() {
 }
 
 // A guard cycle does not hang the game: the chain stops and says where it went.
-func ExampleChainError() {
+func ExampleGuardMachine_Update_chainLimit() {
 	var g fsm.Graph[int, struct{}]
 	a := g.AddState(fsm.State[int, struct{}]{Name: "a"})
 	b := g.AddState(fsm.State[int, struct{}]{Name: "b"})
@@ -100,7 +100,7 @@ func ExampleChainError() {
 	m := g.New(0, a)
 	err := m.Update()
 	fmt.Println(err)
-	fmt.Println(errors.Is(err, fsm.ErrChainLimit), m.Name())
+	fmt.Println(errors.Is(err, machine.ErrChainLimit), m.Name())
 	// Output:
 	// fsm: 2 transitions in one update and a guard still holds (a guard cycle?): a → b → a, then b; the machine stays in a (check these guards, or raise Graph.ChainLimit)
 	// true a

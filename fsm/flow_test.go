@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fsmforge/fsmforge/machine"
 )
 
 func TestFlowActions(t *testing.T) {
@@ -180,7 +182,7 @@ func TestFlowChainLimit(t *testing.T) {
 	f.AddTransition(b, a, yes)
 	f.Graph().ChainLimit = 3
 	f.Start(a)
-	var ce *ChainError
+	var ce *machine.ChainError
 	if err := f.Update(); !errors.As(err, &ce) || ce.Limit != 3 || !f.In(b) {
 		t.Errorf("Update() = %v in %s, want a ChainError with limit 3, in b", err, f.Name())
 	}

@@ -84,7 +84,7 @@ type node[E, T any] struct {
 // many goroutines at once once it is built.
 type Graph[E, T any] struct {
 	// ChainLimit bounds the transitions one [GuardMachine.Update] may take
-	// before it stops and reports a [*ChainError]. Zero or less means the
+	// before it stops and reports a [*machine.ChainError]. Zero or less means the
 	// number of states in the graph.
 	ChainLimit int
 

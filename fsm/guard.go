@@ -3,7 +3,8 @@ package fsm
 import (
 	"errors"
 	"fmt"
-	"strings"
+
+	"github.com/fsmforge/fsmforge/machine"
 )
 
 // ErrNoState is returned by an update of a machine that has no current state
@@ -24,43 +25,6 @@ var ErrNoState = errors.New("fsm: machine has no current state yet: make it with
 // was and keeps working. A BehaviorMachine whose state panicked during an
 // update keeps returning it from Update, as a GuardMachine does.
 var ErrReentrant = errors.New("fsm: machine updated from inside its own update, or changed state from inside its own change of state (from a guard or action, an Enter or Exit, or after a guard panicked)")
-
-// ErrChainLimit is matched by [errors.Is] against every [*ChainError].
-var ErrChainLimit = errors.New("fsm: guard chain limit reached")
-
-// ChainError reports that one [GuardMachine.Update] took as many transitions
-// as its graph's ChainLimit allows and another guard still held: usually a
-// guard cycle, such as A → B → A with both guards true. The transitions in
-// Path all ran, with their Exit and Enter actions; the machine is in the last
-// state of Path. The next update carries on from there.
-type ChainError struct {
-	Limit   int       // transitions allowed in one update
-	Path    []StateID // states visited, the starting state first; at most the first 16
-	Visited int       // states visited in all, Limit+1: more than len(Path) in a long chain
-	At      StateID   // the state the machine stopped in: the last one visited
-	Next    StateID   // the state the next guard would have entered
-	Names   []string  // names of Path's states, then Next's
-	atName  string
-}
-
-// Error names the limit and the states visited, for example
-// "fsm: 2 transitions in one update and a guard still holds (a guard cycle?):
-// a → b → a, then b; the machine stays in a (check these guards, or raise
-// Graph.ChainLimit)".
-func (e *ChainError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "fsm: %d transitions in one update and a guard still holds (a guard cycle?): ", e.Limit)
-	b.WriteString(strings.Join(e.Names[:len(e.Names)-1], " → "))
-	if more := e.Visited - len(e.Path); more > 0 {
-		fmt.Fprintf(&b, " → … (%d more)", more)
-	}
-	fmt.Fprintf(&b, ", then %s; the machine stays in %s (check these guards, or raise Graph.ChainLimit)",
-		e.Names[len(e.Names)-1], e.atName)
-	return b.String()
-}
-
-// Is makes [errors.Is](err, [ErrChainLimit]) true.
-func (e *ChainError) Is(target error) bool { return target == ErrChainLimit }
 
 // GuardMachine runs one entity through a [Graph]: polled guards decide the
 // transitions, the way the XNA article's StateMachine does. Make one with
@@ -87,7 +51,7 @@ type GuardMachine[E, T any] struct {
 // Update takes the first transition out of the current state whose guard
 // holds, running the old state's Exit and the new state's Enter, and repeats
 // from the new state while a guard holds (the article's while (MoveToNext())).
-// It returns nil when no guard holds, or a [*ChainError] when the graph's
+// It returns nil when no guard holds, or a [*machine.ChainError] when the graph's
 // ChainLimit is reached, [ErrNoState] on a zero machine and [ErrReentrant]
 // from inside its own update. It allocates nothing unless it returns a
 // ChainError. A panic in a guard or action leaves the machine in the last
@@ -163,7 +127,7 @@ func (m *GuardMachine[E, T]) refuse() error {
 }
 
 // chainPathMax is how many visited states a ChainError names: the first ones.
-const chainPathMax = 16 // at least 2
+const chainPathMax = machine.ChainPathMax // at least 2
 
 // chainOn carries on a chain whose first transition, from from, is taken and
 // whose next guard holds on next, keeping the path for a ChainError; the
@@ -190,12 +154,12 @@ func (m *GuardMachine[E, T]) chainOn(from StateID, next *transition[E, T]) error
 
 func (m *GuardMachine[E, T]) idle() { m.busy = false }
 
-func newChainError[E, T any](g *Graph[E, T], limit int, path []StateID, visited int, at, next StateID) *ChainError {
-	e := &ChainError{Limit: limit, Path: append([]StateID(nil), path...), Visited: visited, At: at, Next: next, atName: g.StateName(at)}
-	for _, id := range path {
-		e.Names = append(e.Names, g.StateName(id))
+func newChainError[E, T any](g *Graph[E, T], limit int, path []StateID, visited int, at, next StateID) *machine.ChainError {
+	e := &machine.ChainError{Kind: machine.KindGuarded, Limit: limit, Path: make([]machine.StateID, len(path)), Names: make([]string, len(path)),
+		Visited: visited, At: machine.StateID(at), AtName: g.StateName(at), Trigger: -1, Next: machine.StateID(next), NextName: g.StateName(next)}
+	for i, id := range path {
+		e.Path[i], e.Names[i] = machine.StateID(id), g.StateName(id)
 	}
-	e.Names = append(e.Names, g.StateName(next))
 	return e
 }
 

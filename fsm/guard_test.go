@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/fsmforge/fsmforge/machine"
 )
 
 // probe is a test entity: guards read its flags, actions append to its log.
@@ -95,7 +97,7 @@ func TestUpdate(t *testing.T) {
 			want:     "A",
 			wantPrev: "A",
 			wantLog:  []string{"exit A", "enter A"},
-			wantErr:  ErrChainLimit,
+			wantErr:  machine.ErrChainLimit,
 		},
 		{
 			name:     "guard cycle stops at the default limit",
@@ -104,7 +106,7 @@ func TestUpdate(t *testing.T) {
 			want:     "B", // 3 states: A→B→A→B, then the guard to A still holds
 			wantPrev: "A",
 			wantLog:  []string{"exit A", "enter B", "exit B", "enter A", "exit A", "enter B"},
-			wantErr:  ErrChainLimit,
+			wantErr:  machine.ErrChainLimit,
 		},
 		{
 			name:     "guard cycle with a set limit",
@@ -114,7 +116,7 @@ func TestUpdate(t *testing.T) {
 			want:     "A",
 			wantPrev: "B",
 			wantLog:  []string{"exit A", "enter B", "exit B", "enter A"},
-			wantErr:  ErrChainLimit,
+			wantErr:  machine.ErrChainLimit,
 		},
 	}
 	for _, tt := range tests {
@@ -154,14 +156,14 @@ func TestChainError(t *testing.T) {
 	g.AddTransition(ids[1], ids[0], yes)
 	m := g.New(&probe{}, ids[0])
 	err := m.Update()
-	var ce *ChainError
+	var ce *machine.ChainError
 	if !errors.As(err, &ce) {
 		t.Fatalf("Update() = %v, want a *ChainError", err)
 	}
-	if want := []StateID{ids[0], ids[1], ids[0]}; !slices.Equal(ce.Path, want) {
+	if want := []machine.StateID{machine.StateID(ids[0]), machine.StateID(ids[1]), machine.StateID(ids[0])}; !slices.Equal(ce.Path, want) {
 		t.Errorf("Path = %v, want %v", ce.Path, want)
 	}
-	if ce.Next != ids[1] || ce.Limit != 2 || ce.At != ids[0] || ce.Visited != 3 {
+	if ce.Next != machine.StateID(ids[1]) || ce.Limit != 2 || ce.At != machine.StateID(ids[0]) || ce.Visited != 3 {
 		t.Errorf("Next, Limit, At, Visited = %v, %d, %v, %d, want %v, 2, %v, 3", ce.Next, ce.Limit, ce.At, ce.Visited, ids[1], ids[0])
 	}
 	const want = "fsm: 2 transitions in one update and a guard still holds (a guard cycle?): A → B → A, then B; the machine stays in A (check these guards, or raise Graph.ChainLimit)"
@@ -169,7 +171,7 @@ func TestChainError(t *testing.T) {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
 	// The next update carries on from where the last stopped.
-	if err := m.Update(); !errors.Is(err, ErrChainLimit) || m.Name() != "A" {
+	if err := m.Update(); !errors.Is(err, machine.ErrChainLimit) || m.Name() != "A" {
 		t.Errorf("second Update() = %v in %s, want a chain error in A", err, m.Name())
 	}
 }
@@ -185,11 +187,11 @@ func TestLongChainError(t *testing.T) {
 	}
 	m := g.New(0, ids[0])
 	err := m.Update()
-	var ce *ChainError
+	var ce *machine.ChainError
 	if !errors.As(err, &ce) {
 		t.Fatalf("Update() = %v, want a *ChainError", err)
 	}
-	if len(ce.Path) != chainPathMax || ce.Visited != 41 || ce.At != ids[0] || m.State() != ids[0] {
+	if len(ce.Path) != chainPathMax || ce.Visited != 41 || ce.At != machine.StateID(ids[0]) || m.State() != ids[0] {
 		t.Errorf("len(Path), Visited, At, Current = %d, %d, %v, %v; want %d, 41, s0, s0", len(ce.Path), ce.Visited, ce.At, m.State(), chainPathMax)
 	}
 	if want := "s15 → … (25 more), then s1; the machine stays in s0 (check these guards, or raise Graph.ChainLimit)"; !strings.HasSuffix(err.Error(), want) {

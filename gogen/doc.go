@@ -110,9 +110,9 @@
 // NumMessages, NumProperties, StackLimit, ChainLimit, Transitions,
 // EntryActions, AnyTransitions, Dest, DestPush, NewMachine,
 // RestoreMachine and the Err… names; in a statechart's file also Timer,
-// NoTimer, NumTimers, PendingTimer and Recorded): each is an [Error]
-// naming the designer's names concerned,
-// all of them in an [ErrorList]. Renaming in the drawing is the fix;
+// NoTimer, NumTimers, PendingTimer and Recorded): each is a diagnostic
+// wrapping [ErrName] that names the designer's names concerned, all of
+// them in a [diag.List]. Renaming in the drawing is the fix;
 // silently numbering identifiers would let the game's code change meaning
 // when the drawing changes.
 //

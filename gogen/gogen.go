@@ -1,6 +1,7 @@
 package gogen
 
 import (
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/format"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/table"
 )
 
@@ -54,72 +56,40 @@ type Options struct {
 	Observe bool
 }
 
-// Error is one reason [Generate] refused a table or its options.
-type Error struct {
-	// Option is the field of [Options] at fault ("Package", "Host",
-	// "Prefix", "Command"), or "" for a problem with the table.
-	Option string
-	// Where names the part of the table concerned, such as `state "walk
-	// left"`; empty for an option or the table as a whole.
-	Where string
-	// Msg says what is wrong and what to do.
-	Msg string
-}
+// The sentinel errors, for [errors.Is]: [Generate] returns a [diag.List]
+// whose diagnostics each wrap one of them.
+var (
+	// ErrOption: a field of [Options] is invalid; the message names it
+	// ("gogen: Options.Package: ...").
+	ErrOption = errors.New("gogen: invalid option")
+	// ErrName: a name of the table cannot become a Go identifier of its
+	// own, or the table is nil or empty; the message names the table's
+	// part concerned (`gogen: state "walk left": ...`).
+	ErrName = errors.New("gogen: the table cannot be generated")
+	// ErrInternal: the code generated does not parse, a bug of this
+	// package.
+	ErrInternal = errors.New("gogen: internal error")
+)
 
-// Error returns the problem prefixed by the package and its place, for
-// example `gogen: state "walk left" and state "walkLeft" both become
-// StateWalkLeft; rename one of them`.
-func (e *Error) Error() string {
-	var b strings.Builder
-	b.WriteString("gogen: ")
-	if e.Option != "" {
-		b.WriteString("Options.")
-		b.WriteString(e.Option)
-		b.WriteString(": ")
+// problem returns the diagnostic of a problem of kind kind with the
+// option or the part of the table where names: `gogen: state "walk left":
+// ...`, `gogen: Options.Package: ...`.
+func problem(kind error, where, msg string) diag.Diagnostic {
+	if where != "" {
+		msg = where + ": " + msg
 	}
-	if e.Where != "" {
-		b.WriteString(e.Where)
-		b.WriteString(": ")
-	}
-	b.WriteString(e.Msg)
-	return b.String()
-}
-
-// ErrorList is every problem [Generate] found, in a deterministic order
-// (options first, then the table's names in table order). It is never
-// empty when returned.
-type ErrorList []*Error
-
-// Error returns the first problem, followed by "(and N more)" when there
-// are others.
-func (l ErrorList) Error() string {
-	switch len(l) {
-	case 0:
-		return "gogen: no errors"
-	case 1:
-		return l[0].Error()
-	}
-	return fmt.Sprintf("%s (and %d more)", l[0].Error(), len(l)-1)
-}
-
-// Unwrap returns the elements, for [errors.As].
-func (l ErrorList) Unwrap() []error {
-	errs := make([]error, len(l))
-	for i, e := range l {
-		errs[i] = e
-	}
-	return errs
+	return diag.Diagnostic{Message: "gogen: " + msg, Err: kind}
 }
 
 // errs accumulates problems.
-type errs struct{ list ErrorList }
+type errs struct{ list diag.List }
 
 func (x *errs) option(opt, format string, args ...any) {
-	x.list = append(x.list, &Error{Option: opt, Msg: fmt.Sprintf(format, args...)})
+	x.list.Add(problem(ErrOption, "Options."+opt, fmt.Sprintf(format, args...)))
 }
 
 func (x *errs) name(where, format string, args ...any) {
-	x.list = append(x.list, &Error{Where: where, Msg: fmt.Sprintf(format, args...)})
+	x.list.Add(problem(ErrName, where, fmt.Sprintf(format, args...)))
 }
 
 func (x *errs) err() error {
@@ -139,7 +109,7 @@ func (x *errs) err() error {
 // documentation's "Statecharts"). The source is gofmt-clean and depends only on t and opt:
 // the same table and options give the same bytes.
 //
-// Generate returns an [ErrorList] for a nil or empty table, invalid
+// Generate returns a [diag.List] for a nil or empty table, invalid
 // options, a name that cannot be made a Go identifier, and names that
 // become the same identifier; it does not panic. It costs time and memory
 // in proportion to the size of the output, which holds the destination
@@ -176,7 +146,7 @@ func Generate(t *table.Table, opt Options) ([]byte, error) {
 	out, err := format.Source(src)
 	if err != nil {
 		// A bug in this package, not in the caller's input.
-		return nil, ErrorList{{Msg: fmt.Sprintf("internal error: the generated code does not parse (%v); please report it with the table", err)}}
+		return nil, diag.List{problem(ErrInternal, "", fmt.Sprintf("internal error: the generated code does not parse (%v); please report it with the table", err))}
 	}
 	return out, nil
 }

@@ -18,6 +18,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/gogen"
 	"github.com/fsmforge/fsmforge/gogen/internal/fixtures"
 	"github.com/fsmforge/fsmforge/table"
@@ -251,9 +252,9 @@ func TestErrors(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			src, err := gogen.Generate(c.t, c.opt)
-			var list gogen.ErrorList
+			var list diag.List
 			if !errors.As(err, &list) || src != nil {
-				t.Fatalf("Generate() = %d bytes, %v; want an ErrorList", len(src), err)
+				t.Fatalf("Generate() = %d bytes, %v; want a diag.List", len(src), err)
 			}
 			want := c.want
 			if c.more > 0 {
@@ -262,9 +263,8 @@ func TestErrors(t *testing.T) {
 			if err.Error() != want || len(list) != c.more+1 {
 				t.Errorf("Generate() error:\n%v\nwant:\n%s", err, want)
 			}
-			var e *gogen.Error
-			if !errors.As(err, &e) || e != list[0] {
-				t.Errorf("errors.As(err, *Error) = %v", e)
+			if !errors.Is(err, gogen.ErrOption) && !errors.Is(err, gogen.ErrName) {
+				t.Errorf("errors.Is(err, ErrOption or ErrName) = false for %v", err)
 			}
 		})
 	}

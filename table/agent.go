@@ -131,7 +131,7 @@ func NewAgent[E any](t *Table, e E, h Host[E]) Agent[E] {
 //
 // Update returns what happened and, for a transition that could not be
 // taken, a [*StackError]; for a chain that reached its limit, a
-// [*ChainError] (with the transitions taken so far in the Result). An agent
+// [*machine.ChainError] (with the transitions taken so far in the Result). An agent
 // already done returns a Result with To [Final] and does nothing. Update
 // allocates nothing unless it returns one of these errors; it costs one
 // interface call per polled test tried, plus one per entry action.
@@ -275,8 +275,7 @@ func (a *Agent[E]) chain(h Host[E], res Result, f uint64, sn sense) (Result, err
 			return res, nil
 		}
 		if n >= limit {
-			return res, &ChainError{Limit: limit, Path: append([]StateID(nil), path[:min(n+1, chainPathMax)]...),
-				Visited: n + 1, At: a.state, Test: s.test, Table: a.table}
+			return res, a.table.chainError(limit, path[:min(n+1, chainPathMax)], n+1, a.state, s.test)
 		}
 		if s.slot != noSlot {
 			f &^= 1 << (s.slot & 63)

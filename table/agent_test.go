@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fsmforge/fsmforge/machine"
 	"github.com/fsmforge/fsmforge/table"
 )
 
@@ -74,7 +75,7 @@ func TestUpdate(t *testing.T) {
 			wantSteps: 2,
 			wantTest:  "x",
 			wantAsked: []string{"x", "x", "x"},
-			wantErr:   table.ErrChainLimit,
+			wantErr:   machine.ErrChainLimit,
 		},
 		{
 			name:      "chain stops at final",
@@ -413,7 +414,7 @@ func TestChainError(t *testing.T) {
 	tbl := mustSpec(t, "options chain 3\na x b\nb x a")
 	a := table.NewAgent(tbl, newProbe(tbl, "x"), probeHost{})
 	r, err := a.Update(probeHost{})
-	var ce *table.ChainError
+	var ce *machine.ChainError
 	if !errors.As(err, &ce) {
 		t.Fatalf("Update() error = %v, want a ChainError", err)
 	}
@@ -421,7 +422,7 @@ func TestChainError(t *testing.T) {
 	if err.Error() != want {
 		t.Errorf("error:\n%s\nwant:\n%s", err, want)
 	}
-	if r.Steps != 3 || a.Name() != "b" || ce.At != a.State() {
+	if r.Steps != 3 || a.Name() != "b" || ce.At != machine.StateID(a.State()) {
 		t.Errorf("Update() = %+v in %s (At %v); want 3 steps, in b", r, a.Name(), ce.At)
 	}
 	// The next update carries on.

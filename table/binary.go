@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"hash/crc32"
 	"strconv"
+
+	"github.com/fsmforge/fsmforge/diag"
 )
 
 // The binary format; doc.go describes it byte by byte.
@@ -144,9 +146,9 @@ func (t *Table) AppendBinary(b []byte) ([]byte, error) {
 
 // UnmarshalBinary decodes a table in the binary form, replacing t's
 // contents, and validates it as [Builder.Build] does. Every problem is
-// returned as an [ErrorList] whose elements wrap [ErrNotTable],
+// returned as a [diag.List] whose diagnostics wrap [ErrNotTable],
 // [ErrVersion], [ErrTruncated], [ErrChecksum], [ErrCorrupt] or [ErrInvalid]
-// and give the byte offset where it was found. It never panics, and
+// and give, in their message, the byte offset where it was found. It never panics, and
 // allocates at most a small multiple of len(data): every count is checked
 // against the bytes that remain before anything is allocated. On error t is
 // left unchanged. t must not be in use by agents.
@@ -168,7 +170,7 @@ type decoder struct {
 	section string
 	what    string // what is being read, for errors: "test" …
 	index   int    // … and which one, if index >= 0
-	err     *Error
+	err     *diag.Diagnostic
 }
 
 func (d *decoder) fail(kind error, format string, args ...any) {
@@ -185,7 +187,8 @@ func (d *decoder) fail(kind error, format string, args ...any) {
 			}
 		}
 	}
-	d.err = &Error{Offset: d.off, Where: where, Err: kind, Msg: fmt.Sprintf(format, args...)}
+	e := problem(d.off, kind, where, fmt.Sprintf(format, args...))
+	d.err = &e
 }
 
 func (d *decoder) decode() (*Table, error) {
@@ -196,22 +199,22 @@ func (d *decoder) decode() (*Table, error) {
 		} else {
 			d.fail(ErrNotTable, "the data does not start with %q (is it a table file? JSON tables are read with UnmarshalJSON)", magic)
 		}
-		return nil, ErrorList{d.err}
+		return nil, diag.List{*d.err}
 	}
 	if len(data) < headerSize+trailerSize {
 		d.fail(ErrTruncated, "%d bytes; a table file has at least %d", len(data), headerSize+trailerSize)
-		return nil, ErrorList{d.err}
+		return nil, diag.List{*d.err}
 	}
 	d.off = 4
 	version := int(binary.LittleEndian.Uint16(data[4:]))
 	if version != formatVersion && version != chartVersion {
 		d.fail(ErrVersion, "format version %d; this package reads versions %d and %d (was the file written by a newer fsmforge?)", version, formatVersion, chartVersion)
-		return nil, ErrorList{d.err}
+		return nil, diag.List{*d.err}
 	}
 	d.off = 6
 	if f := binary.LittleEndian.Uint16(data[6:]); f != 0 {
 		d.fail(ErrVersion, "header flags %#04x; version %d defines none (was the file written by a newer fsmforge?)", f, formatVersion)
-		return nil, ErrorList{d.err}
+		return nil, diag.List{*d.err}
 	}
 	d.off = 8
 	n := binary.LittleEndian.Uint32(data[8:])
@@ -224,18 +227,18 @@ func (d *decoder) decode() (*Table, error) {
 		d.fail(ErrCorrupt, "the header gives a length of %d bytes; there are %d (%d extra bytes after the table)", n, len(data), len(data)-int(n))
 	}
 	if d.err != nil {
-		return nil, ErrorList{d.err}
+		return nil, diag.List{*d.err}
 	}
 	body := len(data) - trailerSize
 	if want, got := binary.LittleEndian.Uint32(data[body:]), crc32.ChecksumIEEE(data[:body]); want != got {
 		d.off = body
 		d.fail(ErrChecksum, "CRC-32 is %#08x, the contents give %#08x: the file is damaged", want, got)
-		return nil, ErrorList{d.err}
+		return nil, diag.List{*d.err}
 	}
 	d.off = 12
 	if r := binary.LittleEndian.Uint32(data[12:]); r != 0 {
 		d.fail(ErrCorrupt, "reserved header bytes are %#08x, not zero", r)
-		return nil, ErrorList{d.err}
+		return nil, diag.List{*d.err}
 	}
 	d.off = headerSize
 	d.data = data[:body] // sections end before the checksum
@@ -247,7 +250,7 @@ func (d *decoder) decode() (*Table, error) {
 	}
 	t = d.sections(t, tags)
 	if d.err != nil {
-		return nil, ErrorList{d.err}
+		return nil, diag.List{*d.err}
 	}
 	if t.sc != nil {
 		return t, nil // built, and so checked, by chart

@@ -150,9 +150,9 @@ func (b *Builder) AddTransition(tr Transition) {
 	b.own = append(b.own, tr)
 }
 
-// Build checks what was added and returns the table. The errors are an
-// [ErrorList] of every problem found (each wrapping [ErrInvalid]; at most
-// 50 are listed), such as a duplicate state name, an entry action on a
+// Build checks what was added and returns the table. The errors are a
+// [diag.List] of every problem found (each wrapping [ErrInvalid]; at most
+// [diag.Max] are listed), such as a duplicate state name, an entry action on a
 // property the table does not have, a transition on a test the table does
 // not have, two transitions from a state on the same test, a push with a
 // transition to Final: the problems met while adding, then those of the
@@ -161,7 +161,7 @@ func (b *Builder) AddTransition(tr Transition) {
 // needs: later changes to the Builder do not affect the table. It costs
 // time and memory in proportion to tests × states (the destination table).
 func (b *Builder) Build() (*Table, error) {
-	x := errs{list: slices.Clone(b.errs.list), full: b.errs.full}
+	x := errs{list: slices.Clone(b.errs.list)}
 	t := &Table{
 		name:    b.Name,
 		opts:    b.Options,

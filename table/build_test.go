@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/table"
 )
 
@@ -190,9 +191,9 @@ func TestBuildErrors(t *testing.T) {
 			if !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("Build() error:\n%s\nwant it to contain:\n%s", err, tc.want)
 			}
-			var list table.ErrorList
-			if !errors.As(err, &list) || !errors.Is(err, table.ErrInvalid) || list[0].Offset != -1 {
-				t.Errorf("Build() error %T is not an ErrorList of ErrInvalid without offsets", err)
+			var list diag.List
+			if !errors.As(err, &list) || !errors.Is(err, table.ErrInvalid) || strings.HasPrefix(list[0].Message, "table: byte ") {
+				t.Errorf("Build() error %T is not a diag.List of ErrInvalid without offsets", err)
 			}
 		})
 	}
@@ -245,9 +246,9 @@ func TestBuildReportsEveryProblem(t *testing.T) {
 	// of wants, and nothing else.
 	check := func(t *testing.T, err error, wants ...string) {
 		t.Helper()
-		var list table.ErrorList
+		var list diag.List
 		if !errors.As(err, &list) {
-			t.Fatalf("Build() = %v, want an ErrorList", err)
+			t.Fatalf("Build() = %v, want a diag.List", err)
 		}
 		var got []string
 		for _, e := range list {
@@ -290,21 +291,18 @@ func TestBuildReportsEveryProblem(t *testing.T) {
 
 func TestErrorList(t *testing.T) {
 	var b table.Builder
-	for range 60 {
+	for range diag.Max + 10 {
 		b.AddState("same")
 	}
 	_, err := b.Build()
-	var list table.ErrorList
-	if !errors.As(err, &list) || len(list) != 50 {
-		t.Fatalf("60 duplicate names: %d errors, want 50 (49 and a last one saying it stopped)", len(list))
+	var list diag.List
+	if !errors.As(err, &list) || len(list) != diag.Max {
+		t.Fatalf("%d duplicate names: %d errors, want %d (%d and a last one saying it stopped)", diag.Max+10, len(list), diag.Max, diag.Max-1)
 	}
-	if last := list[49].Error(); last != "table: too many problems; the rest are not listed" {
-		t.Errorf("last error %q", last)
+	if last := list[diag.Max-1]; last.Severity != diag.Note || !strings.Contains(last.Message, "the rest are left out") {
+		t.Errorf("last error %q", last.Error())
 	}
-	if !strings.HasSuffix(err.Error(), "(and 49 more)") {
-		t.Errorf("Error() = %q, want it to end with the count", err)
-	}
-	if (table.ErrorList{}).Error() != "table: no errors" {
-		t.Error("empty list")
+	if want := fmt.Sprintf("(and %d more)", diag.Max-2); !strings.HasSuffix(err.Error(), want) {
+		t.Errorf("Error() = %q, want it to end with %q", err, want)
 	}
 }

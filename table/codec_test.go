@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/table"
 )
 
@@ -176,15 +177,15 @@ func goombaBytes(t *testing.T) []byte {
 	return data
 }
 
-// checkErr checks that err is a rendered ErrorList wrapping kind.
+// checkErr checks that err is a rendered diag.List wrapping kind.
 func checkErr(t *testing.T, err, kind error, what string) {
 	t.Helper()
 	if err == nil {
 		t.Fatalf("%s: no error, want %v", what, kind)
 	}
-	var list table.ErrorList
+	var list diag.List
 	if !errors.As(err, &list) || !errors.Is(err, kind) {
-		t.Fatalf("%s: error %v (%T), want an ErrorList wrapping %v", what, err, err, kind)
+		t.Fatalf("%s: error %v (%T), want a diag.List wrapping %v", what, err, err, kind)
 	}
 	if !strings.HasPrefix(err.Error(), "table: ") {
 		t.Errorf("%s: error %q lacks the package prefix", what, err)

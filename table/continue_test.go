@@ -13,6 +13,7 @@ import (
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/compile"
 	"github.com/fsmforge/fsmforge/internal/scref"
+	"github.com/fsmforge/fsmforge/machine"
 	"github.com/fsmforge/fsmforge/table"
 )
 
@@ -193,7 +194,7 @@ func runScript(t *testing.T, tb *table.Table, seed uint64, frames, save int) ([]
 			res, err = a.Update(recHost{})
 		}
 		line += fmt.Sprintf(" %+v %v %q", res, err, e.log)
-		var chain *table.ChainError
+		var chain *machine.ChainError
 		if errors.As(err, &chain) {
 			line += fmt.Sprintf(" chain %v", chain.Path)
 		}

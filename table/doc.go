@@ -69,7 +69,7 @@
 // With [Options.Chain], an update goes on from the state it entered, trying
 // its transitions in turn, until no test holds, the agent is done, or it has
 // taken [Options.ChainLimit] transitions (by default the number of states):
-// if a test still holds then, the update stops with a [*ChainError] naming
+// if a test still holds then, the update stops with a [*machine.ChainError] naming
 // the states visited, as package fsm's guarded machines do. Without it
 // (the default) a state whose test already holds on entry leaves at the
 // next update. Chaining is a property of the table because it changes what
@@ -152,7 +152,7 @@
 //     takes one transition. With [Options.Chain] it takes microsteps until
 //     no eventless transition is enabled and both queues are empty (SCXML's
 //     macrosteps, every event posted before it included), at most
-//     ChainLimit of them: a [*ChainError] then says where it stopped.
+//     ChainLimit of them: a [*machine.ChainError] then says where it stopped.
 //   - Any-state transitions are the root's: tried after the states' own
 //     and their ancestors'.
 //   - The pushdown stack: a transition with Push saves its source state
@@ -304,7 +304,7 @@
 // every count against the bytes left before allocating, and then validates
 // the table as [Builder.Build] does. It reports the first problem found in
 // the file with its byte offset, or every problem with the table, as an
-// [ErrorList]; it never panics. Decoding and re-encoding a valid file gives
+// [diag.List]; it never panics. Decoding and re-encoding a valid file gives
 // the same bytes.
 //
 // # JSON form

@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/fsmforge/fsmforge/diag"
+	"github.com/fsmforge/fsmforge/machine"
 )
 
 // sentinel is the type of the package's sentinel errors.
@@ -12,9 +15,11 @@ type sentinel struct{ reason string }
 // Error returns the reason with the package prefix.
 func (e *sentinel) Error() string { return "table: " + e.reason }
 
-// Sentinel errors, for [errors.Is]. Building and decoding return [*Error]
-// values (in an [ErrorList]) that wrap one of the first six; the runtime
-// returns the last five, bare or inside a [*StackError] or [*ChainError].
+// Sentinel errors, for [errors.Is]. Building and decoding return a [diag.List]
+// whose diagnostics wrap one of the first six; the runtime
+// returns the others, bare or inside a [*StackError]; a chain that
+// reaches its limit is a [*machine.ChainError], which matches
+// [machine.ErrChainLimit].
 var (
 	// ErrInvalid: the table is well formed but does not make sense: an index
 	// out of range, a duplicate name, a destination table that disagrees
@@ -67,96 +72,36 @@ var (
 	// with an empty one.
 	ErrStackOverflow  error = &sentinel{"stack overflow"}
 	ErrStackUnderflow error = &sentinel{"stack underflow"}
-
-	// ErrChainLimit is matched by every [*ChainError].
-	ErrChainLimit error = &sentinel{"chain limit reached"}
 )
 
-// Error is one problem found while building or decoding a table.
-type Error struct {
-	// Offset is the byte offset in the binary data where the problem was
-	// found, or -1 when the table did not come from binary data or the
-	// problem is with the table as a whole.
-	Offset int
-	// Where names the part of the table concerned, for example
-	// `state "walkLeft", transition 2`; empty for the whole table or file.
-	Where string
-	// Err is the kind of problem: ErrInvalid, ErrNotTable, ErrVersion,
-	// ErrTruncated, ErrChecksum or ErrCorrupt.
-	Err error
-	// Msg says what is wrong and, where it helps, what to do.
-	Msg string
-}
-
-// Error returns the problem prefixed by the package and its place, for
-// example `table: byte 84: state "walkLeft", transition 2: test #9 is not a
-// test of the table (it has 4)`.
-func (e *Error) Error() string {
+// problem returns the diagnostic of a problem of kind kind (one of the
+// sentinels above) found in the part of the table where names (empty for
+// the table as a whole) and, for binary data, at byte offset (or -1):
+// `table: byte 84: state "walkLeft", transition 2: test #9 is not a test
+// of the table (it has 4)`.
+func problem(offset int, kind error, where, msg string) diag.Diagnostic {
 	var b strings.Builder
 	b.WriteString("table: ")
-	if e.Offset >= 0 {
+	if offset >= 0 {
 		b.WriteString("byte ")
-		b.WriteString(strconv.Itoa(e.Offset))
+		b.WriteString(strconv.Itoa(offset))
 		b.WriteString(": ")
 	}
-	if e.Where != "" {
-		b.WriteString(e.Where)
+	if where != "" {
+		b.WriteString(where)
 		b.WriteString(": ")
 	}
-	b.WriteString(e.Msg)
-	return b.String()
+	b.WriteString(msg)
+	return diag.Diagnostic{Message: b.String(), Err: kind}
 }
 
-// Unwrap returns Err.
-func (e *Error) Unwrap() error { return e.Err }
-
-// ErrorList is the problems found while building or decoding a table, in
-// the order found; it is never empty when returned as an error, and lists
-// at most 50 problems (the 50th then says the rest were not listed).
-// [errors.Is] and [errors.As] look into each element.
-type ErrorList []*Error
-
-// maxErrors is the most problems an ErrorList holds; a last one says the
-// list stopped.
-const maxErrors = 50
-
-// Error returns the first problem, followed by "(and N more)" when there
-// are others.
-func (l ErrorList) Error() string {
-	switch len(l) {
-	case 0:
-		return "table: no errors"
-	case 1:
-		return l[0].Error()
-	}
-	return fmt.Sprintf("%s (and %d more)", l[0].Error(), len(l)-1)
-}
-
-// Unwrap returns the elements, for [errors.Is] and [errors.As].
-func (l ErrorList) Unwrap() []error {
-	errs := make([]error, len(l))
-	for i, e := range l {
-		errs[i] = e
-	}
-	return errs
-}
-
-// errs accumulates problems.
-type errs struct {
-	list ErrorList
-	full bool
-}
+// errs accumulates problems, up to diag.Max.
+type errs struct{ list diag.List }
 
 func (x *errs) add(offset int, kind error, where, format string, args ...any) {
-	if x.full {
-		return
+	if !x.list.Full() {
+		x.list.Add(problem(offset, kind, where, fmt.Sprintf(format, args...)))
 	}
-	if len(x.list) == maxErrors-1 {
-		x.list = append(x.list, &Error{Offset: -1, Err: kind, Msg: "too many problems; the rest are not listed"})
-		x.full = true
-		return
-	}
-	x.list = append(x.list, &Error{Offset: offset, Where: where, Err: kind, Msg: fmt.Sprintf(format, args...)})
 }
 
 func (x *errs) invalid(where, format string, args ...any) {
@@ -203,42 +148,24 @@ func (e *StackError) Is(target error) bool {
 }
 
 // chainPathMax is how many visited states a ChainError names: the first ones.
-const chainPathMax = 16
+const chainPathMax = machine.ChainPathMax
 
-// ChainError reports that a chaining update ([Options.Chain]) took as many
-// transitions as its limit allows and a test still held: usually a cycle of
-// tests that hold together. The transitions in Path were all taken, with
-// their entry actions; the agent is in At, the last state of Path. The next
-// update carries on from there.
-type ChainError struct {
-	Limit   int       // transitions allowed in one update
-	Path    []StateID // states visited, the starting state first; at most the first 16
-	Visited int       // states visited in all: Limit+1
-	At      StateID   // the state the agent stopped in
-	Test    TestID    // the test that still held
-	Table   *Table    // the agent's table, which names the states and test
-}
-
-// Error names the limit and the states visited, for example `table "t": 2
-// transitions in one update and a test still holds (a cycle?): a → b → a,
-// then test "go" holds; the agent stays in a (check these tests, or raise
-// Options.ChainLimit)`.
-func (e *ChainError) Error() string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "table %q: %d transitions in one update and a test still holds (a cycle?): ", e.Table.Name(), e.Limit)
-	for i, s := range e.Path {
-		if i > 0 {
-			b.WriteString(" → ")
-		}
-		b.WriteString(e.Table.StateName(s))
+// chainError returns the error of a chaining update of an agent of t
+// ([Options.Chain]) that took limit transitions, visiting path (its first
+// states) and visited states in all, and stopped in at with test still
+// holding, or with a microstep pending (test NoTest): a
+// [*machine.ChainError] that names them.
+func (t *Table) chainError(limit int, path []StateID, visited int, at StateID, test TestID) *machine.ChainError {
+	e := &machine.ChainError{Kind: machine.KindTable, Machine: t.Name(), Limit: limit, Path: make([]machine.StateID, len(path)), Names: make([]string, len(path)),
+		Visited: visited, At: machineState(at), AtName: t.StateName(at), Trigger: -1, Next: machine.NoState}
+	for i, id := range path {
+		e.Path[i], e.Names[i] = machineState(id), t.StateName(id)
 	}
-	if more := e.Visited - len(e.Path); more > 0 {
-		fmt.Fprintf(&b, " → … (%d more)", more)
+	if t.Statechart() {
+		e.Kind = machine.KindStatechart
 	}
-	fmt.Fprintf(&b, ", then test %q holds; the agent stays in %s (check these tests, or raise Options.ChainLimit)",
-		e.Table.testName(e.Test), e.Table.StateName(e.At))
-	return b.String()
+	if test != NoTest {
+		e.Trigger, e.TriggerName = int32(test), t.testName(test)
+	}
+	return e
 }
-
-// Is makes errors.Is(err, ErrChainLimit) true.
-func (e *ChainError) Is(target error) bool { return target == ErrChainLimit }

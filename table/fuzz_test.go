@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fsmforge/fsmforge/diag"
+	"github.com/fsmforge/fsmforge/machine"
 	"github.com/fsmforge/fsmforge/table"
 )
 
@@ -113,10 +115,10 @@ func checkRendered(t *testing.T, err error) {
 	if msg := err.Error(); !strings.HasPrefix(msg, "table: ") {
 		t.Fatalf("error %q lacks the package prefix", msg)
 	}
-	var list table.ErrorList
+	var list diag.List
 	if errors.As(err, &list) {
 		for _, e := range list {
-			if e.Error() == "" || e.Err == nil {
+			if e.Error() == "" || e.Severity == diag.Error && e.Err == nil {
 				t.Fatalf("empty error in %v", list)
 			}
 		}
@@ -157,7 +159,7 @@ func exercise(t *testing.T, tbl *table.Table, seed []byte) {
 			}
 		}
 		_, err := a.Update(chaosHost{})
-		if err != nil && !errors.Is(err, table.ErrStackOverflow) && !errors.Is(err, table.ErrStackUnderflow) && !errors.Is(err, table.ErrChainLimit) && !errors.Is(err, table.ErrQueueFull) {
+		if err != nil && !errors.Is(err, table.ErrStackOverflow) && !errors.Is(err, table.ErrStackUnderflow) && !errors.Is(err, machine.ErrChainLimit) && !errors.Is(err, table.ErrQueueFull) {
 			t.Fatalf("update %d: unexpected error %v", i, err)
 		}
 		if err != nil && !strings.HasPrefix(err.Error(), "table ") {

@@ -163,7 +163,7 @@ func (t *Table) jsonTrans(tr Transition) jsonTrans {
 // [Table.MarshalJSON], replacing t's contents, and validates it as
 // [Builder.Build] does. Unknown members, an unknown format or version, and
 // names that do not resolve are errors; problems with the table are
-// returned as an [ErrorList] wrapping [ErrInvalid], problems with the JSON
+// returned as a [diag.List] wrapping [ErrInvalid], problems with the JSON
 // itself as encoding/json reports them. On error t is left unchanged. t must
 // not be in use by agents.
 func (t *Table) UnmarshalJSON(data []byte) error {

@@ -185,8 +185,7 @@ func (a *Agent[E]) updateChart(h Host[E]) (Result, error) {
 			break
 		}
 		if int(res.Steps) >= limit && a.pending(h) {
-			return res, &ChainError{Limit: limit, Path: append([]StateID(nil), path[:min(int(res.Steps)+1, chainPathMax)]...),
-				Visited: int(res.Steps) + 1, At: a.state, Test: NoTest, Table: a.table}
+			return res, a.table.chainError(limit, path[:min(int(res.Steps)+1, chainPathMax)], int(res.Steps)+1, a.state, NoTest)
 		}
 	}
 	return res, r.err

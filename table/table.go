@@ -18,7 +18,7 @@ type Options struct {
 
 	// ChainLimit bounds the transitions one chaining update takes: when it
 	// has taken that many and a test still holds, the update stops with a
-	// [*ChainError]. Zero means the number of states in the table. At most
+	// [*machine.ChainError]. Zero means the number of states in the table. At most
 	// 65535; ignored unless Chain is set.
 	ChainLimit int
 

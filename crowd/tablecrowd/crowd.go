@@ -121,7 +121,7 @@ type add[E any] struct {
 
 // chainPathMax is how many visited states a ChainError names: the first
 // ones (as package table).
-const chainPathMax = 16
+const chainPathMax = machine.ChainPathMax
 
 // fault records an update that failed, to be turned into an error after
 // the step: a StackError (chainLimit 0) or a ChainError.
@@ -397,7 +397,7 @@ func (c *Crowd[E]) post(id crowd.ID, bit uint64) {
 // [Crowd.Post] and [Crowd.Add]). The result is the same whatever the
 // number of workers.
 //
-// An update that stops with a [*table.StackError] or a [*table.ChainError]
+// An update that stops with a [*table.StackError] or a [*machine.ChainError]
 // leaves its entity where the update stopped, as it leaves an agent; Step
 // then returns an [*Error] that counts these and holds the first few by
 // entity ID, with the adds that could not be carried out. Step returns
@@ -513,7 +513,19 @@ func (c *Crowd[E]) err(x *fault) error {
 	if x.chainLimit == 0 {
 		return &table.StackError{Overflow: x.overflow, State: x.state, Test: x.test, Limit: c.stackLimit, Table: c.t}
 	}
-	return &table.ChainError{Limit: x.chainLimit, Path: slices.Clone(x.path[:x.npath]), Visited: x.visited, At: x.state, Test: x.test, Table: c.t}
+	return chainError(c.t, x)
+}
+
+// chainError returns the error of fault x, a chain that reached its
+// limit: the one table.Agent.Update returns for the same chain.
+func chainError(t *table.Table, x *fault) *machine.ChainError {
+	e := &machine.ChainError{Kind: machine.KindTable, Machine: t.Name(), Limit: x.chainLimit, Path: make([]machine.StateID, x.npath), Names: make([]string, x.npath),
+		Visited: x.visited, At: machine.StateID(x.state), AtName: t.StateName(x.state),
+		Trigger: int32(x.test), TriggerName: t.Test(x.test).String(), Next: machine.NoState}
+	for i, id := range x.path[:x.npath] {
+		e.Path[i], e.Names[i] = machine.StateID(id), t.StateName(id)
+	}
+	return e
 }
 
 // errDirectStep is what a state function panics with when the machine is

@@ -185,14 +185,14 @@ func TestCrowdAsAgents(t *testing.T) {
 // error the agent's did (want): the same type, exported fields and message.
 func sameError(got, want error) bool {
 	var gs, ws *table.StackError
-	var gc, wc *table.ChainError
+	var gc, wc *machine.ChainError
 	switch {
 	case got == nil || want == nil || got.Error() != want.Error():
 		return false
 	case errors.As(want, &ws):
 		return errors.As(got, &gs) && gs.Overflow == ws.Overflow && gs.State == ws.State && gs.Test == ws.Test && gs.Limit == ws.Limit
 	case errors.As(want, &wc):
-		return errors.As(got, &gc) && gc.Limit == wc.Limit && slices.Equal(gc.Path, wc.Path) && gc.Visited == wc.Visited && gc.At == wc.At && gc.Test == wc.Test
+		return errors.As(got, &gc) && gc.Limit == wc.Limit && slices.Equal(gc.Path, wc.Path) && gc.Visited == wc.Visited && gc.At == wc.At && gc.Trigger == wc.Trigger && slices.Equal(gc.Names, wc.Names)
 	}
 	return false
 }
@@ -852,7 +852,7 @@ enter c P=c
 	p.holds["z"] = true
 	err = c.Step() // c → a (returned to) → b, and y holds: the chain limit
 	var ce *tablecrowd.Error
-	if !errors.As(err, &ce) || ce.Failed != 1 || !errors.Is(err, table.ErrChainLimit) {
+	if !errors.As(err, &ce) || ce.Failed != 1 || !errors.Is(err, machine.ErrChainLimit) {
 		t.Fatalf("Step() = %v, want a chain error", err)
 	}
 	const want = `tablecrowd: step: entity 4: table "spec": 2 transitions in one update and a test still holds (a cycle?): c → a → b, then test "y" holds; the agent stays in b (check these tests, or raise Options.ChainLimit)`

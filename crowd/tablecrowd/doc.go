@@ -54,7 +54,7 @@
 //     an entity; the entity goes from the bucket it was in to the last
 //     state's (the machine's Transitions count that move, not the states
 //     between).
-//   - A [*table.StackError] or a [*table.ChainError] leaves the entity
+//   - A [*table.StackError] or a [*machine.ChainError] leaves the entity
 //     where its update stopped, as for an agent, and makes Step return an
 //     [*Error] that counts them and holds the first few by ID, with the
 //     adds that failed.

@@ -24,7 +24,7 @@ type Error struct {
 // Failure is an entity's update that stopped with an error.
 type Failure struct {
 	ID  crowd.ID // the entity
-	Err error    // a *table.StackError or a *table.ChainError, as table.Agent.Update returns them
+	Err error    // a *table.StackError or a *machine.ChainError, as table.Agent.Update returns them
 }
 
 // Error returns the first failed update and the failed adds, for example

@@ -36,7 +36,7 @@ func (c *Crowd[E]) Describe() machine.Description {
 // in [Crowd.Describe]'s list (the table's). With [table.Options.Chain] an
 // entity may report several in a step, in the order it took them. The
 // transitions an update could not take (a [*table.StackError], the one a
-// [*table.ChainError] refused) are not reported, and neither is an
+// [*machine.ChainError] refused) are not reported, and neither is an
 // entity's entering the initial state when it is added. Observe(nil)
 // detaches the observer; attaching replaces the one attached before. The
 // observer of the crowd's machine ([crowd.Machine.Observe]), if any, is

@@ -13,6 +13,7 @@ import (
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/compile"
 	"github.com/fsmforge/fsmforge/internal/scref"
+	"github.com/fsmforge/fsmforge/machine"
 	"github.com/fsmforge/fsmforge/table"
 )
 
@@ -268,7 +269,7 @@ func (s *sides) diff(o outcome) []string {
 // sameError compares a table error with the reference's: none, a chain
 // limit, a full queue.
 func sameError(tErr, rErr error) string {
-	var chain *table.ChainError
+	var chain *machine.ChainError
 	switch {
 	case tErr == nil && rErr == nil:
 		return ""

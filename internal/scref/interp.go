@@ -51,7 +51,7 @@ type timer struct {
 }
 
 // ErrChainLimit is what Update returns when a chaining update took
-// ChainLimit microsteps and more were pending, as table.ChainError.
+// ChainLimit microsteps and more were pending, as table agents return a machine.ChainError.
 var ErrChainLimit = errors.New("scref: chain limit reached")
 
 // ErrQueueFull is what Update and Post return when an event was dropped

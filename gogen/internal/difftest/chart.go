@@ -61,7 +61,7 @@ func (e ChartErr) equal(o ChartErr) bool {
 
 // TableChartErr describes an error of a statechart table.Agent.
 func TableChartErr(err error) ChartErr {
-	var ce *table.ChainError
+	var ce *machine.ChainError
 	var se *table.StackError
 	switch {
 	case err == nil:
@@ -69,7 +69,7 @@ func TableChartErr(err error) ChartErr {
 	case errors.Is(err, table.ErrQueueFull):
 		return ChartErr{Kind: "queue full"}
 	case errors.As(err, &ce):
-		return ChartErr{Kind: "chain", Limit: ce.Limit, Path: ce.Path, Visited: ce.Visited, At: ce.At}
+		return ChartErr{Kind: "chain", Limit: ce.Limit, Path: tablePath(ce.Path), Visited: ce.Visited, At: table.StateID(ce.At)}
 	case errors.As(err, &se):
 		kind := "underflow"
 		if errors.Is(err, table.ErrStackOverflow) {

@@ -60,7 +60,7 @@ func (e Err) String() string {
 // TableErr describes an error of a table.Agent.
 func TableErr(err error) Err {
 	var se *table.StackError
-	var ce *table.ChainError
+	var ce *machine.ChainError
 	switch {
 	case err == nil:
 		return Err{}
@@ -71,16 +71,33 @@ func TableErr(err error) Err {
 		}
 		return Err{Kind: kind, State: se.State, Test: se.Test, Limit: se.Limit, Overflow: se.Overflow}
 	case errors.As(err, &ce):
-		if !errors.Is(err, table.ErrChainLimit) {
+		if !errors.Is(err, machine.ErrChainLimit) {
 			return Err{Kind: "chain, but not ErrChainLimit"}
 		}
-		return Err{Kind: "chain", State: ce.At, Test: ce.Test, Limit: ce.Limit, Path: ce.Path, Visited: ce.Visited}
+		return Err{Kind: "chain", State: table.StateID(ce.At), Test: chainTest(ce), Limit: ce.Limit, Path: tablePath(ce.Path), Visited: ce.Visited}
 	case errors.Is(err, table.ErrNoTable):
 		return Err{Kind: "not started"}
 	case errors.Is(err, table.ErrReentrant):
 		return Err{Kind: "reentrant"}
 	}
 	return Err{Kind: "restore"}
+}
+
+// chainTest returns the test a chain error says still held, or NoTest.
+func chainTest(ce *machine.ChainError) table.TestID {
+	if ce.Trigger < 0 {
+		return table.NoTest
+	}
+	return table.TestID(ce.Trigger)
+}
+
+// tablePath returns a chain error's path as the table's states.
+func tablePath(p []machine.StateID) []table.StateID {
+	out := make([]table.StateID, len(p))
+	for i, s := range p {
+		out[i] = table.StateID(s)
+	}
+	return out
 }
 
 // Host is the scripted host both machines use: it answers polled tests
