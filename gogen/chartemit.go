@@ -35,6 +35,7 @@ func (m *model) emitChart(c *chartM) []byte {
 	p.chartHostCalls()
 	p.b.WriteString(m.chartNames().Replace(chartSections(chartRuntime, m.stack, m.opt.Observe)))
 	p.chartObserver(c)
+	p.describe()
 	if m.stack {
 		p.stackErrorType(fmt.Sprintf("The update goes on without the transition (another may be taken instead) and returns the first error it met. State is the state the machine showed then (%s.State), as for table.StackError.", m.id("Machine")))
 	}

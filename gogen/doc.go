@@ -39,8 +39,8 @@
 //     StackError and ChainError when the table can return them;
 //   - Snapshot, the machine's state as plain data, with AppendBinary and
 //     UnmarshalBinary (see "Saving and restoring");
-//   - with [Options.Observe], Machine's Observe and Observer (see
-//     "Observing").
+//   - with [Options.Observe], Machine's Observe and Observer, and
+//     Describe (see "Observing").
 //
 // The host interface is the game's whole contract with the drawing: a game
 // that does not implement a test the designer used does not compile.
@@ -287,12 +287,19 @@
 // # Observing
 //
 // With [Options.Observe] (fsmforge gen -observe), the Machine can report
-// its transitions to a [machine.Observer], such as a [machine.Recorder]
-// registered with the table's [table.Table.Describe], exactly as
-// [table.Agent.Observe] reports an agent's of the same table:
+// its transitions to a [machine.Observer], such as a [machine.Recorder],
+// exactly as [table.Agent.Observe] reports an agent's of the same table,
+// and the file describes the machine:
 //
 //	func (m *Machine) Observe(o machine.Observer, entity uint64)
 //	func (m *Machine) Observer() (machine.Observer, uint64)
+//	func Describe() machine.Description
+//
+// Describe returns what [table.Table.Describe] returns for the table the
+// file was generated from, field for field (a test checks it): a game
+// that ships generated code without the table registers its machines
+// with a recorder or the viewer by it, and a save's fingerprint is the
+// same whichever runtime made it.
 //
 // Each event carries entity, the game's number for the entity; From and
 // To (machine.Final when the machine finished); Cause, Trigger and

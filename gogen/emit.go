@@ -75,6 +75,7 @@ func (m *model) emit() []byte {
 	p.messageMethods()
 	p.accessors()
 	p.observer()
+	p.describe()
 	p.snapshot()
 	p.errorTypes()
 	return p.b.Bytes()

@@ -136,7 +136,7 @@ func newModel(x *errs, t *table.Table, opt Options) *model {
 	}
 	pkg.fixed(m.newMachine(), m.restoreMachine(), m.readerName())
 	if opt.Observe {
-		pkg.fixed(m.observerName())
+		pkg.fixed(m.observerName(), m.id("Describe"))
 	}
 	if t.Statechart() {
 		for _, n := range chartNames {

@@ -10,7 +10,14 @@
 // nest, and its kind; its transitions, each with a source, targets, the
 // name of what triggers it and, when the machine came from a drawing, where
 // it was drawn. Every runtime's definition has a Describe method that
-// returns one (fsm.Graph, table.Table, crowd.Machine).
+// returns one (fsm.Graph, fsm.Behaviors, table.Table, crowd.Machine,
+// tablecrowd.Crowd), and a file written by fsmforge gen -observe has a
+// Describe function that returns its table's.
+//
+// # Errors
+//
+// A [ChainError] is what every runtime that chains transitions returns
+// when one update reaches its chain limit; it matches [ErrChainLimit].
 //
 // # Events
 //

@@ -31,25 +31,27 @@ func (s StateID) String() string {
 	return "state " + strconv.Itoa(int(s))
 }
 
-// Kind says which runtime a machine runs on.
+// Kind says which runtime a machine runs on. Code written by fsmforge gen
+// runs its table's semantics and describes itself as that table: its kind
+// is KindTable or KindStatechart, so that its saves and a table agent's
+// are interchangeable.
 type Kind uint8
 
-// The runtimes.
+// The runtimes. Their values are saved (package save): they do not change.
 const (
-	KindGuarded    Kind = iota + 1 // fsm.GuardMachine and fsm.Flow
-	KindBehavior                   // fsm.BehaviorMachine
-	KindTable                      // table.Agent on a flat table
-	KindStatechart                 // table.Agent on a statechart table
-	KindGenerated                  // code written by fsmforge gen
-	KindCrowd                      // crowd.Machine
+	KindGuarded    Kind = 1 // fsm.GuardMachine and fsm.Flow
+	KindBehavior   Kind = 2 // fsm.BehaviorMachine
+	KindTable      Kind = 3 // table.Agent on a flat table, and code generated from one
+	KindStatechart Kind = 4 // table.Agent on a statechart table, and code generated from one
+	KindCrowd      Kind = 6 // crowd.Machine (5 is unused)
 )
 
-var kindNames = [...]string{"", "guarded", "behavior", "table", "statechart", "generated", "crowd"}
+var kindNames = [...]string{"", "guarded", "behavior", "table", "statechart", "", "crowd"}
 
 // String returns the kind's name as the viewer's API spells it:
-// "guarded", "behavior", "table", "statechart", "generated" or "crowd".
+// "guarded", "behavior", "table", "statechart" or "crowd".
 func (k Kind) String() string {
-	if int(k) < len(kindNames) && k != 0 {
+	if int(k) < len(kindNames) && kindNames[k] != "" {
 		return kindNames[k]
 	}
 	return "kind " + strconv.Itoa(int(k))

@@ -586,6 +586,37 @@ func (m *GoombaMachine) observe(from, to GoombaState, t GoombaTest) {
 	m.obs.o.Observe(ev)
 }
 
+// GoombaDescribe returns the machine's definition as plain data, a new one on
+// each call: exactly what table.Table.Describe returns for the table this
+// file was generated from, so that the events a GoombaMachine reports, its
+// saves (machine.Fingerprint) and a table agent's are interchangeable. A
+// flight recorder or a viewer registers it.
+func GoombaDescribe() machine.Description {
+	return machine.Description{
+		Name:    "goomba",
+		Kind:    machine.KindTable,
+		Initial: 0,
+		States: []machine.State{
+			{Name: "walkLeft", Kind: machine.Atomic, Parent: machine.NoState},
+			{Name: "walkRight", Kind: machine.Atomic, Parent: machine.NoState},
+			{Name: "dying", Kind: machine.Atomic, Parent: machine.NoState},
+		},
+		Transitions: []machine.Transition{
+			{From: 0, To: []machine.StateID{2}, Trigger: 2},
+			{From: 0, To: []machine.StateID{1}, Trigger: 0},
+			{From: 1, To: []machine.StateID{2}, Trigger: 2},
+			{From: 1, To: []machine.StateID{0}, Trigger: 1},
+			{From: 2, Trigger: 3, Final: true},
+		},
+		Triggers: []machine.Trigger{
+			{Name: "hitTriggerLeft", Kind: machine.TriggerTest},
+			{Name: "hitTriggerRight", Kind: machine.TriggerTest},
+			{Name: "hitByPlayer", Kind: machine.TriggerMessage},
+			{Name: "animationDone", Kind: machine.TriggerTest},
+		},
+	}
+}
+
 // GoombaSnapshot is a machine's state as plain data, to save a game or show
 // in a viewer, and to restore with RestoreGoombaMachine. It holds what
 // table.Snapshot holds for an agent of the same table, in the file's types,

@@ -943,6 +943,62 @@ func (m *GuardMachine) observe(from, to GuardState, t GuardTest) {
 	m.obs.o.Observe(ev)
 }
 
+// GuardDescribe returns the machine's definition as plain data, a new one on
+// each call: exactly what table.Table.Describe returns for the table this
+// file was generated from, so that the events a GuardMachine reports, its
+// saves (machine.Fingerprint) and a table agent's are interchangeable. A
+// flight recorder or a viewer registers it.
+func GuardDescribe() machine.Description {
+	return machine.Description{
+		Name:    "guard",
+		Kind:    machine.KindTable,
+		Initial: 0,
+		States: []machine.State{
+			{Name: "patrol", Kind: machine.Atomic, Parent: machine.NoState},
+			{Name: "investigate", Kind: machine.Atomic, Parent: machine.NoState},
+			{Name: "chase", Kind: machine.Atomic, Parent: machine.NoState},
+			{Name: "attack", Kind: machine.Atomic, Parent: machine.NoState},
+			{Name: "flee", Kind: machine.Atomic, Parent: machine.NoState},
+			{Name: "stunned", Kind: machine.Atomic, Parent: machine.NoState},
+		},
+		Transitions: []machine.Transition{
+			{From: 0, To: []machine.StateID{1}, Trigger: 4, Push: true},
+			{From: 0, To: []machine.StateID{5}, Trigger: 6},
+			{From: 0, To: []machine.StateID{2}, Trigger: 0},
+			{From: 0, To: []machine.StateID{4}, Trigger: 1},
+			{From: 1, To: []machine.StateID{5}, Trigger: 6},
+			{From: 1, To: []machine.StateID{2}, Trigger: 0},
+			{From: 1, Trigger: 7, Return: true},
+			{From: 2, To: []machine.StateID{1}, Trigger: 4, Push: true},
+			{From: 2, To: []machine.StateID{5}, Trigger: 6},
+			{From: 2, To: []machine.StateID{3}, Trigger: 3, Push: true},
+			{From: 2, To: []machine.StateID{4}, Trigger: 1},
+			{From: 2, To: []machine.StateID{0}, Trigger: 7},
+			{From: 3, To: []machine.StateID{1}, Trigger: 4, Push: true},
+			{From: 3, To: []machine.StateID{5}, Trigger: 6},
+			{From: 3, Trigger: 5, Final: true},
+			{From: 3, Trigger: 2, Return: true},
+			{From: 3, To: []machine.StateID{3}, Trigger: 3, Push: true},
+			{From: 4, To: []machine.StateID{1}, Trigger: 4, Push: true},
+			{From: 4, To: []machine.StateID{5}, Trigger: 6},
+			{From: 4, To: []machine.StateID{0}, Trigger: 2},
+			{From: 4, Trigger: 5, Final: true},
+			{From: 5, To: []machine.StateID{1}, Trigger: 4, Push: true},
+			{From: 5, Trigger: 2, Return: true},
+		},
+		Triggers: []machine.Trigger{
+			{Name: "sees player", Kind: machine.TriggerTest},
+			{Name: "health=low", Kind: machine.TriggerTest},
+			{Name: "health=high", Kind: machine.TriggerTest},
+			{Name: "distance=near", Kind: machine.TriggerTest},
+			{Name: "noise", Kind: machine.TriggerMessage},
+			{Name: "hit=arrow", Kind: machine.TriggerMessage},
+			{Name: "hit=sword", Kind: machine.TriggerMessage},
+			{Name: "all clear", Kind: machine.TriggerMessage},
+		},
+	}
+}
+
 // GuardSnapshot is a machine's state as plain data, to save a game or show in
 // a viewer, and to restore with RestoreGuardMachine. It holds what
 // table.Snapshot holds for an agent of the same table, in the file's types,

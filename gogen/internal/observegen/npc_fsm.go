@@ -1424,6 +1424,45 @@ func (m *NPCMachine) observe(from NPCState, ev NPCTest, timed bool) {
 	m.obs.o.Observe(e)
 }
 
+// NPCDescribe returns the machine's definition as plain data, a new one on
+// each call: exactly what table.Table.Describe returns for the table this
+// file was generated from, so that the events a NPCMachine reports, its saves
+// (machine.Fingerprint) and a table agent's are interchangeable. A flight
+// recorder or a viewer registers it.
+func NPCDescribe() machine.Description {
+	return machine.Description{
+		Name:    "npc",
+		Kind:    machine.KindStatechart,
+		Initial: 0,
+		States: []machine.State{
+			{Name: "patrol", Kind: machine.Atomic, Parent: machine.NoState},
+			{Name: "alert", Kind: machine.Compound, Parent: machine.NoState},
+			{Name: "alertHistory", Kind: machine.DeepHistory, Parent: 1},
+			{Name: "combat", Kind: machine.Parallel, Parent: 1},
+			{Name: "weapon", Kind: machine.Compound, Parent: 3},
+			{Name: "aim", Kind: machine.Atomic, Parent: 4},
+			{Name: "fire", Kind: machine.Atomic, Parent: 4},
+			{Name: "movement", Kind: machine.Compound, Parent: 3},
+			{Name: "stand", Kind: machine.Atomic, Parent: 7},
+			{Name: "chase", Kind: machine.Atomic, Parent: 7},
+		},
+		Transitions: []machine.Transition{
+			{From: 0, To: []machine.StateID{2}, Trigger: 0},
+			{From: 1, To: []machine.StateID{0}, Trigger: 2},
+			{From: 1, To: []machine.StateID{0}, Trigger: 1},
+			{From: 5, To: []machine.StateID{6}, Trigger: -1, Condition: "seesPlayer"},
+			{From: 6, To: []machine.StateID{5}, Trigger: -1, Condition: "!seesPlayer"},
+			{From: 8, To: []machine.StateID{9}, Trigger: -1, Condition: "In(aim)"},
+		},
+		Triggers: []machine.Trigger{
+			{Name: "noise", Kind: machine.TriggerEvent},
+			{Name: "calm", Kind: machine.TriggerEvent},
+			{Name: "giveUp", Kind: machine.TriggerEvent},
+			{Name: "seesPlayer", Kind: machine.TriggerTest},
+		},
+	}
+}
+
 // Post puts event msg on the machine's external queue: a later update handles
 // it. It may be called from a host method during an update. It returns a
 // *NPCQueueError when the queue is full, ErrNPCNotStarted on a zero machine,

@@ -3,6 +3,7 @@ package observegen
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -340,5 +341,35 @@ func TestAllocs(t *testing.T) {
 	})
 	if n != 0 {
 		t.Errorf("an observed NPC's update allocates %v times, want 0", n)
+	}
+}
+
+// TestDescribe checks that each generated file's Describe is its table's
+// Describe, field for field, with the same fingerprint: a recorder or a
+// save cannot tell the two runtimes apart.
+func TestDescribe(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		tbl  func() *table.Table
+		gen  func() machine.Description
+	}{
+		{"goomba", fixtures.Goomba, GoombaDescribe},
+		{"guard", fixtures.Guard, GuardDescribe},
+		{"odd", fixtures.Odd, OddDescribe},
+		{"npc", fixtures.NPC, NPCDescribe},
+		{"sentry", fixtures.Sentry, SentryDescribe},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, want := tt.gen(), tt.tbl().Describe()
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("Describe() = %+v\nwant %+v", got, want)
+			}
+			if machine.Fingerprint(&got) != machine.Fingerprint(&want) {
+				t.Errorf("fingerprints differ")
+			}
+			if err := got.Check(); err != nil {
+				t.Error(err)
+			}
+		})
 	}
 }

@@ -942,6 +942,56 @@ func (m *OddMachine) observe(from, to OddState, t OddTest) {
 	m.obs.o.Observe(ev)
 }
 
+// OddDescribe returns the machine's definition as plain data, a new one on
+// each call: exactly what table.Table.Describe returns for the table this
+// file was generated from, so that the events a OddMachine reports, its saves
+// (machine.Fingerprint) and a table agent's are interchangeable. A flight
+// recorder or a viewer registers it.
+func OddDescribe() machine.Description {
+	return machine.Description{
+		Name:    "odd one",
+		Kind:    machine.KindTable,
+		Initial: 0,
+		States: []machine.State{
+			{Name: "idle", Kind: machine.Atomic, Parent: machine.NoState},
+			{Name: "walk left", Kind: machine.Atomic, Parent: machine.NoState},
+			{Name: "2nd wind", Kind: machine.Atomic, Parent: machine.NoState},
+			{Name: "type", Kind: machine.Atomic, Parent: machine.NoState},
+			{Name: "État ☃", Kind: machine.Atomic, Parent: machine.NoState},
+			{Name: "select", Kind: machine.Atomic, Parent: machine.NoState},
+		},
+		Transitions: []machine.Transition{
+			{From: 0, To: []machine.StateID{4}, Trigger: 7},
+			{From: 0, To: []machine.StateID{1}, Trigger: 0},
+			{From: 1, To: []machine.StateID{4}, Trigger: 7},
+			{From: 1, To: []machine.StateID{2}, Trigger: 1},
+			{From: 1, To: []machine.StateID{3}, Trigger: 6, Push: true},
+			{From: 2, To: []machine.StateID{4}, Trigger: 7},
+			{From: 2, To: []machine.StateID{0}, Trigger: 0},
+			{From: 2, To: []machine.StateID{5}, Trigger: 4, Push: true},
+			{From: 3, To: []machine.StateID{4}, Trigger: 7},
+			{From: 3, Trigger: 2, Return: true},
+			{From: 3, To: []machine.StateID{3}, Trigger: 0, Push: true},
+			{From: 4, To: []machine.StateID{0}, Trigger: 2},
+			{From: 4, Trigger: 5, Return: true},
+			{From: 5, To: []machine.StateID{4}, Trigger: 7},
+			{From: 5, Trigger: 6, Return: true},
+			{From: 5, Trigger: 3, Final: true},
+			{From: 5, To: []machine.StateID{3}, Trigger: 5},
+		},
+		Triggers: []machine.Trigger{
+			{Name: "type", Kind: machine.TriggerTest},
+			{Name: "2 fast", Kind: machine.TriggerTest},
+			{Name: "is_ready", Kind: machine.TriggerTest},
+			{Name: "range", Kind: machine.TriggerTest},
+			{Name: "level=1", Kind: machine.TriggerTest},
+			{Name: "level=2", Kind: machine.TriggerTest},
+			{Name: "func", Kind: machine.TriggerMessage},
+			{Name: "ping!", Kind: machine.TriggerMessage},
+		},
+	}
+}
+
 // OddSnapshot is a machine's state as plain data, to save a game or show in a
 // viewer, and to restore with RestoreOddMachine. It holds what table.Snapshot
 // holds for an agent of the same table, in the file's types, and its binary

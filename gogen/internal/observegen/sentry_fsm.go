@@ -1574,6 +1574,61 @@ func (m *SentryMachine) observe(from SentryState, ev SentryTest, timed bool) {
 	m.obs.o.Observe(e)
 }
 
+// SentryDescribe returns the machine's definition as plain data, a new one on
+// each call: exactly what table.Table.Describe returns for the table this
+// file was generated from, so that the events a SentryMachine reports, its
+// saves (machine.Fingerprint) and a table agent's are interchangeable. A
+// flight recorder or a viewer registers it.
+func SentryDescribe() machine.Description {
+	return machine.Description{
+		Name:    "sentry",
+		Kind:    machine.KindStatechart,
+		Initial: 0,
+		States: []machine.State{
+			{Name: "patrol", Kind: machine.Compound, Parent: machine.NoState},
+			{Name: "legA", Kind: machine.Atomic, Parent: 0},
+			{Name: "legB", Kind: machine.Atomic, Parent: 0},
+			{Name: "alert", Kind: machine.Parallel, Parent: machine.NoState},
+			{Name: "weapon", Kind: machine.Compound, Parent: 3},
+			{Name: "aim", Kind: machine.Atomic, Parent: 4},
+			{Name: "fire", Kind: machine.Atomic, Parent: 4},
+			{Name: "watch", Kind: machine.Compound, Parent: 3},
+			{Name: "look", Kind: machine.Atomic, Parent: 7},
+			{Name: "listen", Kind: machine.Atomic, Parent: 7},
+			{Name: "investigate", Kind: machine.Atomic, Parent: machine.NoState},
+			{Name: "stunned", Kind: machine.Atomic, Parent: machine.NoState},
+		},
+		Transitions: []machine.Transition{
+			{From: 0, To: []machine.StateID{3}, Trigger: 2, Push: true},
+			{From: 0, Trigger: 1, Return: true},
+			{From: 0, To: []machine.StateID{11}, Trigger: 2, Push: true},
+			{From: 1, To: []machine.StateID{2}, Trigger: 3},
+			{From: 1, To: []machine.StateID{10}, Trigger: 0, Push: true},
+			{From: 2, To: []machine.StateID{1}, Trigger: 3},
+			{From: 2, To: []machine.StateID{10}, Trigger: 0, Push: true},
+			{From: 3, Trigger: 1, Return: true},
+			{From: 3, To: []machine.StateID{11}, Trigger: 2, Push: true},
+			{From: 5, To: []machine.StateID{6}, Trigger: 0},
+			{From: 6, To: []machine.StateID{5}, Trigger: 3},
+			{From: 6, Trigger: 1, Return: true},
+			{From: 8, To: []machine.StateID{9}, Trigger: 0},
+			{From: 9, To: []machine.StateID{8}, Trigger: 3},
+			{From: 10, To: []machine.StateID{10}, Trigger: 0, Push: true},
+			{From: 10, Trigger: 1, Return: true},
+			{From: 10, To: []machine.StateID{11}, Trigger: 2, Push: true},
+			{From: 11, Trigger: -1, Condition: "healthy", Return: true},
+			{From: 11, To: []machine.StateID{11}, Trigger: 2, Push: true},
+		},
+		Triggers: []machine.Trigger{
+			{Name: "noise", Kind: machine.TriggerEvent},
+			{Name: "clear", Kind: machine.TriggerEvent},
+			{Name: "hit", Kind: machine.TriggerEvent},
+			{Name: "calm", Kind: machine.TriggerEvent},
+			{Name: "healthy", Kind: machine.TriggerTest},
+		},
+	}
+}
+
 // SentryStackError reports a transition that was not taken because it pushed
 // onto a full stack (ErrSentryStackOverflow) or returned with an empty one
 // (ErrSentryStackUnderflow). The update goes on without the transition
