@@ -159,8 +159,9 @@
 // save and, to restore, what sending its messages again costs.
 // BenchmarkDispatcherSnapshot and BenchmarkBoardSnapshot measure them
 // beside a copy of the same data; BenchmarkDispatcherSave measures a
-// million telegrams saved to bytes and restored from them, each in well
-// under 100 ns a telegram.
+// million telegrams saved to bytes and restored from them: on a shared
+// 2-core machine, about 50 ns a telegram to save, 37 to restore, 115 to
+// restore with a duplicate window (which rebuilds the index).
 //
 // # Errors
 //

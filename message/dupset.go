@@ -248,6 +248,7 @@ type dupScratch[ID, K comparable] struct {
 	a, b   []dupRecord[ID, K] // the sort's two buffers
 	sorted []dupRecord[ID, K] // the records by hash, after checkDups: a or b
 	others []dupRecord[ID, K] // a run's records of other keys than the one looked at
+	keyRun []int32            // how many records each key has in sorted, in order, after checkDups
 	// pointers is 2 if keys hold pointers, which a and b must then not
 	// keep; 1 if not; 0 before the first rebuild.
 	pointers int8
@@ -357,9 +358,11 @@ func (s *dupSet[ID, K]) checkDups(p []Telegram[ID, K], window float64, sc *dupSc
 		h = sortRecords(h, sc.b[:n])
 	}
 	sc.sorted = h
+	sc.keyRun = sc.keyRun[:0]
 	i, j = -1, -1
 	groups(h, &sc.others, func(run []dupRecord[ID, K]) {
 		keys++
+		sc.keyRun = append(sc.keyRun, int32(len(run)))
 		for k := 1; k < len(run); k++ {
 			if run[k].time-run[k-1].time < window {
 				if at := int(run[k].index); i < 0 || at < i {
@@ -381,8 +384,12 @@ func (s *dupSet[ID, K]) rebuild(keys int, sc *dupScratch[ID, K]) {
 		s.bulk = make([]float64, n)
 	}
 	bulk := s.bulk[:n]
+	// groups left each key's records together in sorted, in the runs
+	// checkDups counted: the index takes them in that order without
+	// grouping them again.
 	at := 0
-	groups(sc.sorted, &sc.others, func(run []dupRecord[ID, K]) {
+	for _, k := range sc.keyRun {
+		run := sc.sorted[at : at+int(k)]
 		times := bulk[at : at+len(run) : at+len(run)]
 		for k := range run {
 			times[k] = run[k].time
@@ -390,7 +397,7 @@ func (s *dupSet[ID, K]) rebuild(keys int, sc *dupScratch[ID, K]) {
 		at += len(run)
 		s.lists = append(s.lists, dupTimes[ID, K]{key: run[0].key, times: times})
 		s.place(run[0].hash, int32(len(s.lists)-1))
-	})
+	}
 	if sc.pointers == 0 {
 		sc.pointers = 1
 		if hasPointers(reflect.TypeFor[dupKey[ID, K]]()) {

@@ -101,8 +101,9 @@ func (d *Dispatcher[ID, K]) Snapshot(dst *DispatcherSnapshot[ID, K]) {
 // hashes each telegram's triple, sorts the hashes (a radix sort, two or three
 // linear passes) and fills the index in that order, which touches memory
 // in sequence rather than once at random per telegram. Its scratch space,
-// twice 32 bytes per pending telegram with small IDs, is kept for the next
-// Restore, as is the index's own (about 80 bytes per distinct triple).
+// twice 32 bytes per pending telegram with small IDs and 4 per distinct
+// triple, is kept for the next Restore, as is the index's own (about 80
+// bytes per distinct triple).
 func (d *Dispatcher[ID, K]) Restore(s *DispatcherSnapshot[ID, K]) error {
 	if d.depth > 0 || d.delivering {
 		panic("message: Dispatcher.Restore called by a handler (restore between deliveries, outside handlers)")
