@@ -17,8 +17,9 @@
 //     with a result that does not depend on their number.
 //   - [github.com/fsmforge/fsmforge/machine]: what every runtime says about
 //     itself in one vocabulary: a Description of its states and transitions,
-//     an Event for each transition reported to an Observer, and Recorder, a
-//     flight recorder of the last transitions of a set of machines.
+//     an Event for each transition reported to an Observer, Recorder, a
+//     flight recorder of the last transitions of a set of machines, and
+//     ChainError, which every runtime that chains returns.
 //   - [github.com/fsmforge/fsmforge/save]: one save file for a set of
 //     machines, checksummed, with each machine's fingerprint and state
 //     names, so that a save restored into a changed drawing maps states by
@@ -39,6 +40,9 @@
 //     [github.com/fsmforge/fsmforge/chart/mermaid] draw a chart as text;
 //     [github.com/fsmforge/fsmforge/chart/layout] lays out charts without
 //     coordinates.
+//   - [github.com/fsmforge/fsmforge/diag]: the problems every step finds
+//     (reading a drawing, compiling it, decoding a table, generating code)
+//     as one positioned list of diagnostics with hints.
 //   - [github.com/fsmforge/fsmforge/compile]: checks a chart, with positioned
 //     diagnostics and hints, and lowers it into a table, optionally
 //     minimised.
