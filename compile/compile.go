@@ -6,6 +6,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/diag"
+	"github.com/fsmforge/fsmforge/machine"
 	"github.com/fsmforge/fsmforge/table"
 )
 
@@ -306,4 +307,21 @@ func (x *lowering) build(r *Result, opt Options) {
 // validName reports whether s can name something in a table.
 func validName(s string) bool {
 	return s != "" && len(s) <= table.MaxName && utf8.ValidString(s)
+}
+
+// Describe returns the table's description ([table.Table.Describe]) with
+// each state's Source set to where it was drawn: what a tool that shows
+// the machine (the viewer) names when it points at a state. Nil when the
+// chart did not compile.
+func (r *Result) Describe() *machine.Description {
+	if r == nil || r.Table == nil {
+		return nil
+	}
+	d := r.Table.Describe()
+	for i := range d.States {
+		if i < len(r.Pos) && !r.Pos[i].IsZero() {
+			d.States[i].Source = r.Pos[i].String()
+		}
+	}
+	return &d
 }

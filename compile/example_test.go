@@ -123,3 +123,30 @@ func ExampleCompile_minimize() {
 	// on <- ["on again"]
 	// 2 states; on again is now on
 }
+
+// The compiled table's description names where each state was drawn, for
+// tools that point the designer at a shape.
+func ExampleResult_Describe() {
+	st, err := chart.LoadStencil("../examples/goomba/goomba.stencil.json")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	c, err := visio.ReadFile("../examples/goomba/goomba.vdx", visio.Options{Stencil: st})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	res, err := compile.Compile(c, compile.Options{Stencil: st})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, s := range res.Describe().States {
+		fmt.Printf("%s: %s\n", s.Name, s.Source)
+	}
+	// Output:
+	// walkLeft: ../examples/goomba/goomba.vdx:179:7: page "Page-1", shape 1 "walkLeft"
+	// walkRight: ../examples/goomba/goomba.vdx:187:7: page "Page-1", shape 2 "walkRight"
+	// death: ../examples/goomba/goomba.vdx:195:7: page "Page-1", shape 3 "death"
+}

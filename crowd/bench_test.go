@@ -82,7 +82,7 @@ func perEntity(b *testing.B, n int) {
 // state each step: what the machine itself adds to a save. Snapshot fills
 // a Snapshot, Restore restores it into a machine that has held as many
 // entities (into a fresh one, Restore also allocates the storage),
-// AppendBinary and UnmarshalBinary write and read its binary form
+// AppendBinary and Decode write and read its binary form
 // (B/entity is its size per entity). Each is measured against the
 // baseline, copy: copying as many bytes as the snapshot holds, 12 per
 // entity (an ID, a state and a previous state). x-copy is the ratio: the
@@ -146,10 +146,10 @@ func BenchmarkSnapshot(b *testing.B) {
 		})
 		b.ReportMetric(float64(len(bin))/n, "B/entity")
 	})
-	b.Run(fmt.Sprintf("entities=%d/UnmarshalBinary", n), func(b *testing.B) {
+	b.Run(fmt.Sprintf("entities=%d/Decode", n), func(b *testing.B) {
 		var into crowd.Snapshot[struct{}]
 		measure(b, func() {
-			if err := into.UnmarshalBinary(bin, machine.Codec[struct{}]{}); err != nil {
+			if err := into.Decode(bin, machine.Codec[struct{}]{}); err != nil {
 				b.Fatal(err)
 			}
 		})

@@ -76,7 +76,7 @@ func (s *Snapshot[E]) AppendBinary(b []byte, c machine.Codec[E]) ([]byte, error)
 		if b, err = c.Append(b, &s.Data[i]); err != nil {
 			return b[:b0], fmt.Errorf("crowd: Snapshot.AppendBinary: entity %d (ID %d): %w", i, s.IDs[i], err)
 		}
-		b = fixLength(b, at)
+		b = wire.PutLength(b, at, uint64(len(b)-at-1))
 	}
 	return b, nil
 }
@@ -147,22 +147,6 @@ func getIDs(ids []ID, b []byte) {
 	}
 }
 
-// fixLength writes the length of what follows b[at], which was reserved
-// for it, as a varint, moving the bytes if it takes more than one.
-func fixLength(b []byte, at int) []byte {
-	l := len(b) - at - 1
-	if l < 0x80 {
-		b[at] = byte(l)
-		return b
-	}
-	var tmp [binary.MaxVarintLen64]byte
-	k := binary.PutUvarint(tmp[:], uint64(l))
-	b = append(b, tmp[:k-1]...)
-	copy(b[at+k:], b[at+1:at+1+l])
-	copy(b[at:], tmp[:k])
-	return b
-}
-
 // plusOne writes a state that may be NoState: 0 for NoState, s+1 for s.
 func plusOne(s StateID) uint64 {
 	if s == NoState {
@@ -206,7 +190,7 @@ func (c *runCursor) next() bool {
 	return true
 }
 
-// UnmarshalBinary decodes the binary form [Snapshot.AppendBinary] writes
+// Decode decodes the binary form [Snapshot.AppendBinary] writes
 // into s, reusing the capacity of its slices, so that decoding into the
 // same value allocates nothing once it has grown (but what c.Decode does).
 // Each entity's data is set to the zero value of E, then given to c.Decode
@@ -219,12 +203,12 @@ func (c *runCursor) next() bool {
 // than its bytes can hold, has runs that do not add up to the entities, or
 // holds data while c.Decode is nil; or if c.Decode fails (the error names
 // the entity). It never allocates more than b's size can account for.
-func (s *Snapshot[E]) UnmarshalBinary(b []byte, c machine.Codec[E]) error {
+func (s *Snapshot[E]) Decode(b []byte, c machine.Codec[E]) error {
 	if err := s.decode(b, c); err != nil {
 		s.Steps, s.Holes, s.Open = 0, 0, NoState
 		clear(s.Data)
 		s.IDs, s.States, s.Previous, s.Data, s.Runs = s.IDs[:0], s.States[:0], s.Previous[:0], s.Data[:0], s.Runs[:0]
-		return fmt.Errorf("crowd: Snapshot.UnmarshalBinary: %w", err)
+		return fmt.Errorf("crowd: Snapshot.Decode: %w", err)
 	}
 	return nil
 }

@@ -96,7 +96,7 @@
 // and steps again to the same frame. Restore checks the whole snapshot
 // first and changes nothing if it is not one the machine could hold.
 //
-// [Snapshot.AppendBinary] and [Snapshot.UnmarshalBinary] write and read a
+// [Snapshot.AppendBinary] and [Snapshot.Decode] write and read a
 // snapshot's binary form, the game's data going through a [machine.Codec]
 // it gives (a zero Codec saves no data, for a game that keeps its
 // entities' data itself, by ID). The form is: the format version (an
@@ -111,7 +111,7 @@
 // run per ChunkSize entities and one per pair of states an entity moved
 // between in the last step: 4.004 bytes per entity for a million entities
 // without data after 30 steps of W3, 33 with W3's 28-byte monsters.
-// UnmarshalBinary never allocates more than its input accounts for.
+// Decode never allocates more than its input accounts for.
 //
 // [Snapshot.Remap] renumbers a snapshot's states by name for a machine
 // whose states changed ([machine.Mapping]): an entity whose state is gone
@@ -121,8 +121,8 @@
 // about 1.5 times as long as copying the 12 bytes per entity a snapshot
 // holds, Restore about 3 times (it writes each entity's state in the index
 // by ID, in bucket order: at random), AppendBinary about 1.9 times and
-// UnmarshalBinary about as long. Snapshot, AppendBinary and
-// UnmarshalBinary allocate nothing once their buffers have grown; Restore
+// Decode about as long. Snapshot, AppendBinary and
+// Decode allocate nothing once their buffers have grown; Restore
 // allocates nothing either once it has restored as many entities before.
 //
 // # What the machine keeps
@@ -168,7 +168,7 @@
 // so about 5.8 times the entities in all at the peak; plus a byte per ID up
 // to the largest (4 bytes in a machine of more than 254 states), and two
 // arrays of 4 bytes per state for each worker; with an observer, a buffer
-// of ChunkSize events (40 bytes each) per worker. A machine that has been
+// of 256 events (40 bytes each) per worker. A machine that has been
 // restored keeps a second index by ID, the one Restore replaced, for the
 // next Restore. IDs above [Options.MaxID]
 // (by default 16,777,215) are refused, so a stray ID cannot make the index

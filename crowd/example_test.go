@@ -145,7 +145,7 @@ func ExampleMachine_Snapshot() {
 	fmt.Printf("saved %d bats after step %d in %d bytes\n", len(snap.IDs), snap.Steps, len(save))
 
 	var loaded crowd.Snapshot[bat]
-	if err := loaded.UnmarshalBinary(save, codec); err != nil {
+	if err := loaded.Decode(save, codec); err != nil {
 		fmt.Println(err)
 		return
 	}

@@ -13,7 +13,7 @@ import (
 // replay or a rollback: its entities, each with its ID, state, previous
 // state and data, and how they are laid out. Fill one with
 // [Machine.Snapshot], load one with [Machine.Restore]; its binary form is
-// written by [Snapshot.AppendBinary] and read by [Snapshot.UnmarshalBinary].
+// written by [Snapshot.AppendBinary] and read by [Snapshot.Decode].
 //
 // The machine's states and options are not part of it: the game makes the
 // machine again with [New] and the same states and options, then restores.

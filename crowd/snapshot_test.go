@@ -203,7 +203,7 @@ func TestSnapshotContinues(t *testing.T) {
 				t.Fatal(err)
 			}
 			var back crowd.Snapshot[monster]
-			if err := back.UnmarshalBinary(b, monsterCodec); err != nil {
+			if err := back.Decode(b, monsterCodec); err != nil {
 				t.Fatal(err)
 			}
 			g2 := newW3Game(t, perBucket, chunk, workers2)
@@ -467,7 +467,7 @@ func TestSnapshotAllocs(t *testing.T) {
 		t.Fatal(err)
 	}
 	var back crowd.Snapshot[monster]
-	if err := back.UnmarshalBinary(b, monsterCodec); err != nil {
+	if err := back.Decode(b, monsterCodec); err != nil {
 		t.Fatal(err)
 	}
 	for _, tc := range []struct {
@@ -476,7 +476,7 @@ func TestSnapshotAllocs(t *testing.T) {
 	}{
 		{"Snapshot", func() { m.Snapshot(&s) }},
 		{"AppendBinary", func() { b, _ = s.AppendBinary(b[:0], monsterCodec) }},
-		{"UnmarshalBinary", func() { _ = back.UnmarshalBinary(b, monsterCodec) }},
+		{"Decode", func() { _ = back.Decode(b, monsterCodec) }},
 	} {
 		if a := testing.AllocsPerRun(10, tc.f); a != 0 {
 			t.Errorf("%s allocates %v times once grown, want 0", tc.name, a)
@@ -497,7 +497,7 @@ func TestSnapshotBinary(t *testing.T) {
 	}
 	b = b[6:]
 	var back crowd.Snapshot[monster]
-	if err := back.UnmarshalBinary(b, monsterCodec); err != nil {
+	if err := back.Decode(b, monsterCodec); err != nil {
 		t.Fatal(err)
 	}
 	if fmt.Sprint(back) != fmt.Sprint(s) {
@@ -515,17 +515,17 @@ func TestSnapshotBinary(t *testing.T) {
 	if per := float64(len(b2)) / float64(len(s.IDs)); per > 4.1 {
 		t.Errorf("without data: %.2f bytes per entity, want at most 4.1", per)
 	}
-	if err := back.UnmarshalBinary(b2, monsterCodec); err != nil {
+	if err := back.Decode(b2, monsterCodec); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(back.IDs, s.IDs) || !slices.Equal(back.Previous, s.Previous) || back.Data[0] != (monster{}) {
 		t.Error("the snapshot without data reads back wrong")
 	}
-	if err := back.UnmarshalBinary(b, machine.Codec[monster]{}); err == nil || !strings.Contains(err.Error(), "needs a Codec") {
-		t.Errorf("UnmarshalBinary of data with no Codec = %v", err)
+	if err := back.Decode(b, machine.Codec[monster]{}); err == nil || !strings.Contains(err.Error(), "needs a Codec") {
+		t.Errorf("Decode of data with no Codec = %v", err)
 	}
 	if len(back.IDs) != 0 {
-		t.Error("a failed UnmarshalBinary left entities")
+		t.Error("a failed Decode left entities")
 	}
 
 	// Every truncation is an error, and so is every byte more.
@@ -535,17 +535,17 @@ func TestSnapshotBinary(t *testing.T) {
 		t.Fatal(err)
 	}
 	for i := range len(bs) {
-		if err := back.UnmarshalBinary(bs[:i], monsterCodec); err == nil {
-			t.Fatalf("UnmarshalBinary of the first %d bytes of %d succeeded", i, len(bs))
+		if err := back.Decode(bs[:i], monsterCodec); err == nil {
+			t.Fatalf("Decode of the first %d bytes of %d succeeded", i, len(bs))
 		}
 	}
-	if err := back.UnmarshalBinary(append(b[:len(b):len(b)], 0), monsterCodec); err == nil || !strings.Contains(err.Error(), "left over") {
-		t.Errorf("UnmarshalBinary with a byte more = %v", err)
+	if err := back.Decode(append(b[:len(b):len(b)], 0), monsterCodec); err == nil || !strings.Contains(err.Error(), "left over") {
+		t.Errorf("Decode with a byte more = %v", err)
 	}
 	bad := slices.Clone(b)
 	bad[0] = 2
-	if err := back.UnmarshalBinary(bad, monsterCodec); err == nil || !strings.Contains(err.Error(), "version 2") {
-		t.Errorf("UnmarshalBinary of version 2 = %v", err)
+	if err := back.Decode(bad, monsterCodec); err == nil || !strings.Contains(err.Error(), "version 2") {
+		t.Errorf("Decode of version 2 = %v", err)
 	}
 
 	// Codec errors name the entity.
@@ -568,7 +568,7 @@ func TestSnapshotBinary(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := back.UnmarshalBinary(b3, long); err != nil {
+	if err := back.Decode(b3, long); err != nil {
 		t.Fatal(err)
 	}
 	for i := range back.Data {
@@ -578,7 +578,7 @@ func TestSnapshotBinary(t *testing.T) {
 	}
 }
 
-func FuzzSnapshotUnmarshal(f *testing.F) {
+func FuzzSnapshotDecode(f *testing.F) {
 	s := crowd.Snapshot[monster]{
 		Steps:    3,
 		IDs:      []crowd.ID{4, 1, 9},
@@ -597,7 +597,7 @@ func FuzzSnapshotUnmarshal(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var s crowd.Snapshot[monster]
-		if err := s.UnmarshalBinary(b, monsterCodec); err != nil {
+		if err := s.Decode(b, monsterCodec); err != nil {
 			_ = err.Error()
 			return
 		}
@@ -606,17 +606,31 @@ func FuzzSnapshotUnmarshal(f *testing.F) {
 			t.Fatal(err)
 		}
 		var s2 crowd.Snapshot[monster]
-		if err := s2.UnmarshalBinary(again, monsterCodec); err != nil || fmt.Sprint(s2) != fmt.Sprint(s) {
+		if err := s2.Decode(again, monsterCodec); err != nil || fmt.Sprint(s2) != fmt.Sprint(s) {
 			t.Fatalf("a snapshot read back, written and read again differs (%v)", err)
 		}
+		// Restore into a machine that holds entities: a snapshot it refuses
+		// leaves them as they were.
 		m, err := crowd.New(perEntityDefs(), crowd.Options[monster]{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer m.Close()
-		if err := m.Restore(&s); err == nil {
-			_ = m.Step()
+		for id := range crowd.ID(5) {
+			if err := m.Add(id*3, monster{Seed: uint32(id)}, crowd.StateID(id%4)); err != nil {
+				t.Fatal(err)
+			}
 		}
+		_ = m.Step()
+		var before, after crowd.Snapshot[monster]
+		m.Snapshot(&before)
+		if err := m.Restore(&s); err != nil {
+			if m.Snapshot(&after); fmt.Sprint(after) != fmt.Sprint(before) {
+				t.Fatalf("a refused Restore (%v) changed the machine:\n%v\nbefore:\n%v", err, after, before)
+			}
+			return
+		}
+		_ = m.Step()
 	})
 }
 
@@ -646,7 +660,7 @@ func TestRemap(t *testing.T) {
 	for i := range names {
 		names[i] = old.StateName(crowd.StateID(i))
 	}
-	mp := machine.NewMapping(names, &d)
+	mp := machine.NewMapping(names, nil, &d)
 	mp.Fallback = 1 // d
 	s.Remap(mp)
 	if want := []crowd.StateID{2, 2, 1, 0, 0}; !slices.Equal(s.States, want) {

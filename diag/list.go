@@ -41,12 +41,21 @@ func (l List) Error() string {
 	return fmt.Sprintf("%s (and %d more)", l[first].Error(), errs-1)
 }
 
-// Unwrap returns the diagnostics as errors, for [errors.Is] and
-// [errors.As].
+// Unwrap returns the diagnostics of severity Error, for [errors.Is] and
+// [errors.As]: as an error the list stands for its errors, and a warning's
+// sentinel does not make it match. A list of warnings alone unwraps to
+// them, so that errors.As still finds its diagnostics.
 func (l List) Unwrap() []error {
-	errs := make([]error, len(l))
-	for i, d := range l {
-		errs[i] = d
+	var errs []error
+	for _, d := range l {
+		if d.Severity == Error {
+			errs = append(errs, d)
+		}
+	}
+	if errs == nil {
+		for _, d := range l {
+			errs = append(errs, d)
+		}
 	}
 	return errs
 }

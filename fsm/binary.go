@@ -27,13 +27,6 @@ func readID(r *wire.Reader, what string) StateID {
 	return StateID(v - 1)
 }
 
-// readVersion reads the version byte of a binary form.
-func readVersion(r *wire.Reader) {
-	if v := r.Uint(); r.Err() == nil && v != binaryVersion {
-		r.Fail("format version %d; this fsmforge reads version %d", v, binaryVersion)
-	}
-}
-
 // AppendBinary appends the snapshot's binary form to b: a version (1) and
 // the two states, each as an unsigned varint of its ID plus one (0 for
 // [NoState]); 3 bytes for graphs of up to 127 states. The error is always
@@ -53,7 +46,7 @@ func (s *Snapshot) MarshalBinary() ([]byte, error) { return s.AppendBinary(make(
 // byte where reading stopped, s is unchanged.
 func (s *Snapshot) UnmarshalBinary(b []byte) error {
 	r := wire.NewReader(b)
-	readVersion(r)
+	r.Version(binaryVersion)
 	state := readID(r, "state")
 	prev := readID(r, "previous state")
 	if err := r.Done(); err != nil {
@@ -85,7 +78,7 @@ func (s *BehaviorSnapshot) MarshalBinary() ([]byte, error) {
 // reading stopped, s is unchanged.
 func (s *BehaviorSnapshot) UnmarshalBinary(b []byte) error {
 	r := wire.NewReader(b)
-	readVersion(r)
+	r.Version(binaryVersion)
 	cur := readID(r, "current state")
 	prev := readID(r, "previous state")
 	glob := readID(r, "global state")

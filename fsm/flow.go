@@ -64,8 +64,13 @@ func (f *Flow[T]) Snapshot(dst *Snapshot) { f.m.Snapshot(dst) }
 
 // Restore puts the flow in the states s describes, running no action (for
 // loading a saved game), or returns an error naming the state, changing
-// nothing, if one is not a state of the flow.
+// nothing, if one is not a state of the flow. Called from inside the flow's
+// own update (from a condition or an action), it returns [ErrReentrant]
+// and changes nothing: the update would overwrite what it restored.
 func (f *Flow[T]) Restore(s *Snapshot) error {
+	if f.m.busy {
+		return ErrReentrant
+	}
 	m, err := f.graph.Restore(struct{}{}, s)
 	if err != nil {
 		return err

@@ -220,3 +220,31 @@ func TestFlowSnapshot(t *testing.T) {
 		t.Errorf("after one more update: %s (%v) and %s (%v), %q and %q; want both in A", f1.Name(), err1, f2.Name(), err2, log1, log2)
 	}
 }
+
+// TestFlowRestoreReentrant checks that a restore from inside the flow's own
+// update is refused and changes nothing, and that a zero machine's
+// snapshot says it has no previous state.
+func TestFlowRestoreReentrant(t *testing.T) {
+	var f Flow[int]
+	var a, b, c StateID
+	var err error
+	a = f.AddState("a", 0, nil, nil)
+	b = f.AddState("b", 0, func() { err = f.Restore(&Snapshot{State: c, Previous: NoState}) }, nil)
+	c = f.AddState("c", 0, nil, nil)
+	f.AddTransition(a, b, func() bool { return true })
+	var zero Snapshot
+	f.Snapshot(&zero)
+	if zero != (Snapshot{State: NoState, Previous: NoState}) {
+		t.Errorf("Snapshot before Start = %+v, want NoState for both", zero)
+	}
+	f.Start(a)
+	if uerr := f.Update(); uerr != nil {
+		t.Fatal(uerr)
+	}
+	if !errors.Is(err, ErrReentrant) || f.State() != b {
+		t.Errorf("Restore from an Enter = %v, then in %s; want ErrReentrant, in b", err, f.Name())
+	}
+	if err := f.Restore(&Snapshot{State: c, Previous: a}); err != nil || f.State() != c || f.Previous() != a {
+		t.Errorf("Restore between updates = %v, in %s; want nil, in c", err, f.Name())
+	}
+}

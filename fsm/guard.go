@@ -207,7 +207,7 @@ func (m *GuardMachine[E, T]) Goto(to StateID) error {
 // Snapshot sets dst to the machine's current and previous states; [Graph.Restore]
 // makes a machine from it.
 func (m *GuardMachine[E, T]) Snapshot(dst *Snapshot) {
-	dst.State, dst.Previous = m.State(), m.prev
+	dst.State, dst.Previous = m.State(), m.Previous()
 }
 
 // State returns the current state, or [NoState] for a zero machine.

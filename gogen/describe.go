@@ -11,7 +11,8 @@ import (
 // returns the table's machine.Description as table.Table.Describe does:
 // so that a game running generated code, without the table, can register
 // its machines with a flight recorder or the viewer, and save them with
-// the fingerprint a table agent's save carries.
+// the fingerprint a table agent's save carries. A table keeps no
+// positions, so its description has no Source to write.
 func (p *printer) describe() {
 	m := p.m
 	if !m.opt.Observe {
@@ -23,11 +24,7 @@ func (p *printer) describe() {
 	p.f("Name: %s,\nKind: machine.%s,\nInitial: %s,\n", strconv.Quote(d.Name), kindName(d.Kind), stateLit(d.Initial))
 	p.f("States: []machine.State{\n")
 	for _, s := range d.States {
-		p.f("{Name: %s, Kind: machine.%s, Parent: %s", strconv.Quote(s.Name), stateKindName(s.Kind), stateLit(s.Parent))
-		if s.Source != "" {
-			p.f(", Source: %s", strconv.Quote(s.Source))
-		}
-		p.f("},\n")
+		p.f("{Name: %s, Kind: machine.%s, Parent: %s},\n", strconv.Quote(s.Name), stateKindName(s.Kind), stateLit(s.Parent))
 	}
 	p.f("},\n")
 	if d.Transitions != nil {
@@ -73,9 +70,6 @@ func transitionLit(tr *machine.Transition) string {
 		if f.set {
 			b.WriteString(", " + f.name + ": true")
 		}
-	}
-	if tr.Source != "" {
-		b.WriteString(", Source: " + strconv.Quote(tr.Source))
 	}
 	return b.String()
 }

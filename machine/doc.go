@@ -7,9 +7,9 @@
 //
 // A [Description] is a machine's definition as plain data: its states, each
 // with a stable name, a small [StateID] (its index), its parent when states
-// nest, and its kind; its transitions, each with a source, targets, the
-// name of what triggers it and, when the machine came from a drawing, where
-// it was drawn. Every runtime's definition has a Describe method that
+// nest, its kind and, from compile.Result.Describe, where it was drawn;
+// its transitions, each with a source, targets and the name of what
+// triggers it. Every runtime's definition has a Describe method that
 // returns one (fsm.Graph, fsm.Behaviors, table.Table, crowd.Machine,
 // tablecrowd.Crowd), and a file written by fsmforge gen -observe has a
 // Describe function that returns its table's.
@@ -26,7 +26,7 @@
 // statechart event, a timer or a call such as Goto) and the game's tick.
 // A runtime reports its transitions to an [Observer] attached to it. With
 // none attached a runtime pays one comparison per transition, never per
-// update.
+// update (a crowd pays one per run of entities it steps).
 //
 // Observers are called on the goroutine that runs the update, in the middle
 // of it: they must not call back into the machine. A crowd reports from its

@@ -43,13 +43,14 @@ const (
 	KindBehavior   Kind = 2 // fsm.BehaviorMachine
 	KindTable      Kind = 3 // table.Agent on a flat table, and code generated from one
 	KindStatechart Kind = 4 // table.Agent on a statechart table, and code generated from one
-	KindCrowd      Kind = 6 // crowd.Machine (5 is unused)
+	KindTableCrowd Kind = 5 // tablecrowd.Crowd: a flat table run over a crowd
+	KindCrowd      Kind = 6 // crowd.Machine
 )
 
-var kindNames = [...]string{"", "guarded", "behavior", "table", "statechart", "", "crowd"}
+var kindNames = [...]string{"", "guarded", "behavior", "table", "statechart", "tablecrowd", "crowd"}
 
 // String returns the kind's name as the viewer's API spells it:
-// "guarded", "behavior", "table", "statechart" or "crowd".
+// "guarded", "behavior", "table", "statechart", "tablecrowd" or "crowd".
 func (k Kind) String() string {
 	if int(k) < len(kindNames) && kindNames[k] != "" {
 		return kindNames[k]
@@ -109,8 +110,10 @@ type State struct {
 	Name   string
 	Kind   StateKind
 	Parent StateID // the enclosing state, or NoState at the top
-	// Source says where the state was drawn ("goomba.vdx, page 1, shape
-	// 12"), when the runtime knows; empty otherwise.
+	// Source says where the state was drawn (`goomba.vdx:41:7: page
+	// "Page-1", shape 12 "walkLeft"`), when the description came with its
+	// drawing (compile.Result.Describe); empty otherwise: runtimes do not
+	// keep their drawings.
 	Source string
 }
 
@@ -132,7 +135,8 @@ type Transition struct {
 	// Final says the transition finishes the machine; Return that it pops
 	// the stack; Push that it pushes the state it leaves.
 	Final, Return, Push bool
-	// Source says where it was drawn, when known.
+	// Source says where it was drawn, when known; empty otherwise (no
+	// runtime keeps its transitions' positions).
 	Source string
 }
 

@@ -145,7 +145,7 @@ func TestRecordAllocs(t *testing.T) {
 func TestMapping(t *testing.T) {
 	d := goomba()
 	d.States[1].Name = "walkEast" // renamed: walkRight is lost
-	m := NewMapping([]string{"walkLeft", "walkRight", "die"}, &d)
+	m := NewMapping([]string{"walkLeft", "walkRight", "die"}, nil, &d)
 	if got := m.State(7, 0); got != 0 {
 		t.Errorf("State(walkLeft) = %v, want 0", got)
 	}
@@ -165,8 +165,32 @@ func TestMapping(t *testing.T) {
 	if m.String() != "1 states lost, 2 entities moved" {
 		t.Errorf("String = %q", m.String())
 	}
-	if id := NewMapping([]string{"walkLeft", "walkRight", "die"}, new(goomba())); !id.Identity() {
-		t.Errorf("same names: Identity() = false, To = %v", id.To)
+	if id := MappingBetween(new(goomba()), new(goomba())); !id.Identity() {
+		t.Errorf("same names: Identity() = false, To = %v, Triggers = %v", id.To, id.Triggers)
+	}
+}
+
+// TestMappingTriggers checks that triggers map by name and kind: one that
+// moved is renumbered, one whose kind changed or that is gone maps to -1.
+func TestMappingTriggers(t *testing.T) {
+	old, d := goomba(), goomba()
+	d.Triggers = []Trigger{
+		{Name: "jump", Kind: TriggerMessage},
+		{Name: "hit", Kind: TriggerMessage},            // was trigger 1
+		{Name: "hitTriggerLeft", Kind: TriggerMessage}, // was a polled test
+	}
+	m := MappingBetween(&old, &d)
+	for _, tt := range []struct {
+		old  int32
+		want int32
+		ok   bool
+	}{{0, -1, false}, {1, 1, true}, {2, -1, false}, {-1, -1, false}} {
+		if got, ok := m.Trigger(tt.old); got != tt.want || ok != tt.ok {
+			t.Errorf("Trigger(%d) = %d, %v, want %d, %v", tt.old, got, ok, tt.want, tt.ok)
+		}
+	}
+	if m.Identity() {
+		t.Error("Identity() = true with triggers renumbered")
 	}
 }
 

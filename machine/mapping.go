@@ -7,13 +7,17 @@ import (
 )
 
 // Fingerprint returns a hash of what d defines: its kind, its states'
-// names, kinds and parents, its initial state, its transitions and their
-// triggers, in order. Two definitions with the same fingerprint run the
-// same way on the same inputs; a save carries its machines' fingerprints
-// so that restoring into another definition is noticed. Names of the
-// machine and source positions are left out: moving a shape on the page
-// or renaming the file changes nothing. So are the transitions of a
-// KindBehavior machine, which lists those it has seen, not a definition.
+// names, kinds and parents, its initial state, its triggers, its
+// transitions and their triggers and conditions, in order. A save carries
+// its machines' fingerprints so that restoring into another definition is
+// noticed: two definitions with different fingerprints are not the same
+// machine. The same fingerprint says that the definitions agree on all of
+// that, not that the code behind them does: a guard's or a behaviour's
+// body can change under the same names. Left out are the machine's name
+// and source positions (moving a shape or renaming the file changes
+// nothing), the transitions of a KindBehavior machine, which lists those
+// it has seen, not a definition, and the conditions of a KindGuarded one,
+// which are Go function names that a refactoring may change.
 func Fingerprint(d *Description) uint64 {
 	h := fnv.New64a()
 	var b []byte
@@ -44,7 +48,9 @@ func Fingerprint(d *Description) uint64 {
 			num(int64(to))
 		}
 		num(int64(t.Trigger))
-		str(t.Condition)
+		if d.Kind != KindGuarded {
+			str(t.Condition)
+		}
 		flags := 0
 		for i, f := range [...]bool{t.Final, t.Return, t.Push} {
 			if f {
@@ -57,17 +63,25 @@ func Fingerprint(d *Description) uint64 {
 	return h.Sum64()
 }
 
-// Mapping maps the states of a machine as it was saved to the states of
-// the definition it is restored into, by name: the same mapping serves a
-// saved game loaded into a newer version of a drawing and a drawing
-// reloaded while the game runs. A state whose name is gone maps to the
-// fallback, and each entity that was in one is reported in Moved.
+// Mapping maps the states and triggers of a machine as it was saved to
+// those of the definition it is restored into, by name: the same mapping
+// serves a saved game loaded into a newer version of a drawing and a
+// drawing reloaded while the game runs. A state whose name is gone maps to
+// the fallback, and each entity that was in one is reported in Moved; a
+// trigger whose name (and kind) is gone maps to -1, and what waited on it
+// (a message posted, an event queued) is dropped.
 type Mapping struct {
 	// To maps an old ID to the new one, or to NoState when the new
 	// definition has no state of the old one's name.
 	To []StateID
 	// Old holds the old states' names, by old ID.
 	Old []string
+	// Triggers maps an old trigger (an index in the old
+	// Description.Triggers) to the new one, or to -1 when the new
+	// definition has no trigger of its name and kind.
+	Triggers []int32
+	// OldTriggers holds the old triggers, by old index.
+	OldTriggers []Trigger
 	// Fallback is where an entity in a state that is gone goes: the new
 	// definition's initial state unless the caller says otherwise.
 	Fallback StateID
@@ -83,11 +97,13 @@ type Moved struct {
 	To     StateID // the state it was put in: the fallback
 }
 
-// NewMapping returns the mapping from states named old (by old ID) to the
-// states of d, with d's initial state as the fallback (or state 0 when d
-// names none).
-func NewMapping(old []string, d *Description) *Mapping {
-	m := &Mapping{To: make([]StateID, len(old)), Old: old, Fallback: d.Initial}
+// NewMapping returns the mapping from states named states (by old ID) and
+// from triggers (by old index) to the states and triggers of d, with d's
+// initial state as the fallback (or state 0 when d names none). A trigger
+// maps to the trigger of d of the same name and kind.
+func NewMapping(states []string, triggers []Trigger, d *Description) *Mapping {
+	m := &Mapping{To: make([]StateID, len(states)), Old: states, Fallback: d.Initial,
+		Triggers: make([]int32, len(triggers)), OldTriggers: triggers}
 	if m.Fallback == NoState && len(d.States) > 0 {
 		m.Fallback = 0
 	}
@@ -95,20 +111,56 @@ func NewMapping(old []string, d *Description) *Mapping {
 	for i, s := range d.States {
 		byName[s.Name] = StateID(i)
 	}
-	for i, name := range old {
+	for i, name := range states {
 		id, ok := byName[name]
 		if !ok {
 			id = NoState
 		}
 		m.To[i] = id
 	}
+	byTrigger := make(map[Trigger]int32, len(d.Triggers))
+	for i, t := range d.Triggers {
+		byTrigger[t] = int32(i)
+	}
+	for i, t := range triggers {
+		id, ok := byTrigger[t]
+		if !ok {
+			id = -1
+		}
+		m.Triggers[i] = id
+	}
 	return m
 }
 
-// Identity reports whether every old state keeps its ID.
+// MappingBetween returns the mapping from the states and triggers of old
+// to those of d: what a drawing reloaded while the game runs needs, both
+// definitions at hand.
+func MappingBetween(old, d *Description) *Mapping {
+	states := make([]string, len(old.States))
+	for i := range old.States {
+		states[i] = old.States[i].Name
+	}
+	return NewMapping(states, old.Triggers, d)
+}
+
+// Trigger returns the new index of old trigger id, or -1 and false when it
+// is gone.
+func (m *Mapping) Trigger(id int32) (int32, bool) {
+	if id < 0 || int(id) >= len(m.Triggers) || m.Triggers[id] < 0 {
+		return -1, false
+	}
+	return m.Triggers[id], true
+}
+
+// Identity reports whether every old state and trigger keeps its ID.
 func (m *Mapping) Identity() bool {
 	for i, id := range m.To {
 		if id != StateID(i) {
+			return false
+		}
+	}
+	for i, id := range m.Triggers {
+		if id != int32(i) {
 			return false
 		}
 	}

@@ -124,7 +124,7 @@ func (s *DispatcherSnapshot[ID, K]) Decode(b []byte, c Codec[ID, K]) error {
 		return err
 	}
 	r := wire.NewReader(b)
-	readVersion(r)
+	r.Version(binaryVersion)
 	t := r.Float()
 	n := r.Count(minTelegram, "telegrams")
 	if err := r.Err(); err != nil {
@@ -310,7 +310,7 @@ func (s *BoardSnapshot[ID, K]) Decode(b []byte, c Codec[ID, K]) error {
 		return err
 	}
 	r := wire.NewReader(b)
-	readVersion(r)
+	r.Version(binaryVersion)
 	var err error
 	if s.Last, err = decodeMessages(r, s.Last, &c, op, "Last"); err == nil {
 		if s.Current, err = decodeMessages(r, s.Current, &c, op, "Current"); err == nil {
@@ -372,7 +372,7 @@ func appendValue[T any](b []byte, v *T, add func([]byte, *T) ([]byte, error)) ([
 	if err != nil {
 		return b[:at], err
 	}
-	return putLength(b, at, uint64(len(b)-at-1)), nil
+	return wire.PutLength(b, at, uint64(len(b)-at-1)), nil
 }
 
 // appendAny appends 0 for a nil value, or the length of what add appends
@@ -389,24 +389,7 @@ func appendAny(b []byte, v *any, add func([]byte, *any) ([]byte, error)) ([]byte
 	if err != nil {
 		return b[:at], err
 	}
-	return putLength(b, at, uint64(len(b)-at)), nil
-}
-
-// putLength writes n as a varint at b[at], the byte kept for it before
-// the bytes that follow, making room when n takes more than a byte (from
-// 128 on).
-func putLength(b []byte, at int, n uint64) []byte {
-	if n < 0x80 {
-		b[at] = byte(n)
-		return b
-	}
-	var size [binary.MaxVarintLen64]byte
-	l := binary.PutUvarint(size[:], n)
-	end := len(b)
-	b = append(b, size[:l-1]...) // room for the length's other bytes
-	copy(b[at+l:], b[at+1:end])
-	copy(b[at:], size[:l])
-	return b
+	return wire.PutLength(b, at, uint64(len(b)-at)), nil
 }
 
 // decodeValue reads a length and that many bytes, and decodes them into v.
@@ -443,11 +426,4 @@ func decodeAny(r *wire.Reader, v *any, decode func([]byte, *any) error, field st
 		return fmt.Errorf("%s (%d bytes from byte %d): %w", field, len(p), r.Offset()-len(p), err)
 	}
 	return nil
-}
-
-// readVersion reads the version of a binary form.
-func readVersion(r *wire.Reader) {
-	if v := r.Uint(); r.Err() == nil && v != binaryVersion {
-		r.Fail("format version %d; this fsmforge reads version %d", v, binaryVersion)
-	}
 }

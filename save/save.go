@@ -50,17 +50,18 @@ type Entry struct {
 	Kind machine.Kind
 	// Fingerprint is machine.Fingerprint of the definition it ran.
 	Fingerprint uint64
-	// States holds the definition's state names, by ID: what a restore
-	// into a changed definition maps by.
-	States []string
+	// States holds the definition's state names, by ID, and Triggers its
+	// triggers, by index: what a restore into a changed definition maps by.
+	States   []string
+	Triggers []machine.Trigger
 	// Data is the runtime's snapshot in its binary form.
 	Data []byte
 }
 
 // Add appends an entry for the machine d describes, with its snapshot's
-// bytes, and returns it. It panics if the file already has an entry of that
-// name: the game names its machines.
-func (f *File) Add(name string, d *machine.Description, data []byte) *Entry {
+// bytes. It panics if the file already has an entry of that name: the game
+// names its machines.
+func (f *File) Add(name string, d *machine.Description, data []byte) {
 	if _, ok := f.Entry(name); ok {
 		panic(fmt.Sprintf("save: File.Add: a second machine named %q", name))
 	}
@@ -68,20 +69,19 @@ func (f *File) Add(name string, d *machine.Description, data []byte) *Entry {
 	for i, s := range d.States {
 		states[i] = s.Name
 	}
-	f.Entries = append(f.Entries, Entry{Name: name, Kind: d.Kind, Fingerprint: machine.Fingerprint(d), States: states, Data: data})
-	return &f.Entries[len(f.Entries)-1]
+	f.Entries = append(f.Entries, Entry{Name: name, Kind: d.Kind, Fingerprint: machine.Fingerprint(d), States: states,
+		Triggers: append([]machine.Trigger(nil), d.Triggers...), Data: data})
 }
 
 // AddData appends an entry that is the game's own data, not a machine's
-// (its Kind is 0 and it has no states), and returns it: the world the
-// machines run in, saved by the game's code beside them. It panics if the
-// file already has an entry of that name.
-func (f *File) AddData(name string, data []byte) *Entry {
+// (its Kind is 0 and it has no states): the world the machines run in,
+// saved by the game's code beside them. It panics if the file already has
+// an entry of that name.
+func (f *File) AddData(name string, data []byte) {
 	if _, ok := f.Entry(name); ok {
 		panic(fmt.Sprintf("save: File.AddData: a second entry named %q", name))
 	}
 	f.Entries = append(f.Entries, Entry{Name: name, Data: data})
-	return &f.Entries[len(f.Entries)-1]
 }
 
 // Entry returns the entry of the given name.
@@ -120,7 +120,7 @@ func (e *Entry) Mapping(d *machine.Description) (*machine.Mapping, error) {
 	if e.Fingerprint == machine.Fingerprint(d) {
 		return nil, nil
 	}
-	return machine.NewMapping(e.States, d), nil
+	return machine.NewMapping(e.States, e.Triggers, d), nil
 }
 
 // Exact returns an error wrapping ErrMismatch unless the entry was saved
@@ -139,8 +139,15 @@ func (e *Entry) Exact(d *machine.Description) error {
 	return fmt.Errorf("%w: %q: %s", ErrMismatch, e.Name, msg)
 }
 
-// Encode appends the save's bytes to b.
+// Encode appends the save's bytes to b. It panics if two entries have the
+// same name (Add and AddData refuse them; Entries is the game's to edit),
+// since Decode would refuse the file.
 func (f *File) Encode(b []byte) []byte {
+	for i := range f.Entries {
+		if indexOf(f.Entries[:i], f.Entries[i].Name) >= 0 {
+			panic(fmt.Sprintf("save: File.Encode: two entries named %q", f.Entries[i].Name))
+		}
+	}
 	start := len(b)
 	b = append(b, magic...)
 	b = wire.AppendUint(b, Version)
@@ -153,6 +160,11 @@ func (f *File) Encode(b []byte) []byte {
 		b = wire.AppendUint(b, uint64(len(e.States)))
 		for _, s := range e.States {
 			b = wire.AppendString(b, s)
+		}
+		b = wire.AppendUint(b, uint64(len(e.Triggers)))
+		for _, t := range e.Triggers {
+			b = wire.AppendString(b, t.Name)
+			b = append(b, byte(t.Kind))
 		}
 		b = wire.AppendBytes(b, e.Data)
 	}
@@ -168,13 +180,14 @@ func Decode(b []byte) (*File, error) {
 	body, sum := b[:len(b)-4], binary.LittleEndian.Uint32(b[len(b)-4:])
 	r := wire.NewReader(body)
 	r.Fixed(len(magic))
-	if got := crc32.Checksum(body, castagnoli); got != sum {
-		return nil, fmt.Errorf("%w: checksum %08x, the file says %08x (truncated, or changed after it was written)", ErrCorrupt, got, sum)
-	}
+	// The version first: a later format may end otherwise than this one.
 	if v := r.Uint(); r.Err() == nil && v > Version {
 		return nil, fmt.Errorf("%w: format version %d; this fsmforge reads version %d and earlier", ErrVersion, v, Version)
 	} else if v == 0 && r.Err() == nil {
 		return nil, fmt.Errorf("%w: format version 0", ErrCorrupt)
+	}
+	if got := crc32.Checksum(body, castagnoli); got != sum {
+		return nil, fmt.Errorf("%w: checksum %08x, the file says %08x (truncated, or changed after it was written)", ErrCorrupt, got, sum)
 	}
 	f := &File{Entries: make([]Entry, r.Count(12, "machines"))}
 	for i := range f.Entries {
@@ -187,6 +200,10 @@ func Decode(b []byte) (*File, error) {
 		e.States = make([]string, r.Count(1, "states"))
 		for j := range e.States {
 			e.States[j] = r.String()
+		}
+		e.Triggers = make([]machine.Trigger, r.Count(2, "triggers"))
+		for j := range e.Triggers {
+			e.Triggers[j] = machine.Trigger{Name: r.String(), Kind: machine.TriggerKind(r.Byte())}
 		}
 		e.Data = r.Bytes()
 		if r.Err() == nil && indexOf(f.Entries[:i], e.Name) >= 0 {

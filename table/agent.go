@@ -303,7 +303,7 @@ func (a *Agent[E]) idle() { a.status &^= statusBusy }
 
 // fire returns the first step of state q of t whose test holds for entity
 // e, with the message flags f and the polled tests answered as sn says, or
-// nil. Agents and crowds share it.
+// nil. (tablecrowd, which steps many entities at once, has its own.)
 func fire[E any](t *Table, h Host[E], e E, q StateID, f uint64, sn sense) *step {
 	sp := t.spans[q]
 	steps := t.steps[sp.lo:sp.hi]

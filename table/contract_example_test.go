@@ -177,7 +177,7 @@ func ExampleRemapAgents() {
 	changed, _ := specTable("walkRight !turn walkLeft\nwalkLeft !turn walkRight\nwalkLeft !jump airborne")
 	names, _, _ := table.SavedStates(save)
 	d := changed.Describe()
-	m := machine.NewMapping(names, &d)
+	m := machine.NewMapping(names, nil, &d)
 	loaded, err := table.RemapAgents(changed, save, m, func(i int) int { return i }, nil)
 	if err != nil {
 		fmt.Println(err)

@@ -75,7 +75,6 @@ func AppendAgents[E any](b []byte, agents []Agent[E]) ([]byte, error) {
 	return b, nil
 }
 
-// tableName returns the name of the agent's table, or "" for none.
 // appendHeader appends the fingerprint and the names of a save of t's
 // agents.
 func (t *Table) appendHeader(b []byte) []byte {
@@ -213,7 +212,7 @@ func RestoreAgents[E any](t *Table, b []byte, entity func(i int) E, dst []Agent[
 // statechart table, nor the other way round.
 func RemapAgents[E any](t *Table, b []byte, m *machine.Mapping, entity func(i int) E, dst []Agent[E]) ([]Agent[E], error) {
 	if m == nil {
-		return dst, errors.New("table: RemapAgents: no mapping (make one with machine.NewMapping(names, &desc), names from SavedStates)")
+		return dst, errors.New("table: RemapAgents: no mapping (make one with machine.NewMapping(names, nil, &desc), names from SavedStates; tests and timers are mapped by the names the save holds)")
 	}
 	return loadAgents(t, b, m, entity, dst, "RemapAgents")
 }
@@ -247,6 +246,16 @@ func loadAgents[E any](t *Table, b []byte, m *machine.Mapping, entity func(i int
 		return fail("the save's timers %q are not the table's %q: load it with RemapAgents", h.timers, t.sc.timerNames())
 	}
 	start := len(dst)
+	moved := 0 // m.Moved as it was: an error takes back what this load added
+	if m != nil {
+		moved = len(m.Moved)
+	}
+	fail = func(format string, args ...any) ([]Agent[E], error) {
+		if m != nil {
+			m.Moved = m.Moved[:moved]
+		}
+		return dst, fmt.Errorf("table: %s (table %q): "+format, append([]any{fn, name}, args...)...)
+	}
 	dst = slices.Grow(dst, h.agents)
 	var s Snapshot
 	for i := range h.agents {
@@ -316,11 +325,17 @@ func remapInto[E any](a *Agent[E], t *Table, e E, s *Snapshot, m *machine.Mappin
 		return restore(a, t, e, s) // which says why not
 	}
 	state := s.State
-	s.Remap(m, entity)
-	s.Posted = renumberTests(s.Posted, tests)
+	s.remapStates(m, entity)
+	test := func(id TestID) TestID {
+		if int(id) < len(tests) {
+			return tests[id]
+		}
+		return NoTest
+	}
+	s.Posted = renumberTests(s.Posted, test)
 	slices.Sort(s.Posted)
-	s.Internal = renumberTests(s.Internal, tests)
-	s.External = renumberTests(s.External, tests)
+	s.Internal = renumberTests(s.Internal, test)
+	s.External = renumberTests(s.External, test)
 	kept := s.Timers[:0]
 	for _, tm := range s.Timers {
 		if int(tm.Event) >= len(tests) || tests[tm.Event] == NoTest || tm.Timer != NoTimer && (int(tm.Timer) >= len(timers) || timers[tm.Timer] == NoTimer) {
@@ -354,13 +369,13 @@ func remapInto[E any](a *Agent[E], t *Table, e E, s *Snapshot, m *machine.Mappin
 	return nil
 }
 
-// renumberTests renumbers list in place through tests, dropping the tests
-// that are gone.
-func renumberTests(list []TestID, tests []TestID) []TestID {
+// renumberTests renumbers list in place through test, dropping the tests
+// that are gone (NoTest).
+func renumberTests(list []TestID, test func(TestID) TestID) []TestID {
 	kept := list[:0]
 	for _, id := range list {
-		if int(id) < len(tests) && tests[id] != NoTest {
-			kept = append(kept, tests[id])
+		if to := test(id); to != NoTest {
+			kept = append(kept, to)
 		}
 	}
 	return kept

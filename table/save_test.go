@@ -223,7 +223,7 @@ func TestRemapAgents(t *testing.T) {
 		t.Fatalf("SavedStates = %q, %#x, %v", names, fp, err)
 	}
 	d := v2.Describe()
-	m := machine.NewMapping(names, &d)
+	m := machine.NewMapping(names, nil, &d)
 	got, err := table.RemapAgents(v2, save, m, func(i int) *goomba { return &gs[i] }, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -252,6 +252,11 @@ func TestRemapAgents(t *testing.T) {
 	}
 	if moved == 0 || moved != len(m.Moved) {
 		t.Errorf("%d agents moved, Moved holds %d", moved, len(m.Moved))
+	}
+	// A save cut short in its last agent loads nothing, and reports no move.
+	m.Moved = nil
+	if got, err := table.RemapAgents(v2, save[:len(save)-1], m, func(i int) *goomba { return &gs[i] }, nil); err == nil || len(got) != 0 || len(m.Moved) != 0 {
+		t.Errorf("RemapAgents of a truncated save = %d agents, %v, Moved %v; want none, an error, no moves", len(got), err, m.Moved)
 	}
 }
 
@@ -327,7 +332,7 @@ func TestRemapChart(t *testing.T) {
 	v2 := npcV2(t)
 	names, _, _ := table.SavedStates(save)
 	d := v2.Describe()
-	m := machine.NewMapping(names, &d)
+	m := machine.NewMapping(names, nil, &d)
 	got, err := table.RemapAgents(v2, save, m, func(i int) int { return i }, nil)
 	if err != nil {
 		t.Fatal(err)

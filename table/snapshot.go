@@ -563,10 +563,39 @@ func (t *Table) checkChildren(set []uint64, p StateID) error {
 //   - A history record naming a state that is gone is dropped (the history
 //     then enters its default), without a report.
 //
-// Lists are sorted again in the new IDs. Tests and timers keep their IDs:
-// [RemapAgents] renumbers those by name. Markers (NoState, AnyState) are
+// Messages posted, events queued and the events of pending timers are
+// renumbered through m's triggers (the tests of the table, by TestID: a
+// mapping made by [save.Entry.Mapping] or [machine.MappingBetween] has
+// them); those whose trigger is gone, or that m does not map, are dropped.
+// A pending timer's TimerID, the name of the send that can cancel it, is
+// kept: [RemapAgents], whose save names the timers, renumbers those by
+// name.
+//
+// Lists are sorted again in the new IDs. Markers (NoState, AnyState) are
 // kept. Remap allocates only what m.Moved needs.
 func (s *Snapshot) Remap(m *machine.Mapping, entity uint64) {
+	s.remapStates(m, entity)
+	test := func(id TestID) TestID {
+		if to, ok := m.Trigger(int32(id)); ok {
+			return TestID(to)
+		}
+		return NoTest
+	}
+	s.Posted = renumberTests(s.Posted, test)
+	slices.Sort(s.Posted)
+	s.Internal = renumberTests(s.Internal, test)
+	s.External = renumberTests(s.External, test)
+	kept := s.Timers[:0]
+	for _, tm := range s.Timers {
+		if tm.Event = test(tm.Event); tm.Event != NoTest {
+			kept = append(kept, tm)
+		}
+	}
+	s.Timers = kept
+}
+
+// remapStates is Remap for the states alone.
+func (s *Snapshot) remapStates(m *machine.Mapping, entity uint64) {
 	lost := NoState // the first state that is gone, by its old ID
 	look := func(q StateID, report bool) (StateID, bool) {
 		if q >= NoState {

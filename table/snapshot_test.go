@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fsmforge/fsmforge/machine"
 	"github.com/fsmforge/fsmforge/table"
 )
 
@@ -334,5 +335,39 @@ func TestRestoreRestart(t *testing.T) {
 		if got := a.AppendActive(nil); !slices.Equal(got, tc.want) || a.State() != tc.want[3] {
 			t.Errorf("RestoreAgent(%+v): active %v, state %v; want %v", tc.s, got, a.State(), tc.want)
 		}
+	}
+}
+
+// TestSnapshotRemapTriggers checks that Remap renumbers the messages
+// posted through the mapping's triggers: a message whose test moved in the
+// new table is still the same message, and one whose test is gone is
+// dropped.
+func TestSnapshotRemapTriggers(t *testing.T) {
+	old := mustSpec(t, "a !hit b\na !stun b\na !gone b\nb x a")
+	changed := mustSpec(t, "a !stun b\nb x a\na !hit b") // hit and stun swap IDs; gone is gone
+	ag := table.NewAgent(old, 0, nil)
+	for _, name := range []string{"hit", "stun", "gone"} {
+		id, _ := old.LookupTest(name, "")
+		if err := ag.Post(id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var s table.Snapshot
+	ag.Snapshot(&s)
+	od, nd := old.Describe(), changed.Describe()
+	m := machine.MappingBetween(&od, &nd)
+	s.Remap(m, 0)
+	got, err := table.RestoreAgent(changed, 0, &s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back table.Snapshot
+	got.Snapshot(&back)
+	var names []string
+	for _, id := range back.Posted {
+		names = append(names, changed.Test(id).String())
+	}
+	if want := []string{"stun", "hit"}; !slices.Equal(names, want) {
+		t.Errorf("posted after Remap = %q, want %q (in the new table's order)", names, want)
 	}
 }

@@ -24,7 +24,8 @@ const snapshotVersion = 1
 // bytes more than its machine's snapshot.
 //
 // It returns an error, and b unchanged, if a stack is deeper than
-// [table.MaxStack] or an ID above [crowd.MaxID], or if the machine's
+// [table.MaxStack] or holds a marker rather than a state, a posted
+// message is not a test, an ID is above [crowd.MaxID], or if the machine's
 // snapshot cannot be written (see crowd.Snapshot.AppendBinary). It
 // allocates only to grow b.
 func (s *Snapshot[E]) AppendBinary(b []byte, c machine.Codec[E]) ([]byte, error) {
@@ -36,10 +37,18 @@ func (s *Snapshot[E]) AppendBinary(b []byte, c machine.Codec[E]) ([]byte, error)
 		case len(st.States) > table.MaxStack:
 			return b, fmt.Errorf("tablecrowd: Snapshot.AppendBinary: Stacks[%d] (entity %d): a stack of %d states, deeper than table.MaxStack (%d)", k, st.ID, len(st.States), table.MaxStack)
 		}
+		for _, q := range st.States {
+			if int(q) >= table.MaxStates {
+				return b, fmt.Errorf("tablecrowd: Snapshot.AppendBinary: Stacks[%d] (entity %d): %s is not a state a stack holds", k, st.ID, q)
+			}
+		}
 	}
 	for k, p := range s.Posted {
-		if p.ID > crowd.MaxID {
+		switch {
+		case p.ID > crowd.MaxID:
 			return b, fmt.Errorf("tablecrowd: Snapshot.AppendBinary: Posted[%d]: ID %d is above crowd.MaxID (%d)", k, p.ID, crowd.MaxID)
+		case int(p.Msg) >= table.MaxTests:
+			return b, fmt.Errorf("tablecrowd: Snapshot.AppendBinary: Posted[%d] (entity %d): %s is not a test", k, p.ID, p.Msg)
 		}
 	}
 	b0 := len(b)
@@ -65,11 +74,11 @@ func (s *Snapshot[E]) AppendBinary(b []byte, c machine.Codec[E]) ([]byte, error)
 	return b, nil
 }
 
-// UnmarshalBinary decodes the binary form [Snapshot.AppendBinary] writes
+// Decode decodes the binary form [Snapshot.AppendBinary] writes
 // into s, reusing the capacity of its slices (the stacks' included), so
 // that decoding into the same value allocates nothing once it has grown
 // (but what c.Decode does). The machine's part is decoded by
-// [crowd.Snapshot.UnmarshalBinary], with c.
+// [crowd.Snapshot.Decode], with c.
 //
 // It checks the form, not the IDs: [Crowd.Restore] checks them against the
 // crowd and its table. It returns an error, and leaves s empty, if b is
@@ -78,18 +87,18 @@ func (s *Snapshot[E]) AppendBinary(b []byte, c machine.Codec[E]) ([]byte, error)
 // test that no table has, or a stack deeper than [table.MaxStack]; or if
 // the machine's part does not decode. The error gives the byte offset of
 // the problem. It never allocates more than b's size can account for.
-func (s *Snapshot[E]) UnmarshalBinary(b []byte, c machine.Codec[E]) error {
+func (s *Snapshot[E]) Decode(b []byte, c machine.Codec[E]) error {
 	r := wire.NewReader(b)
 	s.read(r)
 	err := r.Err()
 	if err == nil {
-		if err = s.Crowd.UnmarshalBinary(b[r.Offset():], c); err != nil {
+		if err = s.Crowd.Decode(b[r.Offset():], c); err != nil {
 			err = fmt.Errorf("the machine's snapshot, from byte %d: %w", r.Offset(), err)
 		}
 	}
 	if err != nil {
 		s.empty()
-		return fmt.Errorf("tablecrowd: Snapshot.UnmarshalBinary: %w", err)
+		return fmt.Errorf("tablecrowd: Snapshot.Decode: %w", err)
 	}
 	return nil
 }

@@ -66,7 +66,7 @@
 // # Describing, watching, saving
 //
 // [Crowd.Describe] returns the table's [machine.Description] with Kind
-// [machine.KindCrowd]: the same states, triggers and transitions, so that
+// [machine.KindTableCrowd]: the same states, triggers and transitions, so that
 // a tool draws the crowd as it draws the table, and a save of the crowd is
 // told apart from one of agents of the same table (the fingerprint covers
 // the kind). [Crowd.Observe] attaches a [machine.Observer] told of every

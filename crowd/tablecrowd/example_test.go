@@ -204,7 +204,7 @@ func ExampleCrowd_Restore() {
 
 	// Later, in a new game: the same table and options, then the save.
 	var loaded tablecrowd.Snapshot[Goomba]
-	if err := loaded.UnmarshalBinary(save, goombaCodec); err != nil {
+	if err := loaded.Decode(save, goombaCodec); err != nil {
 		fmt.Println(err)
 		return
 	}

@@ -9,7 +9,7 @@ import (
 // Describe returns the crowd's machine as a [machine.Description]: the
 // table's ([table.Table.Describe]: its name, states, initial state, tests
 // as triggers and transitions, in the same order, with the same indexes),
-// with Kind [machine.KindCrowd]. The table is the machine the entities
+// with Kind [machine.KindTableCrowd]. The table is the machine the entities
 // run, so the description is the table's; the kind says that its
 // entities are a crowd's, saved and restored as one [Snapshot], so that a
 // save of the crowd ([machine.Fingerprint] covers the kind) is never taken
@@ -22,7 +22,7 @@ import (
 // proportional to the table.
 func (c *Crowd[E]) Describe() machine.Description {
 	d := c.t.Describe()
-	d.Kind = machine.KindCrowd
+	d.Kind = machine.KindTableCrowd
 	return d
 }
 

@@ -176,7 +176,7 @@ func TestDescribe(t *testing.T) {
 	}
 	defer c.Close()
 	got, want := c.Describe(), tbl.Describe()
-	if got.Kind != machine.KindCrowd {
+	if got.Kind != machine.KindTableCrowd {
 		t.Errorf("Kind = %s, want crowd", got.Kind)
 	}
 	if got.Name != want.Name || got.Initial != want.Initial || !slices.Equal(got.States, want.States) || !slices.Equal(got.Triggers, want.Triggers) ||

@@ -18,7 +18,7 @@ import (
 // of the entities that have one, and the messages posted and not yet seen.
 // Fill one with [Crowd.Snapshot], load one with [Crowd.Restore]; its
 // binary form is written by [Snapshot.AppendBinary] and read by
-// [Snapshot.UnmarshalBinary].
+// [Snapshot.Decode].
 //
 // Neither the table nor the host nor the options are part of it: the game
 // makes the crowd again with [New], the same table and the same options,
@@ -95,9 +95,12 @@ func (c *Crowd[E]) Snapshot(dst *Snapshot[E]) {
 			dst.Posted = append(dst.Posted, Posted{ID: id, Msg: c.msgTests[bits.TrailingZeros64(f)]})
 		}
 	}
-	slices.SortFunc(dst.Posted, func(a, b Posted) int {
-		return cmp.Or(cmp.Compare(a.ID, b.ID), cmp.Compare(a.Msg, b.Msg))
-	})
+	slices.SortFunc(dst.Posted, comparePosted)
+}
+
+// comparePosted orders posted messages by entity, then test.
+func comparePosted(a, b Posted) int {
+	return cmp.Or(cmp.Compare(a.ID, b.ID), cmp.Compare(a.Msg, b.Msg))
 }
 
 // grow returns list one longer, reusing the element past its end when its
@@ -244,15 +247,26 @@ func (c *Crowd[E]) commitRestore(s *Snapshot[E], top int) {
 
 // Remap renumbers the snapshot's states for a table whose states differ
 // from those of the table it was taken from, by name, as mp says (see
-// [machine.Mapping]; make mp with [machine.NewMapping] from the saved
-// states' names and the new crowd's [Crowd.Describe]): the machine's part
+// [machine.Mapping]; make mp with [save.Entry.Mapping], or
+// [machine.MappingBetween] from the old and new crowds' [Crowd.Describe]): the machine's part
 // as [crowd.Snapshot.Remap] does (an entity whose state is gone goes to
 // mp.Fallback, reported in mp.Moved), and each stack's entries, an entry
 // whose state is gone becoming mp.Fallback, the entity reported in
-// mp.Moved once for its stack, from the first such state. Tests keep their
-// IDs, as [table.Snapshot.Remap] keeps them.
+// mp.Moved once for its stack, from the first such state. Posted messages
+// are renumbered through mp's triggers, as [table.Snapshot.Remap] does;
+// those whose test is gone, or that mp does not map (a mapping made
+// without the saved triggers), are dropped.
 func (s *Snapshot[E]) Remap(mp *machine.Mapping) {
 	s.Crowd.Remap(mp)
+	posted := s.Posted[:0]
+	for _, p := range s.Posted {
+		if to, ok := mp.Trigger(int32(p.Msg)); ok {
+			p.Msg = table.TestID(to)
+			posted = append(posted, p)
+		}
+	}
+	s.Posted = posted
+	slices.SortFunc(s.Posted, comparePosted)
 	fallback := table.NoState
 	if mp.Fallback >= 0 {
 		fallback = table.StateID(mp.Fallback)

@@ -145,7 +145,7 @@ func TestSnapshotContinues(t *testing.T) {
 				saved := a.save(t, &snap)
 				stacks += len(snap.Stacks)
 				posted += len(snap.Posted)
-				if err := back.UnmarshalBinary(saved, botCodec); err != nil {
+				if err := back.Decode(saved, botCodec); err != nil {
 					t.Fatal(err)
 				}
 				b := newBotGame(t, tbl, cs.odds, n, 3-trial%2)
@@ -255,7 +255,7 @@ func TestRestoreChecks(t *testing.T) {
 			var s *tablecrowd.Snapshot[bot]
 			if tc.edit != nil {
 				s = new(tablecrowd.Snapshot[bot])
-				if err := s.UnmarshalBinary(before, botCodec); err != nil {
+				if err := s.Decode(before, botCodec); err != nil {
 					t.Fatal(err)
 				}
 				tc.edit(s)
@@ -329,11 +329,11 @@ func TestSnapshotAllocations(t *testing.T) {
 		t.Errorf("Snapshot: %v allocations, want 0", n)
 	}
 	if n := testing.AllocsPerRun(20, func() {
-		if err := s.UnmarshalBinary(b, botCodec); err != nil {
+		if err := s.Decode(b, botCodec); err != nil {
 			t.Fatal(err)
 		}
 	}); n != 0 {
-		t.Errorf("UnmarshalBinary: %v allocations, want 0", n)
+		t.Errorf("Decode: %v allocations, want 0", n)
 	}
 }
 
@@ -379,7 +379,7 @@ func TestSnapshotRemap(t *testing.T) {
 	}
 	defer c.Close()
 	d := c.Describe()
-	mp := machine.NewMapping(names, &d)
+	mp := machine.MappingBetween(&old, &d)
 	want := map[crowd.ID]string{}
 	for i, id := range s.Crowd.IDs {
 		name := names[s.Crowd.States[i]]
@@ -449,7 +449,7 @@ func (fuzzHost) Do(b *bot, p table.PropertyID, v table.ValueID) { b.seed ^= uint
 // renders and leaves the snapshot empty, what decodes writes and reads
 // back the same, and restoring it into a crowd either works (and the
 // crowd steps) or changes nothing.
-func FuzzSnapshotUnmarshal(f *testing.F) {
+func FuzzSnapshotDecode(f *testing.F) {
 	tbl := crowdSpecTable(f, crowdSpecs[1].spec)
 	g := newBotGame(f, tbl, 3, 30, 1)
 	g.start(f)
@@ -479,7 +479,7 @@ func FuzzSnapshotUnmarshal(f *testing.F) {
 
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var s tablecrowd.Snapshot[bot]
-		if err := s.UnmarshalBinary(b, botCodec); err != nil {
+		if err := s.Decode(b, botCodec); err != nil {
 			if err.Error() == "" {
 				t.Fatal("an error renders empty")
 			}
@@ -493,7 +493,7 @@ func FuzzSnapshotUnmarshal(f *testing.F) {
 			t.Fatal(err)
 		}
 		var s2 tablecrowd.Snapshot[bot]
-		if err := s2.UnmarshalBinary(again, botCodec); err != nil || fmt.Sprint(s2) != fmt.Sprint(s) {
+		if err := s2.Decode(again, botCodec); err != nil || fmt.Sprint(s2) != fmt.Sprint(s) {
 			t.Fatalf("a snapshot read back, written and read again differs (%v)", err)
 		}
 		c, err := tablecrowd.New(tbl, fuzzHost{}, crowd.Options[bot]{MaxID: 1023})

@@ -65,7 +65,7 @@ func Load(f *save.File, workers int) (*crowd.Machine[Monster], error) {
 		return nil, err
 	}
 	var s crowd.Snapshot[Monster]
-	if err := s.UnmarshalBinary(e.Data, MonsterCodec); err != nil {
+	if err := s.Decode(e.Data, MonsterCodec); err != nil {
 		return nil, err
 	}
 	maxID := crowd.ID(0)

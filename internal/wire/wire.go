@@ -191,3 +191,28 @@ func (r *Reader) Bytes() []byte {
 
 // String reads a length then that many bytes as a string.
 func (r *Reader) String() string { return string(r.Bytes()) }
+
+// PutLength writes n as an unsigned varint at b[at], a byte kept for it
+// before the bytes that follow, making room when n takes more than one
+// byte (the bytes after it move up), and returns b: how a length is
+// written before bytes whose length is known only once appended.
+func PutLength(b []byte, at int, n uint64) []byte {
+	if n < 0x80 {
+		b[at] = byte(n)
+		return b
+	}
+	var size [binary.MaxVarintLen64]byte
+	l := binary.PutUvarint(size[:], n)
+	end := len(b)
+	b = append(b, size[:l-1]...) // room for the length's other bytes
+	copy(b[at+l:], b[at+1:end])
+	copy(b[at:], size[:l])
+	return b
+}
+
+// Version reads a format version and fails unless it is want.
+func (r *Reader) Version(want uint64) {
+	if v := r.Uint(); r.err == nil && v != want {
+		r.Fail("format version %d; this fsmforge reads version %d", v, want)
+	}
+}

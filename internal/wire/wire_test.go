@@ -61,3 +61,26 @@ func TestErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestPutLength(t *testing.T) {
+	for _, n := range []int{0, 1, 127, 128, 300, 16383, 16384, 70000} {
+		b := append([]byte("head"), 0)
+		for i := range n {
+			b = append(b, byte(i))
+		}
+		b = PutLength(b, 4, uint64(n))
+		r := NewReader(b)
+		if string(r.Fixed(4)) != "head" {
+			t.Fatalf("n=%d: the bytes before the length moved", n)
+		}
+		got := r.Bytes()
+		if err := r.Done(); err != nil || len(got) != n {
+			t.Fatalf("n=%d: read back %d bytes, %v", n, len(got), err)
+		}
+		for i := range got {
+			if got[i] != byte(i) {
+				t.Fatalf("n=%d: byte %d is %d, want %d", n, i, got[i], byte(i))
+			}
+		}
+	}
+}
