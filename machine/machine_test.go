@@ -236,3 +236,36 @@ func TestEventSize(t *testing.T) {
 		t.Errorf("an Event is %d bytes; the documentation says 40", n)
 	}
 }
+
+func TestRecorderSince(t *testing.T) {
+	r := NewRecorder(4)
+	obs := r.Register(goomba())
+	entities := func(evs []Event) []uint64 {
+		var out []uint64
+		for _, ev := range evs {
+			out = append(out, ev.Entity)
+		}
+		return out
+	}
+	evs, seq := r.Since(0, nil)
+	if len(evs) != 0 || seq != 0 {
+		t.Fatalf("Since(0) on an empty recorder = %v, %d", evs, seq)
+	}
+	for i := range 3 {
+		obs.Observe(Event{Entity: uint64(i)})
+	}
+	evs, seq = r.Since(1, nil)
+	if got := entities(evs); !slices.Equal(got, []uint64{1, 2}) || seq != 3 {
+		t.Errorf("Since(1) = %v, %d, want [1 2], 3", got, seq)
+	}
+	for i := 3; i < 9; i++ {
+		obs.Observe(Event{Entity: uint64(i)})
+	}
+	evs, seq = r.Since(3, nil) // 6 recorded since, the ring holds 4
+	if got := entities(evs); !slices.Equal(got, []uint64{5, 6, 7, 8}) || seq != 9 {
+		t.Errorf("Since(3) after wrapping = %v, %d, want [5 6 7 8], 9", got, seq)
+	}
+	if evs, _ := r.Since(9, nil); len(evs) != 0 {
+		t.Errorf("Since(Total) = %v, want none", evs)
+	}
+}

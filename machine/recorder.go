@@ -104,14 +104,30 @@ func (r *Recorder) Events(dst []Event) []Event {
 	return r.appendEvents(dst)
 }
 
-func (r *Recorder) appendEvents(dst []Event) []Event {
-	n := r.held
+func (r *Recorder) appendEvents(dst []Event) []Event { return r.appendLast(dst, r.held) }
+
+// appendLast appends the last n events held, oldest first.
+func (r *Recorder) appendLast(dst []Event, n int) []Event {
 	first := (r.next - n + len(r.ring)) % len(r.ring)
 	if first+n <= len(r.ring) {
 		return append(dst, r.ring[first:first+n]...)
 	}
 	dst = append(dst, r.ring[first:]...)
 	return append(dst, r.ring[:first+n-len(r.ring)]...)
+}
+
+// Since appends to dst the events recorded after the first seq of them,
+// oldest first, and returns it with the number recorded so far: a reader
+// that streams events (the viewer) passes back the number it got, and
+// gets the next events only. Events the ring no longer holds are lost to
+// it: it gets those that are still there.
+func (r *Recorder) Since(seq uint64, dst []Event) ([]Event, uint64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if seq >= r.total {
+		return dst, r.total
+	}
+	return r.appendLast(dst, int(min(r.total-seq, uint64(r.held)))), r.total
 }
 
 // Reset forgets the events recorded; the machines stay registered.
