@@ -15,6 +15,15 @@
 // (State.Pos.Page) is laid out on its own; transitions between pages are
 // left out.
 //
+// Nested states (State.Parent) are laid out inside their compound, inside
+// out, as Graphviz lays out clusters: each compound's children are laid
+// out as a small chart of their own, with the transitions between them
+// (one into or out of a state inside a child counts as one of the child),
+// and the compound becomes as large as they need, with 20 pixels around
+// them and 30 more above for its name; at the next level up the compound
+// is one state of that size. A compound that has a Box keeps it, and its
+// children are placed inside it from its top-left corner.
+//
 //   - Cycles are broken by a depth-first search from the initial state,
 //     then the start pseudo-states, then the states no transition enters,
 //     then the others, each in chart order, following transitions in

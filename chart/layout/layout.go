@@ -119,33 +119,152 @@ func Layered(c *chart.Chart, opt Options) {
 			index[s.ID] = i
 		}
 	}
+	n := &nesting{c: c, index: index, local: make([]int32, len(c.States)), size: map[int][2]float64{}}
+	for i := range n.local {
+		n.local[i] = -1
+	}
+	n.build()
+	// Inside out: each compound's children first, laid out from the
+	// origin; the compound is then as large as they need. Then each page's
+	// top level, and last the children are moved into their compound.
+	for _, p := range n.post {
+		n.layoutGroup(n.kids[p], p, opt)
+	}
 	var pages [][]int
 	pageOf := map[string]int{}
-	for i, s := range c.States {
-		p, ok := pageOf[s.Pos.Page]
+	for _, i := range n.top {
+		s := &c.States[i]
+		pg, ok := pageOf[s.Pos.Page]
 		if !ok {
-			p = len(pages)
-			pageOf[s.Pos.Page] = p
+			pg = len(pages)
+			pageOf[s.Pos.Page] = pg
 			pages = append(pages, nil)
 		}
-		pages[p] = append(pages[p], i)
-	}
-	local := make([]int32, len(c.States))
-	for i := range local {
-		local[i] = -1
+		pages[pg] = append(pages[pg], i)
 	}
 	for _, states := range pages {
-		layoutPage(c, states, index, local, opt)
+		n.layoutGroup(states, -1, opt)
+	}
+	n.moveIn()
+}
+
+// Compounds' padding, in pixels: the room a compound state leaves around
+// its children, and above them for its name.
+const (
+	groupPad    = 20
+	groupHeader = 30
+)
+
+// nesting is the chart's states as the tree their Parent fields make, and
+// what laying it out keeps.
+type nesting struct {
+	c     *chart.Chart
+	index map[string]int
+	local []int32 // a state's node in the group being laid out, or -1
+	top   []int   // the top-level states, in chart order
+	kids  [][]int // each state's children, in chart order
+	post  []int   // the states with children, children before parents
+	group []int   // each state's parent (its index), or -1 at the top
+	lca   [][]int // each compound's transitions (by index): those between its children
+	topTr []int   // the top level's transitions
+	size  map[int][2]float64
+	// inside marks the states laid out inside their compound, from the
+	// origin: moveIn puts them in place.
+	inside []bool
+}
+
+// build reads the tree: a state whose Parent is not a state, or that a
+// cycle of Parents would put inside itself, is at the top.
+func (n *nesting) build() {
+	c := n.c
+	n.kids = make([][]int, len(c.States))
+	n.group = make([]int, len(c.States))
+	n.inside = make([]bool, len(c.States))
+	for i := range c.States {
+		n.group[i] = -1
+	}
+	for i := range c.States {
+		if p, ok := n.index[c.States[i].Parent]; ok && !n.within(p, i) {
+			n.group[i] = p
+		}
+	}
+	for i := range c.States {
+		if p := n.group[i]; p >= 0 {
+			n.kids[p] = append(n.kids[p], i)
+		} else {
+			n.top = append(n.top, i)
+		}
+	}
+	depth := make([]int, len(c.States))
+	var visit func(i, d int)
+	visit = func(i, d int) {
+		depth[i] = d
+		for _, k := range n.kids[i] {
+			visit(k, d+1)
+		}
+		if len(n.kids[i]) > 0 {
+			n.post = append(n.post, i)
+		}
+	}
+	for _, i := range n.top {
+		visit(i, 0)
+	}
+	// Each transition belongs to the group that holds both its ends: the
+	// children of their lowest common ancestor.
+	n.lca = make([][]int, len(c.States))
+	for t := range c.Transitions {
+		tr := &c.Transitions[t]
+		to, ok := n.index[tr.Target.State]
+		if tr.Target.Kind != chart.ToState || !ok {
+			continue
+		}
+		from, ok := n.index[tr.From]
+		if tr.AnyState || tr.From == "" || !ok {
+			from = to // drawn from outside the states: its target's group
+		}
+		a, b := n.group[from], n.group[to]
+		for a != b {
+			if a >= 0 && (b < 0 || depth[a] >= depth[b]) {
+				a = n.group[a]
+			} else {
+				b = n.group[b]
+			}
+		}
+		if a < 0 {
+			n.topTr = append(n.topTr, t)
+		} else {
+			n.lca[a] = append(n.lca[a], t)
+		}
 	}
 }
 
-// layoutPage lays out the states of one page that have no box.
-func layoutPage(c *chart.Chart, states []int, index map[string]int, local []int32, opt Options) {
+// within reports whether state i is p or inside it, by the parents read
+// so far.
+func (n *nesting) within(i, p int) bool {
+	for k := 0; i >= 0 && k <= len(n.group); k++ {
+		if i == p {
+			return true
+		}
+		i = n.group[i]
+	}
+	return false
+}
+
+// layoutGroup lays out the states of one group that have no box: the
+// children of compound parent, from the origin, or a page's top level,
+// beside the page's boxes (parent -1). A compound with no box of its own
+// then gets the size that holds its children.
+func (n *nesting) layoutGroup(states []int, parent int, opt Options) {
+	c := n.c
+	trs := n.topTr
+	if parent >= 0 {
+		trs = n.lca[parent]
+	}
 	var free []int
 	var taken []*chart.Box
 	for _, i := range states {
 		if c.States[i].Box == nil {
-			local[i] = int32(len(free))
+			n.local[i] = int32(len(free))
 			free = append(free, i)
 		} else {
 			taken = append(taken, c.States[i].Box)
@@ -153,20 +272,24 @@ func layoutPage(c *chart.Chart, states []int, index map[string]int, local []int3
 	}
 	defer func() {
 		for _, i := range free {
-			local[i] = -1
+			n.local[i] = -1
 		}
 	}()
 	if len(free) == 0 {
 		return
 	}
-	g := buildGraph(c, free, index, local)
+	g := n.buildGraph(free, trs)
 	g.rank()
 	g.order()
-	g.place(c, free, opt)
+	g.place(c, free, n.size, opt)
 
-	// Where the page's layout goes: at the margin, or to the right of the
-	// boxes already there.
+	// Where the group's layout goes: inside its compound, from the
+	// origin; at the page's margin; or to the right of the boxes already
+	// there.
 	x0, y0 := float64(Margin), float64(Margin)
+	if parent >= 0 {
+		x0, y0 = 0, 0
+	}
 	if len(taken) > 0 {
 		right, top := math.Inf(-1), math.Inf(1)
 		for _, b := range taken {
@@ -184,6 +307,38 @@ func layoutPage(c *chart.Chart, states []int, index map[string]int, local []int3
 		b := c.States[i].Box
 		b.X = math.Round(b.X - minX + x0)
 		b.Y = math.Round(b.Y - minY + y0)
+		n.inside[i] = parent >= 0 && len(taken) == 0
+	}
+	if parent < 0 || c.States[parent].Box != nil || len(taken) > 0 {
+		return
+	}
+	// The compound holds its children, with the padding, and is at least
+	// as large as its own text needs.
+	w, h := Size(&c.States[parent])
+	right, bottom := 0.0, 0.0
+	for _, i := range states {
+		b := c.States[i].Box
+		right, bottom = max(right, b.X+b.W), max(bottom, b.Y+b.H)
+	}
+	n.size[parent] = [2]float64{max(w, right+2*groupPad), max(h, bottom+groupHeader+2*groupPad)}
+}
+
+// moveIn moves the states laid out inside their compound to where the
+// compound is, outermost first.
+func (n *nesting) moveIn() {
+	var move func(i int)
+	move = func(i int) {
+		p := n.c.States[i].Box
+		for _, k := range n.kids[i] {
+			if b := n.c.States[k].Box; n.inside[k] && b != nil && p != nil {
+				b.X += p.X + groupPad
+				b.Y += p.Y + groupHeader + groupPad
+			}
+			move(k)
+		}
+	}
+	for _, i := range n.top {
+		move(i)
 	}
 }
 
@@ -232,17 +387,27 @@ func newCSR(n int, edges [][2]int32, from, to int) csr {
 	return a
 }
 
-func buildGraph(c *chart.Chart, free []int, index map[string]int, local []int32) *graph {
+// buildGraph makes the graph of a group's free states and of transitions
+// trs (by index) between states inside them: a transition from or to a
+// state inside a compound of the group counts as one from or to the
+// compound.
+func (n *nesting) buildGraph(free []int, trs []int) *graph {
+	c := n.c
 	g := &graph{n: len(free), fixed: make([]bool, len(free))}
 	node := func(id string) int32 {
-		if i, ok := index[id]; ok {
-			return local[i]
+		i, ok := n.index[id]
+		for ok && i >= 0 {
+			if n.local[i] >= 0 {
+				return n.local[i]
+			}
+			i = n.group[i]
 		}
 		return -1
 	}
 	var anyTargets []int32
 	indeg := make([]int32, g.n)
-	for _, t := range c.Transitions {
+	for _, k := range trs {
+		t := &c.Transitions[k]
 		if t.Target.Kind != chart.ToState {
 			continue
 		}
@@ -566,12 +731,15 @@ func (g *graph) crossings() int {
 // place gives each free state its box: layers one after the other along
 // the main axis, states in layer order across it, each moved towards its
 // neighbours on the other layers as far as the gaps allow.
-func (g *graph) place(c *chart.Chart, free []int, opt Options) {
+func (g *graph) place(c *chart.Chart, free []int, sizes map[int][2]float64, opt Options) {
 	total := len(g.layer)
 	across := make([]float64, total) // a node's size across the layers
 	along := make([]float64, total)  // and along them
 	for v, i := range free {
 		w, h := Size(&c.States[i])
+		if s, ok := sizes[i]; ok {
+			w, h = s[0], s[1]
+		}
 		if opt.LeftToRight {
 			across[v], along[v] = h, w
 		} else {

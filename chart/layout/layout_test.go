@@ -85,10 +85,36 @@ func check(t testing.TB, c *chart.Chart, before []*chart.Box) {
 				if before[i] != nil && before[j] != nil {
 					continue // the designer's
 				}
+				if inside(c, a, b) || inside(c, b, a) {
+					if before[i] == nil && before[j] == nil && !contains(a.Box, b.Box) && !contains(b.Box, a.Box) {
+						t.Errorf("state %s %v is not inside its compound %s %v", b.ID, *b.Box, a.ID, *a.Box)
+					}
+					continue
+				}
 				t.Errorf("boxes of %s %v and %s %v overlap", a.ID, *a.Box, b.ID, *b.Box)
 			}
 		}
 	}
+}
+
+// inside reports whether state s is inside compound p, at any depth.
+func inside(c *chart.Chart, s, p chart.State) bool {
+	for k := 0; s.Parent != "" && k < len(c.States); k++ {
+		if s.Parent == p.ID {
+			return true
+		}
+		i := slices.IndexFunc(c.States, func(x chart.State) bool { return x.ID == s.Parent })
+		if i < 0 {
+			return false
+		}
+		s = c.States[i]
+	}
+	return false
+}
+
+// contains reports whether box a holds box b whole.
+func contains(a, b *chart.Box) bool {
+	return b.X >= a.X && b.Y >= a.Y && b.X+b.W <= a.X+a.W && b.Y+b.H <= a.Y+a.H
 }
 
 // TestGolden compares the layouts of the Goomba, the Lucidchart diagram
@@ -104,6 +130,8 @@ func TestGolden(t *testing.T) {
 		{"lucidchart", lucidchart, layout.Options{}},
 		{"lucidchart.lr", lucidchart, layout.Options{LeftToRight: true}},
 		{"guard", func(testing.TB) *chart.Chart { return guard() }, layout.Options{}},
+		{"nested", func(testing.TB) *chart.Chart { return nested() }, layout.Options{}},
+		{"nested.lr", func(testing.TB) *chart.Chart { return nested() }, layout.Options{LeftToRight: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
