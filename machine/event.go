@@ -7,25 +7,26 @@ import "strconv"
 type Event struct {
 	// Tick is the game's tick: runtimes leave it 0, and a Recorder sets
 	// it to the tick the game last gave it.
-	Tick uint64
+	Tick uint64 `json:"tick"`
 	// Entity is the entity or agent: the crowd's ID, or the number the game
 	// gave when it attached the observer.
-	Entity uint64
+	Entity uint64 `json:"entity"`
 	// Machine is the machine's number in the Recorder that recorded the
 	// event (the order of Recorder.Register); runtimes leave it 0.
-	Machine uint32
+	Machine uint32 `json:"machine"`
 	// From and To are the states left and entered. To is Final when the
 	// entity finished. For a statechart they are the agent's State before
 	// and after the microstep: its first active atomic state.
-	From, To StateID
+	From StateID `json:"from"`
+	To   StateID `json:"to"`
 	// Cause says what made the transition happen.
-	Cause Cause
+	Cause Cause `json:"cause"`
 	// Trigger is the test, message or event that held, an index in the
 	// machine's Description.Triggers, or -1 (a guard, a call, a timer).
-	Trigger int32
+	Trigger int32 `json:"trigger"`
 	// Transition is the transition taken, an index in the machine's
 	// Description.Transitions, or -1 when none was (a call such as Goto).
-	Transition int32
+	Transition int32 `json:"transition"`
 }
 
 // Cause says what made a transition happen.
@@ -53,6 +54,12 @@ func (c Cause) String() string {
 	return "cause " + strconv.Itoa(int(c))
 }
 
+// MarshalText returns the cause's name, for JSON.
+func (c Cause) MarshalText() ([]byte, error) { return marshalName(c, causeNames[:]) }
+
+// UnmarshalText reads a cause's name.
+func (c *Cause) UnmarshalText(b []byte) error { return unmarshalName(b, causeNames[:], "cause", c) }
+
 // Observer is told of transitions. Observe is called once per transition,
 // on the goroutine that ran it, before the runtime goes on; it must not
 // call back into the machine, and should return quickly.
@@ -78,6 +85,7 @@ func (f ObserverFunc) Observe(ev Event) { f(ev) }
 // Count is how many entities took one transition: the shape of a crowd's
 // per-transition counts.
 type Count struct {
-	From, To StateID
-	N        int
+	From StateID `json:"from"`
+	To   StateID `json:"to"`
+	N    int     `json:"n"`
 }

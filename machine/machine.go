@@ -58,6 +58,12 @@ func (k Kind) String() string {
 	return "kind " + strconv.Itoa(int(k))
 }
 
+// MarshalText returns the kind's name, for JSON.
+func (k Kind) MarshalText() ([]byte, error) { return marshalName(k, kindNames[:]) }
+
+// UnmarshalText reads a kind's name.
+func (k *Kind) UnmarshalText(b []byte) error { return unmarshalName(b, kindNames[:], "kind", k) }
+
 // StateKind says what a state is in a statechart; every state of a flat
 // machine is Atomic.
 type StateKind uint8
@@ -82,62 +88,72 @@ func (k StateKind) String() string {
 	return "state kind " + strconv.Itoa(int(k))
 }
 
+// MarshalText returns the kind's name, for JSON.
+func (k StateKind) MarshalText() ([]byte, error) { return marshalName(k, stateKindNames[:]) }
+
+// UnmarshalText reads a state kind's name.
+func (k *StateKind) UnmarshalText(b []byte) error {
+	return unmarshalName(b, stateKindNames[:], "state kind", k)
+}
+
 // Description is a machine's definition as plain data: what a tool needs to
 // list it, draw it and name what its events say. It holds no pointer into
 // the runtime; a runtime makes a fresh one on each call to its Describe.
 type Description struct {
 	// Name is the machine's name (a table's or chart's name), or empty.
-	Name string
+	Name string `json:"name"`
 	// Kind is the runtime.
-	Kind Kind
+	Kind Kind `json:"kind"`
 	// States lists the states by ID: States[id] is state id.
-	States []State
+	States []State `json:"states"`
 	// Initial is the state a new entity starts in, or NoState when the
 	// game says (fsm.Graph.New takes it).
-	Initial StateID
+	Initial StateID `json:"initial"`
 	// Transitions lists the transitions, grouped by source state, each
 	// source's in the order the runtime tries them. An event's Transition
 	// field indexes it.
-	Transitions []Transition
+	Transitions []Transition `json:"transitions"`
 	// Triggers lists what transitions wait for: tests, messages, events,
 	// timers, by the runtime's own IDs (a table's TestID indexes it). An
 	// event's Trigger field indexes it.
-	Triggers []Trigger
+	Triggers []Trigger `json:"triggers"`
 }
 
 // State describes one state.
 type State struct {
-	Name   string
-	Kind   StateKind
-	Parent StateID // the enclosing state, or NoState at the top
+	Name   string    `json:"name"`
+	Kind   StateKind `json:"kind"`
+	Parent StateID   `json:"parent"` // the enclosing state, or NoState at the top
 	// Source says where the state was drawn (`goomba.vdx:41:7: page
 	// "Page-1", shape 12 "walkLeft"`), when the description came with its
 	// drawing (compile.Result.Describe); empty otherwise: runtimes do not
 	// keep their drawings.
-	Source string
+	Source string `json:"source,omitempty"`
 }
 
 // Transition describes one transition.
 type Transition struct {
-	From StateID
+	From StateID `json:"from"`
 	// To lists the targets: one for a flat machine; none for a targetless
 	// statechart transition, which runs its actions and stays; several
 	// for a statechart transition into parallel regions. Final and
 	// NoState are never targets here: see Final and Return.
-	To []StateID
+	To []StateID `json:"to"`
 	// Trigger is the test, message or event the transition waits for, an
 	// index in Description.Triggers, or -1 for a transition with none (a
 	// guard, an eventless statechart transition).
-	Trigger int32
+	Trigger int32 `json:"trigger"`
 	// Condition is the transition's guard as text when it has one that is
 	// not its trigger ("hp < 10", a Go function's name), or empty.
-	Condition string
+	Condition string `json:"condition,omitempty"`
 	// Final says the transition finishes the machine; Return that it pops
 	// the stack; Push that it pushes the state it leaves.
-	Final, Return, Push bool
+	Final  bool `json:"final,omitempty"`
+	Return bool `json:"return,omitempty"`
+	Push   bool `json:"push,omitempty"`
 	// Source says where it was drawn, when known; empty otherwise (no
 	// runtime keeps its transitions' positions).
-	Source string
+	Source string `json:"source,omitempty"`
 }
 
 // TriggerKind says what kind of thing a trigger is.
@@ -160,10 +176,18 @@ func (k TriggerKind) String() string {
 	return "trigger kind " + strconv.Itoa(int(k))
 }
 
+// MarshalText returns the kind's name, for JSON.
+func (k TriggerKind) MarshalText() ([]byte, error) { return marshalName(k, triggerKindNames[:]) }
+
+// UnmarshalText reads a trigger kind's name.
+func (k *TriggerKind) UnmarshalText(b []byte) error {
+	return unmarshalName(b, triggerKindNames[:], "trigger kind", k)
+}
+
 // Trigger names what a transition waits for.
 type Trigger struct {
-	Name string
-	Kind TriggerKind
+	Name string      `json:"name"`
+	Kind TriggerKind `json:"kind"`
 }
 
 // StateName returns the name of state id, or id's String when the
@@ -224,4 +248,24 @@ func (d *Description) Check() error {
 		}
 	}
 	return nil
+}
+
+// marshalName returns the name of v, an index in names, or an error when
+// it is out of range.
+func marshalName[T ~uint8](v T, names []string) ([]byte, error) {
+	if int(v) >= len(names) {
+		return nil, fmt.Errorf("machine: %d has no name", v)
+	}
+	return []byte(names[v]), nil
+}
+
+// unmarshalName sets *v to the index of the name b in names.
+func unmarshalName[T ~uint8](b []byte, names []string, what string, v *T) error {
+	for i, n := range names {
+		if n == string(b) && (n != "" || i == 0) { // "" names the zero value only
+			*v = T(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("machine: unknown %s %q", what, b)
 }

@@ -1,8 +1,10 @@
 package machine
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"unsafe"
@@ -267,5 +269,36 @@ func TestRecorderSince(t *testing.T) {
 	}
 	if evs, _ := r.Since(9, nil); len(evs) != 0 {
 		t.Errorf("Since(Total) = %v, want none", evs)
+	}
+}
+
+// TestJSON checks that descriptions and events read as names in JSON, and
+// read back.
+func TestJSON(t *testing.T) {
+	d := goomba()
+	b, err := json.Marshal(&d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`"kind":"table"`, `"kind":"atomic"`, `"kind":"message"`, `"final":true`} {
+		if !strings.Contains(string(b), want) {
+			t.Errorf("JSON %s lacks %s", b, want)
+		}
+	}
+	var back Description
+	if err := json.Unmarshal(b, &back); err != nil || Fingerprint(&back) != Fingerprint(&d) {
+		t.Errorf("read back: %v, fingerprint %x, want %x", err, Fingerprint(&back), Fingerprint(&d))
+	}
+	ev := Event{Tick: 3, Entity: 7, From: 0, To: Final, Cause: CauseMessage, Trigger: 1, Transition: 2}
+	b, _ = json.Marshal(ev)
+	if want := `{"tick":3,"entity":7,"machine":0,"from":0,"to":-2,"cause":"message","trigger":1,"transition":2}`; string(b) != want {
+		t.Errorf("event JSON = %s, want %s", b, want)
+	}
+	var e2 Event
+	if err := json.Unmarshal(b, &e2); err != nil || e2 != ev {
+		t.Errorf("event read back = %+v, %v", e2, err)
+	}
+	if err := json.Unmarshal([]byte(`{"cause":"wish"}`), &e2); err == nil {
+		t.Error("an unknown cause read without an error")
 	}
 }

@@ -79,15 +79,21 @@ func readChart(path string, opt chart.ReadOptions) (*chart.Chart, error) {
 // file could not be read or the chart has errors. cmd names the command,
 // for hints.
 func compileFile(cmd, path string, ro chart.ReadOptions, opt compile.Options, stderr io.Writer) (*compile.Result, error) {
+	_, res, err := compileChart(cmd, path, ro, opt, stderr)
+	return res, err
+}
+
+// compileChart is compileFile, which also returns the chart read.
+func compileChart(cmd, path string, ro chart.ReadOptions, opt compile.Options, stderr io.Writer) (*chart.Chart, *compile.Result, error) {
 	c, err := readChart(path, ro)
 	if err != nil {
 		var ds diag.List
 		if errors.As(err, &ds) {
 			printDiagnostics(stderr, ds)
 			suggestLenient(stderr, cmd, path, ds, ro.Lenient)
-			return nil, fmt.Errorf("%s: not read: %s", path, counts(ds))
+			return nil, nil, fmt.Errorf("%s: not read: %s", path, counts(ds))
 		}
-		return nil, err
+		return nil, nil, err
 	}
 	if opt.Stencil == nil {
 		opt.Stencil = ro.Stencil
@@ -97,9 +103,9 @@ func compileFile(cmd, path string, ro chart.ReadOptions, opt compile.Options, st
 	suggestStencil(stderr, path, ro.Stencil)
 	suggestLenient(stderr, cmd, path, res.Diagnostics, ro.Lenient)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s", path, counts(res.Diagnostics))
+		return nil, nil, fmt.Errorf("%s: %s", path, counts(res.Diagnostics))
 	}
-	return res, nil
+	return c, res, nil
 }
 
 // counts renders how many errors, warnings and notes a list holds: "2

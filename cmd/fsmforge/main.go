@@ -91,6 +91,7 @@ Usage:
   fsmforge gen [flags] -o OUT FILE       generate Go code from a drawing
   fsmforge inspect FILE                  print a state table (or a drawing's) readably
   fsmforge run -events EVENTS FILE       run a machine against scripted events
+  fsmforge view FILE                     open a drawing in the browser: a simulated agent to step through
   fsmforge graph [-format F] FILE        draw a drawing as Graphviz DOT or Mermaid
   fsmforge convert IN OUT                convert a drawing to .drawio, .scxml or .json
   fsmforge stencil -format F STENCIL     make a Visio stencil or draw.io library from a stencil file
@@ -134,6 +135,8 @@ func dispatch(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return runStencil(rest, stdout, stderr)
 	case "run":
 		return runRun(rest, stdin, stdout, stderr)
+	case "view":
+		return runView(ctx, rest, stdout, stderr)
 	case "version":
 		return runVersion(rest, stdout)
 	case "help", "-h", "-help", "--help":

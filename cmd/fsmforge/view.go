@@ -1,0 +1,117 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/fsmforge/fsmforge/viewer"
+)
+
+func runView(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	f := newFlags("view", `Usage: fsmforge view [flags] FILE
+       fsmforge view -recording FILE
+
+Opens a drawing in the browser viewer without a game: one simulated agent
+of the machine, drawn as the designer drew it. The page lists the polled
+tests, which hold while checked, and the messages and events, sent with a
+click; Step runs one update (DT seconds of game time, so that timers
+advance), Resume runs them at TPS a second, and the entry and exit actions
+each update performed are listed. A designer checks the machine before any
+programmer touches it. With -recording, opens a recording saved from a
+running game's viewer (its "recording" link) instead, to scrub through.
+
+Prints the page's URL, with the token its commands need, and serves until
+interrupted.
+
+Flags:
+`)
+	addr := f.String("addr", "127.0.0.1:0", "serve on `HOST:PORT` (a loopback address unless -remote)")
+	remote := f.Bool("remote", false, "let -addr be an address other machines reach")
+	recording := f.String("recording", "", "open the recording `FILE` instead of a drawing")
+	tps := f.Float64("tps", 10, "updates a second once resumed")
+	dt := f.Float64("dt", 0.1, "game time of an update, in `SECONDS`")
+	rf := addReadFlags(f)
+	cf := addCompileFlags(f)
+	files, err := f.parseFiles(args, stdout, 0, 1)
+	if err != nil {
+		return err
+	}
+	switch {
+	case *recording == "" && len(files) == 0:
+		return &usageError{msg: "view: no file given", help: f.help()}
+	case *recording != "" && len(files) > 0:
+		return &usageError{msg: "view: -recording opens a recording: give no drawing besides", help: f.help()}
+	}
+	if !(*tps > 0) || *tps > 1000 {
+		return &usageError{msg: fmt.Sprintf("view: -tps %v: want 0 to 1000 updates a second", *tps), help: f.help()}
+	}
+	if !(*dt > 0) || *dt > 1e6 {
+		return &usageError{msg: fmt.Sprintf("view: -dt %v: want a number of seconds above 0", *dt), help: f.help()}
+	}
+	opt := viewer.Options{Addr: *addr, Remote: *remote}
+	if *recording != "" {
+		return viewRecording(ctx, *recording, opt, stdout)
+	}
+	ro, copt, err := options(f, rf, cf)
+	if err != nil {
+		return err
+	}
+	c, res, err := compileChart("view", files[0], ro, copt, stderr)
+	if err != nil {
+		return err
+	}
+	sim := viewer.NewSim(res.Table, *dt)
+	opt.Paused = true
+	v := viewer.New(opt)
+	name := strings.TrimSuffix(filepath.Base(files[0]), filepath.Ext(files[0]))
+	v.Add(name, sim, viewer.FromCompile(c, res))
+	url, err := v.Start()
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	fmt.Fprintf(stdout, "fsmforge view: %s: %s\nOpen it in a browser; interrupt (Ctrl-C) to stop.\n", files[0], url)
+	go func() { <-ctx.Done(); v.Close() }()
+	every := time.Duration(float64(time.Second) / *tps)
+	for tick := uint64(0); ctx.Err() == nil; tick++ {
+		v.Frame(tick) // waits while paused: the page steps or resumes
+		if ctx.Err() != nil {
+			break
+		}
+		if _, err := sim.Step(); err != nil {
+			v.Report(0, 0, err)
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(every):
+		}
+	}
+	return nil
+}
+
+// viewRecording serves the recording at path until ctx ends.
+func viewRecording(ctx context.Context, path string, opt viewer.Options, stdout io.Writer) error {
+	file, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	rec, err := viewer.ReadRecording(file)
+	file.Close()
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	v := viewer.Open(rec, opt)
+	url, err := v.Start()
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	fmt.Fprintf(stdout, "fsmforge view: %s (%d machines, %d transitions): %s\nOpen it in a browser; interrupt (Ctrl-C) to stop.\n", path, len(rec.Machines), len(rec.Events), url)
+	<-ctx.Done()
+	return nil
+}

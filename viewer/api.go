@@ -1,0 +1,579 @@
+package viewer
+
+import (
+	"crypto/subtle"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/fsmforge/fsmforge/machine"
+)
+
+//go:embed static
+var static embed.FS
+
+// frameView is what the page sees of one frame.
+type frameView struct {
+	Tick     uint64        `json:"tick"`
+	Frame    uint64        `json:"frame"`
+	Paused   bool          `json:"paused"`
+	Hit      *Hit          `json:"hit,omitempty"`
+	Machines []machineView `json:"machines"`
+	Agents   []Agent       `json:"agents"`             // the agents the pages follow
+	Problems []Problem     `json:"problems,omitempty"` // the errors the game reported
+	Recorded uint64        `json:"recorded"`           // transitions recorded so far
+}
+
+// machineView is what a frame's view says of one machine.
+type machineView struct {
+	Agents    int             `json:"agents"`
+	Counts    []int           `json:"counts"`          // agents in each state
+	Rates     []machine.Count `json:"rates,omitempty"` // a crowd's transitions in the frame
+	Recording bool            `json:"recording"`       // its events are recorded
+}
+
+// publish makes the view of the frame and wakes the streams, when there
+// are any.
+func (v *Viewer) publish() {
+	if v.streams == 0 {
+		return
+	}
+	fv := &frameView{Tick: v.tick, Frame: v.frames, Paused: v.paused, Hit: v.lastHit, Recorded: v.rec.Total(),
+		Machines: make([]machineView, len(v.machines)), Agents: []Agent{}}
+	if !v.paused {
+		fv.Hit = nil
+	}
+	for i, e := range v.machines {
+		clear(e.counts)
+		e.src.Counts(e.counts)
+		mv := machineView{Agents: e.src.Len(), Counts: append([]int(nil), e.counts...), Recording: e.record}
+		if r, ok := e.src.(Rater); ok {
+			e.rates = r.Transitions(e.rates[:0])
+			mv.Rates = append([]machine.Count(nil), e.rates...)
+		}
+		fv.Machines[i] = mv
+	}
+	for p := range v.picks {
+		if p.m >= len(v.machines) {
+			continue
+		}
+		var a Agent
+		a.reset()
+		if v.machines[p.m].src.Agent(p.id, &a) {
+			a.Machine = p.m
+			fv.Agents = append(fv.Agents, a)
+		}
+	}
+	fv.Problems = append([]Problem(nil), v.problems...)
+	v.view = fv
+	close(v.changed)
+	v.changed = make(chan struct{})
+}
+
+// Handler returns the viewer's HTTP handler: the page and its API (see the
+// package documentation), for a game that serves it itself. It answers
+// only requests addressed to this machine by name (localhost, 127.0.0.1,
+// [::1]) unless Options.Remote is set, so that another site cannot reach
+// it through a name it points here.
+func (v *Viewer) Handler() http.Handler {
+	mux := http.NewServeMux()
+	files, _ := fs.Sub(static, "static")
+	mux.Handle("GET /", http.FileServerFS(files))
+	mux.HandleFunc("GET /api/machines", v.listMachines)
+	mux.HandleFunc("GET /api/machines/{m}", v.getMachine)
+	mux.HandleFunc("GET /api/machines/{m}/agents", v.listAgents)
+	mux.HandleFunc("GET /api/machines/{m}/agents/{id}", v.getAgent)
+	mux.HandleFunc("GET /api/events", v.events)
+	mux.HandleFunc("GET /api/recording", v.recording)
+	mux.HandleFunc("POST /api/pause", v.command(func(r *http.Request) error { return v.setPaused(true, 0) }))
+	mux.HandleFunc("POST /api/resume", v.command(func(r *http.Request) error { return v.setPaused(false, 0) }))
+	mux.HandleFunc("POST /api/step", v.command(func(r *http.Request) error { return v.setPaused(true, 1) }))
+	mux.HandleFunc("POST /api/breakpoints", v.command(v.breakpoint))
+	mux.HandleFunc("POST /api/post", v.command(v.post))
+	mux.HandleFunc("POST /api/record", v.command(v.record))
+	mux.HandleFunc("POST /api/hold", v.command(v.hold))
+	return v.guard(mux)
+}
+
+// guard refuses requests for another host than this machine, unless the
+// viewer serves other machines.
+func (v *Viewer) guard(h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		host, _, err := net.SplitHostPort(r.Host)
+		if err != nil {
+			host = r.Host
+		}
+		if !v.opt.Remote && !loopback(strings.Trim(host, "[]")) {
+			http.Error(w, "viewer: this viewer answers requests for this machine only (localhost, 127.0.0.1)", http.StatusForbidden)
+			return
+		}
+		w.Header().Set("X-Content-Type-Options", "nosniff")
+		w.Header().Set("Cache-Control", "no-store")
+		h.ServeHTTP(w, r)
+	})
+}
+
+// command wraps a command's handler: it needs the token in the header
+// X-Fsmforge-Token and, from a browser, a request of the page's own
+// origin; a read-only viewer refuses it.
+func (v *Viewer) command(f func(r *http.Request) error) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case v.opt.ReadOnly:
+			http.Error(w, "viewer: read-only: commands are refused", http.StatusForbidden)
+			return
+		case subtle.ConstantTimeCompare([]byte(r.Header.Get("X-Fsmforge-Token")), []byte(v.token)) != 1:
+			http.Error(w, "viewer: the command needs the token printed when the viewer started, in the header X-Fsmforge-Token", http.StatusUnauthorized)
+			return
+		case r.Header.Get("Origin") != "" && r.Header.Get("Origin") != "http://"+r.Host:
+			http.Error(w, "viewer: a command from another origin than the viewer's page", http.StatusForbidden)
+			return
+		}
+		if err := f(r); err != nil {
+			status := http.StatusBadRequest
+			if errors.Is(err, errNoFrame) {
+				status = http.StatusServiceUnavailable
+			}
+			http.Error(w, err.Error(), status)
+			return
+		}
+		writeJSON(w, map[string]bool{"ok": true})
+	}
+}
+
+// setPaused pauses or resumes the game; steps frames to run paused.
+func (v *Viewer) setPaused(paused bool, steps int) error {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.paused, v.steps = paused, steps
+	if !paused {
+		v.lastHit = nil
+	}
+	v.busy.Store(true)
+	v.wake.Broadcast()
+	return nil
+}
+
+// breakpoint sets or clears a breakpoint: {"machine": 0, "state": 3,
+// "on": true}, or "transition" instead of "state".
+func (v *Viewer) breakpoint(r *http.Request) error {
+	var req struct {
+		Machine    int    `json:"machine"`
+		State      *int32 `json:"state"`
+		Transition *int32 `json:"transition"`
+		On         bool   `json:"on"`
+	}
+	if err := readJSON(r, &req); err != nil {
+		return err
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	e, err := v.entry(req.Machine)
+	if err != nil {
+		return err
+	}
+	old := v.bps.Load()
+	b := &breakSet{states: map[pick]bool{}, transitions: map[pick]bool{}}
+	if old != nil {
+		for k := range old.states {
+			b.states[k] = true
+		}
+		for k := range old.transitions {
+			b.transitions[k] = true
+		}
+	}
+	switch {
+	case req.State != nil && *req.State >= 0 && int(*req.State) < len(e.desc.States):
+		set(b.states, pick{req.Machine, uint64(int64(*req.State))}, req.On)
+	case req.Transition != nil && *req.Transition >= 0 && int(*req.Transition) < len(e.desc.Transitions):
+		set(b.transitions, pick{req.Machine, uint64(*req.Transition)}, req.On)
+	default:
+		return fmt.Errorf("viewer: a breakpoint names a state or a transition of machine %d", req.Machine)
+	}
+	if len(b.states) == 0 && len(b.transitions) == 0 {
+		b = nil
+	}
+	v.bps.Store(b)
+	return nil
+}
+
+func set(m map[pick]bool, p pick, on bool) {
+	if on {
+		m[p] = true
+	} else {
+		delete(m, p)
+	}
+}
+
+// post sends a message or event to an agent at the next frame:
+// {"machine": 0, "agent": 7, "trigger": 3}.
+func (v *Viewer) post(r *http.Request) error {
+	var req struct {
+		Machine int    `json:"machine"`
+		Agent   uint64 `json:"agent"`
+		Trigger int32  `json:"trigger"`
+	}
+	if err := readJSON(r, &req); err != nil {
+		return err
+	}
+	v.mu.Lock()
+	e, err := v.entry(req.Machine)
+	v.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	p, ok := e.src.(Poster)
+	if !ok {
+		return errNoPost
+	}
+	if req.Trigger < 0 || int(req.Trigger) >= len(e.desc.Triggers) || e.desc.Triggers[req.Trigger].Kind == machine.TriggerTest {
+		return fmt.Errorf("viewer: trigger %d of machine %q is not a message or event", req.Trigger, e.name)
+	}
+	var perr error
+	if err := v.do(func() { perr = p.Post(req.Agent, req.Trigger) }, 5*time.Second); err != nil {
+		return err
+	}
+	return perr
+}
+
+// hold makes a simulated agent's polled test hold, or not: {"machine": 0,
+// "agent": 0, "trigger": 1, "on": true}.
+func (v *Viewer) hold(r *http.Request) error {
+	var req struct {
+		Machine int    `json:"machine"`
+		Agent   uint64 `json:"agent"`
+		Trigger int32  `json:"trigger"`
+		On      bool   `json:"on"`
+	}
+	if err := readJSON(r, &req); err != nil {
+		return err
+	}
+	v.mu.Lock()
+	e, err := v.entry(req.Machine)
+	v.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	h, ok := e.src.(Holder)
+	if !ok {
+		return errNoHold
+	}
+	var herr error
+	if err := v.do(func() { herr = h.Hold(req.Agent, req.Trigger, req.On) }, 5*time.Second); err != nil {
+		return err
+	}
+	return herr
+}
+
+// record starts or stops recording a machine's events: {"machine": 0,
+// "on": true}.
+func (v *Viewer) record(r *http.Request) error {
+	var req struct {
+		Machine int  `json:"machine"`
+		On      bool `json:"on"`
+	}
+	if err := readJSON(r, &req); err != nil {
+		return err
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	e, err := v.entry(req.Machine)
+	if err != nil {
+		return err
+	}
+	e.record = req.On
+	v.busy.Store(true)
+	return nil
+}
+
+// entry returns machine m; v.mu is held.
+func (v *Viewer) entry(m int) (*entry, error) {
+	if m < 0 || m >= len(v.machines) {
+		return nil, fmt.Errorf("viewer: no machine %d (there are %d)", m, len(v.machines))
+	}
+	return v.machines[m], nil
+}
+
+// machineInfo is a machine in the list GET /api/machines returns.
+type machineInfo struct {
+	ID     int    `json:"id"`
+	Name   string `json:"name"`
+	Kind   string `json:"kind"`
+	States int    `json:"states"`
+	Agents int    `json:"agents"`
+}
+
+func (v *Viewer) listMachines(w http.ResponseWriter, r *http.Request) {
+	v.mu.Lock()
+	out := make([]machineInfo, len(v.machines))
+	for i, e := range v.machines {
+		n := 0
+		if i < len(v.view.Machines) {
+			n = v.view.Machines[i].Agents
+		}
+		out[i] = machineInfo{ID: i, Name: e.name, Kind: e.desc.Kind.String(), States: len(e.desc.States), Agents: n}
+	}
+	v.mu.Unlock()
+	writeJSON(w, out)
+}
+
+// machineDetail is what GET /api/machines/{m} returns.
+type machineDetail struct {
+	machineInfo
+	Description machine.Description `json:"description"`
+	Layout      Layout              `json:"layout"`
+	Postable    bool                `json:"postable"`  // it takes messages and events from the page
+	Simulated   bool                `json:"simulated"` // its polled tests hold as the page says (Sim)
+}
+
+func (v *Viewer) detail(i int, e *entry) machineDetail {
+	_, postable := e.src.(Poster)
+	_, simulated := e.src.(Holder)
+	return machineDetail{machineInfo: machineInfo{ID: i, Name: e.name, Kind: e.desc.Kind.String(), States: len(e.desc.States)},
+		Description: e.desc, Layout: e.layout, Postable: postable, Simulated: simulated}
+}
+
+func (v *Viewer) getMachine(w http.ResponseWriter, r *http.Request) {
+	m, err := strconv.Atoi(r.PathValue("m"))
+	v.mu.Lock()
+	var e *entry
+	if err == nil {
+		e, err = v.entry(m)
+	}
+	var d machineDetail
+	if err == nil {
+		d = v.detail(m, e)
+	}
+	v.mu.Unlock()
+	if err != nil {
+		http.Error(w, "viewer: "+strings.TrimPrefix(err.Error(), "viewer: "), http.StatusNotFound)
+		return
+	}
+	writeJSON(w, d)
+}
+
+// listAgents answers GET /api/machines/{m}/agents?state=S&max=N: the IDs
+// of up to N (default 100) agents in state S (any state without it).
+func (v *Viewer) listAgents(w http.ResponseWriter, r *http.Request) {
+	e, ok := v.pathEntry(w, r)
+	if !ok {
+		return
+	}
+	st := machine.NoState
+	if s := r.URL.Query().Get("state"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 0 || n >= len(e.desc.States) {
+			http.Error(w, "viewer: state "+strconv.Quote(s)+" is not a state ID of the machine", http.StatusBadRequest)
+			return
+		}
+		st = machine.StateID(n)
+	}
+	max := 100
+	if s := r.URL.Query().Get("max"); s != "" {
+		if n, err := strconv.Atoi(s); err == nil && n > 0 {
+			max = min(n, 10000)
+		}
+	}
+	ids := []uint64{}
+	if err := v.do(func() { ids = e.src.Agents(st, max, ids) }, 5*time.Second); err != nil {
+		http.Error(w, err.Error(), http.StatusServiceUnavailable)
+		return
+	}
+	writeJSON(w, ids)
+}
+
+func (v *Viewer) getAgent(w http.ResponseWriter, r *http.Request) {
+	e, ok := v.pathEntry(w, r)
+	if !ok {
+		return
+	}
+	id, err := strconv.ParseUint(r.PathValue("id"), 10, 64)
+	if err != nil {
+		http.Error(w, "viewer: agent "+strconv.Quote(r.PathValue("id"))+" is not a number", http.StatusBadRequest)
+		return
+	}
+	var a Agent
+	a.reset()
+	found := false
+	if err := v.do(func() { found = e.src.Agent(id, &a) }, 5*time.Second); err != nil {
+		http.Error(w, err.Error(), http.StatusServiceUnavailable)
+		return
+	}
+	if !found {
+		http.Error(w, fmt.Sprintf("viewer: machine %q has no agent %d", e.name, id), http.StatusNotFound)
+		return
+	}
+	a.Machine, _ = strconv.Atoi(r.PathValue("m"))
+	writeJSON(w, a)
+}
+
+// pathEntry returns the machine the path names, or answers 404.
+func (v *Viewer) pathEntry(w http.ResponseWriter, r *http.Request) (*entry, bool) {
+	m, err := strconv.Atoi(r.PathValue("m"))
+	v.mu.Lock()
+	var e *entry
+	if err == nil {
+		e, err = v.entry(m)
+	} else {
+		err = fmt.Errorf("viewer: machine %q is not a number", r.PathValue("m"))
+	}
+	v.mu.Unlock()
+	if err != nil {
+		http.Error(w, err.Error(), http.StatusNotFound)
+		return nil, false
+	}
+	return e, true
+}
+
+// maxStreamEvents is the most events one message of the stream carries;
+// a page that falls further behind reads the rest from the recording.
+const maxStreamEvents = 4096
+
+// events streams the frames as server-sent events: each message a JSON
+// object, the frame's view with the transitions recorded since the last
+// message ("events"). ?watch=0:7&watch=1:3 follows agents: each frame's
+// view carries their state; ?since=N starts the events after the first N
+// recorded (the recording's total), so that a page that read the recording
+// misses none.
+func (v *Viewer) events(w http.ResponseWriter, r *http.Request) {
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "viewer: streaming unsupported", http.StatusInternalServerError)
+		return
+	}
+	var picks []pick
+	for _, s := range r.URL.Query()["watch"] {
+		ms, ids, ok := strings.Cut(s, ":")
+		m, err1 := strconv.Atoi(ms)
+		id, err2 := strconv.ParseUint(ids, 10, 64)
+		if !ok || err1 != nil || err2 != nil {
+			http.Error(w, "viewer: watch="+strconv.Quote(s)+": want MACHINE:AGENT, two numbers", http.StatusBadRequest)
+			return
+		}
+		picks = append(picks, pick{m, id})
+	}
+	v.mu.Lock()
+	v.streams++
+	for _, p := range picks {
+		v.picks[p]++
+	}
+	v.busy.Store(true)
+	v.wake.Broadcast()
+	ch, fv := v.changed, v.view
+	v.mu.Unlock()
+	defer v.closeStream(picks)
+
+	w.Header().Set("Content-Type", "text/event-stream")
+	seq := v.rec.Total()
+	if since, err := strconv.ParseUint(r.URL.Query().Get("since"), 10, 64); err == nil && since < seq {
+		seq = since // the page read the recording up to there
+	}
+	var evs []machine.Event
+	keep := time.NewTicker(15 * time.Second)
+	defer keep.Stop()
+	send := func() bool {
+		evs, seq = v.rec.Since(seq, evs[:0])
+		if len(evs) > maxStreamEvents {
+			evs = evs[len(evs)-maxStreamEvents:]
+		}
+		b, err := json.Marshal(struct {
+			*frameView
+			Events []machine.Event `json:"events"`
+			Seq    uint64          `json:"seq"` // transitions recorded up to the last of Events: ?since= for a new stream
+		}{fv, evs, seq})
+		if err != nil {
+			return false
+		}
+		if _, err := fmt.Fprintf(w, "data: %s\n\n", b); err != nil {
+			return false
+		}
+		fl.Flush()
+		return true
+	}
+	if !send() {
+		return
+	}
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-keep.C:
+			if _, err := fmt.Fprint(w, ": still here\n\n"); err != nil {
+				return
+			}
+			fl.Flush()
+			continue
+		case <-ch:
+		}
+		v.mu.Lock()
+		ch, fv = v.changed, v.view
+		v.mu.Unlock()
+		if !send() {
+			return
+		}
+	}
+}
+
+// closeStream forgets a stream and the agents it followed; with the last
+// stream gone, a paused game goes on.
+func (v *Viewer) closeStream(picks []pick) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.streams--
+	for _, p := range picks {
+		if v.picks[p]--; v.picks[p] <= 0 {
+			delete(v.picks, p)
+		}
+	}
+	if v.streams == 0 && !v.opt.Paused {
+		v.paused = false
+		v.wake.Broadcast()
+	}
+}
+
+// Recording is a flight recording: the machines, as GET /api/machines/{m}
+// gives each, and the transitions recorded, oldest first. GET
+// /api/recording returns it, and `fsmforge view -recording FILE` opens one
+// saved to a file.
+type Recording struct {
+	Machines []machineDetail `json:"machines"`
+	Events   []machine.Event `json:"events"`
+	Total    uint64          `json:"total"` // transitions recorded in all, the ring's included
+}
+
+func (v *Viewer) recording(w http.ResponseWriter, r *http.Request) {
+	var rec Recording
+	v.mu.Lock()
+	for i, e := range v.machines {
+		rec.Machines = append(rec.Machines, v.detail(i, e))
+	}
+	v.mu.Unlock()
+	rec.Events, rec.Total = v.rec.Since(0, nil)
+	if rec.Events == nil {
+		rec.Events = []machine.Event{}
+	}
+	w.Header().Set("Content-Disposition", `attachment; filename="recording.json"`)
+	writeJSON(w, rec)
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(v)
+}
+
+// readJSON decodes a command's body, at most 64 KiB of it.
+func readJSON(r *http.Request, v any) error {
+	dec := json.NewDecoder(http.MaxBytesReader(nil, r.Body, 64<<10))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return fmt.Errorf("viewer: the command's body: %v", err)
+	}
+	return nil
+}

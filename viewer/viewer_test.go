@@ -1,0 +1,369 @@
+package viewer_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fsmforge/fsmforge/machine"
+	"github.com/fsmforge/fsmforge/table"
+	"github.com/fsmforge/fsmforge/viewer"
+)
+
+// walker is a goomba of the tests: it turns at its triggers, which it
+// reaches every few frames, and dies when hit.
+type walker struct{ x, dir, span int }
+
+type world struct{}
+
+func (world) Test(w *walker, t table.TestID) bool {
+	switch t {
+	case 0:
+		return w.x <= -w.span
+	case 1:
+		return w.x >= w.span
+	}
+	return false
+}
+
+func (world) Do(w *walker, p table.PropertyID, v table.ValueID) {
+	if p == 0 {
+		w.dir = map[table.ValueID]int{0: -1, 1: 1, 2: 0}[v]
+	}
+}
+
+// goomba builds the table: walkLeft and walkRight turn at their triggers,
+// the message hit sends either to dying.
+func goomba(t testing.TB) *table.Table {
+	var b table.Builder
+	b.Name = "goomba"
+	b.AddProperty("XMovement", "left", "right", "death")
+	left, right := b.AddTest("hitLeft", ""), b.AddTest("hitRight", "")
+	hit := b.AddMessage("hit", "")
+	wl := b.AddState("walkLeft", b.Action("XMovement", "left"))
+	wr := b.AddState("walkRight", b.Action("XMovement", "right"))
+	dy := b.AddState("dying", b.Action("XMovement", "death"))
+	// The message first: an update that turns clears the messages it saw.
+	b.AddTransition(table.Transition{From: wl, Test: hit, To: dy})
+	b.AddTransition(table.Transition{From: wl, Test: left, To: wr})
+	b.AddTransition(table.Transition{From: wr, Test: hit, To: dy})
+	b.AddTransition(table.Transition{From: wr, Test: right, To: wl})
+	tb, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb
+}
+
+// game is a level of walkers run frame by frame on its own goroutine, as
+// a game loop runs, with the viewer's Frame at each frame's start.
+type game struct {
+	t      *table.Table
+	ws     []walker
+	agents []table.Agent[*walker]
+	v      *viewer.Viewer
+	mu     sync.Mutex // guards frames, for the test to read
+	frames int
+}
+
+func newGame(t testing.TB, n int, opt viewer.Options) *game {
+	g := &game{t: goomba(t), ws: make([]walker, n), v: viewer.New(opt)}
+	g.agents = make([]table.Agent[*walker], n)
+	for i := range g.ws {
+		g.ws[i] = walker{span: 2 + i%3}
+		g.agents[i] = table.NewAgent(g.t, &g.ws[i], world{})
+	}
+	g.v.Add("goombas", viewer.TableAgents(g.t, func() []table.Agent[*walker] { return g.agents }), nil)
+	return g
+}
+
+// run runs frames until ctx ends.
+func (g *game) run(ctx context.Context) {
+	for tick := uint64(0); ctx.Err() == nil; tick++ {
+		g.v.Frame(tick)
+		for i := range g.agents {
+			g.ws[i].x += g.ws[i].dir
+			g.agents[i].Update(world{})
+		}
+		g.mu.Lock()
+		g.frames++
+		g.mu.Unlock()
+		time.Sleep(time.Millisecond)
+	}
+}
+
+func (g *game) frameCount() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.frames
+}
+
+// frame is what the tests read of a frame of /api/events.
+type frame struct {
+	Tick     uint64 `json:"tick"`
+	Paused   bool   `json:"paused"`
+	Machines []struct {
+		Agents int   `json:"agents"`
+		Counts []int `json:"counts"`
+	} `json:"machines"`
+	Agents []viewer.Agent  `json:"agents"`
+	Events []machine.Event `json:"events"`
+	Hit    *viewer.Hit     `json:"hit"`
+}
+
+// stream reads the frames of /api/events?query into a channel.
+func stream(t *testing.T, ctx context.Context, url string) <-chan frame {
+	t.Helper()
+	req, _ := http.NewRequestWithContext(ctx, "GET", url, nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StatusCode != 200 {
+		t.Fatalf("GET %s: %s", url, resp.Status)
+	}
+	ch := make(chan frame, 1024)
+	go func() {
+		defer resp.Body.Close()
+		defer close(ch)
+		sc := bufio.NewScanner(resp.Body)
+		sc.Buffer(nil, 1<<24)
+		for sc.Scan() {
+			line, ok := strings.CutPrefix(sc.Text(), "data: ")
+			if !ok {
+				continue
+			}
+			var f frame
+			if err := json.Unmarshal([]byte(line), &f); err != nil {
+				t.Errorf("a frame does not decode: %v\n%s", err, line)
+				return
+			}
+			select {
+			case ch <- f:
+			default: // the test reads what it needs
+			}
+		}
+	}()
+	return ch
+}
+
+// next returns the next frame that satisfies ok, failing after 10 s.
+func next(t *testing.T, ch <-chan frame, what string, ok func(f frame) bool) frame {
+	t.Helper()
+	timeout := time.After(10 * time.Second)
+	var last frame
+	for {
+		select {
+		case f, open := <-ch:
+			if !open {
+				t.Fatalf("the stream ended waiting for %s", what)
+			}
+			if ok(f) {
+				return f
+			}
+			last = f
+		case <-timeout:
+			t.Fatalf("no frame with %s in 10 s; the last: %+v", what, last)
+		}
+	}
+}
+
+func post(t *testing.T, url, token, body string) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequest("POST", url, strings.NewReader(body))
+	if token != "" {
+		req.Header.Set("X-Fsmforge-Token", token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	return resp
+}
+
+func getJSON(t *testing.T, url string, v any) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != 200 {
+		b, _ := io.ReadAll(resp.Body)
+		t.Fatalf("GET %s: %s: %s", url, resp.Status, b)
+	}
+	if err := json.NewDecoder(resp.Body).Decode(v); err != nil {
+		t.Fatalf("GET %s: %v", url, err)
+	}
+}
+
+func TestAPI(t *testing.T) {
+	g := newGame(t, 12, viewer.Options{})
+	srv := httptest.NewServer(g.v.Handler())
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go g.run(ctx)
+
+	var list []struct {
+		ID     int    `json:"id"`
+		Name   string `json:"name"`
+		Kind   string `json:"kind"`
+		States int    `json:"states"`
+	}
+	getJSON(t, srv.URL+"/api/machines", &list)
+	if len(list) != 1 || list[0].Name != "goombas" || list[0].Kind != "table" || list[0].States != 3 {
+		t.Fatalf("GET /api/machines = %+v", list)
+	}
+	var detail struct {
+		Description machine.Description `json:"description"`
+		Layout      viewer.Layout       `json:"layout"`
+		Postable    bool                `json:"postable"`
+	}
+	getJSON(t, srv.URL+"/api/machines/0", &detail)
+	if len(detail.Layout.States) != 3 || detail.Layout.From != "layout" || !detail.Postable || detail.Description.States[2].Name != "dying" {
+		t.Fatalf("GET /api/machines/0 = %+v", detail)
+	}
+	for i, b := range detail.Layout.States {
+		if b.W <= 0 || b.H <= 0 {
+			t.Errorf("state %d has no box: %+v", i, b)
+		}
+	}
+
+	ch := stream(t, ctx, srv.URL+"/api/events?watch=0:4")
+	f := next(t, ch, "agent 4 and events", func(f frame) bool { return len(f.Agents) == 1 && len(f.Events) > 0 })
+	if f.Agents[0].ID != 4 || f.Machines[0].Agents != 12 {
+		t.Errorf("frame follows %+v of %d agents, want agent 4 of 12", f.Agents, f.Machines[0].Agents)
+	}
+	if n := f.Machines[0].Counts[0] + f.Machines[0].Counts[1] + f.Machines[0].Counts[2]; n != 12 {
+		t.Errorf("counts %v add up to %d, want 12", f.Machines[0].Counts, n)
+	}
+
+	// Commands need the token.
+	if r := post(t, srv.URL+"/api/pause", "", ""); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("pause without the token: %s, want 401", r.Status)
+	}
+	// Send agent 4 the message hit: it dies at the next update.
+	if r := post(t, srv.URL+"/api/post", g.v.Token(), `{"machine":0,"agent":4,"trigger":2}`); r.StatusCode != 200 {
+		t.Fatalf("post: %s", r.Status)
+	}
+	next(t, ch, "agent 4 dying", func(f frame) bool { return len(f.Agents) == 1 && f.Agents[0].State == 2 })
+
+	// Pause: the game stops at its next frame; a step runs exactly one.
+	if r := post(t, srv.URL+"/api/pause", g.v.Token(), ""); r.StatusCode != 200 {
+		t.Fatalf("pause: %s", r.Status)
+	}
+	paused := next(t, ch, "paused", func(f frame) bool { return f.Paused })
+	time.Sleep(50 * time.Millisecond)
+	at := g.frameCount()
+	time.Sleep(50 * time.Millisecond)
+	if g.frameCount() != at {
+		t.Fatalf("the game ran %d frames while paused", g.frameCount()-at)
+	}
+	post(t, srv.URL+"/api/step", g.v.Token(), "")
+	stepped := next(t, ch, "the next tick", func(f frame) bool { return f.Tick > paused.Tick })
+	if stepped.Tick != paused.Tick+1 || !stepped.Paused {
+		t.Errorf("a step went from tick %d to %d (paused %v), want one tick, paused", paused.Tick, stepped.Tick, stepped.Paused)
+	}
+	post(t, srv.URL+"/api/resume", g.v.Token(), "")
+	next(t, ch, "running", func(f frame) bool { return !f.Paused && f.Tick > stepped.Tick+2 })
+
+	// A breakpoint on walkRight pauses the game when an agent enters it.
+	if r := post(t, srv.URL+"/api/breakpoints", g.v.Token(), `{"machine":0,"state":1,"on":true}`); r.StatusCode != 200 {
+		t.Fatalf("breakpoint: %s", r.Status)
+	}
+	hit := next(t, ch, "a breakpoint hit", func(f frame) bool { return f.Paused && f.Hit != nil })
+	if hit.Hit.State != 1 || hit.Hit.Machine != 0 {
+		t.Errorf("hit = %+v, want machine 0 entering state 1", *hit.Hit)
+	}
+	var a viewer.Agent
+	getJSON(t, srv.URL+"/api/machines/0/agents/"+itoa(hit.Hit.Agent), &a)
+	if a.State != 1 {
+		t.Errorf("the agent that hit the breakpoint is in state %d, want 1 (walkRight)", a.State)
+	}
+	var ids []uint64
+	getJSON(t, srv.URL+"/api/machines/0/agents?state=2", &ids)
+	if len(ids) != 1 || ids[0] != 4 {
+		t.Errorf("agents in dying = %v, want [4]", ids)
+	}
+	post(t, srv.URL+"/api/breakpoints", g.v.Token(), `{"machine":0,"state":1,"on":false}`)
+	post(t, srv.URL+"/api/resume", g.v.Token(), "")
+	next(t, ch, "running again", func(f frame) bool { return !f.Paused })
+
+	var rec viewer.Recording
+	getJSON(t, srv.URL+"/api/recording", &rec)
+	if len(rec.Machines) != 1 || len(rec.Events) == 0 || rec.Total < uint64(len(rec.Events)) {
+		t.Errorf("recording: %d machines, %d events of %d", len(rec.Machines), len(rec.Events), rec.Total)
+	}
+}
+
+func itoa(n uint64) string { return strconv.FormatUint(n, 10) }
+
+// TestSecurity checks what the viewer refuses: requests for another host,
+// commands without the token or from another origin, and every command
+// of a read-only viewer; and that Start refuses an address other machines
+// reach.
+func TestSecurity(t *testing.T) {
+	g := newGame(t, 2, viewer.Options{})
+	srv := httptest.NewServer(g.v.Handler())
+	defer srv.Close()
+	req, _ := http.NewRequest("GET", srv.URL+"/api/machines", nil)
+	req.Host = "evil.example:80"
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusForbidden {
+		t.Errorf("a request for another host: %v, %v, want 403", resp.Status, err)
+	}
+	req, _ = http.NewRequest("POST", srv.URL+"/api/resume", nil)
+	req.Header.Set("X-Fsmforge-Token", g.v.Token())
+	req.Header.Set("Origin", "http://evil.example")
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != http.StatusForbidden {
+		t.Errorf("a command from another origin: %v, %v, want 403", resp.Status, err)
+	}
+	if r := post(t, srv.URL+"/api/resume", "wrong", ""); r.StatusCode != http.StatusUnauthorized {
+		t.Errorf("a wrong token: %s, want 401", r.Status)
+	}
+	ro := newGame(t, 2, viewer.Options{ReadOnly: true})
+	rsrv := httptest.NewServer(ro.v.Handler())
+	defer rsrv.Close()
+	if r := post(t, rsrv.URL+"/api/pause", ro.v.Token(), ""); r.StatusCode != http.StatusForbidden {
+		t.Errorf("pause on a read-only viewer: %s, want 403", r.Status)
+	}
+	if _, err := viewer.New(viewer.Options{Addr: "0.0.0.0:0"}).Start(); err == nil || !strings.Contains(err.Error(), "Options.Remote") {
+		t.Errorf("Start on 0.0.0.0 = %v, want a refusal naming Options.Remote", err)
+	}
+	v := viewer.New(viewer.Options{})
+	url, err := v.Start()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer v.Close()
+	if !strings.HasPrefix(url, "http://127.0.0.1:") || !strings.HasSuffix(url, "/#token="+v.Token()) || len(v.Token()) != 32 {
+		t.Errorf("Start = %q, token %q", url, v.Token())
+	}
+}
+
+// TestNobodyWatching checks that with no page open, Frame does nothing and
+// the agents carry no observer.
+func TestNobodyWatching(t *testing.T) {
+	g := newGame(t, 3, viewer.Options{})
+	for tick := range uint64(5) {
+		g.v.Frame(tick)
+	}
+	for i := range g.agents {
+		if o, _ := g.agents[i].Observer(); o != nil {
+			t.Errorf("agent %d is observed with no page watching", i)
+		}
+	}
+	if n := testing.AllocsPerRun(100, func() { g.v.Frame(1) }); n != 0 {
+		t.Errorf("Frame allocates %v times with nobody watching", n)
+	}
+}
