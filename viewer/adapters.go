@@ -1,6 +1,8 @@
 package viewer
 
 import (
+	"iter"
+
 	"github.com/fsmforge/fsmforge/crowd"
 	"github.com/fsmforge/fsmforge/crowd/tablecrowd"
 	"github.com/fsmforge/fsmforge/fsm"
@@ -9,83 +11,123 @@ import (
 )
 
 // TableAgents is the Source of table agents (flat or statechart) that
-// run t, agents returning them as they are now (the game's slice, which
-// may grow): agent i's ID is its index. They take messages and events
-// from the viewer ([Poster]). Observing an agent allocates once, 24
-// bytes, the first time; an agent the game replaces (a goomba that comes
-// back) is observed again at the next frame.
-func TableAgents[E any](t *table.Table, agents func() []table.Agent[E]) Source {
+// run t: agents yields them as they are now, each time the viewer asks
+// ([Each] makes it of the game's slice); an agent's ID is its position.
+// They take messages and events from the viewer ([Poster]). Observing an
+// agent allocates once, 24 bytes, the first time; an agent the game
+// replaces (a goomba that comes back) is observed again at the next frame.
+func TableAgents[E any](t *table.Table, agents iter.Seq[*table.Agent[E]]) Source {
 	return &tableAgents[E]{t: t, agents: agents}
+}
+
+// Each yields a pointer to each element of the slice *s, as it is when
+// the viewer asks: a Source's agents, from the game's slice (given by
+// pointer, so that the viewer sees it grow).
+func Each[T any](s *[]T) iter.Seq[*T] {
+	return func(yield func(*T) bool) {
+		for i := range *s {
+			if !yield(&(*s)[i]) {
+				return
+			}
+		}
+	}
 }
 
 type tableAgents[E any] struct {
 	t      *table.Table
-	agents func() []table.Agent[E]
+	agents iter.Seq[*table.Agent[E]]
 	snap   table.Snapshot
 	active []table.StateID
 }
 
 func (s *tableAgents[E]) Describe() machine.Description { return s.t.Describe() }
-func (s *tableAgents[E]) Len() int                      { return len(s.agents()) }
+func (s *tableAgents[E]) Len() int                      { return count(s.agents) }
+
+// count returns how many values seq yields.
+func count[T any](seq iter.Seq[T]) int {
+	n := 0
+	for range seq {
+		n++
+	}
+	return n
+}
+
+// nth returns the value seq yields at position id.
+func nth[T any](seq iter.Seq[*T], id uint64) (*T, bool) {
+	i := uint64(0)
+	for v := range seq {
+		if i == id {
+			return v, true
+		}
+		i++
+	}
+	return nil, false
+}
 
 func (s *tableAgents[E]) Agent(id uint64, a *Agent) bool {
-	as := s.agents()
-	if id >= uint64(len(as)) {
+	ag, ok := nth(s.agents, id)
+	if !ok {
 		return false
 	}
-	ag := &as[id]
-	ag.Snapshot(&s.snap)
-	a.ID, a.State, a.Done, a.Time = id, tableState(ag.State()), s.snap.Done, s.snap.Now
-	if s.snap.Statechart {
-		for _, q := range s.snap.Active {
+	fillTableAgent(ag, &s.snap, a)
+	a.ID = id
+	return true
+}
+
+// fillTableAgent fills a with what agent ag's snapshot says, taken into
+// snap.
+func fillTableAgent[E any](ag *table.Agent[E], snap *table.Snapshot, a *Agent) {
+	ag.Snapshot(snap)
+	a.State, a.Done, a.Time = tableState(ag.State()), snap.Done, snap.Now
+	if snap.Statechart {
+		for _, q := range snap.Active {
 			a.Active = append(a.Active, tableState(q))
 		}
-		for _, h := range s.snap.History {
+		for _, h := range snap.History {
 			rec := History{State: tableState(h.History)}
 			for _, q := range h.States {
 				rec.States = append(rec.States, tableState(q))
 			}
 			a.History = append(a.History, rec)
 		}
-		for _, ev := range s.snap.Internal {
+		for _, ev := range snap.Internal {
 			a.Pending = append(a.Pending, int32(ev))
 		}
-		for _, ev := range s.snap.External {
+		for _, ev := range snap.External {
 			a.Pending = append(a.Pending, int32(ev))
 		}
-		for _, tm := range s.snap.Timers {
-			a.Timers = append(a.Timers, Timer{Trigger: int32(tm.Event), Due: tm.Due, Left: tm.Due - s.snap.Now})
+		for _, tm := range snap.Timers {
+			a.Timers = append(a.Timers, Timer{Trigger: int32(tm.Event), Due: tm.Due, Left: tm.Due - snap.Now})
 		}
 	}
-	for _, q := range s.snap.Stack {
+	for _, q := range snap.Stack {
 		a.Stack = append(a.Stack, tableState(q))
 	}
-	for _, m := range s.snap.Posted {
+	for _, m := range snap.Posted {
 		a.Pending = append(a.Pending, int32(m))
 	}
-	return true
 }
 
 func (s *tableAgents[E]) Agents(st machine.StateID, max int, dst []uint64) []uint64 {
-	as := s.agents()
-	for i := range as {
+	i := uint64(0)
+	for ag := range s.agents {
 		if len(dst) >= max {
 			break
 		}
-		if st == machine.NoState || st >= 0 && !as[i].Done() && as[i].In(table.StateID(st)) {
-			dst = append(dst, uint64(i))
+		if st == machine.NoState || st >= 0 && !ag.Done() && ag.In(table.StateID(st)) {
+			dst = append(dst, i)
 		}
+		i++
 	}
 	return dst
 }
 
 func (s *tableAgents[E]) Counts(counts []int) {
-	as := s.agents()
-	for i := range as {
-		if as[i].Done() {
+	for ag := range s.agents {
+		if ag.Done() {
 			continue
 		}
-		s.active = as[i].AppendActive(s.active[:0])
+		s.active = ag.AppendActive(s.active[:0])
 		for _, q := range s.active {
 			if int(q) < len(counts) {
 				counts[q]++
@@ -95,20 +137,21 @@ func (s *tableAgents[E]) Counts(counts []int) {
 }
 
 func (s *tableAgents[E]) Observe(o machine.Observer) {
-	as := s.agents()
-	for i := range as {
-		if cur, id := as[i].Observer(); cur != o || id != uint64(i) {
-			as[i].Observe(o, uint64(i))
+	i := uint64(0)
+	for ag := range s.agents {
+		if cur, id := ag.Observer(); cur != o || id != i {
+			ag.Observe(o, i)
 		}
+		i++
 	}
 }
 
 func (s *tableAgents[E]) Post(id uint64, trigger int32) error {
-	as := s.agents()
-	if id >= uint64(len(as)) {
+	ag, ok := nth(s.agents, id)
+	if !ok {
 		return errNoAgent
 	}
-	return as[id].Post(table.TestID(trigger))
+	return ag.Post(table.TestID(trigger))
 }
 
 // tableState returns a table's state as package machine numbers it.
@@ -233,29 +276,29 @@ func (s *tableCrowd[E]) Post(id uint64, trigger int32) error {
 	return s.c.Post(crowd.ID(id), table.TestID(trigger))
 }
 
-// GuardMachines is the Source of guarded machines that share graph g,
-// machines returning them as they are now; entity numbers each machine's
-// entity, as the graph's observer does ([fsm.Graph.Observe]): that number
-// is the agent's ID. Finding an agent by ID scans the machines.
-func GuardMachines[E, T any](g *fsm.Graph[E, T], machines func() []fsm.GuardMachine[E, T], entity func(E) uint64) Source {
+// GuardMachines is the Source of guarded machines that share graph g:
+// machines yields them as they are now, each time the viewer asks (see
+// [Each]); entity numbers each machine's entity, as the graph's observer
+// does ([fsm.Graph.Observe]): that number is the agent's ID. Finding an
+// agent by ID goes through the machines.
+func GuardMachines[E, T any](g *fsm.Graph[E, T], machines iter.Seq[*fsm.GuardMachine[E, T]], entity func(E) uint64) Source {
 	return &guardMachines[E, T]{g: g, machines: machines, entity: entity}
 }
 
 type guardMachines[E, T any] struct {
 	g        *fsm.Graph[E, T]
-	machines func() []fsm.GuardMachine[E, T]
+	machines iter.Seq[*fsm.GuardMachine[E, T]]
 	entity   func(E) uint64
 	obs      machine.Observer
 }
 
 func (s *guardMachines[E, T]) Describe() machine.Description { return s.g.Describe() }
-func (s *guardMachines[E, T]) Len() int                      { return len(s.machines()) }
+func (s *guardMachines[E, T]) Len() int                      { return count(s.machines) }
 
 func (s *guardMachines[E, T]) Agent(id uint64, a *Agent) bool {
-	ms := s.machines()
-	for i := range ms {
-		if s.entity(ms[i].Entity()) == id {
-			a.ID, a.State, a.Previous = id, fsmState(ms[i].State()), fsmState(ms[i].Previous())
+	for m := range s.machines {
+		if s.entity(m.Entity()) == id {
+			a.ID, a.State, a.Previous = id, fsmState(m.State()), fsmState(m.Previous())
 			return true
 		}
 	}
@@ -263,22 +306,20 @@ func (s *guardMachines[E, T]) Agent(id uint64, a *Agent) bool {
 }
 
 func (s *guardMachines[E, T]) Agents(st machine.StateID, max int, dst []uint64) []uint64 {
-	ms := s.machines()
-	for i := range ms {
+	for m := range s.machines {
 		if len(dst) >= max {
 			break
 		}
-		if st == machine.NoState || fsmState(ms[i].State()) == st {
-			dst = append(dst, s.entity(ms[i].Entity()))
+		if st == machine.NoState || fsmState(m.State()) == st {
+			dst = append(dst, s.entity(m.Entity()))
 		}
 	}
 	return dst
 }
 
 func (s *guardMachines[E, T]) Counts(counts []int) {
-	ms := s.machines()
-	for i := range ms {
-		if q := ms[i].State(); q != fsm.NoState && int(q) < len(counts) {
+	for m := range s.machines {
+		if q := m.State(); q != fsm.NoState && int(q) < len(counts) {
 			counts[q]++
 		}
 	}
@@ -300,26 +341,26 @@ func fsmState(q fsm.StateID) machine.StateID {
 }
 
 // BehaviorMachines is the Source of behaviour machines whose states r
-// registers, machines returning them as they are now; entity numbers each
-// machine's owner, as the registry's observer does
-// ([fsm.Behaviors.Observe]): that number is the agent's ID. Its
+// registers: machines yields them as they are now, each time the viewer
+// asks; entity numbers each machine's owner, as the registry's observer
+// does ([fsm.Behaviors.Observe]): that number is the agent's ID. Its
 // transitions are those its machines have taken so far.
-func BehaviorMachines[E, M any](r *fsm.Behaviors[E, M], machines func() []*fsm.BehaviorMachine[E, M], entity func(E) uint64) Source {
+func BehaviorMachines[E, M any](r *fsm.Behaviors[E, M], machines iter.Seq[*fsm.BehaviorMachine[E, M]], entity func(E) uint64) Source {
 	return &behaviorMachines[E, M]{r: r, machines: machines, entity: entity}
 }
 
 type behaviorMachines[E, M any] struct {
 	r        *fsm.Behaviors[E, M]
-	machines func() []*fsm.BehaviorMachine[E, M]
+	machines iter.Seq[*fsm.BehaviorMachine[E, M]]
 	entity   func(E) uint64
 	obs      machine.Observer
 }
 
 func (s *behaviorMachines[E, M]) Describe() machine.Description { return s.r.Describe() }
-func (s *behaviorMachines[E, M]) Len() int                      { return len(s.machines()) }
+func (s *behaviorMachines[E, M]) Len() int                      { return count(s.machines) }
 
 func (s *behaviorMachines[E, M]) Agent(id uint64, a *Agent) bool {
-	for _, m := range s.machines() {
+	for m := range s.machines {
 		if s.entity(m.Owner()) == id {
 			a.ID, a.State, a.Previous = id, fsmState(m.State()), fsmState(s.r.StateOf(m.Previous()))
 			return true
@@ -329,7 +370,7 @@ func (s *behaviorMachines[E, M]) Agent(id uint64, a *Agent) bool {
 }
 
 func (s *behaviorMachines[E, M]) Agents(st machine.StateID, max int, dst []uint64) []uint64 {
-	for _, m := range s.machines() {
+	for m := range s.machines {
 		if len(dst) >= max {
 			break
 		}
@@ -341,7 +382,7 @@ func (s *behaviorMachines[E, M]) Agents(st machine.StateID, max int, dst []uint6
 }
 
 func (s *behaviorMachines[E, M]) Counts(counts []int) {
-	for _, m := range s.machines() {
+	for m := range s.machines {
 		if q := m.State(); q != fsm.NoState && int(q) < len(counts) {
 			counts[q]++
 		}

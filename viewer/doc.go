@@ -12,7 +12,7 @@
 // Frame once per frame, between updates:
 //
 //	v := viewer.New(viewer.Options{})
-//	v.Add("goombas", viewer.TableAgents(t, func() []table.Agent[*Goomba] { return agents }), nil)
+//	v.Add("goombas", viewer.TableAgents(t, viewer.Each(&agents)), nil)
 //	url, err := v.Start() // http://127.0.0.1:PORT/#token=…
 //	...
 //	for tick := uint64(0); ; tick++ {

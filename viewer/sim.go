@@ -71,9 +71,9 @@ func (s *Sim) Agent(id uint64, a *Agent) bool {
 	if id != 0 {
 		return false
 	}
-	ta := &tableAgents[*Sim]{t: s.t, agents: func() []table.Agent[*Sim] { return []table.Agent[*Sim]{s.agent} }}
-	ta.Agent(0, a)
-	a.Time = s.now
+	var snap table.Snapshot
+	fillTableAgent(&s.agent, &snap, a)
+	a.ID, a.Time = 0, s.now
 	a.Actions = append(a.Actions, s.last...)
 	for i, h := range s.holds {
 		if h {

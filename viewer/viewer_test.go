@@ -81,7 +81,7 @@ func newGame(t testing.TB, n int, opt viewer.Options) *game {
 		g.ws[i] = walker{span: 2 + i%3}
 		g.agents[i] = table.NewAgent(g.t, &g.ws[i], world{})
 	}
-	g.v.Add("goombas", viewer.TableAgents(g.t, func() []table.Agent[*walker] { return g.agents }), nil)
+	g.v.Add("goombas", viewer.TableAgents(g.t, viewer.Each(&g.agents)), nil)
 	return g
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/fsmforge/fsmforge/crowd"
 	crowddemo "github.com/fsmforge/fsmforge/examples/crowd"
 	"github.com/fsmforge/fsmforge/save"
+	"github.com/fsmforge/fsmforge/viewer"
 )
 
 func runCrowd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -30,10 +31,14 @@ Flags:
 	seed := f.Uint64("seed", 1, "seed of the monsters' random sequences")
 	every := f.Int("every", 0, "print the counts every N steps (default: 10 lines in all)")
 	saving := addSaveFlags(f, "step")
+	live := addLiveFlags(f, "step")
 	if err := f.parse(args, stdout); err != nil {
 		return err
 	}
 	if err := saving.check(f, *steps); err != nil {
+		return err
+	}
+	if err := live.check(f, saving); err != nil {
 		return err
 	}
 	for _, v := range []struct {
@@ -65,6 +70,23 @@ Flags:
 		return err
 	}
 	defer m.Close()
+	if live.on() {
+		v := live.viewer()
+		v.Add("horde", viewer.Crowd(m), nil)
+		return live.run(ctx, "crowd", v, stdout, func(tick uint64) error {
+			if err := m.Step(); err != nil {
+				return err
+			}
+			if (tick+1)%uint64(*every) == 0 {
+				fmt.Fprintf(stdout, "step %4d |", tick+1)
+				for q := range crowd.StateID(m.NumStates()) {
+					fmt.Fprintf(stdout, " %s %d", m.StateName(q), m.Count(q))
+				}
+				fmt.Fprintln(stdout)
+			}
+			return nil
+		})
+	}
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
 	if saving.load == "" {

@@ -7,7 +7,9 @@ import (
 	"io"
 
 	"github.com/fsmforge/fsmforge/examples/formation"
+	"github.com/fsmforge/fsmforge/fsm"
 	"github.com/fsmforge/fsmforge/save"
+	"github.com/fsmforge/fsmforge/viewer"
 )
 
 func runFormation(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -24,6 +26,7 @@ Flags:
 	ships := f.Int("ships", 12, "number of ships")
 	size := f.Int("size", 3, "followers a leader waits for before patrolling")
 	saving := addSaveFlags(f, "frame")
+	live := addLiveFlags(f, "frame")
 	if err := f.parse(args, stdout); err != nil {
 		return err
 	}
@@ -38,9 +41,16 @@ Flags:
 	if err := saving.check(f, *frames); err != nil {
 		return err
 	}
+	if err := live.check(f, saving); err != nil {
+		return err
+	}
+	opts := formation.Options{Seed: *seed, Ships: *ships, FormationSize: *size}
+	if live.on() {
+		return formationLive(ctx, live, opts, stdout)
+	}
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
-	sq := formation.NewSquadron(formation.Options{Seed: *seed, Ships: *ships, FormationSize: *size})
+	sq := formation.NewSquadron(opts)
 	if saving.load != "" {
 		saved, err := saving.read()
 		if err != nil {
@@ -72,4 +82,33 @@ Flags:
 		return saving.write(&f, stderr)
 	}
 	return out.Flush()
+}
+
+// formationLive runs squadrons in real time with the viewer serving the
+// ships' guarded machines: a squadron all shot down, or that flew 600
+// frames, takes off again with the next seed.
+func formationLive(ctx context.Context, live *demoLive, opts formation.Options, stdout io.Writer) error {
+	sq := formation.NewSquadron(opts)
+	v := live.viewer()
+	ships := func(yield func(*fsm.GuardMachine[*formation.Ship, formation.Action]) bool) {
+		for _, s := range sq.Ships {
+			if !yield(&s.AI) {
+				return
+			}
+		}
+	}
+	id := func(s *formation.Ship) uint64 { return uint64(s.ID) }
+	src := &swapSource{viewer.GuardMachines(sq.Flow, ships, id)}
+	v.Add("ships", src, nil)
+	return live.run(ctx, "formation", v, stdout, func(tick uint64) error {
+		if len(sq.Ships) == 0 || sq.Frame() >= 600 {
+			opts.Seed++
+			sq = formation.NewSquadron(opts)
+			src.Source = viewer.GuardMachines(sq.Flow, ships, id) // the new squadron's own graph
+		}
+		if err := sq.Step(); err != nil {
+			return err
+		}
+		return sq.Summary(stdout)
+	})
 }

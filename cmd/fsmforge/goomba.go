@@ -8,7 +8,10 @@ import (
 	"strings"
 
 	"github.com/fsmforge/fsmforge/examples/goomba"
+	"github.com/fsmforge/fsmforge/machine"
 	"github.com/fsmforge/fsmforge/save"
+	"github.com/fsmforge/fsmforge/table"
+	"github.com/fsmforge/fsmforge/viewer"
 )
 
 func runGoomba(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -30,10 +33,14 @@ Flags:
 	ticks := f.Int("ticks", 40, "number of ticks")
 	code := f.String("code", "table", "what runs the goombas: table (the drawing, compiled at run time) or gen (the generated code)")
 	saving := addSaveFlags(f, "tick")
+	live := addLiveFlags(f, "tick")
 	if err := f.parse(args, stdout); err != nil {
 		return err
 	}
 	if err := saving.check(f, *ticks); err != nil {
+		return err
+	}
+	if err := live.check(f, saving); err != nil {
 		return err
 	}
 	if *n < 1 || *n > 20 {
@@ -54,6 +61,9 @@ Flags:
 	other := map[string]string{"table": "gen", "gen": "table"}[*code]
 	if other == "" {
 		return &usageError{msg: fmt.Sprintf("goomba: -code %q: want table or gen", *code), help: f.help()}
+	}
+	if live.on() {
+		return goombaLive(ctx, live, t, brains[*code], *n, stdout)
 	}
 	d := t.Describe()
 	var saved *save.File
@@ -130,4 +140,68 @@ Flags:
 	}
 	fmt.Fprintf(stdout, "\n%d goombas left; the %s run gave the same %d trace lines\n", l.Alive(), other, len(l.Trace))
 	return nil
+}
+
+// goombaLive runs goomba levels in real time with the viewer serving the
+// goombas' machine, drawn as in goomba.vdx: a level whose goombas are all
+// removed, or that ran 300 ticks, starts again. Clicking the transition
+// hitByPlayer on the page stomps the goomba followed.
+func goombaLive(ctx context.Context, live *demoLive, t *table.Table, brains goomba.Brains, n int, stdout io.Writer) error {
+	l, err := goomba.NewLevel(n, brains)
+	if err != nil {
+		return err
+	}
+	hit, _ := t.LookupTest("hitByPlayer", "")
+	v := live.viewer()
+	// A new level's brains are new machines: a new Custom observes them.
+	source := func() viewer.Source {
+		return &viewer.Custom{
+			Description: t.Describe(),
+			N:           func() int { return len(l.Goombas) },
+			State: func(i int) machine.StateID {
+				if l.Brains[i].Done() {
+					return machine.Final
+				}
+				q, _ := t.LookupState(l.Brains[i].State())
+				return machine.StateID(q)
+			},
+			Attach: func(o machine.Observer) { l.Observe(o) },
+			Send: func(i int, trigger int32) error {
+				if trigger != int32(hit) {
+					return fmt.Errorf("a goomba takes hitByPlayer only")
+				}
+				l.Stomp(i)
+				return nil
+			},
+		}
+	}
+	src := &swapSource{source()}
+	v.Add("goombas", src, goombaDrawing(t))
+	var row strings.Builder
+	return live.run(ctx, "goomba", v, stdout, func(tick uint64) error {
+		if l.Alive() == 0 || l.Tick >= 300 {
+			if l, err = goomba.NewLevel(n, brains); err != nil {
+				return err
+			}
+			src.Source = source()
+		}
+		if err := l.Step(); err != nil {
+			v.Report(0, 0, err)
+			return nil
+		}
+		row.Reset()
+		l.Draw(&row)
+		fmt.Fprint(stdout, row.String())
+		return nil
+	})
+}
+
+// goombaDrawing returns the Goomba's drawing, goomba.vdx, as the viewer
+// draws it, or nil when it cannot be read (the page then lays it out).
+func goombaDrawing(t *table.Table) *viewer.Drawing {
+	c, res, err := goomba.Drawing()
+	if err != nil {
+		return nil
+	}
+	return viewer.FromCompile(c, res)
 }

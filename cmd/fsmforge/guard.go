@@ -7,6 +7,8 @@ import (
 
 	"github.com/fsmforge/fsmforge/examples/guard"
 	"github.com/fsmforge/fsmforge/save"
+	"github.com/fsmforge/fsmforge/table"
+	"github.com/fsmforge/fsmforge/viewer"
 )
 
 func runGuard(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -28,10 +30,14 @@ Flags:
 	ticks := f.Int("ticks", 100, "number of ticks")
 	seed := f.Uint64("seed", 1, "the script's seed")
 	saving := addSaveFlags(f, "tick")
+	live := addLiveFlags(f, "tick")
 	if err := f.parse(args, stdout); err != nil {
 		return err
 	}
 	if err := saving.check(f, *ticks); err != nil {
+		return err
+	}
+	if err := live.check(f, saving); err != nil {
 		return err
 	}
 	if *n < 1 || *n > 100 {
@@ -43,6 +49,9 @@ Flags:
 	t, err := guard.Load()
 	if err != nil {
 		return err
+	}
+	if live.on() {
+		return guardLive(ctx, live, t, *n, *seed, stdout)
 	}
 	var l *guard.Level
 	if saving.load != "" {
@@ -80,4 +89,48 @@ Flags:
 		return saving.write(&f, stderr)
 	}
 	return nil
+}
+
+// guardLive runs guard levels in real time with the viewer serving the
+// guards' statechart, drawn as in guard.scxml: a level whose guards are
+// all dead, or that ran 600 ticks, starts again with the next seed.
+func guardLive(ctx context.Context, live *demoLive, t *table.Table, n int, seed uint64, stdout io.Writer) error {
+	l, err := guard.NewLevel(t, n, seed)
+	if err != nil {
+		return err
+	}
+	var drawing *viewer.Drawing
+	if c, res, err := guard.Drawing(); err == nil {
+		drawing = viewer.FromCompile(c, res)
+	}
+	v := live.viewer()
+	agents := func(yield func(*table.Agent[*guard.Guard]) bool) {
+		for a := range l.Agents() {
+			if !yield(a) {
+				return
+			}
+		}
+	}
+	v.Add("guards", viewer.TableAgents(t, agents), drawing)
+	return live.run(ctx, "guard", v, stdout, func(tick uint64) error {
+		if l.Tick() >= 600 || allDead(l) {
+			seed++
+			if l, err = guard.NewLevel(t, n, seed); err != nil {
+				return err
+			}
+		}
+		return l.Step(func(g *guard.Guard, event, active string) {
+			fmt.Fprintf(stdout, "tick %3d: guard %d %-13s -> %s\n", l.Tick(), g.ID, event, active)
+		})
+	})
+}
+
+// allDead reports whether every guard of l is done.
+func allDead(l *guard.Level) bool {
+	for a := range l.Agents() {
+		if !a.Done() {
+			return false
+		}
+	}
+	return true
 }

@@ -7,7 +7,9 @@ import (
 	"io"
 
 	"github.com/fsmforge/fsmforge/examples/westworld"
+	"github.com/fsmforge/fsmforge/fsm"
 	"github.com/fsmforge/fsmforge/save"
+	"github.com/fsmforge/fsmforge/viewer"
 )
 
 func runWestWorld(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -23,6 +25,7 @@ Flags:
 	n := f.Int("n", 0, "number of updates (default 30, or 20 with -solo)")
 	trace := f.Bool("trace", false, "print one tab-separated line per update per character instead of the story:\nupdate, entity, state, location, gold carried, money in bank, thirst, fatigue")
 	saving := addSaveFlags(f, "update")
+	live := addLiveFlags(f, "update")
 	if err := f.parse(args, stdout); err != nil {
 		return err
 	}
@@ -36,6 +39,12 @@ Flags:
 	}
 	if err := saving.check(f, *n); err != nil {
 		return err
+	}
+	if err := live.check(f, saving); err != nil {
+		return err
+	}
+	if live.on() {
+		return westWorldLive(ctx, live, westworld.Options{Seed: *seed, Solo: *solo, Color: colorful(stdout), Out: stdout})
 	}
 	out := bufio.NewWriter(stdout)
 	defer out.Flush()
@@ -77,4 +86,19 @@ Flags:
 		return saving.write(&f, stderr)
 	}
 	return out.Flush()
+}
+
+// westWorldLive tells West World's story in real time with the viewer
+// serving Bob's and Elsa's behaviour machines: the states each has been
+// in, and the changes of state seen so far.
+func westWorldLive(ctx context.Context, live *demoLive, opts westworld.Options) error {
+	w := westworld.NewWorld(opts)
+	v := live.viewer()
+	bob := func(yield func(*fsm.BehaviorMachine[*westworld.Miner, westworld.Telegram]) bool) { yield(w.Bob.FSM) }
+	v.Add("Miner Bob", viewer.BehaviorMachines(westworld.MinerStates, bob, func(m *westworld.Miner) uint64 { return uint64(m.ID) }), nil)
+	if w.Elsa != nil {
+		elsa := func(yield func(*fsm.BehaviorMachine[*westworld.Wife, westworld.Telegram]) bool) { yield(w.Elsa.FSM) }
+		v.Add("Elsa", viewer.BehaviorMachines(westworld.WifeStates, elsa, func(e *westworld.Wife) uint64 { return uint64(e.ID) }), nil)
+	}
+	return live.run(ctx, "westworld", v, opts.Out, func(uint64) error { return w.Update() })
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/fsmforge/fsmforge/machine"
 )
 
 // Goomba is one patroller of the level: the entity the designer's machine
@@ -86,6 +88,7 @@ type Level struct {
 	Jumped  bool // the player has stomped a goomba and left the level
 	Tick    int
 	Trace   []string // one line per transition, in order
+	stomped []bool   // goombas to stomp at the next Step (Stomp)
 }
 
 // NewLevel makes the demo's level: n goombas, each with its own stretch
@@ -124,10 +127,17 @@ func (l *Level) Step() error {
 		b := l.Brains[i]
 		g.X += g.VX
 		g.Frame++
-		if !l.Jumped && abs(g.X-l.Player) <= 1 {
+		switch {
+		case !l.Jumped && abs(g.X-l.Player) <= 1:
 			l.Jumped = true // it jumps on this one, and the demo's player is done
 			st, err := b.Hit(g)
 			if err := l.record(g, b, st, err, " (stomped)"); err != nil {
+				return err
+			}
+		case i < len(l.stomped) && l.stomped[i]:
+			l.stomped[i] = false
+			st, err := b.Hit(g)
+			if err := l.record(g, b, st, err, " (stomped from the viewer)"); err != nil {
 				return err
 			}
 		}
@@ -155,6 +165,32 @@ func (l *Level) record(g *Goomba, b Brain, st Step, err error, how string) error
 		l.Trace = append(l.Trace, fmt.Sprintf("tick %3d: goomba %d removed", l.Tick, g.ID))
 	}
 	return nil
+}
+
+// Stomp has goomba i (its index in Goombas) stomped at the next Step, as
+// if the player jumped on it: its machine receives hitByPlayer. The
+// viewer's page sends the message so.
+func (l *Level) Stomp(i int) {
+	if i < 0 || i >= len(l.Goombas) {
+		return
+	}
+	if len(l.stomped) < len(l.Goombas) {
+		l.stomped = append(l.stomped, make([]bool, len(l.Goombas)-len(l.stomped))...)
+	}
+	l.stomped[i] = true
+}
+
+// Observe attaches o to each goomba's machine, goomba i's events carrying
+// i, or detaches them (o nil). The table's brains report their
+// transitions; the generated code, made without gen -observe, does not.
+func (l *Level) Observe(o machine.Observer) {
+	for i, b := range l.Brains {
+		if ob, ok := b.(interface {
+			Observe(o machine.Observer, entity uint64)
+		}); ok {
+			ob.Observe(o, uint64(i))
+		}
+	}
 }
 
 // Alive returns the number of goombas still in the level.

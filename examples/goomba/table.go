@@ -8,6 +8,7 @@ import (
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/visio"
 	"github.com/fsmforge/fsmforge/compile"
+	"github.com/fsmforge/fsmforge/machine"
 	"github.com/fsmforge/fsmforge/table"
 )
 
@@ -24,19 +25,30 @@ var (
 // Load reads the Goomba drawing with its stencil and compiles it into a
 // table, as a game that loads drawings at run time does.
 func Load() (*table.Table, error) {
-	st, err := chart.ReadStencil(bytes.NewReader(stencil), "goomba.stencil.json")
-	if err != nil {
-		return nil, err
-	}
-	c, err := visio.Read(bytes.NewReader(drawing), visio.Options{File: "goomba.vdx", Stencil: st})
-	if err != nil {
-		return nil, err
-	}
-	res, err := compile.Compile(c, compile.Options{Stencil: st})
+	_, res, err := Drawing()
 	if err != nil {
 		return nil, err
 	}
 	return res.Table, nil
+}
+
+// Drawing reads the Goomba drawing with its stencil and compiles it: the
+// chart, with where the designer drew each state, and what compile made
+// of it.
+func Drawing() (*chart.Chart, *compile.Result, error) {
+	st, err := chart.ReadStencil(bytes.NewReader(stencil), "goomba.stencil.json")
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := visio.Read(bytes.NewReader(drawing), visio.Options{File: "goomba.vdx", Stencil: st})
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := compile.Compile(c, compile.Options{Stencil: st})
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, res, nil
 }
 
 // tableHost answers the table's tests and performs its entry actions on a
@@ -134,6 +146,9 @@ func (b *tableBrain) Update(*Goomba) (Step, error) { return b.step(b.a.Update(b.
 func (b *tableBrain) Hit(*Goomba) (Step, error)    { return b.step(b.a.Receive(b.h, b.hit)) }
 func (b *tableBrain) State() string                { return b.a.Name() }
 func (b *tableBrain) Done() bool                   { return b.a.Done() }
+
+// Observe attaches o to the agent, entity its events' number.
+func (b *tableBrain) Observe(o machine.Observer, entity uint64) { b.a.Observe(o, entity) }
 
 func (b *tableBrain) AppendSave(p []byte) ([]byte, error) {
 	var s table.Snapshot

@@ -16,10 +16,12 @@ import (
 	"bytes"
 	_ "embed"
 	"fmt"
+	"iter"
 	"math/rand/v2"
 	"slices"
 	"strings"
 
+	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/chart/scxml"
 	"github.com/fsmforge/fsmforge/compile"
 	"github.com/fsmforge/fsmforge/table"
@@ -31,15 +33,25 @@ var drawing []byte
 // Load reads the guard's drawing and compiles it into a statechart table,
 // as a game that loads drawings at run time does.
 func Load() (*table.Table, error) {
-	c, err := scxml.Read(bytes.NewReader(drawing), scxml.Options{File: "guard.scxml"})
-	if err != nil {
-		return nil, err
-	}
-	res, err := compile.Compile(c, compile.Options{})
+	_, res, err := Drawing()
 	if err != nil {
 		return nil, err
 	}
 	return res.Table, nil
+}
+
+// Drawing reads guard.scxml and compiles it: the chart, with where the
+// designer drew each state, and what compile made of it.
+func Drawing() (*chart.Chart, *compile.Result, error) {
+	c, err := scxml.Read(bytes.NewReader(drawing), scxml.Options{File: "guard.scxml"})
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := compile.Compile(c, compile.Options{})
+	if err != nil {
+		return nil, nil, err
+	}
+	return c, res, nil
 }
 
 // Guard is one guard of the level: what its machine asks about it.
@@ -156,6 +168,17 @@ func (l *Level) Active(i int) string {
 	}
 	slices.Sort(names)
 	return strings.Join(names, " ")
+}
+
+// Agents yields each guard's agent, in order: what a viewer shows.
+func (l *Level) Agents() iter.Seq[*table.Agent[*Guard]] {
+	return func(yield func(*table.Agent[*Guard]) bool) {
+		for i := range l.agents {
+			if !yield(&l.agents[i]) {
+				return
+			}
+		}
+	}
 }
 
 // Len returns the number of guards.
