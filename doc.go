@@ -40,6 +40,11 @@
 //     [github.com/fsmforge/fsmforge/chart/mermaid] draw a chart as text;
 //     [github.com/fsmforge/fsmforge/chart/layout] lays out charts without
 //     coordinates.
+//   - [github.com/fsmforge/fsmforge/viewer]: the running game's machines
+//     live in the browser, drawn as the designer drew them: follow an
+//     agent, counts as a heat map, a timeline, pause, step, breakpoints,
+//     messages sent by clicking; a simulator for designers (fsmforge
+//     view); a documented HTTP API.
 //   - [github.com/fsmforge/fsmforge/diag]: the problems every step finds
 //     (reading a drawing, compiling it, decoding a table, generating code)
 //     as one positioned list of diagnostics with hints.
@@ -65,9 +70,9 @@
 //     monsters.
 //   - examples/minimal/guarded and examples/minimal/behavior: the README's
 //     minimal programs.
-//   - cmd/fsmforge: the command-line tool: demos, and check, compile,
-//     inspect, run, gen, graph, convert and stencil for designers'
-//     drawings.
+//   - cmd/fsmforge: the command-line tool: demos (each with -live, the
+//     viewer), and check, compile, inspect, run, view, gen, graph, convert
+//     and stencil for designers' drawings.
 //
 // # Design rules
 //

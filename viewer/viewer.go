@@ -107,7 +107,7 @@ func New(opt Options) *Viewer {
 		v.token = hex.EncodeToString(b[:])
 	}
 	v.wake = sync.NewCond(&v.mu)
-	v.view = &frameView{}
+	v.view = &frameView{Machines: []machineView{}, Agents: []Agent{}}
 	v.busy.Store(opt.Paused)
 	return v
 }

@@ -97,7 +97,7 @@ Usage:
   fsmforge stencil -format F STENCIL     make a Visio stencil or draw.io library from a stencil file
   fsmforge version                       print the version
 
-Demos: westworld, formation, goomba, crowd
+Demos: westworld, formation, goomba, guard, crowd
 Run 'fsmforge demo NAME -h' for a demo's flags.
 `
 

@@ -322,7 +322,7 @@ function onFrame(f) {
       : ` at a breakpoint: agent ${f.hit.agent} entered ${stateName(f.hit.state)}`;
   }
   st.textContent = s;
-  const mv = f.machines[state.cur];
+  const mv = (f.machines || [])[state.cur];
   $('record').checked = mv ? mv.recording : false;
   const tl = $('timeline');
   const live = state.scrub < 0;
@@ -354,7 +354,7 @@ function lastEvent(p, moved) {
 function paint() {
   if (!state.detail) return;
   const d = state.detail.description;
-  const mv = state.view && state.view.machines[state.cur];
+  const mv = state.view && (state.view.machines || [])[state.cur];
   const counts = mv ? mv.counts : [];
   let max = 0;
   d.states.forEach((s, i) => { if (!d.states.some((c) => c.parent === i)) max = Math.max(max, counts[i] || 0); });
