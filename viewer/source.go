@@ -57,15 +57,16 @@ type Agent struct {
 	// Previous is the state the agent's last transition left, or
 	// machine.NoState when the source does not say: the viewer then
 	// takes it from the events it recorded.
-	Previous machine.StateID   `json:"previous"`
-	Stack    []machine.StateID `json:"stack,omitempty"`   // the states pushed, bottom first
-	History  []History         `json:"history,omitempty"` // what a statechart's history states recorded
-	Pending  []int32           `json:"pending,omitempty"` // messages and events waiting, as trigger indexes
-	Timers   []Timer           `json:"timers,omitempty"`  // a statechart's pending delayed events
-	Done     bool              `json:"done,omitempty"`    // the agent went to the final state
-	Time     float64           `json:"time,omitempty"`    // the agent's game time, when it keeps one
-	Actions  []string          `json:"actions,omitempty"` // the actions its last update performed, when the source knows them (Sim)
-	Holding  []int32           `json:"holding,omitempty"` // the polled tests the page makes hold (Sim)
+	Previous  machine.StateID   `json:"previous"`
+	Stack     []machine.StateID `json:"stack,omitempty"`     // the states pushed, bottom first
+	History   []History         `json:"history,omitempty"`   // what a statechart's history states recorded
+	Pending   []int32           `json:"pending,omitempty"`   // messages and events waiting, as trigger indexes
+	Timers    []Timer           `json:"timers,omitempty"`    // a statechart's pending delayed events
+	Done      bool              `json:"done,omitempty"`      // the agent went to the final state
+	Time      float64           `json:"time,omitempty"`      // the agent's game time, when it keeps one
+	Actions   []string          `json:"actions,omitempty"`   // the actions its last update performed, when the source knows them (Sim)
+	Telegrams []Telegram        `json:"telegrams,omitempty"` // messages waiting for it in a dispatcher (WithTelegrams)
+	Holding   []int32           `json:"holding,omitempty"`   // the polled tests the page makes hold (Sim)
 }
 
 // History is what one history state recorded.
@@ -84,5 +85,5 @@ type Timer struct {
 // reset empties a for the next agent, keeping its slices' room.
 func (a *Agent) reset() {
 	*a = Agent{Active: a.Active[:0], Stack: a.Stack[:0], History: a.History[:0], Pending: a.Pending[:0], Timers: a.Timers[:0],
-		Actions: a.Actions[:0], Holding: a.Holding[:0], State: machine.NoState, Previous: machine.NoState}
+		Actions: a.Actions[:0], Holding: a.Holding[:0], Telegrams: a.Telegrams[:0], State: machine.NoState, Previous: machine.NoState}
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/fsmforge/fsmforge/machine"
+	"github.com/fsmforge/fsmforge/message"
 	"github.com/fsmforge/fsmforge/table"
 	"github.com/fsmforge/fsmforge/viewer"
 )
@@ -365,5 +366,27 @@ func TestNobodyWatching(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(100, func() { g.v.Frame(1) }); n != 0 {
 		t.Errorf("Frame allocates %v times with nobody watching", n)
+	}
+}
+
+// TestWithTelegrams checks that an agent's view lists the telegrams a
+// dispatcher holds for it, with the time left.
+func TestWithTelegrams(t *testing.T) {
+	d := message.NewDispatcher[uint8, string](message.DispatcherOptions{})
+	d.Register(0, func(message.Telegram[uint8, string]) bool { return true })
+	d.Register(1, func(message.Telegram[uint8, string]) bool { return true })
+	d.SetTime(10)
+	if err := d.Dispatch(1.5, 0, 1, "StewReady", nil); err != nil {
+		t.Fatal(err)
+	}
+	src := &viewer.Custom{Description: goomba(t).Describe(), N: func() int { return 2 }, State: func(int) machine.StateID { return 0 }}
+	s := viewer.WithTelegrams(src, d, func(id uint8) uint64 { return uint64(id) })
+	var a viewer.Agent
+	if !s.Agent(1, &a) || len(a.Telegrams) != 1 || a.Telegrams[0] != (viewer.Telegram{Msg: "StewReady", From: 0, Due: 11.5, Left: 1.5}) {
+		t.Errorf("agent 1's telegrams = %+v, want StewReady from 0, due 11.5, in 1.5 s", a.Telegrams)
+	}
+	a = viewer.Agent{}
+	if !s.Agent(0, &a) || len(a.Telegrams) != 0 {
+		t.Errorf("agent 0's telegrams = %+v, want none", a.Telegrams)
 	}
 }

@@ -94,11 +94,12 @@ Flags:
 func westWorldLive(ctx context.Context, live *demoLive, opts westworld.Options) error {
 	w := westworld.NewWorld(opts)
 	v := live.viewer()
+	id := func(e westworld.EntityID) uint64 { return uint64(e) }
 	bob := func(yield func(*fsm.BehaviorMachine[*westworld.Miner, westworld.Telegram]) bool) { yield(w.Bob.FSM) }
-	v.Add("Miner Bob", viewer.BehaviorMachines(westworld.MinerStates, bob, func(m *westworld.Miner) uint64 { return uint64(m.ID) }), nil)
+	v.Add("Miner Bob", viewer.WithTelegrams(viewer.BehaviorMachines(westworld.MinerStates, bob, func(m *westworld.Miner) uint64 { return id(m.ID) }), w.Dispatcher, id), nil)
 	if w.Elsa != nil {
 		elsa := func(yield func(*fsm.BehaviorMachine[*westworld.Wife, westworld.Telegram]) bool) { yield(w.Elsa.FSM) }
-		v.Add("Elsa", viewer.BehaviorMachines(westworld.WifeStates, elsa, func(e *westworld.Wife) uint64 { return uint64(e.ID) }), nil)
+		v.Add("Elsa", viewer.WithTelegrams(viewer.BehaviorMachines(westworld.WifeStates, elsa, func(e *westworld.Wife) uint64 { return id(e.ID) }), w.Dispatcher, id), nil)
 	}
 	return live.run(ctx, "westworld", v, opts.Out, func(uint64) error { return w.Update() })
 }

@@ -256,6 +256,16 @@ func TestGoomba(t *testing.T) {
 		}
 	}
 
+	// A transition clicked lists the agents that took it lately.
+	turn := -1
+	for k, tr := range lv.t.Describe().Transitions {
+		if tr.Trigger >= 0 && lv.t.Test(table.TestID(tr.Trigger)).Name == "hitTriggerLeft" {
+			turn = k
+		}
+	}
+	eval[bool](t, ctx, fmt.Sprintf(`document.querySelector('#tr-%d text').dispatchEvent(new MouseEvent('click', {bubbles: true}))`, turn))
+	poll(t, ctx, "the goombas that turned at their left trigger", `document.querySelectorAll('#list a').length > 0`)
+
 	// Pause: the tick the page shows stops; Step advances it by one.
 	click(t, ctx, "#pause")
 	poll(t, ctx, "paused", `document.getElementById('status').classList.contains('paused')`)

@@ -277,8 +277,13 @@ async function clickState(i, e) {
     return;
   }
   state.listState = i;
-  $('liststate').textContent = stateName(i);
-  const ids = await api(`api/machines/${state.cur}/agents?state=${i}&max=50`);
+  listAgents(stateName(i), await api(`api/machines/${state.cur}/agents?state=${i}&max=50`));
+}
+
+// listAgents lists agents to follow under a title: those in a state, or
+// those that took a transition lately.
+function listAgents(title, ids) {
+  $('liststate').textContent = title;
   const list = $('list');
   list.innerHTML = '';
   list.classList.toggle('muted', ids.length === 0);
@@ -300,8 +305,20 @@ async function clickTransition(k, t, e) {
     return;
   }
   const g = $('tr-' + k);
-  if (!g.classList.contains('postable') || !state.followed) return;
-  await command('api/post', { machine: state.cur, agent: state.followed.id, trigger: t.trigger });
+  if (g.classList.contains('postable') && state.followed && !e.shiftKey) {
+    await command('api/post', { machine: state.cur, agent: state.followed.id, trigger: t.trigger });
+    return;
+  }
+  // The agents that took it among the transitions seen, the latest last.
+  const took = [];
+  for (const ev of state.events) {
+    if (ev.transition !== k) continue;
+    const at = took.indexOf(ev.entity);
+    if (at >= 0) took.splice(at, 1);
+    took.push(ev.entity);
+  }
+  const label = state.detail.layout.labels[k] || `transition ${k}`;
+  listAgents(`“${label}” lately (${stateName(t.from)} →)`, took.slice(-50));
 }
 
 function onFrame(f) {
@@ -433,6 +450,7 @@ function panel() {
   for (const h of a.history || []) rows.push(['history ' + stateName(h.state), h.states.map(stateName).join(', ')]);
   if (a.pending && a.pending.length) rows.push(['waiting', a.pending.map(triggerName).join(', ')]);
   for (const t of a.timers || []) rows.push(['timer', `${triggerName(t.trigger)} in ${t.left.toFixed(2)} s`]);
+  for (const t of a.telegrams || []) rows.push(['telegram', `${t.msg} from ${t.from}, in ${t.left.toFixed(2)} s`]);
   if (a.actions && a.actions.length) rows.push(['performed', a.actions.join(', ')]);
   if (a.done) rows.push(['done', 'yes']);
   if (a.time) rows.push(['time', a.time.toFixed(2) + ' s']);
