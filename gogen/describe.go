@@ -24,7 +24,18 @@ func (p *printer) describe() {
 	p.f("Name: %s,\nKind: machine.%s,\nInitial: %s,\n", strconv.Quote(d.Name), kindName(d.Kind), stateLit(d.Initial))
 	p.f("States: []machine.State{\n")
 	for _, s := range d.States {
-		p.f("{Name: %s, Kind: machine.%s, Parent: %s},\n", strconv.Quote(s.Name), stateKindName(s.Kind), stateLit(s.Parent))
+		p.f("{Name: %s, Kind: machine.%s, Parent: %s", strconv.Quote(s.Name), stateKindName(s.Kind), stateLit(s.Parent))
+		if len(s.Entry) > 0 {
+			p.f(", Entry: []string{")
+			for i, a := range s.Entry {
+				if i > 0 {
+					p.f(", ")
+				}
+				p.f("%s", strconv.Quote(a))
+			}
+			p.f("}")
+		}
+		p.f("},\n")
 	}
 	p.f("},\n")
 	if d.Transitions != nil {

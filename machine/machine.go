@@ -124,6 +124,10 @@ type State struct {
 	Name   string    `json:"name"`
 	Kind   StateKind `json:"kind"`
 	Parent StateID   `json:"parent"` // the enclosing state, or NoState at the top
+	// Entry lists the actions performed on entering the state, as a
+	// designer writes them ("XMovement=left", "raise alarm"), when the
+	// definition holds them (a table's); empty otherwise.
+	Entry []string `json:"entry,omitempty"`
 	// Source says where the state was drawn (`goomba.vdx:41:7: page
 	// "Page-1", shape 12 "walkLeft"`), when the description came with its
 	// drawing (compile.Result.Describe); empty otherwise: runtimes do not

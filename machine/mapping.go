@@ -7,7 +7,7 @@ import (
 )
 
 // Fingerprint returns a hash of what d defines: its kind, its states'
-// names, kinds and parents, its initial state, its triggers, its
+// names, kinds, parents and entry actions, its initial state, its triggers, its
 // transitions and their triggers and conditions, in order. A save carries
 // its machines' fingerprints so that restoring into another definition is
 // noticed: two definitions with different fingerprints are not the same
@@ -30,6 +30,10 @@ func Fingerprint(d *Description) uint64 {
 		str(s.Name)
 		num(int64(s.Kind))
 		num(int64(s.Parent))
+		num(int64(len(s.Entry)))
+		for _, a := range s.Entry {
+			str(a)
+		}
 	}
 	num(int64(len(d.Triggers)))
 	for _, t := range d.Triggers {

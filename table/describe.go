@@ -1,6 +1,7 @@
 package table
 
 import (
+	"strconv"
 	"strings"
 	"sync/atomic"
 
@@ -42,6 +43,9 @@ func (t *Table) Describe() machine.Description {
 		States: make([]machine.State, len(t.states)), Triggers: make([]machine.Trigger, len(t.tests))}
 	for i := range t.states {
 		d.States[i] = machine.State{Name: t.states[i].name, Kind: machine.Atomic, Parent: machine.NoState}
+		for a := range t.Actions(StateID(i)) {
+			d.States[i].Entry = append(d.States[i].Entry, t.ActionString(a))
+		}
 	}
 	msg := machine.TriggerMessage
 	if t.sc != nil {
@@ -130,6 +134,39 @@ func (t *Table) describeTrans(q StateID, ct *ctrans) machine.Transition {
 		tr.To = append(tr.To, machine.StateID(to))
 	}
 	return tr
+}
+
+// CondString renders condition c of a statechart table in infix, as
+// package compile reads guards: test names, In(state), !, && and ||, with
+// parentheses around operands that are not single terms. It returns ""
+// for no condition.
+func (t *Table) CondString(c Cond) string { return t.condText(c) }
+
+// ActionString renders action a of t as a designer writes it:
+// "Animation=walk", "raise e", "send e after 2s as t", "cancel t", after
+// its condition in brackets ("[hp < 10] raise flee").
+func (t *Table) ActionString(a Action) string {
+	var s string
+	switch a.Kind {
+	case GameAction:
+		s = t.Property(a.Property) + "=" + t.Value(a.Property, a.Value)
+	case RaiseAction:
+		s = "raise " + t.testName(a.Event)
+	case SendAction:
+		s = "send " + t.testName(a.Event)
+		if a.Delay > 0 {
+			s += " after " + strconv.FormatFloat(a.Delay, 'g', -1, 64) + "s"
+		}
+		if a.Timer != NoTimer {
+			s += " as " + t.TimerName(a.Timer)
+		}
+	case CancelAction:
+		s = "cancel " + t.TimerName(a.Timer)
+	}
+	if c := t.condText(a.Cond); c != "" {
+		s = "[" + c + "] " + s
+	}
+	return s
 }
 
 // condText writes a condition in infix, as package compile reads guards:

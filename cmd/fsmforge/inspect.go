@@ -206,10 +206,10 @@ func printStatechart(w io.Writer, t *table.Table) {
 		fmt.Fprintln(w)
 		var entry, exit []string
 		for a := range t.Actions(s) {
-			entry = append(entry, describeAction(t, a))
+			entry = append(entry, t.ActionString(a))
 		}
 		for a := range t.ExitActions(s) {
-			exit = append(exit, describeAction(t, a))
+			exit = append(exit, t.ActionString(a))
 		}
 		if len(entry) > 0 {
 			fmt.Fprintf(w, "%s    entry: %s\n", indent, strings.Join(entry, "; "))
@@ -250,7 +250,7 @@ func describeChartTransition(t *table.Table, tr table.Transition) string {
 	if tr.Test != table.NoTest && !t.Test(tr.Test).Message {
 		cond = append(cond, t.Test(tr.Test).String())
 	}
-	if c := describeCond(t, tr.Cond); c != "" {
+	if c := t.CondString(tr.Cond); c != "" {
 		cond = append(cond, c)
 	}
 	if len(cond) > 0 {
@@ -278,65 +278,9 @@ func describeChartTransition(t *table.Table, tr table.Transition) string {
 	if len(tr.Actions) > 0 {
 		var acts []string
 		for _, a := range tr.Actions {
-			acts = append(acts, describeAction(t, a))
+			acts = append(acts, t.ActionString(a))
 		}
 		b.WriteString(" / " + strings.Join(acts, "; "))
 	}
 	return b.String()
-}
-
-// describeCond renders a condition in infix form.
-func describeCond(t *table.Table, c table.Cond) string {
-	var stack []string
-	for _, term := range c {
-		switch term.Op {
-		case table.CondTest:
-			stack = append(stack, t.Test(term.Test).String())
-		case table.CondIn:
-			stack = append(stack, "In("+t.StateName(term.State)+")")
-		case table.CondTrue:
-			stack = append(stack, "true")
-		case table.CondFalse:
-			stack = append(stack, "false")
-		case table.CondNot:
-			if n := len(stack); n > 0 {
-				stack[n-1] = "!" + stack[n-1]
-			}
-		case table.CondAnd, table.CondOr:
-			if n := len(stack); n > 1 {
-				op := " && "
-				if term.Op == table.CondOr {
-					op = " || "
-				}
-				stack = append(stack[:n-2], "("+stack[n-2]+op+stack[n-1]+")")
-			}
-		}
-	}
-	return strings.Join(stack, " ")
-}
-
-// describeAction renders an action: "Animation=walk", "raise e", "send e
-// after 2s as t", "cancel t", with its condition first.
-func describeAction(t *table.Table, a table.Action) string {
-	var s string
-	switch a.Kind {
-	case table.GameAction:
-		s = t.Property(a.Property) + "=" + t.Value(a.Property, a.Value)
-	case table.RaiseAction:
-		s = "raise " + t.Test(a.Event).String()
-	case table.SendAction:
-		s = "send " + t.Test(a.Event).String()
-		if a.Delay > 0 {
-			s += fmt.Sprintf(" after %gs", a.Delay)
-		}
-		if a.Timer != table.NoTimer {
-			s += " as " + t.TimerName(a.Timer)
-		}
-	case table.CancelAction:
-		s = "cancel " + t.TimerName(a.Timer)
-	}
-	if c := describeCond(t, a.Cond); c != "" {
-		s = "[" + c + "] " + s
-	}
-	return s
 }

@@ -2,6 +2,7 @@ package tablecrowd_test
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"sync"
 	"testing"
@@ -179,7 +180,7 @@ func TestDescribe(t *testing.T) {
 	if got.Kind != machine.KindTableCrowd {
 		t.Errorf("Kind = %s, want crowd", got.Kind)
 	}
-	if got.Name != want.Name || got.Initial != want.Initial || !slices.Equal(got.States, want.States) || !slices.Equal(got.Triggers, want.Triggers) ||
+	if got.Name != want.Name || got.Initial != want.Initial || !reflect.DeepEqual(got.States, want.States) || !slices.Equal(got.Triggers, want.Triggers) ||
 		!slices.EqualFunc(got.Transitions, want.Transitions, func(a, b machine.Transition) bool { return fmt.Sprint(a) == fmt.Sprint(b) }) {
 		t.Errorf("Describe() = %+v\nwant the table's %+v", got, want)
 	}

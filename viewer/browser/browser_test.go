@@ -256,6 +256,9 @@ func TestGoomba(t *testing.T) {
 		}
 	}
 
+	// The panel names the entry actions of the state the goomba entered.
+	poll(t, ctx, "the entry actions performed", `/entered walk(Left|Right)XMovement=(left|right), Animation=move(Left|Right)/.test(document.querySelector('#agent').textContent)`)
+
 	// A transition clicked lists the agents that took it lately.
 	turn := -1
 	for k, tr := range lv.t.Describe().Transitions {

@@ -179,7 +179,8 @@ function draw() {
     const count = el('text', { class: 'count', x: b.x + b.w - 8, y: b.y + 14, 'text-anchor': 'end' }, g);
     count.id = 'count-' + i;
     const title = el('title', {}, g);
-    title.textContent = s.name + (s.source ? '\n' + s.source : '') + '\n(' + s.kind + ')';
+    title.textContent = s.name + (s.source ? '\n' + s.source : '') + '\n(' + s.kind + ')' +
+      (s.entry && s.entry.length ? '\nentry / ' + s.entry.join('; ') : '');
     g.addEventListener('click', (e) => { e.stopPropagation(); clickState(i, e); });
   }
   const edges = el('g', { id: 'edges' }, root);
@@ -451,7 +452,14 @@ function panel() {
   if (a.pending && a.pending.length) rows.push(['waiting', a.pending.map(triggerName).join(', ')]);
   for (const t of a.timers || []) rows.push(['timer', `${triggerName(t.trigger)} in ${t.left.toFixed(2)} s`]);
   for (const t of a.telegrams || []) rows.push(['telegram', `${t.msg} from ${t.from}, in ${t.left.toFixed(2)} s`]);
-  if (a.actions && a.actions.length) rows.push(['performed', a.actions.join(', ')]);
+  if (a.actions && a.actions.length) {
+    rows.push(['performed', a.actions.join(', ')]);
+  } else if (ev && ev.to >= 0) {
+    // The entry actions of the state its last transition entered, from
+    // the machine's definition: what the game performed for it.
+    const entry = state.detail.description.states[ev.to].entry || [];
+    if (entry.length) rows.push(['entered ' + stateName(ev.to), entry.join(', ')]);
+  }
   if (a.done) rows.push(['done', 'yes']);
   if (a.time) rows.push(['time', a.time.toFixed(2) + ' s']);
   const dl = document.createElement('dl');

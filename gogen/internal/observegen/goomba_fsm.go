@@ -597,9 +597,9 @@ func GoombaDescribe() machine.Description {
 		Kind:    machine.KindTable,
 		Initial: 0,
 		States: []machine.State{
-			{Name: "walkLeft", Kind: machine.Atomic, Parent: machine.NoState},
-			{Name: "walkRight", Kind: machine.Atomic, Parent: machine.NoState},
-			{Name: "dying", Kind: machine.Atomic, Parent: machine.NoState},
+			{Name: "walkLeft", Kind: machine.Atomic, Parent: machine.NoState, Entry: []string{"XMovement=left", "Animation=moveLeft"}},
+			{Name: "walkRight", Kind: machine.Atomic, Parent: machine.NoState, Entry: []string{"XMovement=right", "Animation=moveRight"}},
+			{Name: "dying", Kind: machine.Atomic, Parent: machine.NoState, Entry: []string{"XMovement=death", "Animation=death"}},
 		},
 		Transitions: []machine.Transition{
 			{From: 0, To: []machine.StateID{2}, Trigger: 2},

@@ -954,11 +954,11 @@ func GuardDescribe() machine.Description {
 		Kind:    machine.KindTable,
 		Initial: 0,
 		States: []machine.State{
-			{Name: "patrol", Kind: machine.Atomic, Parent: machine.NoState},
-			{Name: "investigate", Kind: machine.Atomic, Parent: machine.NoState},
-			{Name: "chase", Kind: machine.Atomic, Parent: machine.NoState},
-			{Name: "attack", Kind: machine.Atomic, Parent: machine.NoState},
-			{Name: "flee", Kind: machine.Atomic, Parent: machine.NoState},
+			{Name: "patrol", Kind: machine.Atomic, Parent: machine.NoState, Entry: []string{"Speed=walk", "Weapon=none", "Alert level=calm"}},
+			{Name: "investigate", Kind: machine.Atomic, Parent: machine.NoState, Entry: []string{"Speed=walk", "Alert level=wary"}},
+			{Name: "chase", Kind: machine.Atomic, Parent: machine.NoState, Entry: []string{"Speed=run", "Weapon=sword", "Alert level=alarmed"}},
+			{Name: "attack", Kind: machine.Atomic, Parent: machine.NoState, Entry: []string{"Speed=stop", "Weapon=sword"}},
+			{Name: "flee", Kind: machine.Atomic, Parent: machine.NoState, Entry: []string{"Speed=run", "Weapon=none"}},
 			{Name: "stunned", Kind: machine.Atomic, Parent: machine.NoState},
 		},
 		Transitions: []machine.Transition{

@@ -953,11 +953,11 @@ func OddDescribe() machine.Description {
 		Kind:    machine.KindTable,
 		Initial: 0,
 		States: []machine.State{
-			{Name: "idle", Kind: machine.Atomic, Parent: machine.NoState},
-			{Name: "walk left", Kind: machine.Atomic, Parent: machine.NoState},
-			{Name: "2nd wind", Kind: machine.Atomic, Parent: machine.NoState},
-			{Name: "type", Kind: machine.Atomic, Parent: machine.NoState},
-			{Name: "État ☃", Kind: machine.Atomic, Parent: machine.NoState},
+			{Name: "idle", Kind: machine.Atomic, Parent: machine.NoState, Entry: []string{"mood=sad"}},
+			{Name: "walk left", Kind: machine.Atomic, Parent: machine.NoState, Entry: []string{"go-to=roof", "mood=happy!"}},
+			{Name: "2nd wind", Kind: machine.Atomic, Parent: machine.NoState, Entry: []string{"go-to=2nd floor"}},
+			{Name: "type", Kind: machine.Atomic, Parent: machine.NoState, Entry: []string{"go-to=type", "mood=état"}},
+			{Name: "État ☃", Kind: machine.Atomic, Parent: machine.NoState, Entry: []string{"mood=état"}},
 			{Name: "select", Kind: machine.Atomic, Parent: machine.NoState},
 		},
 		Transitions: []machine.Transition{
