@@ -2,6 +2,7 @@ package viewer
 
 import (
 	"iter"
+	"slices"
 
 	"github.com/fsmforge/fsmforge/crowd"
 	"github.com/fsmforge/fsmforge/crowd/tablecrowd"
@@ -38,6 +39,7 @@ type tableAgents[E any] struct {
 	agents iter.Seq[*table.Agent[E]]
 	snap   table.Snapshot
 	active []table.StateID
+	holds  map[any][]bool // by entity, the tests held; nil without a HoldHost
 }
 
 func (s *tableAgents[E]) Describe() machine.Description { return s.t.Describe() }
@@ -71,6 +73,13 @@ func (s *tableAgents[E]) Agent(id uint64, a *Agent) bool {
 	}
 	fillTableAgent(ag, &s.snap, a)
 	a.ID = id
+	if s.holds != nil {
+		for i, on := range s.holds[any(ag.Entity())] {
+			if on {
+				a.Holding = append(a.Holding, int32(i))
+			}
+		}
+	}
 	return true
 }
 
@@ -474,3 +483,68 @@ func (c *Custom) Post(id uint64, trigger int32) error {
 	}
 	return c.Send(int(id), trigger)
 }
+
+// HoldHost returns a host that answers as h does, but that makes hold the
+// polled tests the page makes hold for the agents of src, a TableAgents
+// Source of agents that update with it: the page's test boxes then work
+// for a running game's agent as for the simulator's, so that a designer
+// can make the goomba followed see its trigger. An agent is known by its
+// entity (a pointer, usually). A test asked costs a look-up in a map while
+// some test is held, a length check otherwise. HoldHost panics if src is
+// not a TableAgents Source of entities of type E.
+func HoldHost[E comparable](src Source, h table.Host[E]) table.Host[E] {
+	ta, ok := src.(*tableAgents[E])
+	if !ok {
+		panic("viewer.HoldHost: src is not a viewer.TableAgents Source of agents of this entity type")
+	}
+	if ta.holds == nil {
+		ta.holds = map[any][]bool{}
+	}
+	return &holdHost[E]{ta: ta, h: h}
+}
+
+type holdHost[E comparable] struct {
+	ta *tableAgents[E]
+	h  table.Host[E]
+}
+
+func (x *holdHost[E]) Test(e E, t table.TestID) bool {
+	if len(x.ta.holds) > 0 {
+		if m := x.ta.holds[e]; int(t) < len(m) && m[t] {
+			return true
+		}
+	}
+	return x.h.Test(e, t)
+}
+
+func (x *holdHost[E]) Do(e E, p table.PropertyID, v table.ValueID) { x.h.Do(e, p, v) }
+
+// Hold makes polled test trigger hold for agent id, or not, when a
+// HoldHost answers its tests.
+func (s *tableAgents[E]) Hold(id uint64, trigger int32, on bool) error {
+	if s.holds == nil {
+		return errNoHold
+	}
+	if trigger < 0 || int(trigger) >= s.t.NumTests() || s.t.Test(table.TestID(trigger)).Message {
+		return errNotTest
+	}
+	ag, ok := nth(s.agents, id)
+	if !ok {
+		return errNoAgent
+	}
+	key := any(ag.Entity())
+	m := s.holds[key]
+	if m == nil {
+		m = make([]bool, s.t.NumTests())
+	}
+	m[trigger] = on
+	if slices.Contains(m, true) {
+		s.holds[key] = m
+	} else {
+		delete(s.holds, key)
+	}
+	return nil
+}
+
+// canHold reports whether Hold works: a HoldHost answers the tests.
+func (s *tableAgents[E]) canHold() bool { return s.holds != nil }

@@ -330,14 +330,19 @@ type machineDetail struct {
 	Description machine.Description `json:"description"`
 	Layout      Layout              `json:"layout"`
 	Postable    bool                `json:"postable"`  // it takes messages and events from the page
-	Simulated   bool                `json:"simulated"` // its polled tests hold as the page says (Sim)
+	Holdable    bool                `json:"holdable"`  // its agents' polled tests hold as the page says (Sim, HoldHost)
+	Simulated   bool                `json:"simulated"` // it is a simulated agent (Sim): the page follows agent 0
 }
 
 func (v *Viewer) detail(i int, e *entry) machineDetail {
 	_, postable := e.src.(Poster)
-	_, simulated := e.src.(Holder)
+	_, holdable := e.src.(Holder)
+	if c, ok := e.src.(interface{ canHold() bool }); ok {
+		holdable = c.canHold()
+	}
+	_, simulated := e.src.(*Sim)
 	return machineDetail{machineInfo: machineInfo{ID: i, Name: e.name, Kind: e.desc.Kind.String(), States: len(e.desc.States)},
-		Description: e.desc, Layout: e.layout, Postable: postable, Simulated: simulated}
+		Description: e.desc, Layout: e.layout, Postable: postable, Holdable: holdable, Simulated: simulated}
 }
 
 func (v *Viewer) getMachine(w http.ResponseWriter, r *http.Request) {

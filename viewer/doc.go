@@ -30,7 +30,13 @@
 // The viewer touches the machines only inside [Viewer.Frame], on the
 // game's goroutine, so it never races the game loop and the game's
 // per-frame paths take no lock. [Viewer.Report] shows an error the game
-// got (a chain limit, a stack error) where it happened.
+// got (a chain limit, a stack error) where it happened. [WithTelegrams]
+// adds the telegrams a dispatcher holds for each agent to its view.
+//
+// The page sends a message or an event to the agent it follows (a click on
+// its transition, or its button); it makes a polled test hold for it when
+// the game's host lets it: table agents updated with the host
+// [HoldHost] returns, and the simulator's agent ([Sim]).
 //
 // # Costs
 //

@@ -390,3 +390,43 @@ func TestWithTelegrams(t *testing.T) {
 		t.Errorf("agent 0's telegrams = %+v, want none", a.Telegrams)
 	}
 }
+
+// TestHoldHost makes a running agent's test hold from the viewer: the
+// walker turns right at once, away from its trigger.
+func TestHoldHost(t *testing.T) {
+	tb := goomba(t)
+	ws := []walker{{span: 100}, {span: 100}}
+	var agents []table.Agent[*walker]
+	src := viewer.TableAgents(tb, viewer.Each(&agents))
+	h := viewer.HoldHost[*walker](src, world{})
+	for i := range ws {
+		agents = append(agents, table.NewAgent(tb, &ws[i], h))
+	}
+	holder := src.(viewer.Holder)
+	if err := holder.Hold(0, 0, true); err != nil { // hitLeft, for walker 0
+		t.Fatal(err)
+	}
+	if err := holder.Hold(0, 2, true); err == nil {
+		t.Error("Hold of a message succeeded")
+	}
+	for i := range agents {
+		agents[i].Update(h)
+	}
+	if agents[0].Name() != "walkRight" || agents[1].Name() != "walkLeft" {
+		t.Errorf("after holding hitLeft for walker 0: %s and %s, want walkRight and walkLeft", agents[0].Name(), agents[1].Name())
+	}
+	var a viewer.Agent
+	src.Agent(0, &a)
+	if len(a.Holding) != 1 || a.Holding[0] != 0 {
+		t.Errorf("agent 0 holds %v, want [0]", a.Holding)
+	}
+	holder.Hold(0, 0, false)
+	a = viewer.Agent{}
+	src.Agent(0, &a)
+	if len(a.Holding) != 0 {
+		t.Errorf("after letting go, agent 0 holds %v", a.Holding)
+	}
+	if err := viewer.TableAgents(tb, viewer.Each(&agents)).(viewer.Holder).Hold(0, 0, true); err == nil {
+		t.Error("Hold without a HoldHost succeeded")
+	}
+}

@@ -96,30 +96,42 @@ async function show(m) {
   connect();
 }
 
-// The simulator's panel: a polled test holds while checked; a message or
-// an event is sent with a click.
+// The panel of the tests and messages: a polled test holds while checked
+// (the simulator's agent, or a game's agent whose host lets the page make
+// its tests hold), a message or an event is sent with a click, each to the
+// agent followed.
 function simPanel() {
+  const d = state.detail;
   const box = $('sim');
-  box.hidden = !state.detail.simulated;
+  box.hidden = !d.holdable && !d.postable;
   if (box.hidden) return;
+  $('simtitle').textContent = d.simulated ? 'Simulator' : 'Tests and messages';
   const tests = $('tests');
   tests.innerHTML = '';
-  (state.detail.description.triggers || []).forEach((t, i) => {
+  (d.description.triggers || []).forEach((t, i) => {
     const row = document.createElement('div');
     if (t.kind === 'test') {
+      if (!d.holdable) return;
       const label = document.createElement('label');
       const cb = document.createElement('input');
       cb.type = 'checkbox';
       cb.id = 'hold-' + i;
-      cb.onchange = () => command('api/hold', { machine: state.cur, agent: 0, trigger: i, on: cb.checked });
+      cb.onchange = () => {
+        if (!state.followed) { cb.checked = false; problem('follow an agent first: the test holds for it'); return; }
+        command('api/hold', { machine: state.cur, agent: state.followed.id, trigger: i, on: cb.checked });
+      };
       label.append(cb, ' ' + t.name);
       row.appendChild(label);
     } else {
+      if (!d.postable) return;
       const b = document.createElement('button');
       b.id = 'send-' + i;
       b.textContent = t.name;
-      b.title = 'send the ' + t.kind + ' ' + t.name;
-      b.onclick = () => command('api/post', { machine: state.cur, agent: 0, trigger: i });
+      b.title = 'send the ' + t.kind + ' ' + t.name + ' to the agent followed';
+      b.onclick = () => {
+        if (!state.followed) { problem('follow an agent first: the ' + t.kind + ' goes to it'); return; }
+        command('api/post', { machine: state.cur, agent: state.followed.id, trigger: i });
+      };
       row.appendChild(b);
     }
     tests.appendChild(row);
@@ -471,6 +483,10 @@ function panel() {
   box.innerHTML = '';
   box.appendChild(dl);
   box.dataset.state = stateName(a.state);
+  const held = new Set(a.holding || []);
+  for (const cb of document.querySelectorAll('#tests input[type=checkbox]')) {
+    if (document.activeElement !== cb) cb.checked = held.has(Number(cb.id.slice(5)));
+  }
 }
 
 function problems() {
