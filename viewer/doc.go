@@ -68,21 +68,22 @@
 // agents' IDs as their Source numbers them, states and transitions by
 // their index in the machine's description.
 //
-//	GET  /api/machines                 [{id, name, kind, states, agents}]
-//	GET  /api/machines/{m}             {id, name, kind, states, description, layout, postable}
+//	GET  /api/machines                 [{id, name, kind, states, agents}]: agents as of the last frame a page watched
+//	GET  /api/machines/{m}             {id, name, kind, states, description, layout, postable, holdable, simulated}
 //	GET  /api/machines/{m}/agents      IDs of agents; ?state=S&max=N (default 100)
-//	GET  /api/machines/{m}/agents/{id} the agent: state, active, previous, stack, history, pending, timers, done, time
-//	GET  /api/events                   server-sent events, one per frame; ?watch=M:ID (repeatable) follows agents
-//	GET  /api/recording                the flight recording: {machines, events, total}
+//	GET  /api/machines/{m}/agents/{id} the agent (an [Agent]): state, active, previous, stack, history, pending, timers, telegrams, actions, holding, done, time
+//	GET  /api/events                   server-sent events, one per frame; ?watch=M:ID (repeatable) follows agents, ?since=N starts after the first N transitions
+//	GET  /api/recording                the flight recording: {machines, events, total} (a [Recording])
 //	POST /api/pause, /api/resume, /api/step
 //	POST /api/breakpoints              {"machine": M, "state": S, "on": true} or "transition": T
 //	POST /api/post                     {"machine": M, "agent": ID, "trigger": T}: a message or event
+//	POST /api/hold                     {"machine": M, "agent": ID, "trigger": T, "on": true}: a polled test holds
 //	POST /api/record                   {"machine": M, "on": true}: record its transitions
 //
 // Each event of /api/events is a frame: {tick, frame, paused, hit,
 // machines: [{agents, counts, rates, recording}], agents: [the followed
 // agents], problems, recorded, events: [the transitions recorded since the
-// last message]}. The description is a [machine.Description], events are
+// last message], seq: the transitions recorded up to them}. The description is a [machine.Description], events are
 // [machine.Event] values, in JSON. A query that needs the machines (an
 // agent, the agents in a state) is answered at the next frame, or at once
 // when the game is paused.
