@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -29,6 +31,15 @@ type frameView struct {
 	Agents   []Agent       `json:"agents"`             // the agents the pages follow
 	Problems []Problem     `json:"problems,omitempty"` // the errors the game reported
 	Recorded uint64        `json:"recorded"`           // transitions recorded so far
+	// Breaks lists the breakpoints set: each machine's states and
+	// transitions.
+	Breaks []breaks `json:"breaks"`
+}
+
+// breaks is one machine's breakpoints, in a frame's view.
+type breaks struct {
+	States      []int `json:"states"`
+	Transitions []int `json:"transitions"`
 }
 
 // machineView is what a frame's view says of one machine.
@@ -72,6 +83,22 @@ func (v *Viewer) publish() {
 		}
 	}
 	fv.Problems = append([]Problem(nil), v.problems...)
+	fv.Breaks = make([]breaks, len(v.machines))
+	for i := range fv.Breaks {
+		fv.Breaks[i] = breaks{States: []int{}, Transitions: []int{}}
+	}
+	if b := v.bps.Load(); b != nil {
+		for p := range b.states {
+			fv.Breaks[p.m].States = append(fv.Breaks[p.m].States, int(p.id))
+		}
+		for p := range b.transitions {
+			fv.Breaks[p.m].Transitions = append(fv.Breaks[p.m].Transitions, int(p.id))
+		}
+		for i := range fv.Breaks {
+			slices.Sort(fv.Breaks[i].States)
+			slices.Sort(fv.Breaks[i].Transitions)
+		}
+	}
 	v.view = fv
 	close(v.changed)
 	v.changed = make(chan struct{})
@@ -114,6 +141,17 @@ func (v *Viewer) guard(h http.Handler) http.Handler {
 			http.Error(w, "viewer: this viewer answers requests for this machine only (localhost, 127.0.0.1)", http.StatusForbidden)
 			return
 		}
+		// A browser names where a request comes from: only the page's own,
+		// or a request made by hand (the address bar, a script), may read
+		// or drive the game. Another site's page may not, not even blind.
+		if site := r.Header.Get("Sec-Fetch-Site"); site != "" && site != "same-origin" && site != "none" {
+			http.Error(w, "viewer: a request from another site", http.StatusForbidden)
+			return
+		}
+		if o := r.Header.Get("Origin"); o != "" && o != "http://"+r.Host {
+			http.Error(w, "viewer: a request from another origin than the viewer's page", http.StatusForbidden)
+			return
+		}
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		w.Header().Set("Cache-Control", "no-store")
 		h.ServeHTTP(w, r)
@@ -132,9 +170,6 @@ func (v *Viewer) command(f func(r *http.Request) error) http.HandlerFunc {
 		case subtle.ConstantTimeCompare([]byte(r.Header.Get("X-Fsmforge-Token")), []byte(v.token)) != 1:
 			http.Error(w, "viewer: the command needs the token printed when the viewer started, in the header X-Fsmforge-Token", http.StatusUnauthorized)
 			return
-		case r.Header.Get("Origin") != "" && r.Header.Get("Origin") != "http://"+r.Host:
-			http.Error(w, "viewer: a command from another origin than the viewer's page", http.StatusForbidden)
-			return
 		}
 		if err := f(r); err != nil {
 			status := http.StatusBadRequest
@@ -152,8 +187,11 @@ func (v *Viewer) command(f func(r *http.Request) error) http.HandlerFunc {
 func (v *Viewer) setPaused(paused bool, steps int) error {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	if v.closed {
+		return errors.New("viewer: closed")
+	}
 	v.paused, v.steps = paused, steps
-	if !paused {
+	if !paused || steps > 0 {
 		v.lastHit = nil
 	}
 	v.busy.Store(true)
@@ -179,15 +217,9 @@ func (v *Viewer) breakpoint(r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	old := v.bps.Load()
 	b := &breakSet{states: map[pick]bool{}, transitions: map[pick]bool{}}
-	if old != nil {
-		for k := range old.states {
-			b.states[k] = true
-		}
-		for k := range old.transitions {
-			b.transitions[k] = true
-		}
+	if old := v.bps.Load(); old != nil {
+		b.states, b.transitions = maps.Clone(old.states), maps.Clone(old.transitions)
 	}
 	switch {
 	case req.State != nil && *req.State >= 0 && int(*req.State) < len(e.desc.States):
@@ -215,37 +247,34 @@ func set(m map[pick]bool, p pick, on bool) {
 // post sends a message or event to an agent at the next frame:
 // {"machine": 0, "agent": 7, "trigger": 3}.
 func (v *Viewer) post(r *http.Request) error {
-	var req struct {
-		Machine int    `json:"machine"`
-		Agent   uint64 `json:"agent"`
-		Trigger int32  `json:"trigger"`
-	}
-	if err := readJSON(r, &req); err != nil {
-		return err
-	}
-	v.mu.Lock()
-	e, err := v.entry(req.Machine)
-	v.mu.Unlock()
-	if err != nil {
-		return err
-	}
-	p, ok := e.src.(Poster)
-	if !ok {
-		return errNoPost
-	}
-	if req.Trigger < 0 || int(req.Trigger) >= len(e.desc.Triggers) || e.desc.Triggers[req.Trigger].Kind == machine.TriggerTest {
-		return fmt.Errorf("viewer: trigger %d of machine %q is not a message or event", req.Trigger, e.name)
-	}
-	var perr error
-	if err := v.do(func() { perr = p.Post(req.Agent, req.Trigger) }, 5*time.Second); err != nil {
-		return err
-	}
-	return perr
+	return v.agentCommand(r, func(e *entry, agent uint64, trigger int32, _ bool) (func() error, error) {
+		p, ok := e.src.(Poster)
+		switch {
+		case !ok:
+			return nil, errNoPost
+		case trigger < 0 || int(trigger) >= len(e.desc.Triggers) || e.desc.Triggers[trigger].Kind == machine.TriggerTest:
+			return nil, fmt.Errorf("viewer: trigger %d of machine %q is not a message or event", trigger, e.name)
+		}
+		return func() error { return p.Post(agent, trigger) }, nil
+	})
 }
 
-// hold makes a simulated agent's polled test hold, or not: {"machine": 0,
+// hold makes an agent's polled test hold, or not: {"machine": 0,
 // "agent": 0, "trigger": 1, "on": true}.
 func (v *Viewer) hold(r *http.Request) error {
+	return v.agentCommand(r, func(e *entry, agent uint64, trigger int32, on bool) (func() error, error) {
+		h, ok := e.src.(Holder)
+		if !ok {
+			return nil, errNoHold
+		}
+		return func() error { return h.Hold(agent, trigger, on) }, nil
+	})
+}
+
+// agentCommand reads a command to an agent, {"machine", "agent",
+// "trigger", "on"}, and runs what prepare makes of it on the game's
+// goroutine at the next frame.
+func (v *Viewer) agentCommand(r *http.Request, prepare func(e *entry, agent uint64, trigger int32, on bool) (func() error, error)) error {
 	var req struct {
 		Machine int    `json:"machine"`
 		Agent   uint64 `json:"agent"`
@@ -257,19 +286,19 @@ func (v *Viewer) hold(r *http.Request) error {
 	}
 	v.mu.Lock()
 	e, err := v.entry(req.Machine)
+	var run func() error
+	if err == nil {
+		run, err = prepare(e, req.Agent, req.Trigger, req.On)
+	}
 	v.mu.Unlock()
 	if err != nil {
 		return err
 	}
-	h, ok := e.src.(Holder)
-	if !ok {
-		return errNoHold
-	}
-	var herr error
-	if err := v.do(func() { herr = h.Hold(req.Agent, req.Trigger, req.On) }, 5*time.Second); err != nil {
+	var rerr error
+	if err := v.do(func() { rerr = run() }, 5*time.Second); err != nil {
 		return err
 	}
-	return herr
+	return rerr
 }
 
 // record starts or stops recording a machine's events: {"machine": 0,
@@ -454,17 +483,30 @@ func (v *Viewer) events(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var picks []pick
-	for _, s := range r.URL.Query()["watch"] {
+	watch := r.URL.Query()["watch"]
+	if len(watch) > maxPicks {
+		http.Error(w, fmt.Sprintf("viewer: %d agents to follow; a stream follows %d at most", len(watch), maxPicks), http.StatusBadRequest)
+		return
+	}
+	v.mu.Lock()
+	n := len(v.machines)
+	v.mu.Unlock()
+	for _, s := range watch {
 		ms, ids, ok := strings.Cut(s, ":")
 		m, err1 := strconv.Atoi(ms)
 		id, err2 := strconv.ParseUint(ids, 10, 64)
-		if !ok || err1 != nil || err2 != nil {
-			http.Error(w, "viewer: watch="+strconv.Quote(s)+": want MACHINE:AGENT, two numbers", http.StatusBadRequest)
+		if !ok || err1 != nil || err2 != nil || m < 0 || m >= n {
+			http.Error(w, "viewer: watch="+strconv.Quote(s)+": want MACHINE:AGENT, a machine's number and an agent's", http.StatusBadRequest)
 			return
 		}
 		picks = append(picks, pick{m, id})
 	}
 	v.mu.Lock()
+	if v.streams >= maxStreams {
+		v.mu.Unlock()
+		http.Error(w, fmt.Sprintf("viewer: %d pages watch already", maxStreams), http.StatusServiceUnavailable)
+		return
+	}
 	v.streams++
 	for _, p := range picks {
 		v.picks[p]++
@@ -477,8 +519,12 @@ func (v *Viewer) events(w http.ResponseWriter, r *http.Request) {
 
 	w.Header().Set("Content-Type", "text/event-stream")
 	seq := v.rec.Total()
-	if since, err := strconv.ParseUint(r.URL.Query().Get("since"), 10, 64); err == nil && since < seq {
-		seq = since // the page read the recording up to there
+	since := r.URL.Query().Get("since")
+	if id := r.Header.Get("Last-Event-ID"); id != "" {
+		since = id // the browser reconnects: on from the last message it got
+	}
+	if n, err := strconv.ParseUint(since, 10, 64); err == nil && n < seq {
+		seq = n // the page read the recording up to there
 	}
 	var evs []machine.Event
 	keep := time.NewTicker(15 * time.Second)
@@ -496,7 +542,7 @@ func (v *Viewer) events(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return false
 		}
-		if _, err := fmt.Fprintf(w, "data: %s\n\n", b); err != nil {
+		if _, err := fmt.Fprintf(w, "id: %d\ndata: %s\n\n", seq, b); err != nil {
 			return false
 		}
 		fl.Flush()
@@ -538,10 +584,29 @@ func (v *Viewer) closeStream(picks []pick) {
 		}
 	}
 	if v.streams == 0 && !v.opt.Paused {
-		v.paused = false
-		v.wake.Broadcast()
+		// The page may be reconnecting (it follows another agent, or its
+		// connection broke): a paused game goes on only if no page comes
+		// back within resumeAfter.
+		v.gen++
+		gen := v.gen
+		time.AfterFunc(resumeAfter, func() {
+			v.mu.Lock()
+			defer v.mu.Unlock()
+			if v.streams == 0 && v.gen == gen {
+				v.paused, v.lastHit = false, nil
+				v.wake.Broadcast()
+			}
+		})
 	}
 }
+
+// How many pages may watch at once, how many agents each may follow, and
+// how long a paused game waits for a page that left to come back.
+const (
+	maxStreams  = 16
+	maxPicks    = 16
+	resumeAfter = 2 * time.Second
+)
 
 // Recording is a flight recording: the machines, as GET /api/machines/{m}
 // gives each, and the transitions recorded, oldest first. GET
@@ -561,6 +626,14 @@ func (v *Viewer) recording(w http.ResponseWriter, r *http.Request) {
 	}
 	v.mu.Unlock()
 	rec.Events, rec.Total = v.rec.Since(0, nil)
+	// ?machine=M&last=N: the last N transitions of machine M only, what a
+	// page opening shows of the past.
+	if m, err := strconv.Atoi(r.URL.Query().Get("machine")); err == nil {
+		rec.Events = slices.DeleteFunc(rec.Events, func(ev machine.Event) bool { return int(ev.Machine) != m })
+	}
+	if n, err := strconv.Atoi(r.URL.Query().Get("last")); err == nil && n >= 0 && n < len(rec.Events) {
+		rec.Events = rec.Events[len(rec.Events)-n:]
+	}
 	if rec.Events == nil {
 		rec.Events = []machine.Event{}
 	}

@@ -54,15 +54,16 @@ func ReadRecording(r io.Reader) (*Recording, error) {
 // Open returns a read-only viewer of a recording, with no game: its
 // machines drawn as they were, with no agents, and its transitions in the
 // timeline, where the page follows an agent through them. Serve it with
-// Start or Handler; Frame is not needed.
+// Start or Handler; Frame is not needed: queries are answered at once.
 func Open(rec *Recording, opt Options) *Viewer {
 	opt.ReadOnly = true
 	if opt.Record < len(rec.Events) {
 		opt.Record = len(rec.Events)
 	}
 	v := New(opt)
+	v.replay = true
 	for _, m := range rec.Machines {
-		v.add(m.Name, &recorded{desc: m.Description}, m.Layout)
+		v.add(m.Name, &recorded{desc: m.Description}, &m.Description, m.Layout)
 	}
 	for _, ev := range rec.Events {
 		v.rec.SetTick(ev.Tick)

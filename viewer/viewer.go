@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -69,6 +70,9 @@ type Viewer struct {
 	changed  chan struct{}
 	problems []Problem
 	lastHit  *Hit
+	closed   bool   // Close was called: nothing waits any more
+	replay   bool   // a recording's viewer (Open): no game calls Frame
+	gen      uint64 // counts the times the last stream closed, for the grace before resuming
 
 	busy atomic.Bool              // Frame has something to do
 	bps  atomic.Pointer[breakSet] // the breakpoints, or nil
@@ -127,20 +131,39 @@ func (v *Viewer) Recorder() *machine.Recorder { return v.rec }
 // any time, from any goroutine but inside Frame.
 func (v *Viewer) Add(name string, s Source, drawing *Drawing) int {
 	d := s.Describe()
-	return v.add(name, s, layoutOf(&d, drawing))
+	return v.add(name, s, &d, layoutOf(&d, drawing))
 }
 
-// add registers machine s, drawn as l.
-func (v *Viewer) add(name string, s Source, l Layout) int {
-	d := s.Describe()
-	e := &entry{name: name, src: s, desc: d, layout: l, counts: make([]int, len(d.States))}
+// add registers machine s, which d describes, drawn as l.
+func (v *Viewer) add(name string, s Source, d *machine.Description, l Layout) int {
+	e := &entry{name: name, src: s, desc: *d, layout: l, counts: make([]int, len(d.States))}
 	_, rater := s.(Rater)
 	e.record = !rater
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	e.tap = &tap{v: v, m: len(v.machines), obs: v.rec.Register(d)}
+	e.tap = &tap{v: v, m: len(v.machines), obs: v.rec.Register(*d), up: ancestors(d)}
 	v.machines = append(v.machines, e)
 	return len(v.machines) - 1
+}
+
+// Replace makes machine m (the number Add returned) show s instead, from
+// the next frame: a game that starts a level again, with new agents and
+// perhaps a new definition object, keeps its machine on the page. s must
+// run a machine of the same description (Describe); Replace panics if it
+// describes another number of states.
+func (v *Viewer) Replace(m int, s Source) {
+	d := s.Describe()
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	e := v.machines[m]
+	if len(d.States) != len(e.desc.States) {
+		panic(fmt.Sprintf("viewer: Replace(%d): the new source has %d states, machine %q %d", m, len(d.States), e.name, len(e.desc.States)))
+	}
+	if e.on {
+		e.src.Observe(nil) // safe: the old agents are the game's no more
+	}
+	e.src, e.on = s, false
+	v.busy.Store(true)
 }
 
 // Frame is the game's frame boundary, tick its tick: the viewer reads
@@ -157,12 +180,12 @@ func (v *Viewer) Frame(tick uint64) {
 	defer v.mu.Unlock()
 	v.tick, v.frames = tick, v.frames+1
 	v.rec.SetTick(tick)
-	if h := v.hit.Swap(nil); h != nil {
+	if h := v.hit.Swap(nil); h != nil && v.streams > 0 {
 		v.paused, v.steps, v.lastHit = true, 0, h
 	}
 	v.runQueue()
 	v.publish()
-	for v.paused && v.steps == 0 && (v.streams > 0 || v.opt.Paused) {
+	for v.paused && v.steps == 0 && (v.streams > 0 || v.opt.Paused) && !v.closed {
 		v.wake.Wait()
 		v.runQueue()
 		v.publish()
@@ -183,8 +206,12 @@ func (v *Viewer) runQueue() {
 			f()
 		}
 	}
-	for _, e := range v.machines {
-		want := v.streams > 0 && e.record
+	bps := v.bps.Load()
+	for i, e := range v.machines {
+		// Observed while a page watches and its events are recorded, or
+		// it has a breakpoint, which its observer checks.
+		e.tap.record.Store(e.record)
+		want := v.streams > 0 && (e.record || bps.has(i))
 		switch {
 		case want:
 			e.src.Observe(e.tap)
@@ -206,11 +233,28 @@ func (v *Viewer) setBusy() {
 }
 
 // do runs f on the game's goroutine at the next frame (or now, when the
-// game waits paused in Frame) and waits for it, at most timeout.
+// game waits paused in Frame) and waits for it, at most timeout; f does
+// not run once do has given up. A recording's viewer, with no game, runs
+// f at once.
 func (v *Viewer) do(f func(), timeout time.Duration) error {
-	done := make(chan struct{})
 	v.mu.Lock()
-	v.queue = append(v.queue, func() { f(); close(done) })
+	if v.replay {
+		defer v.mu.Unlock()
+		f()
+		return nil
+	}
+	if len(v.queue) >= maxQueue {
+		v.mu.Unlock()
+		return errBusy
+	}
+	done := make(chan struct{})
+	var gaveUp bool // guarded by v.mu
+	v.queue = append(v.queue, func() {
+		if !gaveUp {
+			f()
+		}
+		close(done)
+	})
 	v.busy.Store(true)
 	v.wake.Broadcast()
 	v.mu.Unlock()
@@ -218,15 +262,27 @@ func (v *Viewer) do(f func(), timeout time.Duration) error {
 	case <-done:
 		return nil
 	case <-time.After(timeout):
-		return errNoFrame
+		v.mu.Lock()
+		gaveUp = true
+		v.mu.Unlock()
+		select {
+		case <-done: // it ran just before
+			return nil
+		default:
+			return errNoFrame
+		}
 	}
 }
+
+// maxQueue is the most work the page may queue for the game at once.
+const maxQueue = 64
 
 var (
 	errNoFrame = errors.New("viewer: the game has not reached a frame boundary (does it call Viewer.Frame?)")
 	errNoAgent = errors.New("viewer: no such agent")
 	errNoPost  = errors.New("viewer: this machine takes no messages from the viewer")
 	errNotTest = errors.New("viewer: not a polled test of the machine")
+	errBusy    = errors.New("viewer: too many commands wait for the game's next frame")
 	errNoHold  = errors.New("viewer: this machine's tests are the game's, not the page's (only a simulated agent's hold when told)")
 )
 
@@ -280,14 +336,18 @@ type breakSet struct {
 // tap is the observer the viewer attaches to a machine: it records the
 // events and checks the breakpoints. The crowd's workers call it at once.
 type tap struct {
-	v   *Viewer
-	m   int
-	obs machine.Observer
+	v      *Viewer
+	m      int
+	obs    machine.Observer
+	up     [][]machine.StateID // each state and the states around it, for the breakpoints
+	record atomic.Bool         // record the events, not only check them
 }
 
 func (t *tap) Observe(ev machine.Event) {
 	t.check(&ev)
-	t.obs.Observe(ev)
+	if t.record.Load() {
+		t.obs.Observe(ev)
+	}
 }
 
 func (t *tap) ObserveBatch(evs []machine.Event) {
@@ -296,18 +356,63 @@ func (t *tap) ObserveBatch(evs []machine.Event) {
 			t.check(&evs[i])
 		}
 	}
-	t.obs.(machine.BatchObserver).ObserveBatch(evs)
+	if t.record.Load() {
+		t.obs.(machine.BatchObserver).ObserveBatch(evs)
+	}
 }
 
-// check pauses the game at the next frame if ev reaches a breakpoint.
+// check pauses the game at the next frame if ev reaches a breakpoint: a
+// transition, or a state it enters, a compound around it included. (A
+// statechart's event names the first active atomic state only: a state
+// entered in a second parallel region is not seen.)
 func (t *tap) check(ev *machine.Event) {
 	b := t.v.bps.Load()
 	if b == nil {
 		return
 	}
-	if b.states[pick{t.m, uint64(int64(ev.To))}] || ev.Transition >= 0 && b.transitions[pick{t.m, uint64(ev.Transition)}] {
+	if ev.Transition >= 0 && b.transitions[pick{t.m, uint64(ev.Transition)}] {
 		t.v.hit.CompareAndSwap(nil, &Hit{Tick: ev.Tick, Machine: t.m, Agent: ev.Entity, State: ev.To, Transition: ev.Transition})
+		return
 	}
+	if ev.To < 0 || int(ev.To) >= len(t.up) {
+		return
+	}
+	for _, q := range t.up[ev.To] {
+		if b.states[pick{t.m, uint64(q)}] && (ev.From < 0 || int(ev.From) >= len(t.up) || !slices.Contains(t.up[ev.From], q)) {
+			t.v.hit.CompareAndSwap(nil, &Hit{Tick: ev.Tick, Machine: t.m, Agent: ev.Entity, State: q, Transition: -1})
+			return
+		}
+	}
+}
+
+// ancestors returns each state of d with the states around it, itself
+// first.
+func ancestors(d *machine.Description) [][]machine.StateID {
+	up := make([][]machine.StateID, len(d.States))
+	for i := range d.States {
+		for q := machine.StateID(i); q >= 0 && int(q) < len(d.States) && len(up[i]) <= len(d.States); q = d.States[q].Parent {
+			up[i] = append(up[i], q)
+		}
+	}
+	return up
+}
+
+// has reports whether machine m has a breakpoint.
+func (b *breakSet) has(m int) bool {
+	if b == nil {
+		return false
+	}
+	for p := range b.states {
+		if p.m == m {
+			return true
+		}
+	}
+	for p := range b.transitions {
+		if p.m == m {
+			return true
+		}
+	}
+	return false
 }
 
 // Start serves the viewer on Options.Addr and returns the page's URL,
@@ -330,7 +435,10 @@ func (v *Viewer) Start() (string, error) {
 		return "", fmt.Errorf("viewer: %w", err)
 	}
 	srv := &http.Server{Handler: v.Handler(), ReadHeaderTimeout: 10 * time.Second}
-	v.srv.Store(srv)
+	if !v.srv.CompareAndSwap(nil, srv) {
+		ln.Close()
+		return "", errors.New("viewer: Start called twice")
+	}
 	go srv.Serve(ln)
 	return "http://" + ln.Addr().String() + "/#token=" + v.token, nil
 }
@@ -338,7 +446,7 @@ func (v *Viewer) Start() (string, error) {
 // Close stops the server Start started, and lets a paused game go on.
 func (v *Viewer) Close() error {
 	v.mu.Lock()
-	v.paused = false
+	v.paused, v.closed = false, true
 	v.wake.Broadcast()
 	v.mu.Unlock()
 	if srv := v.srv.Swap(nil); srv != nil {

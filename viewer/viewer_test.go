@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	crowddemo "github.com/fsmforge/fsmforge/examples/crowd"
 	"github.com/fsmforge/fsmforge/machine"
 	"github.com/fsmforge/fsmforge/message"
 	"github.com/fsmforge/fsmforge/table"
@@ -429,4 +430,117 @@ func TestHoldHost(t *testing.T) {
 	if err := viewer.TableAgents(tb, viewer.Each(&agents)).(viewer.Holder).Hold(0, 0, true); err == nil {
 		t.Error("Hold without a HoldHost succeeded")
 	}
+}
+
+// TestStreamLimits checks what an event stream refuses: a machine that is
+// not one, too many agents to follow, a request from another site.
+func TestStreamLimits(t *testing.T) {
+	g := newGame(t, 2, viewer.Options{})
+	srv := httptest.NewServer(g.v.Handler())
+	defer srv.Close()
+	many := strings.Repeat("&watch=0:1", 17)
+	for _, tt := range []struct {
+		query  string
+		header string
+		want   int
+	}{
+		{"?watch=-1:0", "", http.StatusBadRequest},
+		{"?watch=1:0", "", http.StatusBadRequest},
+		{"?x=1" + many, "", http.StatusBadRequest},
+		{"", "cross-site", http.StatusForbidden},
+	} {
+		req, _ := http.NewRequest("GET", srv.URL+"/api/events"+tt.query, nil)
+		if tt.header != "" {
+			req.Header.Set("Sec-Fetch-Site", tt.header)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != tt.want {
+			t.Errorf("GET /api/events%s (%s): %s, want %d", tt.query, tt.header, resp.Status, tt.want)
+		}
+	}
+}
+
+// TestReconnectWhilePaused checks that a page that reconnects (to follow
+// another agent) leaves a paused game paused.
+func TestReconnectWhilePaused(t *testing.T) {
+	g := newGame(t, 3, viewer.Options{})
+	srv := httptest.NewServer(g.v.Handler())
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go g.run(ctx)
+	sctx, stop := context.WithCancel(ctx)
+	ch := stream(t, sctx, srv.URL+"/api/events")
+	post(t, srv.URL+"/api/pause", g.v.Token(), "")
+	next(t, ch, "paused", func(f frame) bool { return f.Paused })
+	stop() // the page closes its stream...
+	time.Sleep(100 * time.Millisecond)
+	ch = stream(t, ctx, srv.URL+"/api/events?watch=0:2") // ...and opens another
+	at := g.frameCount()
+	time.Sleep(2500 * time.Millisecond) // past the grace
+	if g.frameCount() != at {
+		t.Errorf("the game ran %d frames after the page reconnected; want it paused", g.frameCount()-at)
+	}
+	post(t, srv.URL+"/api/resume", g.v.Token(), "")
+	next(t, ch, "running", func(f frame) bool { return !f.Paused })
+}
+
+// TestCommandTimeout checks that a command the game never reached a frame
+// for is dropped, not run later.
+func TestCommandTimeout(t *testing.T) {
+	if testing.Short() {
+		t.Skip("waits 5 s")
+	}
+	g := newGame(t, 2, viewer.Options{})
+	srv := httptest.NewServer(g.v.Handler())
+	defer srv.Close()
+	if r := post(t, srv.URL+"/api/post", g.v.Token(), `{"machine":0,"agent":1,"trigger":2}`); r.StatusCode != http.StatusServiceUnavailable {
+		t.Fatalf("post with no frame: %s, want 503", r.Status)
+	}
+	g.v.Frame(1)
+	var s table.Snapshot
+	g.agents[1].Snapshot(&s)
+	if len(s.Posted) != 0 {
+		t.Errorf("the command that timed out was run at the next frame: posted %v", s.Posted)
+	}
+}
+
+// TestCrowdBreakpoint checks that a breakpoint stops a crowd, whose
+// events are not recorded unless asked.
+func TestCrowdBreakpoint(t *testing.T) {
+	m, err := crowddemo.New(2000, 3, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	v := viewer.New(viewer.Options{})
+	v.Add("horde", viewer.Crowd(m), nil)
+	srv := httptest.NewServer(v.Handler())
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for tick := uint64(0); ctx.Err() == nil; tick++ {
+			v.Frame(tick)
+			m.Step()
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	defer v.Close()
+	ch := stream(t, ctx, srv.URL+"/api/events")
+	if r := post(t, srv.URL+"/api/breakpoints", v.Token(), `{"machine":0,"state":2,"on":true}`); r.StatusCode != 200 {
+		t.Fatalf("breakpoint: %s", r.Status)
+	}
+	f := next(t, ch, "the breakpoint", func(f frame) bool { return f.Paused && f.Hit != nil })
+	if f.Hit.State != 2 {
+		t.Errorf("hit = %+v, want state 2", *f.Hit)
+	}
+	if len(f.Events) != 0 {
+		t.Errorf("the crowd's events were recorded (%d) with no one asking", len(f.Events))
+	}
+	post(t, srv.URL+"/api/resume", v.Token(), "")
 }

@@ -22,7 +22,10 @@
 // and the compound becomes as large as they need, with 20 pixels around
 // them and 30 more above for its name; at the next level up the compound
 // is one state of that size. A compound that has a Box keeps it, and its
-// children are placed inside it from its top-left corner.
+// children without one are placed inside it from its top-left corner,
+// overflowing it if it is too small; when some of a compound's children
+// have a Box already, the new ones go to their right, as on a page, and the
+// compound is sized by its own text.
 //
 //   - Cycles are broken by a depth-first search from the initial state,
 //     then the start pseudo-states, then the states no transition enters,

@@ -98,13 +98,12 @@ func formationLive(ctx context.Context, live *demoLive, opts formation.Options, 
 		}
 	}
 	id := func(s *formation.Ship) uint64 { return uint64(s.ID) }
-	src := &swapSource{viewer.GuardMachines(sq.Flow, ships, id)}
-	v.Add("ships", src, nil)
+	m := v.Add("ships", viewer.GuardMachines(sq.Flow, ships, id), nil)
 	return live.run(ctx, "formation", v, stdout, func(tick uint64) error {
 		if len(sq.Ships) == 0 || sq.Frame() >= 600 {
 			opts.Seed++
 			sq = formation.NewSquadron(opts)
-			src.Source = viewer.GuardMachines(sq.Flow, ships, id) // the new squadron's own graph
+			v.Replace(m, viewer.GuardMachines(sq.Flow, ships, id)) // the new squadron's own graph
 		}
 		if err := sq.Step(); err != nil {
 			return err

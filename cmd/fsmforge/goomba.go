@@ -144,7 +144,7 @@ Flags:
 
 // goombaLive runs goomba levels in real time with the viewer serving the
 // goombas' machine, drawn as in goomba.vdx: a level whose goombas are all
-// removed, or that ran 300 ticks, starts again. Clicking the transition
+// removed, or that ran 300 ticks, starts again (Replace: new brains). Clicking the transition
 // hitByPlayer on the page stomps the goomba followed.
 func goombaLive(ctx context.Context, live *demoLive, t *table.Table, brains goomba.Brains, n int, stdout io.Writer) error {
 	l, err := goomba.NewLevel(n, brains)
@@ -175,15 +175,14 @@ func goombaLive(ctx context.Context, live *demoLive, t *table.Table, brains goom
 			},
 		}
 	}
-	src := &swapSource{source()}
-	v.Add("goombas", src, goombaDrawing(t))
+	m := v.Add("goombas", source(), goombaDrawing(t))
 	var row strings.Builder
 	return live.run(ctx, "goomba", v, stdout, func(tick uint64) error {
 		if l.Alive() == 0 || l.Tick >= 300 {
 			if l, err = goomba.NewLevel(n, brains); err != nil {
 				return err
 			}
-			src.Source = source()
+			v.Replace(m, source())
 		}
 		if err := l.Step(); err != nil {
 			v.Report(0, 0, err)

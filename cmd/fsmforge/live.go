@@ -80,16 +80,3 @@ func (l *demoLive) run(ctx context.Context, name string, v *viewer.Viewer, stdou
 	}
 	return nil
 }
-
-// swapSource is a viewer Source that the demo replaces with a new one
-// when it starts its world again (a new level, a new squadron): the
-// viewer keeps showing the machine, and the new agents are observed.
-type swapSource struct{ viewer.Source }
-
-// Post sends to the current source's agent, when it takes messages.
-func (s *swapSource) Post(id uint64, trigger int32) error {
-	if p, ok := s.Source.(viewer.Poster); ok {
-		return p.Post(id, trigger)
-	}
-	return fmt.Errorf("this machine takes no messages from the viewer")
-}

@@ -22,23 +22,31 @@ async function api(path) {
   return r.json();
 }
 
+// command posts a command with the token; it says what went wrong, if
+// anything, and reports whether it was done.
 async function command(path, body) {
-  const r = await fetch(path, {
-    method: 'POST',
-    headers: { 'X-Fsmforge-Token': token, 'Content-Type': 'application/json' },
-    body: JSON.stringify(body || {}),
-  });
-  if (!r.ok) {
-    const msg = (await r.text()).trim();
-    problem(msg);
-    throw new Error(msg);
+  try {
+    const r = await fetch(path, {
+      method: 'POST',
+      headers: { 'X-Fsmforge-Token': token, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body || {}),
+    });
+    if (r.ok) return true;
+    problem((await r.text()).trim());
+  } catch (e) {
+    problem(String(e));
   }
+  return false;
 }
 
+// problem shows what the page itself could not do (the game's problems
+// have a list of their own, redrawn each frame).
 function problem(msg) {
   const li = document.createElement('li');
   li.textContent = msg;
-  $('problems').prepend(li);
+  const ol = $('notes');
+  ol.prepend(li);
+  while (ol.children.length > 10) ol.lastChild.remove();
 }
 
 function el(name, attrs, parent) {
@@ -87,10 +95,11 @@ async function show(m) {
   state.scrub = -1;
   state.vb = null;
   // The recent past from the flight recording, then the stream from there.
-  const rec = await api('api/recording');
-  state.events = rec.events.filter((ev) => ev.machine === m).slice(-MAX_EVENTS);
+  const rec = await api(`api/recording?machine=${m}&last=${MAX_EVENTS}`);
+  state.events = rec.events;
   state.since = rec.total;
   if (state.detail.simulated) state.followed = { m, id: 0 };
+  else if (state.followed && state.followed.m !== m) state.followed = null; // its agents are another machine's
   draw();
   simPanel();
   connect();
@@ -144,13 +153,24 @@ function follow(id) {
   connect();
 }
 
+// connect opens the stream of frames, following the agent followed; the
+// old stream closes once the new one is open, so that the viewer never
+// sees no page (a paused game would go on). The browser reconnects by
+// itself, from the last message it got (the server reads Last-Event-ID).
 function connect() {
-  if (state.es) state.es.close();
+  const old = state.es;
   let url = 'api/events?since=' + (state.since || 0);
   if (state.followed) url += `&watch=${state.followed.m}:${state.followed.id}`;
-  state.es = new EventSource(url);
-  state.es.onmessage = (e) => { const f = JSON.parse(e.data); state.since = f.seq; onFrame(f); };
-  state.es.onerror = () => { $('status').textContent = 'disconnected: reconnecting…'; };
+  const es = new EventSource(url);
+  es.onopen = () => { if (old) old.close(); };
+  es.onmessage = (e) => {
+    if (state.es !== es) return; // a stream being replaced
+    const f = JSON.parse(e.data);
+    state.since = f.seq;
+    onFrame(f);
+  };
+  es.onerror = () => { if (state.es === es) $('status').textContent = 'disconnected: reconnecting…'; };
+  state.es = es;
 }
 
 // A box's point where the line from its centre towards (x, y) leaves it.
@@ -283,11 +303,8 @@ function setupPanZoom() {
 
 async function clickState(i, e) {
   if (e.altKey) {
-    const on = !state.breaks.states.has(i);
-    await command('api/breakpoints', { machine: state.cur, state: i, on });
-    on ? state.breaks.states.add(i) : state.breaks.states.delete(i);
-    paint();
-    return;
+    await command('api/breakpoints', { machine: state.cur, state: i, on: !state.breaks.states.has(i) });
+    return; // the next frame shows it
   }
   state.listState = i;
   listAgents(stateName(i), await api(`api/machines/${state.cur}/agents?state=${i}&max=50`));
@@ -311,10 +328,7 @@ function listAgents(title, ids) {
 
 async function clickTransition(k, t, e) {
   if (e.altKey) {
-    const on = !state.breaks.transitions.has(k);
-    await command('api/breakpoints', { machine: state.cur, transition: k, on });
-    on ? state.breaks.transitions.add(k) : state.breaks.transitions.delete(k);
-    paint();
+    await command('api/breakpoints', { machine: state.cur, transition: k, on: !state.breaks.transitions.has(k) });
     return;
   }
   const g = $('tr-' + k);
@@ -336,28 +350,34 @@ async function clickTransition(k, t, e) {
 
 function onFrame(f) {
   state.view = f;
+  const b = (f.breaks || [])[state.cur] || { states: [], transitions: [] };
+  state.breaks = { states: new Set(b.states), transitions: new Set(b.transitions) };
   for (const ev of f.events || []) {
     if (ev.machine !== state.cur) continue;
     state.events.push(ev);
     if (ev.transition >= 0) state.rates.set(ev.transition, (state.rates.get(ev.transition) || 0) + 1);
   }
-  if (state.events.length > MAX_EVENTS) state.events.splice(0, state.events.length - MAX_EVENTS);
+  if (state.events.length > MAX_EVENTS) {
+    const cut = state.events.length - MAX_EVENTS;
+    state.events.splice(0, cut);
+    if (state.scrub >= 0) state.scrub = Math.max(0, state.scrub - cut); // the past scrubbed to stays put
+  }
   for (const [k, n] of state.rates) state.rates.set(k, n * 0.9);
   const st = $('status');
   st.classList.toggle('paused', f.paused);
   let s = `tick ${f.tick}` + (f.paused ? ' — paused' : '');
   if (f.paused && f.hit) {
-    s += f.hit.transition >= 0
-      ? ` at a breakpoint: agent ${f.hit.agent} took transition ${f.hit.transition}`
+    const where = f.hit.machine === state.cur ? '' : ` of ${state.machines[f.hit.machine] ? state.machines[f.hit.machine].name : 'machine ' + f.hit.machine}`;
+    s += f.hit.transition >= 0 || where
+      ? ` at a breakpoint: agent ${f.hit.agent}${where} took transition ${f.hit.transition}`
       : ` at a breakpoint: agent ${f.hit.agent} entered ${stateName(f.hit.state)}`;
   }
   st.textContent = s;
   const mv = (f.machines || [])[state.cur];
   $('record').checked = mv ? mv.recording : false;
   const tl = $('timeline');
-  const live = state.scrub < 0;
   tl.max = String(state.events.length);
-  if (live) tl.value = tl.max;
+  tl.value = String(state.scrub < 0 ? state.events.length : state.scrub);
   paint();
   panel();
   problems();
