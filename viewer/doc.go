@@ -57,9 +57,18 @@
 // token Start's URL carries (in its fragment, which browsers do not send)
 // in the header X-Fsmforge-Token, and a browser's command must come from
 // the page's own origin, so that no other web page open on the machine
-// can drive the game. Requests naming another host than this machine are
-// refused, so that a site cannot reach the viewer through a DNS name it
-// points at 127.0.0.1. Options.ReadOnly refuses every command.
+// can drive the game. A browser's request from another site
+// (Sec-Fetch-Site, Origin) is refused whatever it asks, reads included,
+// and requests naming another host than this machine are refused, so that
+// a site cannot reach the viewer through a DNS name it points at
+// 127.0.0.1. At most 16 pages watch at once, each following at most 16
+// agents. Options.ReadOnly refuses every command.
+//
+// A paused game waits for the page: when the last page leaves, it goes
+// on after 2 s with no page back (a page that follows another agent
+// reconnects in the meantime). A breakpoint pauses it only while a page
+// watches. A command that waits more than 5 s for a frame is dropped,
+// with an error.
 //
 // # HTTP API
 //
