@@ -332,10 +332,7 @@ func remapInto[E any](a *Agent[E], t *Table, e E, s *Snapshot, m *machine.Mappin
 		}
 		return NoTest
 	}
-	s.Posted = renumberTests(s.Posted, test)
-	slices.Sort(s.Posted)
-	s.Internal = renumberTests(s.Internal, test)
-	s.External = renumberTests(s.External, test)
+	s.renumberTests(test)
 	kept := s.Timers[:0]
 	for _, tm := range s.Timers {
 		if int(tm.Event) >= len(tests) || tests[tm.Event] == NoTest || tm.Timer != NoTimer && (int(tm.Timer) >= len(timers) || timers[tm.Timer] == NoTimer) {

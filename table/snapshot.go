@@ -581,10 +581,7 @@ func (s *Snapshot) Remap(m *machine.Mapping, entity uint64) {
 		}
 		return NoTest
 	}
-	s.Posted = renumberTests(s.Posted, test)
-	slices.Sort(s.Posted)
-	s.Internal = renumberTests(s.Internal, test)
-	s.External = renumberTests(s.External, test)
+	s.renumberTests(test)
 	kept := s.Timers[:0]
 	for _, tm := range s.Timers {
 		if tm.Event = test(tm.Event); tm.Event != NoTest {
@@ -592,6 +589,15 @@ func (s *Snapshot) Remap(m *machine.Mapping, entity uint64) {
 		}
 	}
 	s.Timers = kept
+}
+
+// renumberTests renumbers the messages posted and the events queued
+// through test, dropping those it maps to NoTest.
+func (s *Snapshot) renumberTests(test func(TestID) TestID) {
+	s.Posted = renumberTests(s.Posted, test)
+	slices.Sort(s.Posted)
+	s.Internal = renumberTests(s.Internal, test)
+	s.External = renumberTests(s.External, test)
 }
 
 // remapStates is Remap for the states alone.

@@ -375,21 +375,14 @@ func (v *Viewer) detail(i int, e *entry) machineDetail {
 }
 
 func (v *Viewer) getMachine(w http.ResponseWriter, r *http.Request) {
-	m, err := strconv.Atoi(r.PathValue("m"))
-	v.mu.Lock()
-	var e *entry
-	if err == nil {
-		e, err = v.entry(m)
-	}
-	var d machineDetail
-	if err == nil {
-		d = v.detail(m, e)
-	}
-	v.mu.Unlock()
-	if err != nil {
-		http.Error(w, "viewer: "+strings.TrimPrefix(err.Error(), "viewer: "), http.StatusNotFound)
+	e, ok := v.pathEntry(w, r)
+	if !ok {
 		return
 	}
+	m, _ := strconv.Atoi(r.PathValue("m"))
+	v.mu.Lock()
+	d := v.detail(m, e)
+	v.mu.Unlock()
 	writeJSON(w, d)
 }
 
