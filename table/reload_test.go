@@ -1,0 +1,104 @@
+package table_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/fsmforge/fsmforge/machine"
+	"github.com/fsmforge/fsmforge/table"
+)
+
+// TestReloadChart reloads running guard NPCs into a later version of their
+// chart, as hot reload does: the same outcome as a save of them loaded by
+// RemapAgents (TestRemapChart), in place, with their observers kept.
+func TestReloadChart(t *testing.T) {
+	npc, noise, calm := guardChart(t)
+	h := &seesHost{}
+	chars := make([]table.Agent[int], 3)
+	for i := range chars {
+		chars[i] = table.NewAgent(npc, i, h)
+	}
+	rec := machine.NewRecorder(16)
+	obs := rec.Register(npc.Describe())
+	chars[0].Observe(obs, 0)
+	chars[1].SetTime(1)
+	chars[1].Post(noise)
+	chars[1].Update(h)
+	h.frame = 1
+	chars[2].Post(noise)
+	chars[2].Update(h)
+	chars[2].Post(calm)
+	chars[2].Update(h)
+	chars[0].Post(noise)
+
+	v2 := npcV2(t)
+	m, err := table.Reload(v2, chars, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s table.Snapshot
+	chars[0].Snapshot(&s)
+	if chars[0].Table() != v2 || s.State != 0 || !slices.Equal(s.External, []table.TestID{3}) {
+		t.Errorf("npc 0: %+v; want patrol of the new table, with noise (now test 3) queued", s)
+	}
+	if o, id := chars[0].Observer(); o != obs || id != 0 {
+		t.Errorf("npc 0 lost its observer")
+	}
+	chars[1].Snapshot(&s)
+	if chars[1].Name() != "patrol" || len(s.Timers) != 1 || s.Timers[0].Event != 1 {
+		t.Errorf("npc 1: in %s, timers %+v; want the fallback patrol, giveUp (now test 1) pending", chars[1].Name(), s.Timers)
+	}
+	if len(m.Moved) != 1 || m.Moved[0] != (machine.Moved{Entity: 1, From: "aim", To: 0}) {
+		t.Errorf("Moved = %+v; want npc 1, moved from aim to patrol", m.Moved)
+	}
+}
+
+// TestReloadFlat reloads goombas mid-run into a table whose walkRight is
+// gone, with a fallback named: the others keep their states by name.
+func TestReloadFlat(t *testing.T) {
+	_, _, as := goombasMidRun(t, 40, 300)
+	before := make([]string, len(as))
+	for i := range as {
+		before[i] = as[i].Name()
+	}
+	v2 := goombaV2(t)
+	m, err := table.Reload(v2, as, "dying")
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := 0
+	for i := range as {
+		switch {
+		case before[i] == "walkRight":
+			if as[i].Name() != "dying" {
+				t.Errorf("goomba %d: from walkRight (gone) to %s, want the fallback dying", i, as[i].Name())
+			}
+			moved++
+		case as[i].Name() != before[i] && !as[i].Done():
+			t.Errorf("goomba %d: from %s to %s", i, before[i], as[i].Name())
+		}
+	}
+	if moved == 0 || len(m.Moved) != moved {
+		t.Errorf("%d goombas in walkRight, Moved holds %d", moved, len(m.Moved))
+	}
+	if _, err := table.Reload(v2, as, "nowhere"); err == nil {
+		t.Error("Reload with a fallback the table lacks succeeded")
+	}
+}
+
+// TestReloadRefuses checks that agents of two tables are refused, and
+// left as they were.
+func TestReloadRefuses(t *testing.T) {
+	a := mustSpec(t, "a x b\nb x a")
+	b := mustSpec(t, "c x d")
+	agents := []table.Agent[int]{table.NewAgent(a, 0, nil), table.NewAgent(b, 1, nil)}
+	if _, err := table.Reload(b, agents, ""); err == nil {
+		t.Fatal("Reload of agents of two tables succeeded")
+	}
+	if agents[0].Table() != a || agents[1].Table() != b {
+		t.Error("a refused Reload changed the agents")
+	}
+	if _, err := table.Reload(b, []table.Agent[int]{{}}, ""); err == nil {
+		t.Error("Reload of a zero agent succeeded")
+	}
+}
