@@ -51,14 +51,22 @@ func (l *demoLive) viewer() *viewer.Viewer {
 // viewer's frame boundary, until ctx ends (an interrupt: not an error) or
 // step fails.
 func (l *demoLive) run(ctx context.Context, name string, v *viewer.Viewer, stdout io.Writer, step func(tick uint64) error) error {
+	return serveFrames(ctx, v, stdout, "fsmforge demo "+name+": the viewer is at %s\n(interrupt, Ctrl-C, to stop)\n", l.tps, step)
+}
+
+// serveFrames serves v, prints banner with the page's URL, and calls step
+// once per tick, tps times a second, at the viewer's frame boundary (where
+// a paused game waits), until ctx ends (an interrupt: not an error) or
+// step fails. Demos run live so, and so does the simulator.
+func serveFrames(ctx context.Context, v *viewer.Viewer, stdout io.Writer, banner string, tps float64, step func(tick uint64) error) error {
 	url, err := v.Start()
 	if err != nil {
 		return err
 	}
 	defer v.Close()
-	fmt.Fprintf(stdout, "fsmforge demo %s: the viewer is at %s\n(interrupt, Ctrl-C, to stop)\n", name, url)
+	fmt.Fprintf(stdout, banner, url)
 	go func() { <-ctx.Done(); v.Close() }()
-	every := time.Duration(float64(time.Second) / l.tps)
+	every := time.Duration(float64(time.Second) / tps)
 	next := time.Now()
 	for tick := uint64(0); ctx.Err() == nil; tick++ {
 		v.Frame(tick)
@@ -75,7 +83,7 @@ func (l *demoLive) run(ctx context.Context, name string, v *viewer.Viewer, stdou
 			case <-time.After(wait):
 			}
 		} else {
-			next = time.Now() // behind: do not rush to catch up
+			next = time.Now() // behind, or paused: do not rush to catch up
 		}
 	}
 	return nil

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/fsmforge/fsmforge/viewer"
 )
@@ -70,28 +69,13 @@ Flags:
 	v := viewer.New(opt)
 	name := strings.TrimSuffix(filepath.Base(files[0]), filepath.Ext(files[0]))
 	v.Add(name, sim, viewer.FromCompile(c, res))
-	url, err := v.Start()
-	if err != nil {
-		return err
-	}
-	defer v.Close()
-	fmt.Fprintf(stdout, "fsmforge view: %s: %s\nOpen it in a browser; interrupt (Ctrl-C) to stop.\n", files[0], url)
-	go func() { <-ctx.Done(); v.Close() }()
-	every := time.Duration(float64(time.Second) / *tps)
-	for tick := uint64(0); ctx.Err() == nil; tick++ {
-		v.Frame(tick) // waits while paused: the page steps or resumes
-		if ctx.Err() != nil {
-			break
-		}
+	banner := "fsmforge view: " + strings.ReplaceAll(files[0], "%", "%%") + ": %s\nOpen it in a browser; interrupt (Ctrl-C) to stop.\n"
+	return serveFrames(ctx, v, stdout, banner, *tps, func(uint64) error {
 		if _, err := sim.Step(); err != nil {
-			v.Report(0, 0, err)
+			v.Report(0, 0, err) // the page shows it; the designer goes on
 		}
-		select {
-		case <-ctx.Done():
-		case <-time.After(every):
-		}
-	}
-	return nil
+		return nil
+	})
 }
 
 // viewRecording serves the recording at path until ctx ends.

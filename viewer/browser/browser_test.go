@@ -177,6 +177,20 @@ func (lv *level) run(ctx context.Context) {
 	}
 }
 
+// runGame runs a game loop until the test ends: the viewer's frame, then
+// step, then a pause.
+func runGame(t *testing.T, v *viewer.Viewer, step func(), pause time.Duration) {
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	go func() {
+		for tick := uint64(0); ctx.Err() == nil; tick++ {
+			v.Frame(tick)
+			step()
+			time.Sleep(pause)
+		}
+	}()
+}
+
 // serve serves v until the test ends, closing the page's stream first.
 func serve(t *testing.T, v *viewer.Viewer) *httptest.Server {
 	srv := httptest.NewServer(v.Handler())
@@ -329,14 +343,7 @@ func TestSimulator(t *testing.T) {
 	v := viewer.New(viewer.Options{Paused: true})
 	v.Add("goomba", sim, nil)
 	srv := serve(t, v)
-	gctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() {
-		for tick := uint64(0); gctx.Err() == nil; tick++ {
-			v.Frame(tick)
-			sim.Step()
-		}
-	}()
+	runGame(t, v, func() { sim.Step() }, 0)
 	open(t, ctx, srv.URL+"/#token="+v.Token())
 	poll(t, ctx, "the simulator's tests", `document.getElementById('hold-0') !== null`)
 	poll(t, ctx, "walkLeft", `document.querySelector('#agent').dataset.state === 'walkLeft'`)
@@ -360,15 +367,7 @@ func TestCrowdHeatMap(t *testing.T) {
 	v := viewer.New(viewer.Options{})
 	v.Add("horde", viewer.Crowd(m), nil)
 	srv := serve(t, v)
-	gctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	go func() {
-		for tick := uint64(0); gctx.Err() == nil; tick++ {
-			v.Frame(tick)
-			m.Step()
-			time.Sleep(10 * time.Millisecond)
-		}
-	}()
+	runGame(t, v, func() { m.Step() }, 10*time.Millisecond)
 	open(t, ctx, srv.URL+"/#token="+v.Token())
 	poll(t, ctx, "the counts", `document.getElementById('count-0') && document.getElementById('count-0').textContent !== ''`)
 	click(t, ctx, "#pause")
