@@ -3,6 +3,8 @@ package table
 import (
 	"errors"
 	"fmt"
+	"iter"
+	"slices"
 
 	"github.com/fsmforge/fsmforge/machine"
 )
@@ -23,7 +25,9 @@ import (
 // agent, agents of two tables, an agent that cannot be moved) agents are
 // left as they were. It must not run while an agent updates. It costs a
 // snapshot and a restore per agent, and allocates them. The mapping it
-// returns is the one hot reload reports (see package machine's Mapping).
+// returns is the one hot reload reports (see package machine's Mapping);
+// [PrepareReload] is the same move with the caller's mapping, in two
+// steps.
 func Reload[E any](t *Table, agents []Agent[E], fallback string) (*machine.Mapping, error) {
 	if t == nil || len(t.states) == 0 {
 		return nil, errors.New("table: Reload: the new table has no states")
@@ -36,11 +40,6 @@ func Reload[E any](t *Table, agents []Agent[E], fallback string) (*machine.Mappi
 	if old == nil {
 		return nil, errors.New("table: Reload: agent 0 has no table (a zero Agent)")
 	}
-	for i := range agents {
-		if agents[i].table != old {
-			return nil, fmt.Errorf("table: Reload: agent %d runs another table than agent 0 (%q, not %q): reload each table's agents apart", i, agents[i].table.Name(), old.Name())
-		}
-	}
 	od, nd := old.Describe(), t.Describe()
 	m := machine.MappingBetween(&od, &nd)
 	if fallback != "" {
@@ -50,21 +49,91 @@ func Reload[E any](t *Table, agents []Agent[E], fallback string) (*machine.Mappi
 		}
 		m.Fallback = machine.StateID(q)
 	}
-	h := old.header()
-	tests, timers := t.renumbering(&h)
-	moved := make([]Agent[E], len(agents))
-	var s Snapshot
-	for i := range agents {
-		agents[i].Snapshot(&s)
-		if err := remapInto(&moved[i], t, agents[i].entity, &s, m, tests, timers, uint64(i), h.states); err != nil {
-			return nil, fmt.Errorf("table: Reload (table %q onto %q): agent %d: %w", old.Name(), t.Name(), i, err)
+	commit, err := PrepareReload(t, func(yield func(*Agent[E]) bool) {
+		for i := range agents {
+			if !yield(&agents[i]) {
+				return
+			}
 		}
-		if o, id := agents[i].Observer(); o != nil {
+	}, m)
+	if err != nil {
+		return nil, err
+	}
+	commit()
+	return m, nil
+}
+
+// PrepareReload readies the move of agents, which all run one table, onto
+// t, a new version of it, as [Reload] moves them, with the caller's
+// mapping m from the old table's states and tests (its Describe) to t's:
+// a mapping made by [machine.MappingBetween] and then changed, say to follow a
+// state the designer renamed, or to send the agents of a removed state to
+// a fallback of the game's choosing. It changes nothing, and returns the
+// function that moves the agents, which cannot fail; the agents must not
+// change between the two (call both at one frame boundary). The agents
+// are numbered in the order agents yields them, as Reload numbers them in
+// m.Moved, and agents must yield the same agents to both steps' reads:
+// PrepareReload keeps the pointers it was given.
+//
+// It returns an error, and m.Moved as it was, when an agent is a zero
+// Agent, runs another table than the first, or cannot be moved (m does
+// not fit the agents' table: a state ID it maps out of t's range).
+func PrepareReload[E any](t *Table, agents iter.Seq[*Agent[E]], m *machine.Mapping) (commit func(), err error) {
+	if t == nil || len(t.states) == 0 {
+		return nil, errors.New("table: PrepareReload: the new table has no states")
+	}
+	if m == nil {
+		return nil, errors.New("table: PrepareReload: no mapping (make one with machine.MappingBetween)")
+	}
+	var (
+		old   *Table
+		at    []*Agent[E]
+		moved []Agent[E]
+		s     Snapshot
+	)
+	moves := len(m.Moved)
+	fail := func(err error) (func(), error) {
+		m.Moved = m.Moved[:moves]
+		return nil, err
+	}
+	var h saveHeader
+	var tests []TestID
+	var timers []TimerID
+	for a := range agents {
+		i := len(at)
+		switch {
+		case a == nil || a.table == nil:
+			return fail(fmt.Errorf("table: PrepareReload: agent %d has no table (a zero Agent)", i))
+		case old == nil:
+			old = a.table
+			if len(m.To) != len(old.states) {
+				return fail(fmt.Errorf("table: PrepareReload: the mapping maps %d states, table %q has %d: make it from the agents' table", len(m.To), old.Name(), len(old.states)))
+			}
+			for _, q := range slices.Concat(m.To, []machine.StateID{m.Fallback}) {
+				if q != machine.NoState && (q < 0 || int(q) >= len(t.states)) {
+					return fail(fmt.Errorf("table: PrepareReload: the mapping maps a state to %d, which table %q does not have (%d states)", q, t.Name(), len(t.states)))
+				}
+			}
+			h = old.header()
+			tests, timers = t.renumbering(&h)
+		case a.table != old:
+			return fail(fmt.Errorf("table: PrepareReload: agent %d runs another table than agent 0 (%q, not %q): reload each table's agents apart", i, a.table.Name(), old.Name()))
+		}
+		a.Snapshot(&s)
+		moved = append(moved, Agent[E]{})
+		if err := remapInto(&moved[i], t, a.entity, &s, m, tests, timers, uint64(i), h.states); err != nil {
+			return fail(fmt.Errorf("table: PrepareReload (table %q onto %q): agent %d: %w", old.Name(), t.Name(), i, err))
+		}
+		if o, id := a.Observer(); o != nil {
 			moved[i].Observe(o, id)
 		}
+		at = append(at, a)
 	}
-	copy(agents, moved)
-	return m, nil
+	return func() {
+		for i, a := range at {
+			*a = moved[i]
+		}
+	}, nil
 }
 
 // header returns what a save of t's agents says of t: its states', tests'

@@ -102,3 +102,61 @@ func TestReloadRefuses(t *testing.T) {
 		t.Error("Reload of a zero agent succeeded")
 	}
 }
+
+// TestPrepareReload moves agents with the caller's mapping, as hot reload
+// does to follow a state the designer renamed, in two steps: nothing
+// changes before the commit, and a mapping that does not fit is refused.
+func TestPrepareReload(t *testing.T) {
+	a := mustSpec(t, "a x b\nb x a")
+	v2 := mustSpec(t, "a x c\nc x a")
+	agents := []table.Agent[int]{table.NewAgent(a, 0, nil), table.NewAgent(a, 1, nil)}
+	if _, err := agents[1].Update(yes{}); err != nil {
+		t.Fatal(err)
+	}
+	seq := func(yield func(*table.Agent[int]) bool) {
+		for i := range agents {
+			if !yield(&agents[i]) {
+				return
+			}
+		}
+	}
+	od, nd := a.Describe(), v2.Describe()
+	m := machine.MappingBetween(&od, &nd)
+	bq, _ := a.LookupState("b")
+	cq, _ := v2.LookupState("c")
+	m.To[bq] = machine.StateID(cq) // b was renamed c
+	commit, err := table.PrepareReload(v2, seq, m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if agents[1].Table() != a || agents[1].Name() != "b" {
+		t.Fatal("PrepareReload changed an agent before the commit")
+	}
+	commit()
+	if agents[0].Name() != "a" || agents[1].Name() != "c" || agents[1].Table() != v2 || len(m.Moved) != 0 {
+		t.Errorf("after the commit: %s, %s, moved %v; want a, c (renamed), none moved", agents[0].Name(), agents[1].Name(), m.Moved)
+	}
+
+	for _, bad := range []struct {
+		name string
+		m    *machine.Mapping
+	}{
+		{"no mapping", nil},
+		{"another table's", machine.MappingBetween(&nd, &od)},
+		{"a state out of range", &machine.Mapping{To: []machine.StateID{0, 7}, Old: []string{"a", "c"}}},
+	} {
+		if bad.name == "another table's" {
+			bad.m.To = append(bad.m.To, 0) // three states: not v2's two
+			bad.m.Old = append(bad.m.Old, "z")
+		}
+		if _, err := table.PrepareReload(a, seq, bad.m); err == nil {
+			t.Errorf("%s: PrepareReload succeeded", bad.name)
+		}
+	}
+}
+
+// yes answers every test true.
+type yes struct{}
+
+func (yes) Test(int, table.TestID) bool             { return true }
+func (yes) Do(int, table.PropertyID, table.ValueID) {}
