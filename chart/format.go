@@ -127,6 +127,21 @@ func Read(r io.Reader, name string, opt ReadOptions) (*Chart, error) {
 	if opt.File == "" {
 		opt.File = name
 	}
+	// A reader of bytes in memory (a *bytes.Reader, a *strings.Reader) is
+	// given to the format as it is, so that it reads it in one piece.
+	if ra, ok := r.(interface {
+		io.ReaderAt
+		Len() int
+		Size() int64
+	}); ok && int64(ra.Len()) == ra.Size() {
+		head := make([]byte, min(int64(SniffLen), ra.Size()))
+		n, _ := ra.ReadAt(head, 0)
+		format, err := detect(head[:n], name, opt.File)
+		if err != nil {
+			return nil, err
+		}
+		return format.Read(r, opt)
+	}
 	br := bufio.NewReaderSize(r, SniffLen)
 	head, err := br.Peek(SniffLen)
 	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
