@@ -30,10 +30,13 @@ type frameView struct {
 	Machines []machineView `json:"machines"`
 	Agents   []Agent       `json:"agents"`             // the agents the pages follow
 	Problems []Problem     `json:"problems,omitempty"` // the errors the game reported
+	Reloads  []Reload      `json:"reloads,omitempty"`  // the last new versions of machines shown, oldest first; only when they changed (see events)
 	Recorded uint64        `json:"recorded"`           // transitions recorded so far
 	// Breaks lists the breakpoints set: each machine's states and
 	// transitions.
 	Breaks []breaks `json:"breaks"`
+
+	reloaded uint64 // the reloads shown so far
 }
 
 // breaks is one machine's breakpoints, in a frame's view.
@@ -48,6 +51,9 @@ type machineView struct {
 	Counts    []int           `json:"counts"`          // agents in each state
 	Rates     []machine.Count `json:"rates,omitempty"` // a crowd's transitions in the frame
 	Recording bool            `json:"recording"`       // its events are recorded
+	Version   int             `json:"version"`         // the version of the machine the game runs (see Viewer.Reloaded)
+	Refused   string          `json:"refused,omitempty"`
+	since     uint64          // the transitions recorded before the version began
 }
 
 // publish makes the view of the frame and wakes the streams, when there
@@ -64,7 +70,8 @@ func (v *Viewer) publish() {
 	for i, e := range v.machines {
 		clear(e.counts)
 		e.src.Counts(e.counts)
-		mv := machineView{Agents: e.src.Len(), Counts: append([]int(nil), e.counts...), Recording: e.record}
+		mv := machineView{Agents: e.src.Len(), Counts: append([]int(nil), e.counts...), Recording: e.record,
+			Version: e.version, Refused: e.refused, since: e.since}
 		if r, ok := e.src.(Rater); ok {
 			e.rates = r.Transitions(e.rates[:0])
 			mv.Rates = append([]machine.Count(nil), e.rates...)
@@ -83,6 +90,7 @@ func (v *Viewer) publish() {
 		}
 	}
 	fv.Problems = append([]Problem(nil), v.problems...)
+	fv.Reloads, fv.reloaded = append([]Reload(nil), v.reloads...), v.reloaded
 	fv.Breaks = make([]breaks, len(v.machines))
 	for i := range fv.Breaks {
 		fv.Breaks[i] = breaks{States: []int{}, Transitions: []int{}}
@@ -102,6 +110,34 @@ func (v *Viewer) publish() {
 	v.view = fv
 	close(v.changed)
 	v.changed = make(chan struct{})
+}
+
+// fresh reports whether fv shows the version of every machine it shows
+// that the game runs; v.mu is held. A view is stale when a machine was
+// reloaded while no page watched: the next frame's view is the one to
+// send.
+func (v *Viewer) fresh(fv *frameView) bool {
+	for i, mv := range fv.Machines {
+		if i < len(v.machines) && mv.Version != v.machines[i].version {
+			return false
+		}
+	}
+	return true
+}
+
+// current drops from evs, the transitions recorded up to seq, those of a
+// machine recorded before the version fv shows: they name an older
+// version's states.
+func (fv *frameView) current(evs []machine.Event, seq uint64) []machine.Event {
+	first := seq - uint64(len(evs))
+	out := evs[:0]
+	for i, ev := range evs {
+		if int(ev.Machine) < len(fv.Machines) && first+uint64(i) < fv.Machines[ev.Machine].since {
+			continue
+		}
+		out = append(out, ev)
+	}
+	return out
 }
 
 // Handler returns the viewer's HTTP handler: the page and its API (see the
@@ -173,8 +209,11 @@ func (v *Viewer) command(f func(r *http.Request) error) http.HandlerFunc {
 		}
 		if err := f(r); err != nil {
 			status := http.StatusBadRequest
-			if errors.Is(err, errNoFrame) {
+			switch {
+			case errors.Is(err, errNoFrame):
 				status = http.StatusServiceUnavailable
+			case errors.Is(err, errReloaded):
+				status = http.StatusConflict
 			}
 			http.Error(w, err.Error(), status)
 			return
@@ -207,6 +246,7 @@ func (v *Viewer) breakpoint(r *http.Request) error {
 		State      *int32 `json:"state"`
 		Transition *int32 `json:"transition"`
 		On         bool   `json:"on"`
+		Version    int    `json:"version"` // the machine's version the IDs are of; 0: the current one
 	}
 	if err := readJSON(r, &req); err != nil {
 		return err
@@ -216,6 +256,9 @@ func (v *Viewer) breakpoint(r *http.Request) error {
 	e, err := v.entry(req.Machine)
 	if err != nil {
 		return err
+	}
+	if req.Version != 0 && req.Version != e.version {
+		return errReloaded
 	}
 	b := &breakSet{states: map[pick]bool{}, transitions: map[pick]bool{}}
 	if old := v.bps.Load(); old != nil {
@@ -272,14 +315,16 @@ func (v *Viewer) hold(r *http.Request) error {
 }
 
 // agentCommand reads a command to an agent, {"machine", "agent",
-// "trigger", "on"}, and runs what prepare makes of it on the game's
-// goroutine at the next frame.
+// "trigger", "on", "version"}, and runs what prepare makes of it on the
+// game's goroutine at the next frame, unless the machine was reloaded in
+// the meantime (or since the version the command names).
 func (v *Viewer) agentCommand(r *http.Request, prepare func(e *entry, agent uint64, trigger int32, on bool) (func() error, error)) error {
 	var req struct {
 		Machine int    `json:"machine"`
 		Agent   uint64 `json:"agent"`
 		Trigger int32  `json:"trigger"`
 		On      bool   `json:"on"`
+		Version int    `json:"version"` // the machine's version the trigger is of; 0: the current one
 	}
 	if err := readJSON(r, &req); err != nil {
 		return err
@@ -287,7 +332,13 @@ func (v *Viewer) agentCommand(r *http.Request, prepare func(e *entry, agent uint
 	v.mu.Lock()
 	e, err := v.entry(req.Machine)
 	var run func() error
-	if err == nil {
+	var version int
+	switch {
+	case err != nil:
+	case req.Version != 0 && req.Version != e.version:
+		err = errReloaded
+	default:
+		version = e.version
 		run, err = prepare(e, req.Agent, req.Trigger, req.On)
 	}
 	v.mu.Unlock()
@@ -295,7 +346,7 @@ func (v *Viewer) agentCommand(r *http.Request, prepare func(e *entry, agent uint
 		return err
 	}
 	var rerr error
-	if err := v.do(func() { rerr = run() }, 5*time.Second); err != nil {
+	if err := v.do(func() { rerr = e.unless(version, run) }, 5*time.Second); err != nil {
 		return err
 	}
 	return rerr
@@ -322,6 +373,15 @@ func (v *Viewer) record(r *http.Request) error {
 	return nil
 }
 
+// unless runs f, on the game's goroutine, unless e is no more the
+// version given, which f was made for.
+func (e *entry) unless(version int, f func() error) error {
+	if e.version != version {
+		return errReloaded
+	}
+	return f()
+}
+
 // entry returns machine m; v.mu is held.
 func (v *Viewer) entry(m int) (*entry, error) {
 	if m < 0 || m >= len(v.machines) {
@@ -332,11 +392,13 @@ func (v *Viewer) entry(m int) (*entry, error) {
 
 // machineInfo is a machine in the list GET /api/machines returns.
 type machineInfo struct {
-	ID     int    `json:"id"`
-	Name   string `json:"name"`
-	Kind   string `json:"kind"`
-	States int    `json:"states"`
-	Agents int    `json:"agents"`
+	ID      int    `json:"id"`
+	Name    string `json:"name"`
+	Kind    string `json:"kind"`
+	States  int    `json:"states"`
+	Agents  int    `json:"agents"`
+	Version int    `json:"version"`           // 1 as added, one more at each Viewer.Reloaded
+	Refused string `json:"refused,omitempty"` // why its last new version was refused (Viewer.Refused)
 }
 
 func (v *Viewer) listMachines(w http.ResponseWriter, r *http.Request) {
@@ -347,7 +409,7 @@ func (v *Viewer) listMachines(w http.ResponseWriter, r *http.Request) {
 		if i < len(v.view.Machines) {
 			n = v.view.Machines[i].Agents
 		}
-		out[i] = machineInfo{ID: i, Name: e.name, Kind: e.desc.Kind.String(), States: len(e.desc.States), Agents: n}
+		out[i] = machineInfo{ID: i, Name: e.name, Kind: e.desc.Kind.String(), States: len(e.desc.States), Agents: n, Version: e.version, Refused: e.refused}
 	}
 	v.mu.Unlock()
 	writeJSON(w, out)
@@ -370,7 +432,7 @@ func (v *Viewer) detail(i int, e *entry) machineDetail {
 		holdable = c.canHold()
 	}
 	_, simulated := e.src.(*Sim)
-	return machineDetail{machineInfo: machineInfo{ID: i, Name: e.name, Kind: e.desc.Kind.String(), States: len(e.desc.States)},
+	return machineDetail{machineInfo: machineInfo{ID: i, Name: e.name, Kind: e.desc.Kind.String(), States: len(e.desc.States), Version: e.version, Refused: e.refused},
 		Description: e.desc, Layout: e.layout, Postable: postable, Holdable: holdable, Simulated: simulated}
 }
 
@@ -393,10 +455,13 @@ func (v *Viewer) listAgents(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
+	v.mu.Lock()
+	states, version := len(e.desc.States), e.version
+	v.mu.Unlock()
 	st := machine.NoState
 	if s := r.URL.Query().Get("state"); s != "" {
 		n, err := strconv.Atoi(s)
-		if err != nil || n < 0 || n >= len(e.desc.States) {
+		if err != nil || n < 0 || n >= states {
 			http.Error(w, "viewer: state "+strconv.Quote(s)+" is not a state ID of the machine", http.StatusBadRequest)
 			return
 		}
@@ -409,8 +474,15 @@ func (v *Viewer) listAgents(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	ids := []uint64{}
-	if err := v.do(func() { ids = e.src.Agents(st, max, ids) }, 5*time.Second); err != nil {
+	var rerr error
+	if err := v.do(func() {
+		rerr = e.unless(version, func() error { ids = e.src.Agents(st, max, ids); return nil })
+	}, 5*time.Second); err != nil {
 		http.Error(w, err.Error(), http.StatusServiceUnavailable)
+		return
+	}
+	if rerr != nil {
+		http.Error(w, rerr.Error(), http.StatusConflict)
 		return
 	}
 	writeJSON(w, ids)
@@ -465,7 +537,8 @@ const maxStreamEvents = 4096
 
 // events streams the frames as server-sent events: each message a JSON
 // object, the frame's view with the transitions recorded since the last
-// message ("events"). ?watch=0:7&watch=1:3 follows agents: each frame's
+// message ("events"), and the list of reloads in the first message and
+// whenever it changed. ?watch=0:7&watch=1:3 follows agents: each frame's
 // view carries their state; ?since=N starts the events after the first N
 // recorded (the recording's total), so that a page that read the recording
 // misses none.
@@ -520,18 +593,39 @@ func (v *Viewer) events(w http.ResponseWriter, r *http.Request) {
 		seq = n // the page read the recording up to there
 	}
 	var evs []machine.Event
+	var reloaded uint64 // the reloads the stream sent
 	keep := time.NewTicker(15 * time.Second)
 	defer keep.Stop()
+	// send sends the latest frame's view with the transitions recorded
+	// since the last message, read together under v.mu, so that a reload
+	// (applied under it) falls between two messages: the transitions a
+	// message carries are all of the versions its view shows. A view
+	// older than a reload is not sent: the next frame's is.
 	send := func() bool {
-		evs, seq = v.rec.Since(seq, evs[:0])
-		if len(evs) > maxStreamEvents {
-			evs = evs[len(evs)-maxStreamEvents:]
+		v.mu.Lock()
+		ch, fv = v.changed, v.view
+		if !v.fresh(fv) {
+			v.mu.Unlock()
+			return true
 		}
+		if total := v.rec.Total(); total > seq && total-seq > maxStreamEvents {
+			seq = total - maxStreamEvents
+		}
+		evs, seq = v.rec.Since(seq, evs[:0])
+		v.mu.Unlock()
+		evs = fv.current(evs, seq)
+		msg := fv
+		if fv.reloaded == reloaded {
+			cp := *fv
+			cp.Reloads = nil // sent already
+			msg = &cp
+		}
+		reloaded = fv.reloaded
 		b, err := json.Marshal(struct {
 			*frameView
 			Events []machine.Event `json:"events"`
 			Seq    uint64          `json:"seq"` // transitions recorded up to the last of Events: ?since= for a new stream
-		}{fv, evs, seq})
+		}{msg, evs, seq})
 		if err != nil {
 			return false
 		}
@@ -556,9 +650,6 @@ func (v *Viewer) events(w http.ResponseWriter, r *http.Request) {
 			continue
 		case <-ch:
 		}
-		v.mu.Lock()
-		ch, fv = v.changed, v.view
-		v.mu.Unlock()
 		if !send() {
 			return
 		}
@@ -612,13 +703,25 @@ type Recording struct {
 }
 
 func (v *Viewer) recording(w http.ResponseWriter, r *http.Request) {
+	// The transitions first, then the machines: a machine reloaded in
+	// between has its transitions, all recorded before, left out below.
 	var rec Recording
+	rec.Events, rec.Total = v.rec.Since(0, nil)
 	v.mu.Lock()
+	since := make([]uint64, len(v.machines))
 	for i, e := range v.machines {
 		rec.Machines = append(rec.Machines, v.detail(i, e))
+		since[i] = e.since
 	}
 	v.mu.Unlock()
-	rec.Events, rec.Total = v.rec.Since(0, nil)
+	first := rec.Total - uint64(len(rec.Events))
+	kept := rec.Events[:0]
+	for i, ev := range rec.Events {
+		if int(ev.Machine) >= len(since) || first+uint64(i) >= since[ev.Machine] {
+			kept = append(kept, ev)
+		}
+	}
+	rec.Events = kept
 	// ?machine=M&last=N: the last N transitions of machine M only, what a
 	// page opening shows of the past.
 	if m, err := strconv.Atoi(r.URL.Query().Get("machine")); err == nil {

@@ -33,6 +33,28 @@
 // got (a chain limit, a stack error) where it happened. [WithTelegrams]
 // adds the telegrams a dispatcher holds for each agent to its view.
 //
+// # Hot reload
+//
+// A game that reloads a drawing while it runs (package reload) moves its
+// agents onto the new version at a frame boundary and calls
+// [Viewer.Reloaded] with the new version's Source, drawing and a report of
+// what changed: from the next Frame the page draws the new states where
+// the designer put them, counts agents in them, keeps the breakpoints
+// whose state or transition is still there (by name), follows the same
+// agent if it is still there, and lists the report among the last 16
+// reloads. A drawing that does not compile is [Viewer.Refused]: the page
+// shows its errors, with their positions and hints, over the drawing
+// until the next version. [Viewer.Replace] is for a source of the same
+// description (a level started again).
+//
+// Each machine has a version, 1 as added and one more at each reload. A
+// reload starts the machine's timeline again: the transitions of the
+// machine recorded before it name the old version's states, and the
+// recording and the event stream leave them out, so that every transition
+// they give is of the version they describe. (The flight recorder
+// [Viewer.Recorder] keeps them, and its Machines the description of the
+// first version.)
+//
 // The page sends a message or an event to the agent it follows (a click on
 // its transition, or its button); it makes a polled test hold for it when
 // the game's host lets it: table agents updated with the host
@@ -40,8 +62,9 @@
 //
 // # Costs
 //
-// With no page watching, Frame is an atomic load, and the machines carry
-// no observer: an update costs what it costs without the viewer. While a
+// With no page watching, Frame is an atomic load (but at a frame that
+// shows a new version, [Viewer.Reloaded]), and the machines carry no
+// observer: an update costs what it costs without the viewer. While a
 // page watches, the viewer attaches an observer to each machine that
 // records its transitions in a flight recorder ([machine.Recorder], the
 // last Options.Record of them) and checks the breakpoints, and each frame
@@ -77,23 +100,40 @@
 // agents' IDs as their Source numbers them, states and transitions by
 // their index in the machine's description.
 //
-//	GET  /api/machines                 [{id, name, kind, states, agents}]: agents as of the last frame a page watched
-//	GET  /api/machines/{m}             {id, name, kind, states, description, layout, postable, holdable, simulated}
+//	GET  /api/machines                 [{id, name, kind, states, agents, version, refused}]: agents as of the last frame a page watched
+//	GET  /api/machines/{m}             {id, name, kind, states, agents, version, refused, description, layout, postable, holdable, simulated}
 //	GET  /api/machines/{m}/agents      IDs of agents; ?state=S&max=N (default 100)
 //	GET  /api/machines/{m}/agents/{id} the agent (an [Agent]): state, active, previous, stack, history, pending, timers, telegrams, actions, holding, done, time
 //	GET  /api/events                   server-sent events, one per frame; ?watch=M:ID (repeatable) follows agents, ?since=N starts after the first N transitions
-//	GET  /api/recording                the flight recording: {machines, events, total} (a [Recording])
+//	GET  /api/recording                the flight recording: {machines, events, total} (a [Recording]); ?machine=M&last=N: M's last N transitions only
 //	POST /api/pause, /api/resume, /api/step
-//	POST /api/breakpoints              {"machine": M, "state": S, "on": true} or "transition": T
-//	POST /api/post                     {"machine": M, "agent": ID, "trigger": T}: a message or event
-//	POST /api/hold                     {"machine": M, "agent": ID, "trigger": T, "on": true}: a polled test holds
+//	POST /api/breakpoints              {"machine": M, "state": S, "on": true} or "transition": T; "version": V (optional)
+//	POST /api/post                     {"machine": M, "agent": ID, "trigger": T}: a message or event; "version": V (optional)
+//	POST /api/hold                     {"machine": M, "agent": ID, "trigger": T, "on": true}: a polled test holds; "version": V (optional)
 //	POST /api/record                   {"machine": M, "on": true}: record its transitions
 //
 // Each event of /api/events is a frame: {tick, frame, paused, hit,
-// machines: [{agents, counts, rates, recording}], agents: [the followed
-// agents], problems, recorded, events: [the transitions recorded since the
-// last message], seq: the transitions recorded up to them}. The description is a [machine.Description], events are
-// [machine.Event] values, in JSON. A query that needs the machines (an
-// agent, the agents in a state) is answered at the next frame, or at once
-// when the game is paused.
+// machines: [{agents, counts, rates, recording, version, refused}],
+// agents: [the followed agents], problems, reloads, recorded, breaks,
+// events: [the transitions recorded since the last message], seq: the
+// transitions recorded up to them}. The description is a
+// [machine.Description], events are [machine.Event] values, in JSON. A
+// query that needs the machines (an agent, the agents in a state) is
+// answered at the next frame, or at once when the game is paused.
+//
+// A machine's version is 1 as added and one more at each
+// [Viewer.Reloaded]; refused is why its last new version was refused
+// ([Viewer.Refused]), plain text of one or more lines (each error of the
+// drawing on a line, "file:line:col: ...", and its hint on the next,
+// after a tab and "hint: "), or absent. A frame's events are
+// all of the versions its machines say: a page that sees a machine's
+// version change reads GET /api/recording?machine=M again, whose machine
+// and transitions agree, and streams on from its total. reloads lists the
+// last 16 reloads, oldest first, each a [Reload]: {tick, machine, name,
+// version, report}; a stream sends it in its first message and in those
+// where it changed, and leaves it out of the others. A command's optional
+// "version" is the machine's
+// version its state, transition or trigger is of: a command for another
+// version than the game runs is refused with 409 Conflict, and so is a
+// query or command that waited for a frame at which the machine changed.
 package viewer

@@ -63,7 +63,8 @@ func Open(rec *Recording, opt Options) *Viewer {
 	v := New(opt)
 	v.replay = true
 	for _, m := range rec.Machines {
-		v.add(m.Name, &recorded{desc: m.Description}, &m.Description, m.Layout)
+		i := v.add(m.Name, &recorded{desc: m.Description}, &m.Description, m.Layout)
+		v.machines[i].version = max(m.Version, 1)
 	}
 	for _, ev := range rec.Events {
 		v.rec.SetTick(ev.Tick)

@@ -136,3 +136,28 @@ func (s *Sim) Hold(id uint64, trigger int32, on bool) error {
 type Holder interface {
 	Hold(id uint64, trigger int32, on bool) error
 }
+
+// PrepareReload readies the move of the simulated agent onto t, a new
+// version of its drawing (package reload calls it when the designer saves:
+// a *Sim is a reload.Target), as table.PrepareReload moves a game's
+// agents: it keeps its state, configuration, history, queued events and
+// timers, by name, and the tests held that t still has. It changes
+// nothing; the commit makes the move. The Sim stays the same pointer, so
+// that the viewer shows it as it was; give the viewer the new version with
+// Viewer.Reloaded.
+func (s *Sim) PrepareReload(t *table.Table, m *machine.Mapping) (commit func(), err error) {
+	move, err := table.PrepareReload(t, func(yield func(*table.Agent[*Sim]) bool) { yield(&s.agent) }, m)
+	if err != nil {
+		return nil, err
+	}
+	holds := make([]bool, t.NumTests())
+	for id, on := range s.holds {
+		if to, ok := m.Trigger(int32(id)); on && ok && int(to) < len(holds) {
+			holds[to] = true
+		}
+	}
+	return func() {
+		move()
+		s.t, s.holds = t, holds
+	}, nil
+}

@@ -58,6 +58,7 @@ type Viewer struct {
 
 	mu       sync.Mutex
 	wake     *sync.Cond // tells a paused Frame that a command came
+	idle     func()     // WhilePaused's
 	machines []*entry
 	queue    []func()     // work for the game's goroutine: commands and queries
 	paused   bool         // the game waits in Frame
@@ -70,9 +71,12 @@ type Viewer struct {
 	changed  chan struct{}
 	problems []Problem
 	lastHit  *Hit
-	closed   bool   // Close was called: nothing waits any more
-	replay   bool   // a recording's viewer (Open): no game calls Frame
-	gen      uint64 // counts the times the last stream closed, for the grace before resuming
+	pending  []*pendingReload // new versions the next frame shows (Reloaded)
+	reloads  []Reload         // the last maxReloads shown
+	reloaded uint64           // the reloads shown so far
+	closed   bool             // Close was called: nothing waits any more
+	replay   bool             // a recording's viewer (Open): no game calls Frame
+	gen      uint64           // counts the times the last stream closed, for the grace before resuming
 
 	busy atomic.Bool              // Frame has something to do
 	bps  atomic.Pointer[breakSet] // the breakpoints, or nil
@@ -91,6 +95,12 @@ type entry struct {
 	on     bool // its observer is attached
 	counts []int
 	rates  []machine.Count
+	// version counts the machine's versions, from 1 at Add; since is the
+	// number of transitions recorded (of every machine) when the version
+	// began: the machine's before it are an older version's.
+	version int
+	since   uint64
+	refused string // why its last new version was refused (Refused), or ""
 }
 
 // pick is an agent a stream follows.
@@ -136,7 +146,7 @@ func (v *Viewer) Add(name string, s Source, drawing *Drawing) int {
 
 // add registers machine s, which d describes, drawn as l.
 func (v *Viewer) add(name string, s Source, d *machine.Description, l Layout) int {
-	e := &entry{name: name, src: s, desc: *d, layout: l, counts: make([]int, len(d.States))}
+	e := &entry{name: name, src: s, desc: *d, layout: l, counts: make([]int, len(d.States)), version: 1}
 	_, rater := s.(Rater)
 	e.record = !rater
 	v.mu.Lock()
@@ -150,14 +160,15 @@ func (v *Viewer) add(name string, s Source, d *machine.Description, l Layout) in
 // the next frame: a game that starts a level again, with new agents and
 // perhaps a new definition object, keeps its machine on the page. s must
 // run a machine of the same description (Describe); Replace panics if it
-// describes another number of states.
+// describes another number of states (a new version of the machine is
+// [Viewer.Reloaded]'s), or if m is not a machine's number.
 func (v *Viewer) Replace(m int, s Source) {
 	d := s.Describe()
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	e := v.machines[m]
+	e := v.mustEntry("Replace", m)
 	if len(d.States) != len(e.desc.States) {
-		panic(fmt.Sprintf("viewer: Replace(%d): the new source has %d states, machine %q %d", m, len(d.States), e.name, len(e.desc.States)))
+		panic(fmt.Sprintf("viewer: Replace(%d): the new source has %d states, machine %q %d (a new version of a machine is Reloaded's)", m, len(d.States), e.name, len(e.desc.States)))
 	}
 	if e.on {
 		e.src.Observe(nil) // safe: the old agents are the game's no more
@@ -183,10 +194,17 @@ func (v *Viewer) Frame(tick uint64) {
 	if h := v.hit.Swap(nil); h != nil && v.streams > 0 {
 		v.paused, v.steps, v.lastHit = true, 0, h
 	}
+	v.applyReloads()
 	v.runQueue()
 	v.publish()
 	for v.paused && v.steps == 0 && (v.streams > 0 || v.opt.Paused) && !v.closed {
 		v.wake.Wait()
+		if f := v.idle; f != nil {
+			v.mu.Unlock()
+			f()
+			v.mu.Lock()
+		}
+		v.applyReloads()
 		v.runQueue()
 		v.publish()
 	}
@@ -194,6 +212,28 @@ func (v *Viewer) Frame(tick uint64) {
 		v.steps--
 	}
 	v.setBusy()
+}
+
+// WhilePaused makes f run on the game's goroutine each time a Frame that
+// waits, paused from the page, wakes: at each command, and at each Wake.
+// The game stands at its frame boundary then, so f may change its
+// machines, as hot reload does when it swaps in a drawing saved while the
+// game is paused (package reload sets it). f runs with no lock held and
+// may call the viewer's methods; it replaces the f set before, and nil
+// takes it away. Set it before the game's first Frame.
+func (v *Viewer) WhilePaused(f func()) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.idle = f
+}
+
+// Wake wakes a Frame that waits, paused from the page, so that it runs the
+// function WhilePaused set, then waits again. It may be called from any
+// goroutine; without a paused Frame it does nothing.
+func (v *Viewer) Wake() {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.wake.Broadcast()
 }
 
 // runQueue runs the work queued for the game's goroutine, then attaches
@@ -225,7 +265,7 @@ func (v *Viewer) runQueue() {
 // setBusy sets whether Frame has work: a stream open, work queued, or
 // observers to take away.
 func (v *Viewer) setBusy() {
-	busy := v.streams > 0 || len(v.queue) > 0 || v.paused && v.opt.Paused
+	busy := v.streams > 0 || len(v.queue) > 0 || len(v.pending) > 0 || v.paused && v.opt.Paused
 	for _, e := range v.machines {
 		busy = busy || e.on
 	}

@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -19,7 +20,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/crowd"
+	"github.com/fsmforge/fsmforge/diag"
 	crowddemo "github.com/fsmforge/fsmforge/examples/crowd"
 	"github.com/fsmforge/fsmforge/examples/goomba"
 	"github.com/fsmforge/fsmforge/machine"
@@ -387,3 +390,146 @@ func TestCrowdHeatMap(t *testing.T) {
 		t.Error("state 0 holds monsters and has no heat colour")
 	}
 }
+
+// pacer is a goomba of TestReload: it walks between two walls span apart
+// and turns at each.
+type pacer struct{ x, dir int }
+
+type pacing struct{}
+
+func (pacing) Test(p *pacer, t table.TestID) bool {
+	switch t {
+	case 0:
+		return p.x <= -3
+	case 1:
+		return p.x >= 3
+	}
+	return false
+}
+
+func (pacing) Do(p *pacer, _ table.PropertyID, v table.ValueID) { p.dir = []int{-1, 1, 0}[v] }
+
+// pacers builds a version of TestReload's table: walkLeft first, then
+// right (the state that walks right, named so), then the others named,
+// each a state that a message of its own ("to" and its name) leads to
+// from both walking states.
+func pacers(t *testing.T, right string, others ...string) *table.Table {
+	var b table.Builder
+	b.Name = "goomba"
+	b.AddProperty("XMovement", "left", "right", "death")
+	left, rightWall := b.AddTest("hitLeft", ""), b.AddTest("hitRight", "")
+	wl := b.AddState("walkLeft", b.Action("XMovement", "left"))
+	wr := b.AddState(right, b.Action("XMovement", "right"))
+	for _, name := range others {
+		msg := b.AddMessage("to"+name, "")
+		q := b.AddState(name, b.Action("XMovement", "death"))
+		b.AddTransition(table.Transition{From: wl, Test: msg, To: q})
+		b.AddTransition(table.Transition{From: wr, Test: msg, To: q})
+	}
+	b.AddTransition(table.Transition{From: wl, Test: left, To: wr})
+	b.AddTransition(table.Transition{From: wr, Test: rightWall, To: wl})
+	tb, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tb
+}
+
+// TestReload reloads the machine a page shows while the game runs: a new
+// version with one state more and one renamed, drawn where its drawing
+// puts its states. Within a second the page draws the new state there,
+// the renamed one under its new name, lists the reload's report and still
+// follows its agent; then a refused drawing's errors show over the
+// drawing, with their positions and hints, until the next version.
+func TestReload(t *testing.T) {
+	ctx := browser(t)
+	old := pacers(t, "walkRight", "dying")
+	ps := make([]pacer, 4)
+	agents := make([]table.Agent[*pacer], len(ps))
+	for i := range ps {
+		ps[i].x = i - 2
+		agents[i] = table.NewAgent(old, &ps[i], pacing{})
+	}
+	v := viewer.New(viewer.Options{})
+	v.Add("goombas", viewer.TableAgents(old, viewer.Each(&agents)), nil)
+	srv := serve(t, v)
+	boundary := make(chan func())
+	runGame(t, v, func() {
+		select {
+		case f := <-boundary:
+			f() // after this frame's update: before the next Frame
+		default:
+		}
+		for i := range agents {
+			ps[i].x += ps[i].dir
+			agents[i].Update(pacing{})
+		}
+	}, 20*time.Millisecond)
+	open(t, ctx, srv.URL+"/#token="+v.Token())
+	poll(t, ctx, "the drawing", `document.querySelectorAll('#svg .state').length === 3`)
+	if err := chromedp.Do(ctx, chromedp.SetValue(chromedp.CSS("#pick"), "1")); err != nil {
+		t.Fatal(err)
+	}
+	click(t, ctx, "#pickform button")
+	poll(t, ctx, "agent 1 followed", `document.querySelector('#agent dl') !== null`)
+
+	// The new version: walkRight renamed strollRight, stunned added, each
+	// state drawn in a row where the designer put it.
+	nt := pacers(t, "strollRight", "dying", "stunned")
+	nd := nt.Describe()
+	c := &chart.Chart{}
+	dr := &viewer.Drawing{Chart: c, States: map[string]machine.StateID{}}
+	for i, s := range nd.States {
+		id := strconv.Itoa(i + 2)
+		c.States = append(c.States, chart.State{ID: id, Name: s.Name, Box: &chart.Box{X: 40 + 160*float64(i), Y: 60, W: 120, H: 50}})
+		dr.States[id] = machine.StateID(i)
+	}
+	report := "goomba.vdx: reloaded\nwalkRight renamed strollRight\nstunned added"
+	reloaded := make(chan time.Time)
+	boundary <- func() {
+		mp := machine.MappingBetween(ptr(old.Describe()), &nd)
+		mp.To[1] = 1 // walkRight is strollRight
+		commit, err := table.PrepareReload(nt, viewer.Each(&agents), mp)
+		if err != nil {
+			t.Error(err)
+			close(reloaded)
+			return
+		}
+		commit()
+		v.Reloaded(0, viewer.TableAgents(nt, viewer.Each(&agents)), dr, report)
+		reloaded <- time.Now()
+	}
+	at := <-reloaded
+	if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](`(() => {
+		const s = document.querySelector('#svg .state[data-name="stunned"]');
+		const r = document.getElementById('reloads');
+		return s !== null && r.checkVisibility() && r.textContent.includes('walkRight renamed strollRight');
+	})()`, chromedp.WithPollingTimeout(time.Second))); err != nil {
+		t.Fatalf("the page shows no state stunned and no report within a second of Reloaded: %v\nstates: %s", err,
+			eval[string](t, ctx, `[...document.querySelectorAll('#svg .state')].map(g => g.dataset.name).join(', ')`))
+	}
+	t.Logf("the page showed the new version %v after Reloaded", time.Since(at).Round(time.Millisecond))
+	if names := eval[[]string](t, ctx, `[...document.querySelectorAll('#svg .state')].map(g => g.dataset.name)`); !slices.Equal(names, []string{"walkLeft", "strollRight", "dying", "stunned"}) {
+		t.Errorf("the page draws %v, want walkLeft, strollRight, dying, stunned", names)
+	}
+	if x := eval[string](t, ctx, `document.querySelector('#svg .state[data-name="stunned"] rect').getAttribute('x')`); x != "520" {
+		t.Errorf("stunned is drawn at x = %s, want 520, where its drawing puts it", x)
+	}
+	poll(t, ctx, "agent 1 followed in the new version", `/^(walkLeft|strollRight)$/.test(document.querySelector('#agent').dataset.state || '') && document.querySelector('#agent dl') !== null`)
+
+	// A refused drawing: its errors over the drawing, with positions and hints.
+	refused := diag.List{{Pos: diag.Pos{File: "goomba.vdx", Line: 12, Col: 3}, Message: `compile: state "stunned" has no way out`, Hint: "draw a transition from it, or mark it final"}}
+	at = time.Now()
+	v.Refused(0, fmt.Errorf("reload: %w", refused))
+	if _, err := chromedp.Run(ctx, chromedp.Poll[chromedp.Void](`(() => {
+		const r = document.getElementById('refused');
+		return r.checkVisibility() && r.textContent.includes('goomba.vdx:12:3: compile: state "stunned" has no way out') && r.textContent.includes('hint: draw a transition from it');
+	})()`, chromedp.WithPollingTimeout(time.Second))); err != nil {
+		t.Fatalf("the page shows no refusal within a second of Refused: %v\n%s", err, eval[string](t, ctx, `document.getElementById('refused').outerHTML`))
+	}
+	t.Logf("the page showed the refusal %v after Refused", time.Since(at).Round(time.Millisecond))
+	v.Refused(0, nil)
+	poll(t, ctx, "the refusal gone", `!document.getElementById('refused').checkVisibility()`)
+}
+
+func ptr[T any](v T) *T { return &v }

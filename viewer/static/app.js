@@ -13,6 +13,7 @@ const state = {
   machines: [], detail: null, cur: 0, followed: null, view: null,
   events: [], scrub: -1, breaks: { states: new Set(), transitions: new Set() },
   rates: new Map(), es: null, vb: null, listState: -1,
+  reloading: false, followCheck: 0, versions: '', reloadsKey: '', refusedKey: '',
 };
 const MAX_EVENTS = 2000;
 
@@ -63,6 +64,13 @@ function stateName(i) {
   return d.states[i].name;
 }
 
+function machineName(i) {
+  const m = state.machines.find((m) => m.id === i);
+  return m ? m.name : 'machine ' + i;
+}
+
+function machineLabel(m) { return `${m.name} (${m.kind}, ${m.states} states)`; }
+
 function triggerName(i) {
   const t = state.detail.description.triggers || [];
   return i >= 0 && i < t.length ? t[i].name : '';
@@ -75,7 +83,7 @@ async function init() {
   for (const m of state.machines) {
     const o = document.createElement('option');
     o.value = m.id;
-    o.textContent = `${m.name} (${m.kind}, ${m.states} states)`;
+    o.textContent = machineLabel(m);
     sel.appendChild(o);
   }
   const want = Number(params.get('machine') || 0);
@@ -90,19 +98,72 @@ async function init() {
 
 async function show(m) {
   state.cur = m;
-  state.detail = await api('api/machines/' + m);
   state.rates = new Map();
   state.scrub = -1;
   state.vb = null;
-  // The recent past from the flight recording, then the stream from there.
-  const rec = await api(`api/recording?machine=${m}&last=${MAX_EVENTS}`);
-  state.events = rec.events;
-  state.since = rec.total;
+  await load(m);
   if (state.detail.simulated) state.followed = { m, id: 0 };
   else if (state.followed && state.followed.m !== m) state.followed = null; // its agents are another machine's
   draw();
   simPanel();
   connect();
+}
+
+// load reads machine m and the recent past of its timeline from the
+// flight recording, which describes the machine in the version its
+// transitions are of (a reload starts a machine's timeline again); the
+// stream goes on from there.
+async function load(m) {
+  const rec = await api(`api/recording?machine=${m}&last=${MAX_EVENTS}`);
+  if (!rec.machines[m]) throw new Error('viewer: no machine ' + m);
+  state.detail = rec.machines[m];
+  state.events = rec.events;
+  state.since = rec.total;
+}
+
+// reloaded shows the new version of the machine shown, which a frame
+// says the game runs now (a drawing reloaded): its states and drawing,
+// its timeline started again. The agent followed stays followed if it is
+// still there, which the stream's second frame says (its first may
+// predate the stream); the breakpoints come with the frames, renumbered.
+async function reloaded() {
+  state.reloading = true;
+  try {
+    await load(state.cur);
+    state.scrub = -1;
+    state.rates = new Map();
+    state.view = null; // of the old version
+    state.listState = -1;
+    $('liststate').textContent = '…';
+    $('list').textContent = '—';
+    state.followCheck = state.followed && !state.detail.simulated ? 2 : 0;
+    draw();
+    simPanel();
+  } catch (e) {
+    problem(String(e));
+  }
+  state.reloading = false;
+  connect();
+}
+
+// refreshMachines reads the list of machines again, for the menu's
+// labels, when a machine has a new version.
+async function refreshMachines() {
+  try {
+    state.machines = await api('api/machines');
+  } catch (e) {
+    return;
+  }
+  const sel = $('machine');
+  for (const m of state.machines) {
+    let o = [...sel.options].find((o) => o.value === String(m.id));
+    if (!o) {
+      o = document.createElement('option');
+      o.value = m.id;
+      sel.appendChild(o);
+    }
+    o.textContent = machineLabel(m);
+  }
 }
 
 // The panel of the tests and messages: a polled test holds while checked
@@ -127,7 +188,7 @@ function simPanel() {
       cb.id = 'hold-' + i;
       cb.onchange = () => {
         if (!state.followed) { cb.checked = false; problem('follow an agent first: the test holds for it'); return; }
-        command('api/hold', { machine: state.cur, agent: state.followed.id, trigger: i, on: cb.checked });
+        command('api/hold', { machine: state.cur, agent: state.followed.id, trigger: i, on: cb.checked, version: d.version });
       };
       label.append(cb, ' ' + t.name);
       row.appendChild(label);
@@ -139,7 +200,7 @@ function simPanel() {
       b.title = 'send the ' + t.kind + ' ' + t.name + ' to the agent followed';
       b.onclick = () => {
         if (!state.followed) { problem('follow an agent first: the ' + t.kind + ' goes to it'); return; }
-        command('api/post', { machine: state.cur, agent: state.followed.id, trigger: i });
+        command('api/post', { machine: state.cur, agent: state.followed.id, trigger: i, version: d.version });
       };
       row.appendChild(b);
     }
@@ -164,7 +225,7 @@ function connect() {
   const es = new EventSource(url);
   es.onopen = () => { if (old) old.close(); };
   es.onmessage = (e) => {
-    if (state.es !== es) return; // a stream being replaced
+    if (state.es !== es || state.reloading) return; // a stream being replaced
     const f = JSON.parse(e.data);
     state.since = f.seq;
     onFrame(f);
@@ -202,7 +263,7 @@ function draw() {
   const order = d.states.map((_, i) => i).sort((a, b) => depth(d, a) - depth(d, b));
   for (const i of order) {
     const b = L.states[i], s = d.states[i];
-    const g = el('g', { class: 'state' + (parents.has(i) ? ' compound' : ''), id: 'state-' + i, 'data-state': i }, root);
+    const g = el('g', { class: 'state' + (parents.has(i) ? ' compound' : ''), id: 'state-' + i, 'data-state': i, 'data-name': s.name }, root);
     el('rect', { x: b.x, y: b.y, width: b.w, height: b.h, rx: 10 }, g);
     const name = el('text', parents.has(i)
       ? { x: b.x + 10, y: b.y + 20 }
@@ -303,7 +364,7 @@ function setupPanZoom() {
 
 async function clickState(i, e) {
   if (e.altKey) {
-    await command('api/breakpoints', { machine: state.cur, state: i, on: !state.breaks.states.has(i) });
+    await command('api/breakpoints', { machine: state.cur, state: i, on: !state.breaks.states.has(i), version: state.detail.version });
     return; // the next frame shows it
   }
   state.listState = i;
@@ -328,12 +389,12 @@ function listAgents(title, ids) {
 
 async function clickTransition(k, t, e) {
   if (e.altKey) {
-    await command('api/breakpoints', { machine: state.cur, transition: k, on: !state.breaks.transitions.has(k) });
+    await command('api/breakpoints', { machine: state.cur, transition: k, on: !state.breaks.transitions.has(k), version: state.detail.version });
     return;
   }
   const g = $('tr-' + k);
   if (g.classList.contains('postable') && state.followed && !e.shiftKey) {
-    await command('api/post', { machine: state.cur, agent: state.followed.id, trigger: t.trigger });
+    await command('api/post', { machine: state.cur, agent: state.followed.id, trigger: t.trigger, version: state.detail.version });
     return;
   }
   // The agents that took it among the transitions seen, the latest last.
@@ -349,6 +410,18 @@ async function clickTransition(k, t, e) {
 }
 
 function onFrame(f) {
+  const versions = (f.machines || []).map((m) => m.version).join(' ');
+  if (versions !== state.versions) {
+    if (state.versions !== '') refreshMachines();
+    state.versions = versions;
+  }
+  reloadList(f);
+  refusals(f);
+  const cur = (f.machines || [])[state.cur];
+  if (cur && cur.version !== state.detail.version) {
+    reloaded(); // the frame is of the new version: the page shows it from the next
+    return;
+  }
   state.view = f;
   const b = (f.breaks || [])[state.cur] || { states: [], transitions: [] };
   state.breaks = { states: new Set(b.states), transitions: new Set(b.transitions) };
@@ -381,6 +454,54 @@ function onFrame(f) {
   paint();
   panel();
   problems();
+  if (state.followCheck > 0 && --state.followCheck === 0 && state.followed && !currentAgent()) {
+    const id = state.followed.id;
+    state.followed = null;
+    $('agent').textContent = `agent ${id} is gone since the reload`;
+    $('agent').classList.add('muted');
+    connect();
+  }
+}
+
+// reloadList lists the new versions of machines the game moved onto, the
+// latest first, with what the game said of each.
+function reloadList(f) {
+  if (!f.reloads) return; // the stream sends them when they change
+  const rs = f.reloads;
+  const last = rs[rs.length - 1];
+  const key = last ? `${rs.length} ${last.machine} ${last.version}` : '';
+  if (key === state.reloadsKey) return;
+  state.reloadsKey = key;
+  const ol = $('reloads');
+  ol.innerHTML = '';
+  for (const r of rs.slice().reverse()) {
+    const li = document.createElement('li');
+    const head = document.createElement('div');
+    head.textContent = `tick ${r.tick}: ${r.name}, version ${r.version}`;
+    const pre = document.createElement('pre');
+    pre.textContent = r.report;
+    li.append(head, pre);
+    ol.appendChild(li);
+  }
+}
+
+// refusals shows over the drawing why a new version of a machine's drawing
+// was refused, until the game reloads it or says otherwise.
+function refusals(f) {
+  const rows = (f.machines || []).map((m, i) => [i, m.refused]).filter(([, text]) => text);
+  const key = JSON.stringify(rows);
+  if (key === state.refusedKey) return;
+  state.refusedKey = key;
+  const box = $('refused');
+  box.hidden = rows.length === 0;
+  box.innerHTML = '';
+  for (const [i, text] of rows) {
+    const head = document.createElement('strong');
+    head.textContent = `The new drawing of ${machineName(i)} was refused; the game goes on with the version it runs:`;
+    const pre = document.createElement('pre');
+    pre.textContent = text;
+    box.append(head, pre);
+  }
 }
 
 function currentAgent() {
