@@ -32,11 +32,18 @@ func Load() (*table.Table, error) {
 	return res.Table, nil
 }
 
+// Stencil returns the programmers' stencil the Goomba is drawn with,
+// goomba.stencil.json, which every drawing of it (goomba.vdx, .vsdx,
+// .drawio, .scxml) is read with.
+func Stencil() (*chart.Stencil, error) {
+	return chart.ReadStencil(bytes.NewReader(stencil), "goomba.stencil.json")
+}
+
 // Drawing reads the Goomba drawing with its stencil and compiles it: the
 // chart, with where the designer drew each state, and what compile made
 // of it.
 func Drawing() (*chart.Chart, *compile.Result, error) {
-	st, err := chart.ReadStencil(bytes.NewReader(stencil), "goomba.stencil.json")
+	st, err := Stencil()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -52,16 +59,23 @@ func Drawing() (*chart.Chart, *compile.Result, error) {
 }
 
 // tableHost answers the table's tests and performs its entry actions on a
-// goomba, through IDs bound once by name.
+// goomba, through IDs bound by name: once, and again when a new version of
+// the drawing is reloaded (Level.PrepareReload).
 type tableHost struct {
 	t                          *table.Table
 	left, right, done          table.TestID
+	hit                        table.TestID // the message hitByPlayer
 	movement, animation        table.PropertyID
 	movementValues, animValues []string
 }
 
 func bind(t *table.Table) (*tableHost, error) {
 	h := &tableHost{t: t}
+	hit, ok := t.LookupTest("hitByPlayer", "")
+	if !ok || !t.Test(hit).Message {
+		return nil, fmt.Errorf("goomba: table %q has no message hitByPlayer", t.Name())
+	}
+	h.hit = hit
 	for _, b := range []struct {
 		name string
 		id   *table.TestID
@@ -117,33 +131,30 @@ func TableBrains(t *table.Table) (Brains, error) {
 	if err != nil {
 		return Brains{}, err
 	}
-	hit, ok := t.LookupTest("hitByPlayer", "")
-	if !ok || !t.Test(hit).Message {
-		return Brains{}, fmt.Errorf("goomba: table %q has no message hitByPlayer", t.Name())
-	}
+	// The brains share h, which a reload binds to the new table: brains
+	// made after it run the new one.
 	return Brains{
 		New: func(g *Goomba) (Brain, error) {
-			return &tableBrain{a: table.NewAgent(t, g, table.Host[*Goomba](h)), h: h, hit: hit}, nil
+			return &tableBrain{a: table.NewAgent(h.t, g, table.Host[*Goomba](h)), h: h}, nil
 		},
 		Restore: func(g *Goomba, saved []byte) (Brain, error) {
 			var s table.Snapshot
 			if err := s.UnmarshalBinary(saved); err != nil {
 				return nil, err
 			}
-			a, err := table.RestoreAgent(t, g, &s)
-			return &tableBrain{a: a, h: h, hit: hit}, err
+			a, err := table.RestoreAgent(h.t, g, &s)
+			return &tableBrain{a: a, h: h}, err
 		},
 	}, nil
 }
 
 type tableBrain struct {
-	a   table.Agent[*Goomba]
-	h   *tableHost
-	hit table.TestID
+	a table.Agent[*Goomba]
+	h *tableHost
 }
 
 func (b *tableBrain) Update(*Goomba) (Step, error) { return b.step(b.a.Update(b.h)) }
-func (b *tableBrain) Hit(*Goomba) (Step, error)    { return b.step(b.a.Receive(b.h, b.hit)) }
+func (b *tableBrain) Hit(*Goomba) (Step, error)    { return b.step(b.a.Receive(b.h, b.h.hit)) }
 func (b *tableBrain) State() string                { return b.a.Name() }
 func (b *tableBrain) Done() bool                   { return b.a.Done() }
 

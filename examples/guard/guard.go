@@ -88,24 +88,33 @@ const TickSeconds = 0.1
 // seed.
 func NewLevel(t *table.Table, n int, seed uint64) (*Level, error) {
 	dice := rand.NewPCG(seed, 0x9E3779B97F4A7C15)
-	l := &Level{t: t, dice: dice, rng: rand.New(dice), guards: make([]Guard, n), agents: make([]table.Agent[*Guard], n)}
-	var ok bool
-	if l.h.sees, ok = t.LookupTest("seesPlayer", ""); !ok {
-		return nil, fmt.Errorf("guard: table %q has no test seesPlayer", t.Name())
-	}
-	for _, e := range []struct {
-		name string
-		id   *table.TestID
-	}{{"noise", &l.events.noise}, {"calm", &l.events.calm}, {"lost", &l.events.lost}, {"hit", &l.events.hit}} {
-		if *e.id, ok = t.LookupTest(e.name, ""); !ok {
-			return nil, fmt.Errorf("guard: table %q has no event %q", t.Name(), e.name)
-		}
+	l := &Level{dice: dice, rng: rand.New(dice), guards: make([]Guard, n), agents: make([]table.Agent[*Guard], n)}
+	if err := l.bind(t); err != nil {
+		return nil, err
 	}
 	for i := range l.guards {
 		l.guards[i].ID = i + 1
 		l.agents[i] = table.NewAgent[*Guard](t, &l.guards[i], l.h)
 	}
 	return l, nil
+}
+
+// bind binds the level's host and script to t's tests, by name.
+func (l *Level) bind(t *table.Table) error {
+	var ok bool
+	if l.h.sees, ok = t.LookupTest("seesPlayer", ""); !ok {
+		return fmt.Errorf("guard: table %q has no test seesPlayer", t.Name())
+	}
+	for _, e := range []struct {
+		name string
+		id   *table.TestID
+	}{{"noise", &l.events.noise}, {"calm", &l.events.calm}, {"lost", &l.events.lost}, {"hit", &l.events.hit}} {
+		if *e.id, ok = t.LookupTest(e.name, ""); !ok {
+			return fmt.Errorf("guard: table %q has no event %q", t.Name(), e.name)
+		}
+	}
+	l.t = t
+	return nil
 }
 
 // Step runs one tick: the script decides what each guard hears and sees,
