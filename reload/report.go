@@ -1,0 +1,252 @@
+package reload
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/fsmforge/fsmforge/machine"
+	"github.com/fsmforge/fsmforge/table"
+	"github.com/fsmforge/fsmforge/viewer"
+)
+
+// Report is what one reload of a drawing did: the new version swapped in,
+// with what changed and where the agents went, or why it was refused.
+type Report struct {
+	File string // the drawing's path, as given to Load
+	Tick uint64 // the frame it was swapped in at (Frame's tick)
+
+	// Err says why the new version was refused (a *RefusedError: it does
+	// not read, does not compile, or a target refused it); the game runs
+	// on the version it had, and the rest of the report is empty.
+	Err error
+
+	// What changed between the versions, by state name. A state drawn as
+	// the same shape under a new name is renamed, and its agents follow
+	// it.
+	Renamed []Renamed
+	Added   []string
+	Removed []string
+
+	// Transitions counts the transitions of the old and the new version.
+	Transitions [2]int
+
+	// Fallback is the state of the new version where agents and entities
+	// of a removed state went, and why ("the initial state", or "the
+	// game's fallback").
+	Fallback, Why string
+
+	// Targets says, for each target (Drawing.Run), which agents or
+	// entities went to the fallback: those of removed states, and
+	// statechart agents whose configuration no longer fits.
+	Targets []Moves
+
+	// Phases times the reload.
+	Phases Phases
+
+	table *table.Table
+}
+
+// Renamed is a state drawn as the same shape in both versions under
+// another name.
+type Renamed struct{ From, To string }
+
+// Moves lists the entities of one target that went to the fallback.
+type Moves struct {
+	Target string
+	Moved  []machine.Moved // Entity as the target numbers them; To the new table's state
+}
+
+// Phases says how long each step of a reload took, from the moment the
+// editor finished writing the file (its modification time) to the moment
+// every target ran the new table.
+type Phases struct {
+	Notice  time.Duration // until the watcher saw the change
+	Settle  time.Duration // waiting for the file to stay unchanged
+	Read    time.Duration // reading the file and importing the drawing
+	Check   time.Duration // compile's checks
+	Compile time.Duration // lowering into a table
+	Wait    time.Duration // waiting for the frame boundary
+	Swap    time.Duration // moving every target onto the new table
+}
+
+// Total returns the sum of the phases: from the write to the swap.
+func (p Phases) Total() time.Duration {
+	return p.Notice + p.Settle + p.Read + p.Check + p.Compile + p.Wait + p.Swap
+}
+
+// String renders the phases in milliseconds.
+func (p Phases) String() string {
+	ms := func(d time.Duration) string { return fmt.Sprintf("%.1f", float64(d)/1e6) }
+	return fmt.Sprintf("%s ms: notice %s, settle %s, read %s, check %s, compile %s, wait %s, swap %s",
+		ms(p.Total()), ms(p.Notice), ms(p.Settle), ms(p.Read), ms(p.Check), ms(p.Compile), ms(p.Wait), ms(p.Swap))
+}
+
+// phases returns the phases of times, the frame having started at frame
+// and ended the swap at end.
+func (t phaseTimes) phases(frame, end time.Time) Phases {
+	since := func(a, b time.Time) time.Duration {
+		if a.IsZero() || b.IsZero() || b.Before(a) {
+			return 0
+		}
+		return b.Sub(a)
+	}
+	return Phases{
+		Notice:  since(t.written, t.noticed),
+		Settle:  since(t.noticed, t.started),
+		Read:    since(t.started, t.read),
+		Check:   since(t.read, t.checked),
+		Compile: since(t.checked, t.compiled),
+		Wait:    since(t.compiled, frame),
+		Swap:    since(frame, end),
+	}
+}
+
+// Table returns the table swapped in, or nil for a refused version.
+func (r *Report) Table() *table.Table { return r.table }
+
+// String renders the report as the log shows it:
+//
+//	goomba.vdx: reloaded at tick 42 (21.3 ms: notice 0.4, ...)
+//		renamed walkLeft → strollLeft
+//		added idle
+//		removed death
+//		goombas: 1 went to walkLeft (the initial state): #2 (was in death)
+func (r *Report) String() string {
+	var b strings.Builder
+	if r.Err != nil {
+		fmt.Fprintf(&b, "%s: refused at tick %d: %v\n", r.File, r.Tick, r.Err)
+		return b.String()
+	}
+	fmt.Fprintf(&b, "%s: reloaded at tick %d (%s)\n", r.File, r.Tick, r.Phases)
+	for _, n := range r.Renamed {
+		fmt.Fprintf(&b, "\trenamed %s → %s\n", n.From, n.To)
+	}
+	if len(r.Added) > 0 {
+		fmt.Fprintf(&b, "\tadded %s\n", strings.Join(r.Added, ", "))
+	}
+	if len(r.Removed) > 0 {
+		fmt.Fprintf(&b, "\tremoved %s\n", strings.Join(r.Removed, ", "))
+	}
+	if r.Transitions[0] != r.Transitions[1] {
+		fmt.Fprintf(&b, "\ttransitions: %d, were %d\n", r.Transitions[1], r.Transitions[0])
+	}
+	if len(r.Renamed)+len(r.Added)+len(r.Removed) == 0 {
+		b.WriteString("\tthe same states\n")
+	}
+	for _, t := range r.Targets {
+		if len(t.Moved) == 0 {
+			if len(r.Removed) > 0 {
+				fmt.Fprintf(&b, "\t%s: every one kept its state\n", t.Target)
+			}
+			continue
+		}
+		fmt.Fprintf(&b, "\t%s: %d went to %s (%s): %s\n", t.Target, len(t.Moved), r.Fallback, r.Why, movedList(t.Moved, 8))
+	}
+	return b.String()
+}
+
+// movedList renders up to max moves, "#2 (was in death), #5 (was in death) and
+// 3 more".
+func movedList(ms []machine.Moved, max int) string {
+	var parts []string
+	for i, m := range ms {
+		if i == max {
+			parts = append(parts, fmt.Sprintf("and %d more", len(ms)-max))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("#%d (was in %s)", m.Entity, m.From))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// apply swaps l, compiled off the game's goroutine, into the drawing's
+// targets, or reports why not.
+func (d *Drawing) apply(l *loaded, tick uint64) Report {
+	frame := time.Now()
+	rep := Report{File: d.path, Tick: tick}
+	if l.err != nil {
+		return d.refuse(rep, l.err)
+	}
+	nt, nd := l.res.Table, l.res.Describe()
+	m := machine.MappingBetween(d.desc, nd)
+	rep.Renamed = d.follow(l, m)
+	rep.Fallback, rep.Why = nt.StateName(table.StateID(m.Fallback)), "the initial state"
+	if f := d.cfg.Fallback; f != "" {
+		if q, ok := nt.LookupState(f); ok {
+			m.Fallback = machine.StateID(q)
+			rep.Fallback, rep.Why = f, "the game's fallback"
+		} else {
+			rep.Why = fmt.Sprintf("the initial state: the game's fallback %q is not in the new version", f)
+		}
+	}
+	rep.Removed = m.Lost()
+	rep.Transitions = [2]int{len(d.desc.Transitions), len(nd.Transitions)}
+	kept := make([]bool, len(nd.States))
+	for _, q := range m.To {
+		if q >= 0 {
+			kept[q] = true
+		}
+	}
+	for q, s := range nd.States {
+		if !kept[q] {
+			rep.Added = append(rep.Added, s.Name)
+		}
+	}
+	commits := make([]func(), 0, len(d.targets))
+	for _, tg := range d.targets {
+		tm := *m
+		tm.Moved = nil
+		commit, err := tg.t.PrepareReload(nt, &tm)
+		if err != nil {
+			return d.refuse(Report{File: d.path, Tick: tick}, &RefusedError{Path: d.path, What: "does not fit the game", Err: fmt.Errorf("%s: %w", tg.name, err)})
+		}
+		commits = append(commits, commit)
+		rep.Targets = append(rep.Targets, Moves{Target: tg.name, Moved: tm.Moved})
+	}
+	for _, commit := range commits {
+		commit()
+	}
+	d.chart, d.res, d.desc = l.chart, l.res, nd
+	rep.table = nt
+	rep.Phases = l.times.phases(frame, time.Now())
+	if v := d.r.opt.Viewer; v != nil && len(d.views) > 0 {
+		text := rep.String()
+		drawing := viewer.FromCompile(d.chart, d.res)
+		for _, w := range d.views {
+			v.Reloaded(w.m, w.source(nt), drawing, text)
+		}
+	}
+	return rep
+}
+
+// refuse reports err for the drawing, and shows it on the viewer.
+func (d *Drawing) refuse(rep Report, err error) Report {
+	rep.Err = err
+	if v := d.r.opt.Viewer; v != nil {
+		for _, w := range d.views {
+			v.Refused(w.m, err)
+		}
+	}
+	return rep
+}
+
+// follow makes m send the agents of a state the designer renamed (the
+// same shape, another name, the old name gone) to the renamed state, and
+// returns the renames.
+func (d *Drawing) follow(l *loaded, m *machine.Mapping) []Renamed {
+	var out []Renamed
+	for _, s := range d.chart.States {
+		oq, ok := d.res.States[s.ID]
+		if !ok || oq < 0 || int(oq) >= len(m.To) || m.To[oq] != machine.NoState {
+			continue
+		}
+		nq, ok := l.res.States[s.ID]
+		if !ok || nq < 0 {
+			continue
+		}
+		m.To[oq] = machine.StateID(nq)
+		out = append(out, Renamed{From: m.Old[oq], To: l.res.Table.StateName(nq)})
+	}
+	return out
+}
