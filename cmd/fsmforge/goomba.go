@@ -9,6 +9,7 @@ import (
 
 	"github.com/fsmforge/fsmforge/examples/goomba"
 	"github.com/fsmforge/fsmforge/machine"
+	"github.com/fsmforge/fsmforge/reload"
 	"github.com/fsmforge/fsmforge/save"
 	"github.com/fsmforge/fsmforge/table"
 	"github.com/fsmforge/fsmforge/viewer"
@@ -34,7 +35,14 @@ Flags:
 	code := f.String("code", "table", "what runs the goombas: table (the drawing, compiled at run time) or gen (the generated code)")
 	saving := addSaveFlags(f, "tick")
 	live := addLiveFlags(f, "tick")
+	watch := addWatchFlags(f, goombaDrawingFile, ".vdx, .vsdx, .drawio or .scxml, all beside it")
 	if err := f.parse(args, stdout); err != nil {
+		return err
+	}
+	if watch.on && *code != "table" {
+		return &usageError{msg: "goomba: -watch runs the drawing's table: generated code is compiled into the game and cannot be reloaded", help: f.help()}
+	}
+	if err := watch.check(f, saving, live, goombaDrawingFile); err != nil {
 		return err
 	}
 	if err := saving.check(f, *ticks); err != nil {
@@ -61,6 +69,9 @@ Flags:
 	other := map[string]string{"table": "gen", "gen": "table"}[*code]
 	if other == "" {
 		return &usageError{msg: fmt.Sprintf("goomba: -code %q: want table or gen", *code), help: f.help()}
+	}
+	if watch.on {
+		return goombaWatch(ctx, watch, live, *n, stdout)
 	}
 	if live.on() {
 		return goombaLive(ctx, live, t, brains[*code], *n, stdout)
@@ -203,4 +214,69 @@ func goombaDrawing(t *table.Table) *viewer.Drawing {
 		return nil
 	}
 	return viewer.FromCompile(c, res)
+}
+
+// goombaDrawingFile is the drawing -watch runs by default.
+const goombaDrawingFile = "examples/goomba/goomba.vdx"
+
+// goombaWatch runs goomba levels in real time from the drawing on disk,
+// reloading it whenever it is saved: the goombas keep their states, by
+// name, and each reload is printed. A level whose goombas are all removed,
+// or that ran 300 ticks, starts again, on the drawing as it is then. With
+// -live the viewer shows the drawing as the designer saves it.
+func goombaWatch(ctx context.Context, watch *demoWatch, live *demoLive, n int, stdout io.Writer) error {
+	st, err := goomba.Stencil()
+	if err != nil {
+		return err
+	}
+	cfg, err := watch.config(st)
+	if err != nil {
+		return err
+	}
+	return watching(ctx, "goomba", watch, live, cfg, stdout, func(d *reload.Drawing, v *viewer.Viewer, out io.Writer) (func(uint64) error, error) {
+		brains, err := goomba.TableBrains(d.Table())
+		if err != nil {
+			return nil, err
+		}
+		l, err := goomba.NewLevel(n, brains)
+		if err != nil {
+			return nil, err
+		}
+		// The level changes when one ends: the targets ask for the one
+		// running.
+		d.Run("goombas", reload.Func(func(t *table.Table, m *machine.Mapping) (func(), error) { return l.PrepareReload(t, m) }))
+		agents := func(yield func(*table.Agent[*goomba.Goomba]) bool) {
+			for a := range l.Agents() {
+				if !yield(a) {
+					return
+				}
+			}
+		}
+		view := -1
+		if v != nil {
+			view = d.View("goombas", func(t *table.Table) viewer.Source { return viewer.TableAgents(t, agents) })
+		}
+		var row strings.Builder
+		return func(uint64) error {
+			if l.Alive() == 0 || l.Tick >= 300 {
+				if l, err = goomba.NewLevel(n, brains); err != nil {
+					return err
+				}
+				if v != nil {
+					v.Replace(view, viewer.TableAgents(d.Table(), agents))
+				}
+			}
+			if err := l.Step(); err != nil {
+				if v != nil {
+					v.Report(view, 0, err)
+				}
+				fmt.Fprintln(out, err)
+				return nil
+			}
+			row.Reset()
+			l.Draw(&row)
+			fmt.Fprint(out, row.String())
+			return nil
+		}, nil
+	})
 }

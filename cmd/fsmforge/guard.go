@@ -6,6 +6,8 @@ import (
 	"io"
 
 	"github.com/fsmforge/fsmforge/examples/guard"
+	"github.com/fsmforge/fsmforge/machine"
+	"github.com/fsmforge/fsmforge/reload"
 	"github.com/fsmforge/fsmforge/save"
 	"github.com/fsmforge/fsmforge/table"
 	"github.com/fsmforge/fsmforge/viewer"
@@ -31,7 +33,11 @@ Flags:
 	seed := f.Uint64("seed", 1, "the script's seed")
 	saving := addSaveFlags(f, "tick")
 	live := addLiveFlags(f, "tick")
+	watch := addWatchFlags(f, guardDrawingFile, ".scxml or .drawio, both beside it")
 	if err := f.parse(args, stdout); err != nil {
+		return err
+	}
+	if err := watch.check(f, saving, live, guardDrawingFile); err != nil {
 		return err
 	}
 	if err := saving.check(f, *ticks); err != nil {
@@ -45,6 +51,9 @@ Flags:
 	}
 	if *ticks < 1 {
 		return &usageError{msg: fmt.Sprintf("guard: -ticks %d: must be at least 1", *ticks), help: f.help()}
+	}
+	if watch.on {
+		return guardWatch(ctx, watch, live, *n, *seed, stdout)
 	}
 	t, err := guard.Load()
 	if err != nil {
@@ -133,4 +142,58 @@ func allDead(l *guard.Level) bool {
 		}
 	}
 	return true
+}
+
+// guardDrawingFile is the drawing -watch runs by default.
+const guardDrawingFile = "examples/guard/guard.scxml"
+
+// guardWatch runs guard levels in real time from the drawing on disk,
+// reloading it whenever it is saved: each guard keeps its active states,
+// history, queued events and timers, by name, and each reload is printed.
+// A level whose guards are all dead, or that ran 600 ticks, starts again
+// with the next seed, on the drawing as it is then.
+func guardWatch(ctx context.Context, watch *demoWatch, live *demoLive, n int, seed uint64, stdout io.Writer) error {
+	cfg, err := watch.config(nil)
+	if err != nil {
+		return err
+	}
+	return watching(ctx, "guard", watch, live, cfg, stdout, func(d *reload.Drawing, v *viewer.Viewer, out io.Writer) (func(uint64) error, error) {
+		l, err := guard.NewLevel(d.Table(), n, seed)
+		if err != nil {
+			return nil, err
+		}
+		d.Run("guards", reload.Func(func(t *table.Table, m *machine.Mapping) (func(), error) { return l.PrepareReload(t, m) }))
+		agents := func(yield func(*table.Agent[*guard.Guard]) bool) {
+			for a := range l.Agents() {
+				if !yield(a) {
+					return
+				}
+			}
+		}
+		view := -1
+		if v != nil {
+			view = d.View("guards", func(t *table.Table) viewer.Source { return viewer.TableAgents(t, agents) })
+		}
+		return func(uint64) error {
+			if l.Tick() >= 600 || allDead(l) {
+				seed++
+				if l, err = guard.NewLevel(d.Table(), n, seed); err != nil {
+					return err
+				}
+				if v != nil {
+					v.Replace(view, viewer.TableAgents(d.Table(), agents))
+				}
+			}
+			err := l.Step(func(g *guard.Guard, event, active string) {
+				fmt.Fprintf(out, "tick %3d: guard %d %-13s -> %s\n", l.Tick(), g.ID, event, active)
+			})
+			if err != nil { // a drawing that chains forever, say: the designer mends it
+				fmt.Fprintln(out, err)
+				if v != nil {
+					v.Report(view, 0, err)
+				}
+			}
+			return nil
+		}, nil
+	})
 }

@@ -22,7 +22,7 @@ func addLiveFlags(f *flags, unit string) *demoLive {
 	l := &demoLive{}
 	f.StringVar(&l.addr, "live", "", "run in real time until interrupted and serve the browser viewer on `HOST:PORT` (127.0.0.1:0 picks a free port); prints the page's URL")
 	f.BoolVar(&l.remote, "remote", false, "with -live, let the address be one other machines reach")
-	f.Float64Var(&l.tps, "tps", 10, fmt.Sprintf("with -live, %ss a second", unit))
+	f.Float64Var(&l.tps, "tps", 10, fmt.Sprintf("with -live or -watch, %ss a second", unit))
 	return l
 }
 
@@ -66,10 +66,18 @@ func serveFrames(ctx context.Context, v *viewer.Viewer, stdout io.Writer, banner
 	defer v.Close()
 	fmt.Fprintf(stdout, banner, url)
 	go func() { <-ctx.Done(); v.Close() }()
+	return realTime(ctx, tps, v.Frame, step)
+}
+
+// realTime calls frame, then step, once per tick, tps times a second,
+// until ctx ends (an interrupt: not an error) or step fails. frame is the
+// frame boundary: the viewer's, where a paused game waits, or hot
+// reload's.
+func realTime(ctx context.Context, tps float64, frame func(tick uint64), step func(tick uint64) error) error {
 	every := time.Duration(float64(time.Second) / tps)
 	next := time.Now()
 	for tick := uint64(0); ctx.Err() == nil; tick++ {
-		v.Frame(tick)
+		frame(tick)
 		if ctx.Err() != nil {
 			break
 		}

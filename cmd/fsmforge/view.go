@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/fsmforge/fsmforge/reload"
+	"github.com/fsmforge/fsmforge/table"
 	"github.com/fsmforge/fsmforge/viewer"
 )
 
@@ -25,7 +27,9 @@ programmer touches it. With -recording, opens a recording saved from a
 running game's viewer (its "recording" link) instead, to scrub through.
 
 Prints the page's URL, with the token its commands need, and serves until
-interrupted.
+interrupted. When the drawing is saved, the page follows: the simulated
+agent keeps its state, by name, and the page lists what changed; a
+version with errors is shown on the page, and the last good one runs on.
 
 Flags:
 `)
@@ -60,17 +64,30 @@ Flags:
 	if err != nil {
 		return err
 	}
-	c, res, err := compileChart("view", files[0], ro, copt, stderr)
+	if _, _, err := compileChart("view", files[0], ro, copt, stderr); err != nil {
+		return err // with every diagnostic printed, and what to try
+	}
+	opt.Paused = true
+	v := viewer.New(opt)
+	out := &lockedWriter{w: stdout}
+	r := reload.New(reload.Options{Log: out, Viewer: v})
+	defer r.Close()
+	d, err := r.Load(files[0], reload.Config{Read: ro, Compile: copt})
 	if err != nil {
 		return err
 	}
-	sim := viewer.NewSim(res.Table, *dt)
-	opt.Paused = true
-	v := viewer.New(opt)
+	sim := viewer.NewSim(d.Table(), *dt)
+	d.Run("simulator", sim)
 	name := strings.TrimSuffix(filepath.Base(files[0]), filepath.Ext(files[0]))
-	v.Add(name, sim, viewer.FromCompile(c, res))
-	banner := "fsmforge view: " + strings.ReplaceAll(files[0], "%", "%%") + ": %s\nOpen it in a browser; interrupt (Ctrl-C) to stop.\n"
-	return serveFrames(ctx, v, stdout, banner, *tps, func(uint64) error {
+	d.View(name, func(*table.Table) viewer.Source { return sim })
+	url, err := v.Start()
+	if err != nil {
+		return err
+	}
+	defer v.Close()
+	fmt.Fprintf(out, "fsmforge view: %s: %s\nOpen it in a browser; the page follows the drawing when it is saved. Interrupt (Ctrl-C) to stop.\n", files[0], url)
+	go func() { <-ctx.Done(); v.Close() }()
+	return realTime(ctx, *tps, func(tick uint64) { r.Frame(tick) }, func(uint64) error {
 		if _, err := sim.Step(); err != nil {
 			v.Report(0, 0, err) // the page shows it; the designer goes on
 		}
