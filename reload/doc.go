@@ -67,7 +67,8 @@
 // notifications often do not arrive. The module
 // github.com/fsmforge/fsmforge/reload/fsnotify gives a Notifier made
 // with the fsnotify library (inotify on Linux, kqueue on the BSDs and
-// macOS, ReadDirectoryChangesW on Windows), which notices a save at once;
+// macOS, ReadDirectoryChangesW on Windows, FEN on illumos), which notices
+// a save at once;
 // it is a module of its own so that this one keeps to the standard
 // library. The fsmforge command polls.
 //

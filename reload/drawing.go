@@ -206,7 +206,7 @@ func (d *Drawing) load(now, noticed time.Time, force bool) *loaded {
 		l.times.written = l.stamp.info.ModTime()
 	}
 	l.hash = maphash.Bytes(contentSeed, data)
-	if l.hash == d.hash && d.res != nil {
+	if l.hash == d.hash && d.hash != 0 {
 		d.dirty = false
 		return nil // saved again unchanged
 	}

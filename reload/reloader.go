@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -290,9 +292,13 @@ func (r *Reloader) watch() {
 	var events <-chan string
 	var errs <-chan error
 	if n != nil {
-		defer n.Close()
 		events, errs = n.Events(), n.Errors()
 	}
+	defer func() {
+		if n != nil {
+			n.Close()
+		}
+	}()
 	tick := time.NewTicker(r.opt.Poll)
 	defer tick.Stop()
 	settle := time.NewTimer(time.Hour)
@@ -312,6 +318,8 @@ func (r *Reloader) watch() {
 					n, events, errs = nil, nil, nil // poll every drawing from now on
 				}
 			}
+			// A save between Load and the watch is seen so.
+			dirty = r.lookIn(dir)
 		case path, ok := <-events:
 			if !ok {
 				events = nil
@@ -343,11 +351,26 @@ func (r *Reloader) changed(path string) (dirty bool) {
 	r.work.Lock()
 	defer r.work.Unlock()
 	for _, d := range r.watched() {
-		if path == "" || d.abs == path {
+		if path == "" || samePath(d.abs, path) {
 			if !d.dirty {
 				d.noticed = now
 			}
 			d.dirty, d.changedAt = true, now
+			d.look(now, false)
+		}
+		dirty = dirty || d.dirty
+	}
+	return dirty
+}
+
+// lookIn looks at the drawings of folder dir, and reports whether some
+// drawing waits to settle.
+func (r *Reloader) lookIn(dir string) (dirty bool) {
+	now := time.Now()
+	r.work.Lock()
+	defer r.work.Unlock()
+	for _, d := range r.watched() {
+		if filepath.Dir(d.abs) == dir {
 			d.look(now, false)
 		}
 		dirty = dirty || d.dirty
@@ -396,3 +419,13 @@ func (s stamp) same(o stamp) bool {
 
 // table returns the table of l's compile, for the targets.
 func (l *loaded) table() *table.Table { return l.res.Table }
+
+// samePath reports whether the notifier's path names the drawing at abs:
+// without regard to case where file systems usually ignore it.
+func samePath(abs, path string) bool {
+	path = filepath.Clean(path)
+	if runtime.GOOS == "windows" || runtime.GOOS == "darwin" {
+		return strings.EqualFold(abs, path)
+	}
+	return abs == path
+}

@@ -59,9 +59,13 @@ type Moves struct {
 
 // Phases says how long each step of a reload took, from the moment the
 // editor finished writing the file (its modification time) to the moment
-// every target ran the new table.
+// every target ran the new table. The modification time is the file's
+// last write: for a temporary file renamed over the drawing, the
+// temporary file's, so Notice includes the rest of the save; and some
+// file systems keep it coarsely (a clock tick, a second, two on FAT),
+// which makes Notice, and Total, too long by up to as much.
 type Phases struct {
-	Notice  time.Duration // until the watcher saw the change
+	Notice  time.Duration // from the file's modification time until the watcher saw the change (see below)
 	Settle  time.Duration // waiting for the file to stay unchanged
 	Read    time.Duration // reading the file and importing the drawing
 	Check   time.Duration // compile's checks
