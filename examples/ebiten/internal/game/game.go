@@ -13,6 +13,7 @@ import (
 	"github.com/fsmforge/fsmforge/examples/goomba"
 	"github.com/fsmforge/fsmforge/machine"
 	"github.com/fsmforge/fsmforge/reload"
+	"github.com/fsmforge/fsmforge/reload/fsnotify"
 	"github.com/fsmforge/fsmforge/table"
 	"github.com/fsmforge/fsmforge/viewer"
 )
@@ -159,7 +160,16 @@ func (w *World) load() error {
 	if w.opt.Live != "" {
 		w.v = viewer.New(viewer.Options{Addr: w.opt.Live})
 	}
-	w.r = reload.New(reload.Options{Log: w.opt.Log, Viewer: w.v, Manual: w.opt.Manual})
+	// The operating system's notifications, through fsnotify: a save is
+	// seen at once. Where there are none (a network mount), New fails and
+	// the Reloader polls.
+	var n reload.Notifier
+	if !w.opt.Manual {
+		if n, err = fsnotify.New(); err != nil && w.opt.Log != nil {
+			fmt.Fprintf(w.opt.Log, "%v; polling the drawing instead\n", err)
+		}
+	}
+	w.r = reload.New(reload.Options{Log: w.opt.Log, Viewer: w.v, Manual: w.opt.Manual, Notifier: n})
 	w.d, err = w.r.Load(w.opt.Drawing, reload.Config{Read: chart.ReadOptions{Stencil: st}})
 	if err != nil {
 		return err
