@@ -3,6 +3,7 @@ package tablecrowd_test
 import (
 	"fmt"
 	"testing"
+	"time"
 
 	"github.com/fsmforge/fsmforge/crowd"
 	"github.com/fsmforge/fsmforge/crowd/tablecrowd"
@@ -155,6 +156,166 @@ func BenchmarkCrowdSnapshot(b *testing.B) {
 	b.Run(fmt.Sprintf("agents=%d/Crowd.Restore", n), func(b *testing.B) {
 		for b.Loop() {
 			if err := c.Restore(&s); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkReload moves a crowd of a million goombas, spread over its
+// three states with some messages posted, onto a new version of its table
+// (a state renamed, the mapping told of it, and one added: a new machine)
+// and back, one move per op, timing the commit apart (ns/commit); and onto
+// a version whose states are the same (a transition changed: the crowd
+// keeps its machine). Beside them, in the same run, the baselines: a crowd
+// made by New with the new table and restored from the remapped snapshot
+// (what a reload onto a new machine does but the snapshot), the crowd's
+// Snapshot and Restore into the same crowd (buffers reused), and one Step
+// of the crowd.
+func BenchmarkReload(b *testing.B) {
+	const n = 1_000_000
+	v1 := goombaTable(b)
+	v2, err := buildGoombaV2()
+	if err != nil {
+		b.Fatal(err)
+	}
+	var sb table.Builder // v1 with walkRight's turn on the left trigger too
+	sb.Name = "goomba"
+	sb.AddProperty("XMovement", "existing", "right", "left", "death")
+	sb.AddProperty("Animation", "existing", "moveRight", "moveLeft", "death")
+	left, right, hit, done := sb.AddTest("hitTriggerLeft", ""), sb.AddTest("hitTriggerRight", ""), sb.AddMessage("hitByPlayer", ""), sb.AddTest("animationDone", "")
+	wl := sb.AddState("walkLeft", sb.Action("XMovement", "left"), sb.Action("Animation", "moveLeft"))
+	wr := sb.AddState("walkRight", sb.Action("XMovement", "right"), sb.Action("Animation", "moveRight"))
+	dy := sb.AddState("dying", sb.Action("XMovement", "death"), sb.Action("Animation", "death"))
+	sb.AddTransition(table.Transition{From: wl, Test: hit, To: dy})
+	sb.AddTransition(table.Transition{From: wl, Test: left, To: wr})
+	sb.AddTransition(table.Transition{From: wr, Test: hit, To: dy})
+	sb.AddTransition(table.Transition{From: wr, Test: right, To: wl})
+	sb.AddTransition(table.Transition{From: wr, Test: left, To: wr})
+	sb.AddTransition(table.Transition{From: dy, Test: done, To: table.Final})
+	same, err := sb.Build()
+	if err != nil {
+		b.Fatal(err)
+	}
+
+	var c *tablecrowd.Crowd[goomba]
+	c, err = tablecrowd.New(v1, &world{}, crowd.Options[goomba]{OnFinal: func(id crowd.ID, g *goomba) {
+		spawn(g, int(id)) // respawned
+		if err := c.Add(id, *g); err != nil {
+			b.Error(err)
+		}
+	}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	for i := range n {
+		var g goomba
+		spawn(&g, i)
+		if err := c.Add(crowd.ID(i), g); err != nil {
+			b.Fatal(err)
+		}
+	}
+	frame := func(f int) {
+		m := c.Machine() // a reload may have replaced it
+		for q := range crowd.StateID(m.NumStates()) {
+			for _, g := range m.Each(q) {
+				g.step()
+			}
+		}
+		for i := range n {
+			if hitAt(f, i) {
+				if err := c.Post(crowd.ID(i), hitByPlayer); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+		if err := c.Step(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for f := range 40 {
+		frame(f)
+	}
+	for i := range n / 1000 { // messages posted and not yet seen
+		if err := c.Post(crowd.ID(i*1000), hitByPlayer); err != nil {
+			b.Fatal(err)
+		}
+	}
+	counts := c.Machine().Counts(nil)
+	if counts[dy] == 0 || counts[wl] == 0 || counts[wr] == 0 {
+		b.Fatalf("counts %v: every state should hold goombas", counts)
+	}
+	name := fmt.Sprintf("entities=%d", n)
+
+	b.Run(name+"/Reload", func(b *testing.B) {
+		there, back := renamed(v1, v2, "dying", "dead"), renamed(v2, v1, "dead", "dying")
+		var commits time.Duration
+		for i := 0; b.Loop(); i++ {
+			to, mp := v2, there
+			if i%2 == 1 {
+				to, mp = v1, back
+			}
+			mp.Moved = mp.Moved[:0]
+			commit, err := c.PrepareReload(to, mp)
+			if err != nil {
+				b.Fatal(err)
+			}
+			start := time.Now()
+			commit()
+			commits += time.Since(start)
+		}
+		if c.Table() != v1 {
+			if err := c.Reload(v1, renamed(v2, v1, "dead", "dying")); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.ReportMetric(float64(commits.Nanoseconds())/float64(b.N), "ns/commit")
+	})
+	b.Run(name+"/Reload/same-states", func(b *testing.B) {
+		there, back := renamed(v1, same, "dying", "dying"), renamed(same, v1, "dying", "dying")
+		for i := 0; b.Loop(); i++ {
+			to, mp := same, there
+			if i%2 == 1 {
+				to, mp = v1, back
+			}
+			if err := c.Reload(to, mp); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if c.Table() != v1 {
+			if err := c.Reload(v1, renamed(same, v1, "dying", "dying")); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run(name+"/New+Restore", func(b *testing.B) {
+		var s tablecrowd.Snapshot[goomba]
+		c.Snapshot(&s)
+		s.Remap(renamed(v1, v2, "dying", "dead"))
+		for b.Loop() {
+			fresh, err := tablecrowd.New(v2, &world{}, crowd.Options[goomba]{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := fresh.Restore(&s); err != nil {
+				b.Fatal(err)
+			}
+			fresh.Close()
+		}
+	})
+	b.Run(name+"/Snapshot+Restore", func(b *testing.B) {
+		var s tablecrowd.Snapshot[goomba]
+		for b.Loop() {
+			c.Snapshot(&s)
+			if err := c.Restore(&s); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run(name+"/Step", func(b *testing.B) {
+		for b.Loop() {
+			if err := c.Step(); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -35,38 +35,26 @@ import (
 // once, and the machine's OnFinal hook may call [Crowd.Post] and
 // [Crowd.Add]. Call [Crowd.Close] to stop the workers.
 type Crowd[E any] struct {
-	t *table.Table
-	h table.Host[*E]
-	m *crowd.Machine[E]
-
-	// The table as the updates read it, laid out by New from the table's
-	// exported description (see layOut).
-	spans      []span
-	steps      []step
-	acts       []act
-	slot       []uint8        // per test: message slot, or noSlot for a polled test
-	msgTests   []table.TestID // per message slot: its test
-	chain      bool           // Options.Chain
-	chainLimit int            // the effective chain limit
-	stackLimit int            // the effective stack limit
+	layout // the table as the updates read it; replaced whole by a reload
+	h      table.Host[*E]
+	m      *crowd.Machine[E]
+	opts   crowd.Options[E] // as given to New, for the machine a reload makes
 
 	tmp *E // where Add performs the entry actions, reused
 
 	stepping atomic.Bool
 	reading  bool // messages were posted before this step: state functions read flags
 	panicked bool // the machine's step has not returned
+	closed   bool // Close was called: a reload's machine is closed too
 
-	// Per ID, written between steps, and during a step only by the
-	// entity's own update (which clears the flags it read once its batch
-	// is done, so that a step that panics knows who saw them).
-	flags  []uint64        // messages posted since the last step, one bit per message slot
-	posted []uint64        // one bit per ID: its flags are not zero
-	dirty  []crowd.ID      // the IDs whose flags are not zero
-	limit  int             // the stack limit, or 0 if the table never pushes or returns
-	depth  []uint8         // the stack's depth, if limit > 0
-	stack  []table.StateID // the stacks, limit entries per ID, bottom first
+	// gen counts the changes made through the crowd (steps, adds, posts,
+	// restores, reloads) and reloads the reloads, so that a reload's
+	// commit knows whether the crowd is still the one it was prepared
+	// for (see PrepareReload).
+	gen, reloads uint64
 
-	msgs      []bool // per state: its updates may test messages
+	byID // the entities' messages and stacks, by ID; replaced whole by a reload
+
 	dirtyMsgs []bool // per dirty ID, during a step: it was in a state that tests messages
 	kept      []post // after a step that panicked: the messages kept for the next
 
@@ -84,6 +72,35 @@ type Crowd[E any] struct {
 	evFree   []*events             // the event buffers not in use
 
 	members []uint64 // Restore's scratch: a bit per ID of the snapshot
+}
+
+// layout is what the updates read of the table, laid out by newLayout
+// from the table's exported description. A reload replaces it whole,
+// between steps: the state functions read it at each batch.
+type layout struct {
+	t          *table.Table
+	spans      []span
+	steps      []step
+	acts       []act
+	slot       []uint8        // per test: message slot, or noSlot for a polled test
+	msgTests   []table.TestID // per message slot: its test
+	msgs       []bool         // per state: its updates may test messages
+	chain      bool           // Options.Chain
+	chainLimit int            // the effective chain limit
+	stackLimit int            // the effective stack limit
+	limit      int            // the stack limit, or 0 if the table never pushes or returns
+}
+
+// byID is what the crowd keeps per ID beside the machine. It is written
+// between steps, and during a step only by the entity's own update (which
+// clears the flags it read once its batch is done, so that a step that
+// panics knows who saw them).
+type byID struct {
+	flags  []uint64        // messages posted since the last step, one bit per message slot
+	posted []uint64        // one bit per ID: its flags are not zero
+	dirty  []crowd.ID      // the IDs whose flags are not zero
+	depth  []uint8         // the stack's depth, if limit > 0
+	stack  []table.StateID // the stacks, limit entries per ID, bottom first
 }
 
 // span locates one state's steps and entry actions.
@@ -166,14 +183,8 @@ func New[E any](t *table.Table, h table.Host[*E], opts crowd.Options[E]) (*Crowd
 	case t.NumStates() == 0:
 		return nil, errors.New("tablecrowd: New: the table has no states (make it with table.Builder.Build or decode it)")
 	}
-	c := &Crowd[E]{t: t, h: h, tmp: new(E), first: make([]fault, 0, firstFaults)}
-	c.layOut()
-	c.msgs = make([]bool, t.NumStates())
-	defs := make([]crowd.Def[E], t.NumStates())
-	for q := range defs {
-		defs[q] = crowd.Def[E]{Name: t.StateName(table.StateID(q)), Batch: c.stateFunc(table.StateID(q))}
-	}
-	m, err := crowd.New(defs, opts)
+	c := &Crowd[E]{layout: newLayout(t), h: h, opts: opts, tmp: new(E), first: make([]fault, 0, firstFaults)}
+	m, err := crowd.New(c.defs(&c.layout), opts)
 	if err != nil {
 		return nil, fmt.Errorf("tablecrowd: New (table %q): %w", t.Name(), err)
 	}
@@ -181,66 +192,85 @@ func New[E any](t *table.Table, h table.Host[*E], opts crowd.Options[E]) (*Crowd
 	return c, nil
 }
 
-// layOut reads what the updates need from the table's exported
-// description, as package table lays out its own runtime: the message
-// slots (the message tests numbered in TestID order), and per state the
-// steps an update tries (the any-state transitions, except those into the
-// state itself, then the state's own, in order) and its entry actions.
-func (c *Crowd[E]) layOut() {
-	t := c.t
-	o := t.Options()
-	c.chain = o.Chain
-	c.chainLimit = o.ChainLimit
-	if c.chainLimit <= 0 {
-		c.chainLimit = t.NumStates()
+// defs returns the machine's states for layout l: one per table state,
+// named as the table names it, each running its entities through c's
+// layout, whichever it is when the state runs.
+func (c *Crowd[E]) defs(l *layout) []crowd.Def[E] {
+	defs := make([]crowd.Def[E], l.t.NumStates())
+	for q := range defs {
+		defs[q] = crowd.Def[E]{Name: l.t.StateName(table.StateID(q)), Batch: c.stateFunc(table.StateID(q))}
 	}
-	c.stackLimit = o.StackLimit
-	if c.stackLimit <= 0 {
-		c.stackLimit = table.MaxStack
+	return defs
+}
+
+// newLayout reads what the updates need from t's exported description, as
+// package table lays out its own runtime: the message slots (the message
+// tests numbered in TestID order), and per state the steps an update
+// tries (the any-state transitions, except those into the state itself,
+// then the state's own, in order), its entry actions, and whether it may
+// test messages.
+func newLayout(t *table.Table) layout {
+	l := layout{t: t}
+	o := t.Options()
+	l.chain = o.Chain
+	l.chainLimit = o.ChainLimit
+	if l.chainLimit <= 0 {
+		l.chainLimit = t.NumStates()
+	}
+	l.stackLimit = o.StackLimit
+	if l.stackLimit <= 0 {
+		l.stackLimit = table.MaxStack
 	}
 
-	c.slot = make([]uint8, t.NumTests())
+	l.slot = make([]uint8, t.NumTests())
 	n := uint8(0)
-	for id := range c.slot {
-		c.slot[id] = noSlot
+	for id := range l.slot {
+		l.slot[id] = noSlot
 		if t.Test(table.TestID(id)).Message {
-			c.slot[id] = n
-			c.msgTests = append(c.msgTests, table.TestID(id))
+			l.slot[id] = n
+			l.msgTests = append(l.msgTests, table.TestID(id))
 			n++
 		}
 	}
 	anyTr := slices.Collect(t.Transitions(table.AnyState))
-	c.spans = make([]span, t.NumStates())
-	for q := range c.spans {
-		sp := &c.spans[q]
-		sp.lo = uint32(len(c.steps))
+	l.spans = make([]span, t.NumStates())
+	l.msgs = make([]bool, t.NumStates())
+	for q := range l.spans {
+		sp := &l.spans[q]
+		sp.lo = uint32(len(l.steps))
 		for _, tr := range anyTr {
 			if tr.To != table.StateID(q) { // an any-state transition never leaves its destination for itself
-				c.steps = append(c.steps, c.step(tr))
+				l.steps = append(l.steps, l.step(tr))
 			}
 		}
 		for tr := range t.Transitions(table.StateID(q)) {
-			c.steps = append(c.steps, c.step(tr))
+			l.steps = append(l.steps, l.step(tr))
 		}
-		sp.hi = uint32(len(c.steps))
-		sp.alo = uint32(len(c.acts))
+		sp.hi = uint32(len(l.steps))
+		sp.alo = uint32(len(l.acts))
 		for a := range t.Actions(table.StateID(q)) {
-			c.acts = append(c.acts, act{a.Property, a.Value})
+			l.acts = append(l.acts, act{a.Property, a.Value})
 		}
-		sp.ahi = uint32(len(c.acts))
+		sp.ahi = uint32(len(l.acts))
+		msgs := l.chain // a chain may reach a state that tests a message
+		for _, s := range l.steps[sp.lo:sp.hi] {
+			msgs = msgs || s.slot != noSlot
+		}
+		l.msgs[q] = msgs && sp.hi > sp.lo
 	}
-	c.steps = slices.Clip(c.steps)
-	c.acts = slices.Clip(c.acts)
-	for _, s := range c.steps {
+	l.steps = slices.Clip(l.steps)
+	l.acts = slices.Clip(l.acts)
+	for _, s := range l.steps {
 		if s.push || s.to == table.Return {
-			c.limit = c.stackLimit
+			l.limit = l.stackLimit
 			break
 		}
 	}
+	return l
 }
 
-func (c *Crowd[E]) step(tr table.Transition) step {
-	return step{test: tr.Test, to: tr.To, slot: c.slot[tr.Test], push: tr.Push}
+func (l *layout) step(tr table.Transition) step {
+	return step{test: tr.Test, to: tr.To, slot: l.slot[tr.Test], push: tr.Push}
 }
 
 // Table returns the crowd's table.
@@ -252,11 +282,17 @@ func (c *Crowd[E]) Table() *table.Table { return c.t }
 // entities and step through the Crowd, not the machine: [Crowd.Add]
 // performs the initial entry actions, and [Crowd.Step] delivers the
 // messages; a step of the machine itself panics (a [*crowd.PanicError]).
+// A reload onto a table whose states differ puts the crowd on a new
+// machine ([Crowd.PrepareReload]): take it again after one.
 func (c *Crowd[E]) Machine() *crowd.Machine[E] { return c.m }
 
 // Close stops the machine's worker goroutines; the crowd stays usable and
-// steps on the caller's goroutine alone.
-func (c *Crowd[E]) Close() { c.m.Close() }
+// steps on the caller's goroutine alone, on the machine a later reload
+// moves it to as well.
+func (c *Crowd[E]) Close() {
+	c.closed = true
+	c.m.Close()
+}
 
 // Add puts entity id, with its data e, in the table's initial state, having
 // performed that state's entry actions on e through the host, as
@@ -297,6 +333,7 @@ func (c *Crowd[E]) add(id crowd.ID, e E) error {
 	if s, ok := c.m.StateOf(id); ok {
 		return fmt.Errorf("tablecrowd: Crowd.Add: %w: %d (in state %q)", crowd.ErrExists, id, c.m.StateName(s))
 	}
+	c.gen++
 	c.grow(int(id) + 1)
 	if c.flags[id] != 0 { // a message posted to an entity removed since is not for this one
 		c.flags[id] = 0
@@ -381,6 +418,7 @@ func (w *wrapped) Error() string { return w.msg }
 func (w *wrapped) Unwrap() error { return w.err }
 
 func (c *Crowd[E]) post(id crowd.ID, bit uint64) {
+	c.gen++
 	if c.flags[id] == 0 {
 		c.dirty = append(c.dirty, id)
 		c.posted[id/64] |= 1 << (id % 64)
@@ -415,6 +453,7 @@ func (c *Crowd[E]) Step() error {
 	if c.stepping.Load() {
 		return crowd.ErrBusy
 	}
+	c.gen++
 	c.failed, c.first = 0, c.first[:0]
 	c.reading = len(c.dirty) > 0
 	c.dirtyMsgs = c.dirtyMsgs[:0]
@@ -533,30 +572,24 @@ func chainError(t *table.Table, x *fault) *machine.ChainError {
 const errDirectStep = "tablecrowd: the machine of a Crowd was stepped directly; call Crowd.Step, which delivers the messages"
 
 // stateFunc returns the crowd state function of state q: Agent.Update for
-// each entity in q.
+// each entity in q, as the crowd's layout has it when the state runs.
 func (c *Crowd[E]) stateFunc(q table.StateID) crowd.BatchFunc[E] {
-	sp := c.spans[q]
-	steps := c.steps[sp.lo:sp.hi:sp.hi]
-	msgs := c.chain // a chain may reach a state that tests a message
-	for _, s := range steps {
-		msgs = msgs || s.slot != noSlot
-	}
-	c.msgs[q] = msgs && len(steps) > 0
-	return func(b *crowd.Batch[E]) { c.run(b, q, steps, msgs) }
+	return func(b *crowd.Batch[E]) { c.run(b, q) }
 }
 
-// run updates the entities of a batch, in state q whose steps are steps;
-// msgs says whether the updates may test messages.
-func (c *Crowd[E]) run(b *crowd.Batch[E], q table.StateID, steps []step, msgs bool) {
+// run updates the entities of a batch, in state q.
+func (c *Crowd[E]) run(b *crowd.Batch[E], q table.StateID) {
 	if !c.stepping.Load() {
 		panic(errDirectStep)
 	}
-	if len(steps) == 0 {
+	sp := c.spans[q]
+	if sp.hi == sp.lo {
 		return
 	}
+	steps := c.steps[sp.lo:sp.hi:sp.hi]
 	h := c.h
 	var posted []uint64
-	if msgs && c.reading {
+	if c.msgs[q] && c.reading {
 		posted = c.posted
 	}
 	read := batchVars{lo: -1}
@@ -578,7 +611,7 @@ func (c *Crowd[E]) run(b *crowd.Batch[E], q table.StateID, steps []step, msgs bo
 			} else if !h.Test(e, s.test) {
 				continue
 			}
-			if to := c.take(b.ID(i), e, q, int(c.spans[q].lo)+k, f, &read); to != q {
+			if to := c.take(b.ID(i), e, q, int(sp.lo)+k, f, &read); to != q {
 				if to == table.Final {
 					b.Set(i, crowd.Final)
 				} else {

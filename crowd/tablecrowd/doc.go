@@ -86,6 +86,21 @@
 // [machine.Codec]; [Snapshot.Remap] renumbers its states for a table whose
 // states changed, by name.
 //
+// # Reloading
+//
+// [Crowd.Reload] moves a running crowd onto a new version of its table (the
+// designer saved the drawing again), as [table.Reload] moves agents: each
+// entity keeps its ID, data, stack and messages, and its state by name
+// through a [machine.Mapping] ([machine.MappingBetween] of the two tables'
+// descriptions); one in a state that is gone goes to the mapping's
+// fallback, reported in its Moved. [Crowd.PrepareReload] does the work and
+// returns a commit that cannot fail, to call at the frame boundary, so that
+// a game checks everything (other crowds' reloads, its host's binding to
+// the new table) before it changes anything. A reload that keeps the
+// table's states, by name and in order, keeps the machine and costs
+// nothing per entity; one that changes them moves the entities to a new
+// machine, through a [Snapshot].
+//
 // # Steps, workers and the host
 //
 // Adds asked for during a step wait for its end, and are carried out in

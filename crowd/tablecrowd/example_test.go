@@ -256,3 +256,61 @@ func ExampleCrowd_Observe() {
 	// goomba 0: walkLeft -> walkRight on test hitTriggerLeft (transition 1)
 	// goomba 1: walkLeft -> dying on message hitByPlayer (transition 0)
 }
+
+// Reloading a running crowd's table: the designer saved the Goomba again,
+// with dying renamed dead and a state added, stunned, that a stomp leads
+// to first. At the frame boundary the game prepares the move, binds its
+// host to the new table (either may fail: the game then plays on with the
+// old one), and commits; each goomba stays where it was, by state name, and
+// the message posted before the save is seen by the next step. The goomba
+// that was dying, a state the new table does not have, goes to its initial
+// state, as the mapping reports.
+func ExampleCrowd_Reload() {
+	t, _ := buildGoomba()
+	level, _ := NewLevel(t)
+	hit, _ := t.LookupTest("hitByPlayer", "")
+	c, _ := tablecrowd.New(t, level, crowd.Options[Goomba]{})
+	defer c.Close()
+	for id := range crowd.ID(3) {
+		_ = c.Add(id, Goomba{X: int(id) - 3}) // goomba 0 is past the left trigger
+	}
+	_ = c.Post(2, hit)
+	_ = c.Step() // goomba 0 turns right; goomba 2 is dying
+	_ = c.Post(1, hit)
+
+	// The designer saves: the game compiles the drawing again.
+	nt, err := buildGoombaV2()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	old, now := c.Table().Describe(), nt.Describe()
+	mp := machine.MappingBetween(&old, &now)
+	commit, err := c.PrepareReload(nt, mp)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	bound, err := NewLevel(nt)
+	if err != nil {
+		fmt.Println(err) // not committed: the crowd runs the old table
+		return
+	}
+	commit()
+	*level = *bound // the host answers the new table's IDs from the next step on
+	for _, mv := range mp.Moved {
+		fmt.Printf("goomba %d: %s is gone, moved to %s\n", mv.Entity, mv.From, nt.StateName(table.StateID(mv.To)))
+	}
+
+	_ = c.Step()
+	m := c.Machine() // a new machine: the states changed
+	for id := range crowd.ID(3) {
+		s, _ := m.StateOf(id)
+		fmt.Printf("goomba %d: %s\n", id, m.StateName(s))
+	}
+	// Output:
+	// goomba 2: dying is gone, moved to walkLeft
+	// goomba 0: walkRight
+	// goomba 1: stunned
+	// goomba 2: walkLeft
+}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/fsmforge/fsmforge/machine"
 	"github.com/fsmforge/fsmforge/table"
 )
 
@@ -336,4 +337,43 @@ func hitAt(frame, i int) bool { return (frame+i*37)%499 == 0 }
 
 func perAgent(b *testing.B, agents int) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*agents), "ns/agent")
+}
+
+// buildGoombaV2 builds the Goomba as the designer saved it again: dying
+// renamed dead, and a state added, stunned, that a hit now leads to
+// first; the tests keep their IDs (stunOver is added after them), so that
+// the game's host answers both versions.
+func buildGoombaV2() (*table.Table, error) {
+	var b table.Builder
+	b.Name = "goomba"
+	b.AddProperty("XMovement", "existing", "right", "left", "death")
+	b.AddProperty("Animation", "existing", "moveRight", "moveLeft", "death")
+	left := b.AddTest("hitTriggerLeft", "")
+	right := b.AddTest("hitTriggerRight", "")
+	hit := b.AddMessage("hitByPlayer", "")
+	done := b.AddTest("animationDone", "")
+	over := b.AddTest("stunOver", "")
+	wl := b.AddState("walkLeft", b.Action("XMovement", "left"), b.Action("Animation", "moveLeft"))
+	wr := b.AddState("walkRight", b.Action("XMovement", "right"), b.Action("Animation", "moveRight"))
+	dead := b.AddState("dead", b.Action("XMovement", "death"), b.Action("Animation", "death"))
+	stunned := b.AddState("stunned", b.Action("XMovement", "existing"))
+	b.AddTransition(table.Transition{From: wl, Test: hit, To: stunned})
+	b.AddTransition(table.Transition{From: wl, Test: left, To: wr})
+	b.AddTransition(table.Transition{From: wr, Test: hit, To: stunned})
+	b.AddTransition(table.Transition{From: wr, Test: right, To: wl})
+	b.AddTransition(table.Transition{From: stunned, Test: over, To: dead})
+	b.AddTransition(table.Transition{From: dead, Test: done, To: table.Final})
+	return b.Build()
+}
+
+// renamed returns the mapping from table from to table to, told that
+// state was renamed as: what a tool that watched the designer rename it
+// makes of machine.MappingBetween's.
+func renamed(from, to *table.Table, state, as string) *machine.Mapping {
+	od, nd := from.Describe(), to.Describe()
+	mp := machine.MappingBetween(&od, &nd)
+	q, _ := from.LookupState(state)
+	r, _ := to.LookupState(as)
+	mp.To[q] = machine.StateID(r)
+	return mp
 }
