@@ -1,7 +1,10 @@
 package reload_test
 
 import (
+	"encoding/json"
 	"errors"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +17,7 @@ import (
 	"github.com/fsmforge/fsmforge/machine"
 	"github.com/fsmforge/fsmforge/reload"
 	"github.com/fsmforge/fsmforge/table"
+	"github.com/fsmforge/fsmforge/viewer"
 )
 
 // door is a small SCXML drawing whose states carry shape IDs (ff:id), as
@@ -316,5 +320,63 @@ func TestWatch(t *testing.T) {
 		if _, ok := d.Table().LookupState(name); !ok {
 			t.Errorf("%s: the new version has no state %s", s.name, name)
 		}
+	}
+}
+
+// TestViewer checks what the page is told: a refused version's errors,
+// then the next version, with its report, which clears them.
+func TestViewer(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "door.scxml")
+	write(t, path, door)
+	v := viewer.New(viewer.Options{})
+	defer v.Close()
+	r := reload.New(reload.Options{Manual: true, Viewer: v})
+	defer r.Close()
+	d, err := r.Load(path, reload.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := []int{0}
+	agents := []table.Agent[*int]{table.NewAgent[*int](d.Table(), &ids[0], nobody{})}
+	d.Run("doors", reload.Agents(each(agents)))
+	d.View("doors", func(t *table.Table) viewer.Source { return viewer.TableAgents(t, each(agents)) })
+	srv := httptest.NewServer(v.Handler())
+	defer srv.Close()
+	machines := func() (version int, refused string, states []string) {
+		t.Helper()
+		resp, err := http.Get(srv.URL + "/api/machines/0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var m struct {
+			Version     int    `json:"version"`
+			Refused     string `json:"refused"`
+			Description struct {
+				States []struct {
+					Name string `json:"name"`
+				} `json:"states"`
+			} `json:"description"`
+		}
+		if err := json.NewDecoder(resp.Body).Decode(&m); err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range m.Description.States {
+			states = append(states, s.Name)
+		}
+		return m.Version, m.Refused, states
+	}
+	write(t, path, door[:len(door)/2])
+	r.Refresh()
+	r.Frame(1)
+	if ver, refused, _ := machines(); ver != 1 || !strings.Contains(refused, "does not read") || !strings.Contains(refused, "door.scxml") {
+		t.Errorf("after a refused version: version %d, refused %q", ver, refused)
+	}
+	write(t, path, strings.ReplaceAll(door, `"locked"`, `"bolted"`))
+	r.Refresh()
+	r.Frame(2)
+	ver, refused, states := machines()
+	if ver != 2 || refused != "" || !slices.Contains(states, "bolted") {
+		t.Errorf("after the next version: version %d, refused %q, states %v", ver, refused, states)
 	}
 }
