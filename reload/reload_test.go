@@ -12,8 +12,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fsmforge/fsmforge/chart"
 	_ "github.com/fsmforge/fsmforge/chart/formats"
 	"github.com/fsmforge/fsmforge/diag"
+	"github.com/fsmforge/fsmforge/examples/goomba"
 	"github.com/fsmforge/fsmforge/machine"
 	"github.com/fsmforge/fsmforge/reload"
 	"github.com/fsmforge/fsmforge/table"
@@ -378,5 +380,26 @@ func TestViewer(t *testing.T) {
 	ver, refused, states := machines()
 	if ver != 2 || refused != "" || !slices.Contains(states, "bolted") {
 		t.Errorf("after the next version: version %d, refused %q, states %v", ver, refused, states)
+	}
+}
+
+// TestFormats loads each of the Goomba's drawings: a Reloader reads every
+// format the fsmforge command reads, Visio's zipped .vsdx included.
+func TestFormats(t *testing.T) {
+	st, err := goomba.Stencil()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := reload.New(reload.Options{Manual: true})
+	defer r.Close()
+	for _, file := range []string{"goomba.vdx", "goomba.vsdx", "goomba.drawio", "goomba.scxml"} {
+		d, err := r.Load(filepath.Join("../examples/goomba", file), reload.Config{Read: chart.ReadOptions{Stencil: st}})
+		if err != nil {
+			t.Errorf("%s: %v", file, err)
+			continue
+		}
+		if n := d.Table().NumStates(); n != 3 {
+			t.Errorf("%s: %d states, want 3", file, n)
+		}
 	}
 }
