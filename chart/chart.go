@@ -37,6 +37,22 @@ type Chart struct {
 	Chain      bool `json:"chain,omitempty"`
 	ChainLimit int  `json:"chainLimit,omitempty"`
 
+	// Fallback names the state that agents go to when a new version of
+	// the drawing, loaded while the game runs (package reload), no longer
+	// has the state they are in: the name of one of the chart's states,
+	// or "" (the initial state). Like Chain, it is what the drawing says
+	// of how its machine runs, when it says so (each importer's
+	// documentation says where: a property of the drawing as a whole).
+	// Importers make its runs of white space single spaces, as in state
+	// names, and take any name: package compile warns when it names none
+	// of the chart's states.
+	Fallback string `json:"fallback,omitempty"`
+
+	// FallbackPos is where the drawing names Fallback, when the importer
+	// knows (the zero Pos otherwise): what package compile's warning
+	// points at. The chart's JSON file does not keep it.
+	FallbackPos diag.Pos `json:"-"`
+
 	// Statechart says that the chart runs with the semantics of the W3C
 	// SCXML recommendation even when its states do not nest: events are
 	// queued, transitions without event are taken as soon as their

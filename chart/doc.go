@@ -65,8 +65,11 @@
 // A chart also says how its machine runs when the drawing does (a
 // property of the drawing as a whole, which each importer's documentation
 // names): Chain and ChainLimit, which package compile honours as it
-// honours its own options, and Statechart, set for SCXML documents, which
-// run with SCXML's semantics even when flat.
+// honours its own options; Statechart, set for SCXML documents, which
+// run with SCXML's semantics even when flat; and Fallback, the state
+// where package reload sends the agents of a state that a new version of
+// the drawing no longer has (package compile warns when it names no
+// state).
 //
 // # Nested states and layout
 //

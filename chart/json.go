@@ -18,7 +18,7 @@ import (
 // chartKeys lists the keys each object of a chart file may have, by path
 // with the array indices left out.
 var chartKeys = map[string][]string{
-	"":                            {"name", "file", "stencil", "chain", "chainLimit", "statechart", "states", "transitions", "diagnostics"},
+	"":                            {"name", "file", "stencil", "chain", "chainLimit", "fallback", "statechart", "states", "transitions", "diagnostics"},
 	"states[]":                    {"id", "name", "kind", "initial", "entry", "exit", "parent", "box", "pos"},
 	"states[].entry[]":            actionKeys,
 	"states[].entry[].pos":        posKeys,
@@ -57,6 +57,7 @@ var (
 	chartStencil     = chartSchema.at("stencil")
 	chartChain       = chartSchema.at("chain")
 	chartChainLimit  = chartSchema.at("chainLimit")
+	chartFallback    = chartSchema.at("fallback")
 	chartStatechart  = chartSchema.at("statechart")
 	chartStates      = chartSchema.at("states")
 	chartTransitions = chartSchema.at("transitions")
@@ -68,7 +69,7 @@ var (
 
 	// chartMembers are the members of a chart file, in the order ReadJSON
 	// decodes them.
-	chartMembers = []*jsonSchema{chartName, chartFile, chartStencil, chartChain, chartChainLimit, chartStatechart, chartStates, chartTransitions, chartDiagnostics}
+	chartMembers = []*jsonSchema{chartName, chartFile, chartStencil, chartChain, chartChainLimit, chartFallback, chartStatechart, chartStates, chartTransitions, chartDiagnostics}
 )
 
 func init() {
@@ -226,6 +227,8 @@ func (rd *chartReader) decode() (*Chart, diag.List) {
 			d = doc.unmarshal(m, "chart", field, &c.Chain)
 		case chartChainLimit:
 			d = doc.unmarshal(m, "chart", field, &c.ChainLimit)
+		case chartFallback:
+			d = doc.unmarshal(m, "chart", field, &c.Fallback)
 		case chartStatechart:
 			d = doc.unmarshal(m, "chart", field, &c.Statechart)
 		case chartStates:

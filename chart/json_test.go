@@ -11,7 +11,7 @@ import (
 
 func TestJSONRoundTrip(t *testing.T) {
 	c := &Chart{
-		Name: "goomba", File: "goomba.vdx", Chain: true, ChainLimit: 7,
+		Name: "goomba", File: "goomba.vdx", Chain: true, ChainLimit: 7, Fallback: "walk",
 		Stencil: &Stencil{Name: "goomba", Version: "1",
 			Masters: Masters{State: "State", Transition: "Transition"},
 			Tests:   []Test{{Name: "hit"}, {Name: "stomp", Message: true}},
@@ -31,6 +31,37 @@ func TestJSONRoundTrip(t *testing.T) {
 	c.Stencil.File = "c.json"
 	if !reflect.DeepEqual(got, c) {
 		t.Errorf("ReadJSON(WriteJSON(c)) =\n%+v\nwant\n%+v", got, c)
+	}
+}
+
+// TestJSONFallback writes a chart's Fallback in the chart file, and
+// reads it back; a chart without one writes no "fallback", and where the
+// drawing named it (FallbackPos) is not kept.
+func TestJSONFallback(t *testing.T) {
+	for _, tt := range []struct{ fallback, want string }{
+		{"", ""},
+		{"idle", `  "fallback": "idle",` + "\n"},
+		{"walk left", `  "fallback": "walk left",` + "\n"},
+		{`say "hi" <é>`, `  "fallback": "say \"hi\" \u003cé\u003e",` + "\n"},
+	} {
+		t.Run(tt.fallback, func(t *testing.T) {
+			c := &Chart{Name: "m", Fallback: tt.fallback, FallbackPos: diag.Pos{File: "m.drawio", Line: 2, Col: 3},
+				States: []State{{ID: "1", Name: tt.fallback, Initial: true}}, Transitions: []Transition{}}
+			var buf bytes.Buffer
+			if err := WriteJSON(&buf, c); err != nil {
+				t.Fatal(err)
+			}
+			if tt.want == "" && strings.Contains(buf.String(), `"fallback"`) || !strings.Contains(buf.String(), tt.want) {
+				t.Errorf("WriteJSON(Fallback %q) =\n%s\nwant it to hold %q", tt.fallback, buf.String(), tt.want)
+			}
+			got, err := ReadJSON(&buf, "c.json")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Fallback != tt.fallback || got.FallbackPos != (diag.Pos{}) {
+				t.Errorf("ReadJSON(WriteJSON(c)): Fallback, FallbackPos = %q, %v, want %q, none", got.Fallback, got.FallbackPos, tt.fallback)
+			}
+		})
 	}
 }
 
@@ -88,6 +119,7 @@ func TestReadJSONErrors(t *testing.T) {
 		{`{"name": "x"}`, "c.json:1:1: chart: not a chart: the object has no \"states\""},
 		{`{"states": [{"id": "a", "colour": "red"}]}`, "c.json:1:25: chart: unknown key \"states[0].colour\""},
 		{`{"states": [{"id": 7}]}`, "c.json:1:14: chart: chart states.id: want a JSON string, not number"},
+		{`{"states": [], "fallback": 7}`, "c.json:1:16: chart: chart fallback: want a JSON string, not number"},
 		{`{"states": [{"id": "a", "kind": "weird"}]}`, "c.json:1:13: chart: unknown state kind \"weird\""},
 		{"{\"states\": [],\n \"stencil\": {\"name\": \"\"}}", "c.json:2:14: chart: stencil: name is missing"},
 	} {

@@ -114,7 +114,7 @@ var (
 	// table.MaxName bytes, or not UTF-8.
 	ErrName = errors.New("compile: bad name")
 	// ErrMissingState: a transition from or to a state the chart does not
-	// have.
+	// have; the chart's Fallback naming none of its states (a warning).
 	ErrMissingState = errors.New("compile: no such state")
 	// ErrTransition: a transition that cannot be lowered as drawn (into a
 	// start pseudo-state, out of an end one, a push with no state to go

@@ -67,7 +67,11 @@
 // ever by design. A state's transition on a test that an any-state
 // transition already takes, which is never taken ([ErrShadowed]); a return
 // when no transition pushes ([ErrNoPush]); what a table cannot represent
-// and the compiler left out ([ErrIgnored]).
+// and the compiler left out ([ErrIgnored]); a chart whose Fallback (where
+// package reload sends the agents of a state that a new version of the
+// drawing no longer has) is not the name of one of its states as the
+// table names them ([ErrMissingState], at the place the drawing names it,
+// or else at the chart's file).
 //
 // # Lowering
 //

@@ -183,6 +183,7 @@ func analyze(c *chart.Chart, opt Options) *lowering {
 		return x
 	}
 	x.lowerStates()
+	x.checkFallback()
 	x.lowerProps()
 	x.groupTransitions()
 	x.lowerInitial()
@@ -405,6 +406,32 @@ func (x *lowering) nameStates() {
 		x.warnf(s.Pos, ErrDuplicateName, "names are only labels in a plain diagram; rename the states to tell them apart in traces and generated code",
 			"state name %q is also the name of %s; this state is called %q in the table", short(s.Name), where(first.Pos, first.ID), short(name))
 	}
+}
+
+// hintFallback is the hint of a chart whose Fallback names no state.
+const hintFallback = "name one of the drawing's states, or leave it empty for the initial state"
+
+// checkFallback warns when the chart's Fallback, the state where package
+// reload sends the agents of a state that a new version of the drawing no
+// longer has, is not the name of one of its states, compared as
+// nameStates made them the table's names (cleanName). It runs after
+// nameStates, and costs a pass over the states.
+func (x *lowering) checkFallback() {
+	f := x.c.Fallback
+	if f == "" {
+		return
+	}
+	name := cleanName(f)
+	for q := range x.states {
+		if x.states[q].name == name {
+			return
+		}
+	}
+	at := x.c.FallbackPos
+	if at == (diag.Pos{}) {
+		at = x.chartPos()
+	}
+	x.warnf(at, ErrMissingState, hintFallback, "fallback %q is not the name of a state of the chart", short(f))
 }
 
 // suffixKey is a prefix of the names suffixed gives, and the number of

@@ -84,6 +84,7 @@ func (x *lowering) analyzeChart() {
 		return
 	}
 	x.nameStates()
+	x.checkFallback()
 	x.addFinal()
 	x.completing()
 	x.initProps()

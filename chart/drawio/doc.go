@@ -146,8 +146,12 @@
 // out with a warning. The diagram's own Edit Data (Edit Data with
 // nothing selected) may say how the machine runs: [AttrChain] and
 // [AttrChainLimit], the chart's Chain and ChainLimit, and
-// [AttrStatechart], its Statechart; and [AttrName], the chart's Name
-// (else the file's name gives it).
+// [AttrStatechart], its Statechart; [AttrName], the chart's Name
+// (else the file's name gives it); and [AttrFallback], its Fallback: the
+// name of the state where a running game sends the agents of a state that
+// a new version of the drawing no longer has (package reload), empty for
+// the initial state. The name of no state is not the reader's error:
+// package compile warns about it.
 //
 // # Actions
 //

@@ -35,6 +35,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(`<svg content="` + xmlEscape(mxfile) + `"/>`))
 	f.Add(pngWith(chunk("tEXt", []byte("mxfile\x00"+url.PathEscape(mxfile)))))
 	f.Add(utf16Bytes(mxfile, false))
+	f.Add([]byte(fallbackModel(` fsmforgeChain="1" fsmforgeFallback="walk left"`)))
 	f.Add([]byte(model(uo("a", "State", acts, vcell), uo("h", "Message Handler", "", vcell), uo("t", "Transition", `Test="hitByPlayer" Stack="push"`, ecell("h", "a")),
 		`<mxCell id="b" value="&lt;div&gt;B&lt;/div&gt;&lt;div&gt;entry / x&lt;/div&gt;" style="swimlane;html=1;" vertex="1" parent="a"/>`)))
 	// Nesting: StateSmith's history, history continue and regions; a
@@ -71,8 +72,12 @@ func FuzzRead(f *testing.F) {
 			if werr := drawio.Write(&out, c, drawio.WriteOptions{}); werr != nil {
 				continue // a chart Write cannot draw: it says so
 			}
-			if back, err := drawio.Read(&out, drawio.Options{Stencil: stencil}); back == nil {
+			back, err := drawio.Read(bytes.NewReader(out.Bytes()), drawio.Options{Stencil: stencil})
+			if back == nil {
 				t.Fatalf("Read(Write(c)) = %v\n%s", err, out.String())
+			}
+			if back.Fallback != c.Fallback {
+				t.Fatalf("Read(Write(c)): Fallback = %q, want %q\n%s", back.Fallback, c.Fallback, out.String())
 			}
 		}
 	})

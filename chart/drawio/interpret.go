@@ -51,6 +51,13 @@ const (
 	AttrChain      = "fsmforgeChain"
 	AttrChainLimit = "fsmforgeChainLimit"
 
+	// AttrFallback, in the Edit Data of the diagram itself, as AttrChain:
+	// the chart's Fallback, the name of the state where a running game
+	// (package reload) sends the agents of a state that a new version of
+	// the drawing no longer has; empty for the initial state. Read from
+	// the first page that sets it.
+	AttrFallback = "fsmforgeFallback"
+
 	// AttrFinal, "1" or "0", on an edge whose end is glued to no shape:
 	// the machine ends there on purpose, so no warning says that the
 	// arrow's end may have come loose.
@@ -1358,10 +1365,10 @@ func (in *interp) behaviour(st *chart.State, text string) {
 
 // diagramData reads what the Edit Data of the diagram itself says of the
 // chart: its Chain and ChainLimit from the first page's root cell that
-// sets them, its Statechart and its Name ([AttrName]) from the first that
-// sets each.
+// sets them, its Statechart, its Name ([AttrName]) and its Fallback
+// ([AttrFallback]) from the first that sets each.
 func (in *interp) diagramData(pages []*page) {
-	chainRead, statechartRead, nameRead := false, false, false
+	chainRead, statechartRead, nameRead, fallbackRead := false, false, false, false
 	for _, pg := range pages {
 		for i := range pg.cells {
 			c := &pg.cells[i]
@@ -1382,13 +1389,27 @@ func (in *interp) diagramData(pages []*page) {
 					in.c.Name = in.strs.Clone(v)
 				}
 			}
+			if v, ok := c.get(AttrFallback); ok && !fallbackRead {
+				fallbackRead = true
+				in.fallbackOf(pg, c, v)
+			}
 			if !chainRead {
 				chainRead = in.chainOf(pg, c)
 			}
-			if chainRead && statechartRead && nameRead {
+			if chainRead && statechartRead && nameRead && fallbackRead {
 				return
 			}
 		}
+	}
+}
+
+// fallbackOf sets the chart's Fallback to v, the value of AttrFallback on
+// root cell c of page pg, its white space made single spaces as in a
+// state's name. A name of no state is package compile's to report: the
+// drawing's states are not all named yet.
+func (in *interp) fallbackOf(pg *page, c *cell, v string) {
+	if v = chart.NormalizeSpace(v); v != "" {
+		in.c.Fallback, in.c.FallbackPos = in.strs.Clone(v), in.pos(pg, c, "", "")
 	}
 }
 

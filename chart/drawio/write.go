@@ -96,8 +96,8 @@ const (
 // marked AttrStay. Transitions that end in the final state, or return,
 // end loose. A chart that runs as a statechart (Chart.Statechart) is
 // marked AttrStatechart; a chart whose Name is not its File's base name
-// (which Read gives a drawing) is marked AttrName, in the diagram's Edit
-// Data.
+// (which Read gives a drawing) is marked AttrName, and a chart's Fallback
+// is kept in AttrFallback, in the diagram's Edit Data.
 //
 // The output is deterministic: the same chart gives the same bytes. Write
 // returns an error, and writes nothing, for a chart it cannot draw so that
@@ -666,7 +666,8 @@ func (wr *writer) model(pg *wpage) string {
 // diagramAttrs returns the attributes of a page's root cell, the
 // diagram's Edit Data, each after a space: the chart's Chain, ChainLimit
 // and Statechart when they are set; on the first page, its Name when it
-// is not the name of its file, which Read would give it.
+// is not the name of its file, which Read would give it, and its Fallback
+// when it has one.
 func (wr *writer) diagramAttrs(first bool) string {
 	c := wr.c
 	attrs := ""
@@ -685,6 +686,9 @@ func (wr *writer) diagramAttrs(first bool) string {
 	}
 	if first && c.Name != "" && c.Name != chartName(c.File) {
 		attrs += ` ` + AttrName + `="` + esc(c.Name) + `"`
+	}
+	if first && c.Fallback != "" {
+		attrs += ` ` + AttrFallback + `="` + esc(c.Fallback) + `"`
 	}
 	return attrs
 }

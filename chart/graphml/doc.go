@@ -331,7 +331,12 @@
 // false, 0, no or nothing) and [PropChainLimit] ("fsmforgeChainLimit": a
 // whole number from 0 to 65535, 0 or nothing for the number of states)
 // are the chart's Chain and ChainLimit. Another value is a warning, and
-// ignored.
+// ignored. [PropFallback] ("fsmforgeFallback", a text) is the chart's
+// Fallback: the name of the state where a running game sends the agents
+// of a state that a new version of the drawing no longer has (package
+// reload), its white space made single spaces as in a state's name;
+// nothing for the initial state. A name of no state is not the reader's
+// error: package compile warns about it.
 //
 // # Layout
 //

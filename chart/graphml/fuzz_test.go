@@ -3,6 +3,7 @@ package graphml_test
 import (
 	"bytes"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/fsmforge/fsmforge/chart"
@@ -29,6 +30,8 @@ func FuzzRead(f *testing.F) {
 		group("n", "$NOTES", nil, node("n1", "old")), node("h", "on hit", "role=Message Handler"),
 		edge("e1", "s", "off", "", "arrows=standard,none"), edge("e2", "off", "on", "power [x] / y", "role=Transition", "test=animationDone", "stack=push"),
 		edge("e3", "h", "off", "", "role=Transition", "test=hitByPlayer", "order=2", "stack=return"))))
+	f.Add([]byte(strings.Replace(doc(node("a", "A"), node("b", "B"), edge("e", "a", "b", "go")), `<graph edgedefault="directed" id="G">`,
+		`<key attr.name="fsmforgeFallback" attr.type="string" for="graph" id="fb"><default>A</default></key><graph edgedefault="directed" id="G"><data key="fb">B</data>`, 1)))
 	f.Add([]byte(doc(group("m", "$STATEMACHINE: M", nil, node("c", "$choice: c"), node("d", "[*]")), edge("e", "c", "d", "1. x"))))
 	f.Add([]byte(doc(node("s", "$initial_state"), group("g", "G\nEV / x++;\ndo / consume_event = true;", nil, node("a", "A"), node("x", "exit : 1"), node("n", "entry:2"),
 		node("al", "$PARENT_ALIAS"), node("c", "$choice"), edge("g1", "a", "x", "(EV, GO)"), edge("g2", "n", "c", ""), edge("g3", "c", "a", "else"),

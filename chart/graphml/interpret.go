@@ -1097,15 +1097,17 @@ func shownName(label string) string {
 }
 
 // Custom properties of the graph itself (yEd's Edit > Graph Properties,
-// with keys for "graph") that say how the machine runs: the chart's Chain
-// and ChainLimit.
+// with keys for "graph") that say how the machine runs: the chart's
+// Chain, ChainLimit and Fallback.
 const (
 	PropChain      = "fsmforgeChain"      // true, 1 or yes; false, 0, no or nothing
 	PropChainLimit = "fsmforgeChainLimit" // a whole number from 0 to 65535, 0 for the number of states
+	PropFallback   = "fsmforgeFallback"   // the name of a state, nothing for the initial state
 )
 
-// chain reads PropChain and PropChainLimit of a top-level graph: its own
-// values, or else their keys' defaults.
+// chain reads PropChain, PropChainLimit and PropFallback of a top-level
+// graph: its own values, or else their keys' defaults. A fallback that
+// names no state is package compile's to report.
 func (in *interp) chain(g *elem) {
 	vals, _ := in.values(g, "graph")
 	get := func(name string) (string, diag.Pos, bool) {
@@ -1134,6 +1136,11 @@ func (in *interp) chain(g *elem) {
 		} else {
 			in.diag(diag.Warning, at, "Write a whole number from 1 to 65535, or nothing for the number of states.",
 				"%s %q is not a whole number from 0 to 65535; ignored", PropChainLimit, importer.Shorten(v, 20))
+		}
+	}
+	if v, at, ok := get(PropFallback); ok {
+		if v = chart.NormalizeSpace(v); v != "" {
+			in.c.Fallback, in.c.FallbackPos = v, at
 		}
 	}
 }

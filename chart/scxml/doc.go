@@ -176,6 +176,16 @@
 //     whole number, is a warning).
 //   - ff:statechart="true": the chart runs as a statechart
 //     (Chart.Statechart; see Reading).
+//   - ff:fallback: the chart's Fallback, the name of the state (its id,
+//     or its ff:name) where a running game sends the agents of a state
+//     that a new version of the file no longer has (package reload);
+//     none, or empty, for the initial state. Its white space is made
+//     single spaces, as in a state's name; a name of no state is not the
+//     reader's error: package compile warns about it. A file from another
+//     editor (Qt Creator's) that declares fsmforge's namespace for
+//     ff:fallback becomes an fsmforge chart (see Reading): add
+//     ff:statechart="true" and ff:chain="true" too, to keep it running as
+//     SCXML says.
 //
 // On <state>, <parallel>, <final>, <history> and <initial>:
 //
@@ -257,10 +267,11 @@
 // written as its event; without one, its Event as event and its Guard as
 // cond. Actions are written as the executable content they are read
 // from. Every datum of the chart is written, so that Read gives back the
-// chart: its name, Chain, ChainLimit and Statechart, states (IDs, names,
-// kinds, parents, initial, entry and exit actions, boxes) and transitions
-// (IDs, from, any-state, order, test, value, label, event, guard, action,
-// targets, internal, actions, push and return), but for positions, for
+// chart: its name, Chain, ChainLimit, Statechart and Fallback, states
+// (IDs, names, kinds, parents, initial, entry and exit actions, boxes)
+// and transitions (IDs, from, any-state, order, test, value, label,
+// event, guard, action, targets, internal, actions, push and return),
+// but for positions (FallbackPos among them), for
 // the order of Chart.Transitions, which comes back grouped by state, and
 // for the order of states that chart order does not list parents first
 // and children in order.

@@ -41,6 +41,7 @@ func FuzzRead(f *testing.F) {
 	f.Add([]byte(doc(` initial="outer"`, `<state id="outer" initial="mid"><transition event="reset" target="outer"/><state id="first"/>
 		<state id="mid"><initial><transition target="deep2"/></initial><state id="deep1"/><state id="deep2"/></state></state>
 		<parallel id="p"><state id="r1"/><history id="h"/></parallel><final id="f"><onentry><ff:action property="XMovement" value="left"/></onentry></final>`)))
+	f.Add([]byte(doc(` ff:chain="true" ff:fallback="walk  left"`, `<state id="idle"/><state id="walk_left" ff:name="walk left"/>`)))
 	f.Add([]byte("\xFF\xFE<\x00s\x00c\x00x\x00m\x00l\x00/\x00>\x00"))
 
 	goomba := charttest.Stencil(f)

@@ -168,8 +168,9 @@ func (in *interp) root() bool {
 		in.diag(diag.Warning, at, nil, `add xmlns="`+SCXMLNamespace+`" to the <scxml> element`,
 			"the root element <scxml> declares no namespace; its elements are read as SCXML's")
 	}
-	in.attrs(root, in.pos(root, nil), []string{"version", "name", "initial", "datamodel", "binding"}, []string{attrStencil, attrVersion, attrInitial, attrChain, attrChainLimit, attrStatechart})
+	in.attrs(root, in.pos(root, nil), []string{"version", "name", "initial", "datamodel", "binding"}, []string{attrStencil, attrVersion, attrInitial, attrChain, attrChainLimit, attrStatechart, attrFallback})
 	in.chain(root, at)
+	in.fallback(root, at)
 	in.statechart(root, at)
 	if v, ok := root.attr("", "version"); ok && v != "1.0" {
 		in.diag(diag.Warning, at, nil, "", "SCXML version %q: the reader knows version 1.0", v)
@@ -291,6 +292,17 @@ func (in *interp) statechart(root *node, at diag.Pos) {
 		case "false", "0", "":
 		default:
 			in.diag(diag.Warning, at, nil, `write "true" or "false"`, "ff:statechart %q is not true or false; ignored", v)
+		}
+	}
+}
+
+// fallback reads ff:fallback on <scxml>, at at: the chart's Fallback, its
+// white space made single spaces as in a state's name. A name of no state
+// is package compile's to report.
+func (in *interp) fallback(root *node, at diag.Pos) {
+	if v, ok := root.attr(Namespace, attrFallback); ok {
+		if v = chart.NormalizeSpace(v); v != "" {
+			in.c.Fallback, in.c.FallbackPos = v, at
 		}
 	}
 }

@@ -43,6 +43,7 @@ const (
 	attrChain       = "chain"          // scxml: "true" when the machine chains (chart.Chart.Chain)
 	attrChainLimit  = "chainLimit"     // scxml: the chain's limit (chart.Chart.ChainLimit)
 	attrStatechart  = "statechart"     // scxml: "true" when the chart runs as a statechart (chart.Chart.Statechart)
+	attrFallback    = "fallback"       // scxml: the state agents of a deleted state go to on reload (chart.Chart.Fallback)
 	attrTest        = "test"           // transition: the test, when event or cond cannot hold it as is
 	attrEvent       = "event"          // transition: the event of a plain chart, when the event attribute cannot hold it as is
 	attrLabel       = "label"          // transition: the label, when it is not the one made of event and cond

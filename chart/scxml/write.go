@@ -475,6 +475,9 @@ func (wr *writer) document(opt WriteOptions) {
 	if c.Statechart {
 		root = append(root, attr{"ff:" + attrStatechart, valueTrue})
 	}
+	if c.Fallback != "" {
+		root = append(root, attr{"ff:" + attrFallback, c.Fallback})
+	}
 	wr.start(0, "scxml", root, false)
 	wr.geometry = make(map[string][2]float64)
 	for _, i := range wr.kids[""] {

@@ -492,6 +492,9 @@ func sameChart(a, b *chart.Chart) error {
 	if a.Statechart != b.Statechart || a.Chain != b.Chain || a.ChainLimit != b.ChainLimit {
 		return fmt.Errorf("statechart %v, chain %v, %d, want %v, %v, %d", b.Statechart, b.Chain, b.ChainLimit, a.Statechart, a.Chain, a.ChainLimit)
 	}
+	if a.Fallback != b.Fallback {
+		return fmt.Errorf("fallback %q, want %q", b.Fallback, a.Fallback)
+	}
 	if len(a.States) != len(b.States) {
 		return fmt.Errorf("%d states, want %d", len(b.States), len(a.States))
 	}
@@ -601,6 +604,9 @@ func TestRoundTripStatecharts(t *testing.T) {
 			initials := 0
 			for i := range 1000 {
 				c := genStatechart(r, st)
+				if i%3 == 0 && len(c.States) > 0 {
+					c.Fallback = c.States[i%len(c.States)].Name // a deleted state's agents go there on reload
+				}
 				var b bytes.Buffer
 				if err := scxml.Write(&b, c, scxml.WriteOptions{}); err != nil {
 					t.Fatalf("chart %d: Write = %v", i, err)

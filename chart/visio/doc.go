@@ -268,6 +268,17 @@
 // has either: the page's own Shape Data, in its page sheet. A value that
 // cannot be read is a warning, and left out.
 //
+// # Fallback
+//
+// The chart's Fallback, the name of the state where a running game sends
+// the agents of a state that a new version of the drawing no longer has
+// (package reload), comes from the same places, found the same way, on
+// its own: the document's custom property [PropFallback]
+// ("fsmforgeFallback"), or else the Shape Data row of that name of the
+// first page that has one. Its white space is made single spaces, as in
+// a state's name; empty, or absent, means the initial state. A name of
+// no state is not the reader's error: package compile warns about it.
+//
 // # Writing stencils
 //
 // [WriteStencil] writes the Visio stencil (.vsx) a stencil file describes:

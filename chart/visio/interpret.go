@@ -26,6 +26,12 @@ const (
 	// chart's Chain and ChainLimit, how its machine runs.
 	PropChain      = "fsmforgeChain"
 	PropChainLimit = "fsmforgeChainLimit"
+	// PropFallback, a custom property of the document, or else a Shape
+	// Data row of a page's sheet, as PropChain: the chart's Fallback, the
+	// name of the state where a running game (package reload) sends the
+	// agents of a state that a new version of the drawing no longer has;
+	// empty for the initial state.
+	PropFallback = "fsmforgeFallback"
 	// PropFinal, "1" or "0" ("true" or "false"), a Shape Data row of a
 	// connector of a plain diagram whose end is glued to no shape: the
 	// machine ends there on purpose, so no warning says that the
@@ -175,6 +181,7 @@ func (in *interp) finish() (*chart.Chart, error) {
 	}
 	in.run()
 	in.chain()
+	in.fallback()
 	in.sheets = nil
 	if in.st != nil {
 		in.report(importer.MarkInitialAncestors(in.c.States, in.st), kindRegionMark)
@@ -257,57 +264,70 @@ func (in *interp) chain() {
 	}
 }
 
-// setting is a value of the drawing's chaining, and where it is set.
+// setting is a value of what the drawing says of how its machine runs
+// (its chaining, its fallback), and where it is set.
 type setting struct {
 	value string
 	at    diag.Pos
 	set   bool
 }
 
-// customChain finds PropChain and PropChainLimit among the document's
-// custom properties (the first of each name, told apart regardless of
-// case, as Visio does).
-func (in *interp) customChain(props []CustomProp) (chain, limit setting, ok bool) {
-	for i := range props {
-		p := &props[i]
-		var s *setting
-		switch {
-		case strings.EqualFold(p.Name, PropChain):
-			s = &chain
-		case strings.EqualFold(p.Name, PropChainLimit):
-			s = &limit
-		default:
-			continue
+// fallback reads the chart's Fallback from the document's custom
+// property PropFallback, or else from the Shape Data of the first page
+// (not a background page) whose sheet has it, as chain reads Chain. Its
+// white space is made single spaces, as in a state's name; a name of no
+// state is package compile's to report.
+func (in *interp) fallback() {
+	doc := in.doc
+	s := in.customSetting(doc.CustomProps, PropFallback)
+	for _, pg := range doc.Pages {
+		if s.set || pg.Background {
+			break
 		}
-		if !s.set {
-			*s = setting{p.Value, in.pos(p.Pos, nil, "", ""), true}
-		}
+		s = in.pageSetting(pg, PropFallback)
 	}
+	if v := chart.NormalizeSpace(s.value); v != "" {
+		in.c.Fallback, in.c.FallbackPos = in.text(v), s.at
+	}
+}
+
+// customChain finds PropChain and PropChainLimit among the document's
+// custom properties.
+func (in *interp) customChain(props []CustomProp) (chain, limit setting, ok bool) {
+	chain, limit = in.customSetting(props, PropChain), in.customSetting(props, PropChainLimit)
 	return chain, limit, chain.set || limit.set
 }
 
-// pageChain finds PropChain and PropChainLimit among the Shape Data rows
-// of the sheet of page pg, by row name, local name or label.
-func (in *interp) pageChain(pg *Page) (chain, limit setting, ok bool) {
-	for i := range pg.Props {
-		p := &pg.Props[i]
-		if p.Deleted {
-			continue
-		}
-		var s *setting
-		switch {
-		case strings.EqualFold(p.Row, PropChain), strings.EqualFold(p.Name, PropChain), strings.EqualFold(p.Label, PropChain):
-			s = &chain
-		case strings.EqualFold(p.Row, PropChainLimit), strings.EqualFold(p.Name, PropChainLimit), strings.EqualFold(p.Label, PropChainLimit):
-			s = &limit
-		default:
-			continue
-		}
-		if !s.set {
-			*s = setting{p.Value, in.pos(p.Pos, pg, "", ""), true}
+// customSetting finds the custom property of the document named name:
+// the first so named, names told apart regardless of case, as Visio
+// does.
+func (in *interp) customSetting(props []CustomProp, name string) setting {
+	for i := range props {
+		if p := &props[i]; strings.EqualFold(p.Name, name) {
+			return setting{p.Value, in.pos(p.Pos, nil, "", ""), true}
 		}
 	}
+	return setting{}
+}
+
+// pageChain finds PropChain and PropChainLimit among the Shape Data rows
+// of the sheet of page pg.
+func (in *interp) pageChain(pg *Page) (chain, limit setting, ok bool) {
+	chain, limit = in.pageSetting(pg, PropChain), in.pageSetting(pg, PropChainLimit)
 	return chain, limit, chain.set || limit.set
+}
+
+// pageSetting finds the Shape Data row named name of the sheet of page
+// pg, by row name, local name or label: the first so named, regardless
+// of case.
+func (in *interp) pageSetting(pg *Page, name string) setting {
+	for i := range pg.Props {
+		p := &pg.Props[i]
+		if !p.Deleted && (strings.EqualFold(p.Row, name) || strings.EqualFold(p.Name, name) || strings.EqualFold(p.Label, name)) {
+			return setting{p.Value, in.pos(p.Pos, pg, "", ""), true}
+		}
+	}
+	return setting{}
 }
 
 // isPart reports whether s is a member of an instance of a group master:
