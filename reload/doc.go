@@ -37,11 +37,12 @@
 // statechart configuration, history, queued events and pending timers,
 // mapped by name (see machine.Mapping). A state drawn as the same shape
 // under another name is a rename: its agents follow it. An agent in a
-// state that is gone goes to the fallback, the new version's initial
-// state unless the game names another (Config.Fallback). Frame returns
-// a Report of each reload, and logs it (Options.Log): the phases and
-// their times, the states renamed, added and removed, and which agents
-// went to the fallback, from which state.
+// state that is gone goes to the fallback: the new version's initial
+// state, unless the drawing names another (chart.Chart's Fallback) or the
+// game does (Config.Fallback). Frame returns a Report of each reload, and
+// logs it (Options.Log): the phases and their times, the states renamed,
+// added and removed, and which agents went to the fallback, from which
+// state.
 //
 // A version that does not read, does not compile or does not fit the
 // game (a target refuses it, say because the game's host answers a test

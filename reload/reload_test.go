@@ -128,6 +128,16 @@ func TestReload(t *testing.T) {
 			s = strings.Replace(s, `<transition event="lock" target="locked"/>`, "", 1)
 			return strings.Replace(s, `  <state id="locked" ff:id="3"><transition event="unlock" target="closed"/></state>`+"\n", "", 1)
 		}, "opened", []string{"closed", "opened", "opened"}, []string{"went to opened (the game's fallback)"}},
+		{"remove, to the drawing's fallback", func(s string) string {
+			s = strings.Replace(s, `name="door"`, `name="door" ff:fallback="opened"`, 1)
+			s = strings.Replace(s, `<transition event="lock" target="locked"/>`, "", 1)
+			return strings.Replace(s, `  <state id="locked" ff:id="3"><transition event="unlock" target="closed"/></state>`+"\n", "", 1)
+		}, "", []string{"closed", "opened", "opened"}, []string{"went to opened (the drawing's fallback)"}},
+		{"the game's fallback before the drawing's", func(s string) string {
+			s = strings.Replace(s, `name="door"`, `name="door" ff:fallback="opened"`, 1)
+			s = strings.Replace(s, `<transition event="lock" target="locked"/>`, "", 1)
+			return strings.Replace(s, `  <state id="locked" ff:id="3"><transition event="unlock" target="closed"/></state>`+"\n", "", 1)
+		}, "closed", []string{"closed", "opened", "closed"}, []string{"went to closed (the game's fallback)"}},
 		{"a fallback the new version lacks", func(s string) string {
 			s = strings.Replace(s, `<transition event="lock" target="locked"/>`, "", 1)
 			return strings.Replace(s, `  <state id="locked" ff:id="3"><transition event="unlock" target="closed"/></state>`+"\n", `  <state id="jammed" ff:id="9"/>`+"\n", 1)

@@ -137,9 +137,11 @@ type Config struct {
 
 	// Fallback names the state that agents and entities go to when the
 	// state they are in is gone from a new version and was not renamed
-	// (the report says where each went). "" means the new version's
-	// initial state, and so does a name the new version does not have
-	// (the report says so).
+	// (the report says where each went). "" means the fallback the
+	// drawing names (chart.Chart's Fallback: fsmforgeFallback in draw.io,
+	// Visio or yEd, ff:fallback in SCXML), or else the new version's
+	// initial state; so does a name the new version does not have (the
+	// report says so).
 	Fallback string
 }
 

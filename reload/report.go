@@ -32,8 +32,9 @@ type Report struct {
 	Transitions [2]int
 
 	// Fallback is the state of the new version where agents and entities
-	// of a removed state went, and why ("the initial state", or "the
-	// game's fallback").
+	// of a removed state went, and why: "the initial state", "the
+	// drawing's fallback" (chart.Chart's Fallback) or "the game's
+	// fallback" (Config.Fallback, which wins).
 	Fallback, Why string
 
 	// Targets says, for each target (Drawing.Run), which agents or
@@ -176,12 +177,15 @@ func (d *Drawing) apply(l *loaded, tick uint64) Report {
 	m := machine.MappingBetween(d.desc, nd)
 	rep.Renamed = d.follow(l, m)
 	rep.Fallback, rep.Why = nt.StateName(table.StateID(m.Fallback)), "the initial state"
-	if f := d.cfg.Fallback; f != "" {
-		if q, ok := nt.LookupState(f); ok {
+	for _, f := range []struct{ name, whose string }{{l.chart.Fallback, "the drawing's"}, {d.cfg.Fallback, "the game's"}} {
+		if f.name == "" {
+			continue
+		}
+		if q, ok := nt.LookupState(f.name); ok {
 			m.Fallback = machine.StateID(q)
-			rep.Fallback, rep.Why = f, "the game's fallback"
+			rep.Fallback, rep.Why = f.name, f.whose+" fallback"
 		} else {
-			rep.Why = fmt.Sprintf("the initial state: the game's fallback %q is not in the new version", f)
+			rep.Why = fmt.Sprintf("%s: %s fallback %q is not in the new version", rep.Why, f.whose, f.name)
 		}
 	}
 	rep.Removed = m.Lost()
