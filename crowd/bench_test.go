@@ -186,3 +186,113 @@ func buildTokens(b *testing.B, n int) *crowd.Machine[struct{}] {
 	}
 	return m
 }
+
+// BenchmarkRedefine redefines a machine of a million W3 monsters (28
+// bytes each, after 30 steps) in place, one edit per op: a state renamed
+// (the mapping told: every state keeps its ID) and back; a state appended
+// and removed again (it holds no entities); a state removed, its quarter
+// of the entities sent to the fallback and reported in Moved (the machine
+// is put back untimed, by a Restore); the states reordered and back, every
+// entity changing ID. Beside them, in the same run, the baselines: the
+// machine's Snapshot and Restore into the same machine, buffers reused;
+// and what a move onto a new machine costs, a Snapshot, its Remap and a
+// Restore into a machine made by New with the new states.
+func BenchmarkRedefine(b *testing.B) {
+	const n = 1000000
+	m := newW3(b, perBucketDefs(), n, 1, crowd.Options[monster]{})
+	for range 30 {
+		if err := m.Step(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	w3 := perBucketDefs()
+	names := func(defs []crowd.Def[monster]) []string {
+		out := make([]string, len(defs))
+		for i := range defs {
+			out[i] = defs[i].Name
+		}
+		return out
+	}
+	mapping := func(from, to []crowd.Def[monster]) *machine.Mapping {
+		d := machine.Description{Initial: machine.NoState}
+		for i := range to {
+			d.States = append(d.States, machine.State{Name: to[i].Name})
+		}
+		return machine.NewMapping(names(from), nil, &d)
+	}
+	renamed := slices.Clone(w3)
+	renamed[chase].Name = "hunt"
+	appended := append(slices.Clone(w3), crowd.Def[monster]{Name: "rest", Batch: func(*crowd.Batch[monster]) {}})
+	removed := slices.Delete(slices.Clone(w3), int(flee), int(flee)+1)
+	reordered := []crowd.Def[monster]{w3[flee], w3[chase], w3[wander], w3[idle]}
+	there, back := mapping(w3, renamed), mapping(renamed, w3)
+	there.To[chase], back.To[chase] = machine.StateID(chase), machine.StateID(chase) // the mapping told of the rename
+	// redefine runs op, redefining m onto one then the other of defs, as
+	// the mappings say.
+	redefine := func(b *testing.B, defs [2][]crowd.Def[monster], mps [2]*machine.Mapping) {
+		for i := 0; b.Loop(); i++ {
+			if err := m.Redefine(defs[i%2], mps[i%2]); err != nil {
+				b.Fatal(err)
+			}
+		}
+		if m.NumStates() != 4 || m.StateName(chase) != "chase" {
+			if err := m.Redefine(w3, mapping(defs[0], w3)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	name := fmt.Sprintf("entities=%d", n)
+	b.Run(name+"/rename", func(b *testing.B) {
+		redefine(b, [2][]crowd.Def[monster]{renamed, w3}, [2]*machine.Mapping{there, back})
+	})
+	b.Run(name+"/append", func(b *testing.B) {
+		redefine(b, [2][]crowd.Def[monster]{appended, w3}, [2]*machine.Mapping{mapping(w3, appended), mapping(appended, w3)})
+	})
+	b.Run(name+"/reorder", func(b *testing.B) {
+		redefine(b, [2][]crowd.Def[monster]{reordered, w3}, [2]*machine.Mapping{mapping(w3, reordered), mapping(reordered, w3)})
+	})
+	var saved crowd.Snapshot[monster]
+	m.Snapshot(&saved)
+	b.Run(name+"/remove", func(b *testing.B) {
+		mp, undo := mapping(w3, removed), mapping(removed, w3)
+		for b.Loop() {
+			mp.Moved = mp.Moved[:0]
+			if err := m.Redefine(removed, mp); err != nil {
+				b.Fatal(err)
+			}
+			b.StopTimer()
+			if err := m.Redefine(w3, undo); err != nil {
+				b.Fatal(err)
+			}
+			if err := m.Restore(&saved); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+		}
+		b.ReportMetric(float64(len(mp.Moved)), "moved/op")
+	})
+	b.Run(name+"/Snapshot+Restore", func(b *testing.B) {
+		var s crowd.Snapshot[monster]
+		for b.Loop() {
+			m.Snapshot(&s)
+			if err := m.Restore(&s); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run(name+"/Snapshot+Remap+New+Restore/remove", func(b *testing.B) {
+		var s crowd.Snapshot[monster]
+		for b.Loop() {
+			m.Snapshot(&s)
+			s.Remap(mapping(w3, removed))
+			r, err := crowd.New(removed, crowd.Options[monster]{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := r.Restore(&s); err != nil {
+				b.Fatal(err)
+			}
+			r.Close()
+		}
+	})
+}

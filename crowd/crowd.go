@@ -213,11 +213,10 @@ type op[E any] struct {
 // if opts.ChunkSize is negative or opts.MaxID above [MaxID].
 // Workers default to runtime.GOMAXPROCS(0); see [Machine.SetWorkers].
 func New[E any](states []Def[E], opts Options[E]) (*Machine[E], error) {
+	if err := checkNumStates(len(states)); err != nil {
+		return nil, fmt.Errorf("crowd: %w", err)
+	}
 	switch {
-	case len(states) == 0:
-		return nil, errors.New("crowd: a machine needs at least one state")
-	case len(states) > MaxStates:
-		return nil, fmt.Errorf("crowd: %d states, more than the %d a machine holds", len(states), MaxStates)
 	case opts.ChunkSize < 0:
 		return nil, fmt.Errorf("crowd: ChunkSize %d is negative (0 means the default, 2048)", opts.ChunkSize)
 	case opts.MaxID > MaxID:
@@ -233,23 +232,32 @@ func New[E any](states []Def[E], opts Options[E]) (*Machine[E], error) {
 		pointers: holdsPointers(reflect.TypeFor[E]()),
 		open:     NoState,
 	}
-	for i, d := range states {
-		switch {
-		case d.Name == "":
-			return nil, fmt.Errorf("crowd: state #%d has no name", i)
-		case (d.Func == nil) == (d.Batch == nil):
-			return nil, fmt.Errorf("crowd: state %q (#%d) needs exactly one of Func and Batch", d.Name, i)
-		}
-		if j, dup := m.byName[d.Name]; dup {
-			return nil, fmt.Errorf("crowd: states #%d and #%d are both named %q", j, i, d.Name)
-		}
-		m.byName[d.Name] = StateID(i)
+	if err := checkDefs(states, m.byName); err != nil {
+		return nil, fmt.Errorf("crowd: %w", err)
 	}
 	m.where = newWhereIndex(len(states))
 	m.spareWhere = m.where
 	m.buckets = make([]bucket, len(states))
 	m.nbuckets = make([]bucket, len(states))
 	return m, nil
+}
+
+// checkDefs checks states as New does, but for their number, and fills
+// byName, which must be empty, with their IDs by name.
+func checkDefs[E any](states []Def[E], byName map[string]StateID) error {
+	for i, d := range states {
+		switch {
+		case d.Name == "":
+			return fmt.Errorf("state #%d has no name", i)
+		case (d.Func == nil) == (d.Batch == nil):
+			return fmt.Errorf("state %q (#%d) needs exactly one of Func and Batch", d.Name, i)
+		}
+		if j, dup := byName[d.Name]; dup {
+			return fmt.Errorf("states #%d and #%d are both named %q", j, i, d.Name)
+		}
+		byName[d.Name] = StateID(i)
+	}
+	return nil
 }
 
 // SetWorkers sets how many goroutines a step uses, counting the caller's;

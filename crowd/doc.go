@@ -127,6 +127,24 @@
 // Decode allocate nothing once their buffers have grown; Restore
 // allocates nothing either once it has restored as many entities before.
 //
+// # Redefining
+//
+// [Machine.Redefine] moves a running machine onto a new version of its
+// definition, for a game whose designer edits the machine while it runs:
+// states renamed, added, removed (their entities sent to a fallback,
+// reported by ID) or reordered, functions changed. It works in place:
+// it renumbers and merges the buckets, a merged bucket holding the old
+// buckets in ascending order of old state, and rewrites the index by ID,
+// copying no entity's data. The machine then goes on exactly as a machine
+// made by New with the new states, into which its snapshot, remapped by
+// the same [machine.Mapping], was restored. For a million entities
+// (BenchmarkRedefine) a state renamed or added takes about 1.6 µs, the
+// states reordered (every entity changing ID) 0.55 ms, a state removed and
+// its quarter of the entities sent to the fallback 2.4 ms, most of it
+// listing them in the mapping's Moved; a Snapshot and a Restore take 23
+// ms, and into a machine made by New with the new states 53 ms, allocating
+// 124 MB.
+//
 // # What the machine keeps
 //
 // When E holds pointers (pointers, strings, slices, maps, channels,

@@ -217,3 +217,50 @@ func ExampleMachine_Observe() {
 	// tick 2: 1 angry -> final
 	// tick 3: 2 angry -> final
 }
+
+// The designer edits a running machine of guards: patrol is renamed walk
+// (the mapping is told), rest is added, and alert is removed, its guards
+// sent to the fallback, idle.
+func ExampleMachine_Redefine() {
+	stay := func(me crowd.StateID) crowd.Func[int] {
+		return func(*int, crowd.StateID) crowd.StateID { return me }
+	}
+	defs := func(names ...string) []crowd.Def[int] {
+		out := make([]crowd.Def[int], len(names))
+		for i, name := range names {
+			out[i] = crowd.Def[int]{Name: name, Func: stay(crowd.StateID(i))}
+		}
+		return out
+	}
+	m, err := crowd.New(defs("idle", "patrol", "alert"), crowd.Options[int]{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer m.Close()
+	for id := range crowd.ID(6) {
+		_ = m.Add(id, 0, crowd.StateID(id%3))
+	}
+	states := defs("idle", "walk", "rest")
+	old := []string{"idle", "patrol", "alert"}
+	d := machine.Description{Initial: 0, States: []machine.State{{Name: "idle"}, {Name: "walk"}, {Name: "rest"}}}
+	mp := machine.NewMapping(old, nil, &d) // idle by name; patrol and alert gone
+	mp.To[1] = 1                           // patrol is walk
+	if err := m.Redefine(states, mp); err != nil {
+		fmt.Println(err)
+		return
+	}
+	for s := range crowd.StateID(m.NumStates()) {
+		fmt.Printf("%s:", m.StateName(s))
+		for id := range m.Each(s) {
+			fmt.Print(" ", id)
+		}
+		fmt.Println()
+	}
+	fmt.Println(mp.Moved)
+	// Output:
+	// idle: 0 3 2 5
+	// walk: 1 4
+	// rest:
+	// [{2 alert state 0} {5 alert state 0}]
+}

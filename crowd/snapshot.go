@@ -470,9 +470,12 @@ func (m *Machine[E]) commitRestore(s *Snapshot[E], runs []run, where whereIndex)
 // whose state has no namesake goes to mp.Fallback, reported in mp.Moved
 // with its ID as Entity, and gets previous state NoState, so that it runs
 // the entry code of the state it is put in. A previous state with no
-// namesake becomes NoState; so does Open. Runs are kept: a run's entities
-// still share their states. The entities are no longer grouped by state
-// when two old states map to one new; Restore groups them.
+// namesake becomes NoState; so does Open, and also when a later state maps
+// to the same new state as Open (the fallback included), since that
+// state's runs then follow Open's ([Machine.Redefine] leaves it so). Runs
+// are kept: a run's entities still share their states. The entities are
+// no longer grouped by state when two old states map to one new; Restore
+// groups them.
 func (s *Snapshot[E]) Remap(mp *machine.Mapping) {
 	for i, st := range s.States {
 		var e uint64
@@ -489,7 +492,24 @@ func (s *Snapshot[E]) Remap(mp *machine.Mapping) {
 			}
 		}
 	}
-	s.Open = byName(mp, s.Open)
+	s.Open = remapOpen(mp, s.Open)
+}
+
+// remapOpen returns what Open becomes under mp: its namesake, or NoState
+// if it has none, or if a later old state maps to the same new state (the
+// fallback included): that state's runs then end the new state's entities,
+// and adds cannot join Open's last run, which no longer does.
+func remapOpen(mp *machine.Mapping, open StateID) StateID {
+	to := byName(mp, open)
+	if to == NoState {
+		return NoState
+	}
+	for q := open + 1; q < StateID(len(mp.To)); q++ {
+		if r := mp.To[q]; StateID(r) == to || r == machine.NoState && StateID(mp.Fallback) == to {
+			return NoState
+		}
+	}
+	return to
 }
 
 // byName returns the new ID of old state st, or NoState if it has no

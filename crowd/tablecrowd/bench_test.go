@@ -164,14 +164,16 @@ func BenchmarkCrowdSnapshot(b *testing.B) {
 
 // BenchmarkReload moves a crowd of a million goombas, spread over its
 // three states with some messages posted, onto a new version of its table
-// (a state renamed, the mapping told of it, and one added: a new machine)
-// and back, one move per op, timing the commit apart (ns/commit); and onto
-// a version whose states are the same (a transition changed: the crowd
-// keeps its machine). Beside them, in the same run, the baselines: a crowd
-// made by New with the new table and restored from the remapped snapshot
-// (what a reload onto a new machine does but the snapshot), the crowd's
-// Snapshot and Restore into the same crowd (buffers reused), and one Step
-// of the crowd.
+// (a state renamed, the mapping told of it, and one added: every state
+// keeps its ID) and back (the state added is gone again), one move per op,
+// timing the commit apart (ns/commit); onto a version whose states are the
+// same (a transition changed); and onto a version without dying, whose
+// goombas (moved/op) go to the fallback, reported in Moved (the crowd is
+// put back untimed, by a Restore). Beside them, in the same run, the
+// baselines: a crowd made by New with the new table and restored from the
+// remapped snapshot (what a reload did before it moved the crowd in place,
+// but the snapshot), the crowd's Snapshot and Restore into the same crowd
+// (buffers reused), and one Step of the crowd.
 func BenchmarkReload(b *testing.B) {
 	const n = 1_000_000
 	v1 := goombaTable(b)
@@ -288,6 +290,47 @@ func BenchmarkReload(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
+	})
+	b.Run(name+"/Reload/state-removed", func(b *testing.B) {
+		var saved tablecrowd.Snapshot[goomba]
+		c.Snapshot(&saved)
+		var rb table.Builder // v1 without dying: its goombas go to walkLeft
+		rb.Name = "goomba"
+		rb.AddProperty("XMovement", "existing", "right", "left", "death")
+		rb.AddProperty("Animation", "existing", "moveRight", "moveLeft", "death")
+		left, right := rb.AddTest("hitTriggerLeft", ""), rb.AddTest("hitTriggerRight", "")
+		rb.AddMessage("hitByPlayer", "")
+		rb.AddTest("animationDone", "")
+		wl := rb.AddState("walkLeft", rb.Action("XMovement", "left"), rb.Action("Animation", "moveLeft"))
+		wr := rb.AddState("walkRight", rb.Action("XMovement", "right"), rb.Action("Animation", "moveRight"))
+		rb.AddTransition(table.Transition{From: wl, Test: left, To: wr})
+		rb.AddTransition(table.Transition{From: wr, Test: right, To: wl})
+		removed, err := rb.Build()
+		if err != nil {
+			b.Fatal(err)
+		}
+		there, back := mapping(v1, removed), mapping(removed, v1)
+		var commits time.Duration
+		for b.Loop() {
+			there.Moved = there.Moved[:0]
+			commit, err := c.PrepareReload(removed, there)
+			if err != nil {
+				b.Fatal(err)
+			}
+			start := time.Now()
+			commit()
+			commits += time.Since(start)
+			b.StopTimer()
+			if err := c.Reload(v1, back); err != nil {
+				b.Fatal(err)
+			}
+			if err := c.Restore(&saved); err != nil {
+				b.Fatal(err)
+			}
+			b.StartTimer()
+		}
+		b.ReportMetric(float64(commits.Nanoseconds())/float64(b.N), "ns/commit")
+		b.ReportMetric(float64(len(there.Moved)), "moved/op")
 	})
 	b.Run(name+"/New+Restore", func(b *testing.B) {
 		var s tablecrowd.Snapshot[goomba]

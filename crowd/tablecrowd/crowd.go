@@ -38,14 +38,12 @@ type Crowd[E any] struct {
 	layout // the table as the updates read it; replaced whole by a reload
 	h      table.Host[*E]
 	m      *crowd.Machine[E]
-	opts   crowd.Options[E] // as given to New, for the machine a reload makes
 
 	tmp *E // where Add performs the entry actions, reused
 
 	stepping atomic.Bool
 	reading  bool // messages were posted before this step: state functions read flags
 	panicked bool // the machine's step has not returned
-	closed   bool // Close was called: a reload's machine is closed too
 
 	// gen counts the changes made through the crowd (steps, adds, posts,
 	// restores, reloads) and reloads the reloads, so that a reload's
@@ -183,7 +181,7 @@ func New[E any](t *table.Table, h table.Host[*E], opts crowd.Options[E]) (*Crowd
 	case t.NumStates() == 0:
 		return nil, errors.New("tablecrowd: New: the table has no states (make it with table.Builder.Build or decode it)")
 	}
-	c := &Crowd[E]{layout: newLayout(t), h: h, opts: opts, tmp: new(E), first: make([]fault, 0, firstFaults)}
+	c := &Crowd[E]{layout: newLayout(t), h: h, tmp: new(E), first: make([]fault, 0, firstFaults)}
 	m, err := crowd.New(c.defs(&c.layout), opts)
 	if err != nil {
 		return nil, fmt.Errorf("tablecrowd: New (table %q): %w", t.Name(), err)
@@ -282,17 +280,13 @@ func (c *Crowd[E]) Table() *table.Table { return c.t }
 // entities and step through the Crowd, not the machine: [Crowd.Add]
 // performs the initial entry actions, and [Crowd.Step] delivers the
 // messages; a step of the machine itself panics (a [*crowd.PanicError]).
-// A reload onto a table whose states differ puts the crowd on a new
-// machine ([Crowd.PrepareReload]): take it again after one.
+// The crowd keeps its machine for good: a reload redefines it in place
+// ([Crowd.PrepareReload]), its states then being the new table's.
 func (c *Crowd[E]) Machine() *crowd.Machine[E] { return c.m }
 
 // Close stops the machine's worker goroutines; the crowd stays usable and
-// steps on the caller's goroutine alone, on the machine a later reload
-// moves it to as well.
-func (c *Crowd[E]) Close() {
-	c.closed = true
-	c.m.Close()
-}
+// steps on the caller's goroutine alone.
+func (c *Crowd[E]) Close() { c.m.Close() }
 
 // Add puts entity id, with its data e, in the table's initial state, having
 // performed that state's entry actions on e through the host, as

@@ -96,10 +96,13 @@
 // fallback, reported in its Moved. [Crowd.PrepareReload] does the work and
 // returns a commit that cannot fail, to call at the frame boundary, so that
 // a game checks everything (other crowds' reloads, its host's binding to
-// the new table) before it changes anything. A reload that keeps the
-// table's states, by name and in order, keeps the machine and costs
-// nothing per entity; one that changes them moves the entities to a new
-// machine, through a [Snapshot].
+// the new table) before it changes anything. Every reload moves the crowd
+// in place, on the same machine, redefined ([crowd.Machine.Redefine]):
+// no entity's data is copied, and a reload costs time proportional to the
+// table, plus a little per entity that changes state ID (about 2.5 µs for
+// a million goombas when a state is renamed and one added, 2.3 ms when
+// the state of 60,000 of them is removed). The crowd then goes on exactly
+// as one restored from its [Snapshot], remapped, would.
 //
 // # Steps, workers and the host
 //

@@ -303,7 +303,7 @@ func ExampleCrowd_Reload() {
 	}
 
 	_ = c.Step()
-	m := c.Machine() // a new machine: the states changed
+	m := c.Machine() // the same machine, with the new table's states
 	for id := range crowd.ID(3) {
 		s, _ := m.StateOf(id)
 		fmt.Printf("goomba %d: %s\n", id, m.StateName(s))

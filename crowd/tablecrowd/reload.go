@@ -3,6 +3,7 @@ package tablecrowd
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"slices"
 
 	"github.com/fsmforge/fsmforge/crowd"
@@ -12,16 +13,17 @@ import (
 
 // PrepareReload readies moving the crowd onto t, a new version of its
 // table, with mp mapping the crowd's current table (c.Table().Describe())
-// to t (t.Describe()). It changes nothing; the returned commit, called
-// between steps from the goroutine that steps the crowd, makes the move
-// and cannot fail. Entities keep their IDs, data, state (mapped by mp; a
-// state that is gone goes to mp.Fallback and is reported in mp.Moved),
-// stacks and posted messages (renumbered through mp's triggers, dropped
-// when their test is gone). The *Crowd stays the same pointer: the game's
-// references stay valid. The crowd keeps its host, its options (ChunkSize,
-// MaxID, OnFinal, worker count), its observers (the crowd's, and its
-// machine's when the machine is kept: see the two routes below) and its
-// recorder if any. The old machine's workers are stopped.
+// to t (t.Describe()). It changes nothing in the crowd, and reports in
+// mp.Moved the entities the move sends to the fallback; the returned
+// commit, called between steps from the goroutine that steps the crowd,
+// makes the move and cannot fail. Entities keep their IDs, data, state
+// (mapped by mp; a state that is gone goes to mp.Fallback and is reported
+// in mp.Moved), stacks and posted messages (renumbered through mp's
+// triggers, dropped when their test is gone). The *Crowd and its machine
+// ([Crowd.Machine]) stay the same pointers: the game's references stay
+// valid. The crowd keeps its host, its options (ChunkSize, MaxID, OnFinal,
+// worker count), its observers (the crowd's and its machine's) and its
+// recorder if any.
 //
 // Nothing runs: no entry action is performed, and neither the host nor
 // OnFinal is called; an entity sent to the fallback is put there without
@@ -30,52 +32,46 @@ import (
 // tests and properties by ID (as a game's generated constants do) must be
 // bound to t before the next step, which commit leaves to the game.
 //
-// # Two routes
+// # In place
 //
-// When t has the crowd's states, by name and in the same order, mp maps
-// each to itself, the message tests keep their order (their IDs may
-// change) and the stack limit is the same (the designer changed
-// transitions, tests or entry actions), the crowd keeps its machine:
-// commit only makes the crowd's state functions read t, whatever the
-// crowd did since PrepareReload, and costs nothing per entity. The
-// machine's observer, its Transitions of the last step and the game's
-// references to [Crowd.Machine] stay valid.
+// Whatever changed (states renamed, added, removed or reordered, tests
+// and messages renumbered, transitions, entry actions, the stack limit),
+// commit moves the crowd in place, copying no entity's data: it redefines
+// the machine onto t's states ([crowd.Machine.Redefine], which renumbers
+// and merges the buckets and rewrites the index by ID), renumbers each
+// stack (laying the stacks out anew if the stack limit changed) and the
+// messages posted, and makes the state functions read t. The crowd then
+// goes on exactly as a crowd made by New with t and the same options,
+// into which the crowd's [Snapshot], remapped by mp ([Snapshot.Remap]),
+// was restored, would: the same host calls, states, bucket order, errors
+// and OnFinal calls. (That is also what a reload did before it moved the
+// crowd in place, at a cost proportional to the entities.) When every
+// state keeps its ID (t has the crowd's states in the same order, maybe
+// with states added after them, and mp maps each to itself), the
+// machine's Transitions of the last step stay; otherwise it reports none
+// until the next step.
 //
-// Otherwise the crowd moves to a new [crowd.Machine] of t's states, made
-// with the options given to New: PrepareReload takes the crowd's
-// [Snapshot], remaps it ([Snapshot.Remap]) and restores it into the new
-// machine, and commit puts the new machine in place of the old, which it
-// closes. The crowd then goes on exactly as a crowd made by New with t and
-// the same options, into which the remapped snapshot was restored, would:
-// the same host calls, states, bucket order, errors and OnFinal calls. A
-// game that keeps a reference to the old machine must take
-// [Crowd.Machine] again. Package crowd gives no way to read the observer
-// attached to a machine ([crowd.Machine.Observe]), so that observer is not
-// carried to the new machine: attach it again after commit.
-//
-// On both routes the crowd's own observer ([Crowd.Observe]) stays attached
-// and reports t's states, tests and transitions from the next step on. An
+// The crowd's own observer ([Crowd.Observe]) stays attached and reports
+// t's states, tests and transitions from the next step on; so does the
+// machine's ([crowd.Machine.Observe]), with t's states. An
 // observer made by a [machine.Recorder] for the old description
 // ([machine.Recorder.Register]) names what it records by that one: register
 // [Crowd.Describe] again after commit and attach the new observer.
 //
 // # Between PrepareReload and commit
 //
-// The crowd must not step or change between PrepareReload and commit:
-// what commit puts in place was built from the crowd as it was. Commit
-// checks cheaply whether the crowd changed since (a step, an add or a post
-// through the crowd, a Restore, an entity removed from its machine: a
-// count of the crowd's changes, the machine's step count and size) and, if
-// it did, redoes the move from the crowd as it is then, at the cost of
-// PrepareReload, rather than lose the changes, and rewrites what it
-// reported in mp.Moved. Changes it cannot see are lost: an entity's data
-// changed through the machine's Each, a [crowd.Machine.Remove] followed by
-// a [crowd.Machine.Add], a Restore of the machine itself. In the one case
-// the redone move cannot be made (a stack grew deeper than t's stack limit
-// since), commit leaves the crowd as it is, on its old table, as
-// [Crowd.Table] then says. A commit called again, or after another reload
-// was committed, does nothing. Commit panics if called during a step (from
-// the host or OnFinal); it must not be called inside an Each loop either.
+// Commit moves the crowd as it is when commit is called: it may step and
+// change between PrepareReload and commit, and nothing is lost. Of what
+// PrepareReload worked out from the crowd as it was, commit checks the
+// stacks against t's stack limit again, and, if the entities it sends to
+// the fallback are not those reported, rewrites what PrepareReload
+// reported in mp.Moved. In the one case the move cannot be made (a stack
+// grew deeper than t's stack limit since), commit leaves the crowd as it
+// is, on its old table, as [Crowd.Table] then says. A commit called
+// again, or after another reload was committed, does nothing. Commit
+// panics if called during a step (from the host or OnFinal) or inside one
+// of the machine's Each loops, changing nothing; called again after, it
+// makes the move.
 //
 // # Errors
 //
@@ -88,88 +84,97 @@ import (
 // if an entity's stack is deeper than t's stack limit (any stack, for a
 // table that never pushes or returns); and an error wrapping
 // [crowd.ErrBusy] if it is called during a step (from the host or
-// OnFinal), or, on the second route, inside one of the machine's Each
-// loops. The errors name both tables and say what to do. PrepareReload
-// never panics on a bad table or mapping.
+// OnFinal); [Crowd.Reload] returns one too inside one of the machine's
+// Each loops, where a commit panics. The errors name both tables and say
+// what to do. PrepareReload never panics on a bad table or mapping.
 //
 // # Costs
 //
-// PrepareReload lays out t as [New] does: in time and memory proportional
-// to the table. On the second route it also takes a snapshot, remaps it
-// and restores it into the new machine, allocating the snapshot (12 bytes
-// per entity and its data), the new machine's storage (see package crowd)
-// and the crowd's arrays by ID. For a million goombas of 24 bytes on a
-// shared 2-core machine (BenchmarkReload) that is about 37 ms and 110 MB:
-// half of it what a crowd made by New and restored costs (its storage
-// allocated and written for the first time), the other half the snapshot
-// (36 MB, allocated and written for the first time too) and its remap.
-// The new machine allocates its arena at its first step, as a crowd made
-// by New does. Commit costs nothing per entity on either route (about a
-// microsecond), unless it redoes the move; the old machine's storage is
-// left to the garbage collector.
+// PrepareReload lays out t as [New] does, in time and memory proportional
+// to the table; lists the entities of the states that are gone, through
+// the machine's Each (40 bytes of mp.Moved each); and, when a state is
+// gone or the stack limit falls, passes over the stacks' depths by ID (a
+// byte per ID up to the largest), for a table that pushes or returns.
+// Commit costs what [crowd.Machine.Redefine] costs (time proportional to
+// the states and the machine's runs, a write in the index by ID per
+// entity that changes state ID, or a pass over it when they are many),
+// the list of the moves again, and, when a state changes ID or the stack
+// limit changes, a pass over the stacks by ID (a new array of them, 2
+// bytes per ID and stack entry, when the limit changes), and, when the
+// message slots change, one over the entities with messages posted. For a
+// million goombas of 24 bytes on a shared 2-core machine
+// (BenchmarkReload, medians of 5), a reload that renames a state (the
+// mapping told of it) and adds one takes about 2.5 µs, its commit 1.3 µs,
+// allocating 2 KB; one that removes the state of 60,000 of them takes 2.3
+// ms, its commit 1.1 ms, allocating 3.9 MB, mostly mp.Moved and the
+// commit's list of the moves. Moving the crowd to a new machine through a
+// snapshot, as reloads did before, took 37 to 80 ms and 110 MB.
 func (c *Crowd[E]) PrepareReload(t *table.Table, mp *machine.Mapping) (commit func(), err error) {
-	return c.prepareReload("Crowd.PrepareReload", t, mp)
+	move, err := c.prepareReload("Crowd.PrepareReload", t, mp)
+	if err != nil {
+		return nil, err
+	}
+	return func() {
+		if move() != nil {
+			panic("tablecrowd: a reload's commit called inside one of the machine's Each loops (commit between steps, outside Each loops)")
+		}
+	}, nil
 }
 
-// Reload is PrepareReload followed by its commit.
+// Reload is PrepareReload followed by its commit; inside one of the
+// machine's Each loops, where the commit would panic, it returns an error
+// wrapping [crowd.ErrBusy] and changes nothing (mp.Moved included).
 func (c *Crowd[E]) Reload(t *table.Table, mp *machine.Mapping) error {
-	commit, err := c.prepareReload("Crowd.Reload", t, mp)
+	mark := 0
+	if mp != nil {
+		mark = len(mp.Moved)
+	}
+	move, err := c.prepareReload("Crowd.Reload", t, mp)
 	if err != nil {
 		return err
 	}
-	commit()
+	if err := move(); err != nil {
+		mp.Moved = mp.Moved[:mark]
+		return c.reloadError("Crowd.Reload", t, err)
+	}
 	return nil
 }
 
-// prepareReload is PrepareReload, its errors naming op.
-func (c *Crowd[E]) prepareReload(op string, t *table.Table, mp *machine.Mapping) (func(), error) {
+// prepareReload is PrepareReload, its errors naming op. The commit it
+// returns makes the move, or returns an error wrapping crowd.ErrBusy,
+// changing nothing, inside one of the machine's Each loops.
+func (c *Crowd[E]) prepareReload(op string, t *table.Table, mp *machine.Mapping) (func() error, error) {
 	if err := c.checkReload(t, mp); err != nil {
 		return nil, c.reloadError(op, t, err)
 	}
 	l := newLayout(t)
+	if err := c.checkDepths(&l); err != nil {
+		return nil, c.reloadError(op, t, err)
+	}
 	pm := copyMapping(mp) // mp is the caller's: it may change before commit
-	reloads := c.reloads
-	if c.keepsMachine(&l, pm) {
-		return func() {
-			c.mustCommitBetweenSteps()
-			if c.reloads != reloads {
-				return // reloaded since, or committed already
-			}
-			c.layout = l
-			c.reloads++
-			c.gen++
-		}, nil
-	}
-	var s Snapshot[E]
-	if err := c.snapshotBetweenSteps(&s); err != nil {
-		return nil, c.reloadError(op, t, err)
-	}
-	n, err := c.moveOnto(&l, pm, &s)
-	if err != nil {
-		return nil, c.reloadError(op, t, err)
-	}
+	moved := c.stackMoves(pm, c.machineMoves(pm, nil))
 	mark := len(mp.Moved)
-	mp.Moved = append(mp.Moved, pm.Moved...)
-	gen, steps, size := c.gen, c.m.Steps(), c.m.Len()
-	return func() {
+	mp.Moved = append(mp.Moved, moved...)
+	reloads := c.reloads
+	spent := false
+	return func() error {
 		c.mustCommitBetweenSteps()
-		if n == nil || c.reloads != reloads {
-			return // committed already, or reloaded since
+		if spent || c.reloads != reloads {
+			return nil // committed already, or reloaded since
 		}
-		if c.gen != gen || c.m.Steps() != steps || c.m.Len() != size {
-			again := copyMapping(pm)
-			var s Snapshot[E]
-			c.Snapshot(&s)
-			redone, err := c.moveOnto(&l, again, &s)
-			if err != nil {
-				n = nil // a stack grew too deep since: the crowd stays on its table
-				return
-			}
-			n = redone
-			mp.Moved = append(mp.Moved[:min(mark, len(mp.Moved))], again.Moved...)
+		if c.checkDepths(&l) != nil {
+			spent = true // a stack grew too deep since: the crowd stays on its table
+			return nil
 		}
-		c.install(n)
-		n = nil // the closure no longer holds what the crowd does not
+		now, err := c.moveInPlace(&l, pm)
+		if err != nil {
+			return err
+		}
+		spent = true
+		if !slices.Equal(now, moved) { // the crowd changed since
+			mp.Moved = append(mp.Moved[:min(mark, len(mp.Moved))], now...)
+		}
+		return nil
 	}, nil
 }
 
@@ -233,76 +238,30 @@ func copyMapping(mp *machine.Mapping) *machine.Mapping {
 		OldTriggers: slices.Clone(mp.OldTriggers), Fallback: mp.Fallback}
 }
 
-// keepsMachine reports whether the crowd can move onto layout l, as mp
-// maps it, keeping its machine and its arrays by ID: the same states, by
-// name and ID; the same message slots; the same stack limit.
-func (c *Crowd[E]) keepsMachine(l *layout, mp *machine.Mapping) bool {
-	if l.t.NumStates() != c.t.NumStates() || l.limit != c.limit {
-		return false
+// mustCommitBetweenSteps panics if a reload's commit is called during a
+// step.
+func (c *Crowd[E]) mustCommitBetweenSteps() {
+	if c.stepping.Load() {
+		panic("tablecrowd: a reload's commit called during a step (commit between steps, from the goroutine that steps the crowd)")
 	}
-	for q, to := range mp.To {
-		if to != machine.StateID(q) || l.t.StateName(table.StateID(q)) != c.t.StateName(table.StateID(q)) {
-			return false
-		}
-	}
-	for slot, test := range c.msgTests {
-		to, ok := mp.Trigger(int32(test))
-		if !ok || slot >= len(l.msgTests) || l.msgTests[slot] != table.TestID(to) {
-			return false
-		}
-	}
-	return true
 }
 
-// snapshotBetweenSteps fills s with the crowd's snapshot, or returns an
-// error wrapping crowd.ErrBusy if the crowd's machine is in an Each loop,
-// where its Snapshot panics (before it writes anything): the panic is the
-// machine's only way of saying so.
-func (c *Crowd[E]) snapshotBetweenSteps(s *Snapshot[E]) (err error) {
-	defer func() {
-		if recover() != nil {
-			err = fmt.Errorf("%w (reload between steps, outside the machine's Each loops)", crowd.ErrBusy)
-		}
-	}()
-	c.Snapshot(s)
-	return nil
-}
-
-// moveOnto returns a crowd on layout l, on a new machine, holding the
-// entities, stacks and messages of s, c's snapshot, remapped through mp
-// (which reports the moves). The new machine's state functions are c's: it
-// is to become c's machine (see install), and runs nothing before.
-func (c *Crowd[E]) moveOnto(l *layout, mp *machine.Mapping, s *Snapshot[E]) (*Crowd[E], error) {
-	s.Remap(mp)
-	if err := checkDepths(s.Stacks, l); err != nil {
-		return nil, err
+// checkDepths returns an error if an entity's stack is deeper than l's
+// limit: a pass over the depths by ID when l's limit is below the crowd's.
+func (c *Crowd[E]) checkDepths(l *layout) error {
+	if l.limit >= c.limit {
+		return nil
 	}
-	m, err := crowd.New(c.defs(l), c.opts)
-	if err != nil {
-		return nil, err // New accepted the options, and a table's states have distinct names
-	}
-	n := &Crowd[E]{layout: *l, m: m}
-	top, err := n.checkRestore(s)
-	if err == nil {
-		err = m.Restore(&s.Crowd)
-	}
-	if err != nil {
-		return nil, err // checked above: an ID, a state or a message out of place
-	}
-	n.commitRestore(s, top)
-	return n, nil
-}
-
-// checkDepths returns an error if a stack is deeper than l's limit.
-func checkDepths(stacks []Stack, l *layout) error {
-	deep := -1
-	more := 0
-	for i := range stacks {
-		if len(stacks[i].States) <= l.limit {
+	deep, depth, more := -1, 0, 0
+	for id, d := range c.depth {
+		if int(d) <= l.limit {
 			continue
 		}
+		if _, ok := c.m.StateOf(crowd.ID(id)); !ok {
+			continue // a removed entity's: not a stack
+		}
 		if deep < 0 {
-			deep = i
+			deep, depth = id, int(d)
 		} else {
 			more++
 		}
@@ -314,32 +273,173 @@ func checkDepths(stacks []Stack, l *layout) error {
 	if more > 0 {
 		also = fmt.Sprintf(" (and %d more entities)", more)
 	}
-	st := &stacks[deep]
 	if l.limit == 0 {
-		return fmt.Errorf("entity %d has a stack of %d states%s, and the new table never pushes or returns: keep a transition that returns in the drawing, or reload once the entities have returned", st.ID, len(st.States), also)
+		return fmt.Errorf("entity %d has a stack of %d states%s, and the new table never pushes or returns: keep a transition that returns in the drawing, or reload once the entities have returned", deep, depth, also)
 	}
-	return fmt.Errorf("entity %d has a stack of %d states%s, deeper than the new table's stack limit, %d: raise the drawing's stack limit (table.Options.StackLimit), or reload once the stacks are shallower", st.ID, len(st.States), also, l.limit)
+	return fmt.Errorf("entity %d has a stack of %d states%s, deeper than the new table's stack limit, %d: raise the drawing's stack limit (table.Options.StackLimit), or reload once the stacks are shallower", deep, depth, also, l.limit)
 }
 
-// mustCommitBetweenSteps panics if a reload's commit is called during a
-// step.
-func (c *Crowd[E]) mustCommitBetweenSteps() {
-	if c.stepping.Load() {
-		panic("tablecrowd: a reload's commit called during a step (commit between steps, from the goroutine that steps the crowd)")
+// machineMoves appends to moved, and returns, the entities of the states
+// that mp says are gone, which a reload sends to the fallback, in bucket
+// order: as crowd.Machine.Redefine reports them (and Snapshot.Remap).
+func (c *Crowd[E]) machineMoves(mp *machine.Mapping, moved []machine.Moved) []machine.Moved {
+	n := 0
+	for q, to := range mp.To {
+		if to == machine.NoState {
+			n += c.m.Count(crowd.StateID(q))
+		}
 	}
+	moved = slices.Grow(moved, n)
+	for q, to := range mp.To {
+		if to != machine.NoState {
+			continue
+		}
+		mv := machine.Moved{From: oldName(mp, q), To: mp.Fallback}
+		for id := range c.m.Each(crowd.StateID(q)) {
+			mv.Entity = uint64(id)
+			moved = append(moved, mv)
+		}
+	}
+	return moved
 }
 
-// install makes n's layout, arrays by ID and machine c's, n having been
-// made by moveOnto, and closes the old machine. The new machine gets the
-// old one's number of workers, and is closed if the crowd was.
-func (c *Crowd[E]) install(n *Crowd[E]) {
-	old := c.m
-	_ = n.m.SetWorkers(old.Workers()) // at least 1
-	if c.closed {
-		n.m.Close()
+// stackMoves appends to moved, and returns, by ID, the entities whose
+// stack holds a state that mp says is gone, each named by the first such
+// state: as Snapshot.Remap reports them.
+func (c *Crowd[E]) stackMoves(mp *machine.Mapping, moved []machine.Moved) []machine.Moved {
+	if c.limit == 0 || !slices.Contains(mp.To, machine.NoState) {
+		return moved
 	}
-	c.layout, c.byID, c.m = n.layout, n.byID, n.m
+	for id, d := range c.depth {
+		if d == 0 {
+			continue
+		}
+		if _, ok := c.m.StateOf(crowd.ID(id)); !ok {
+			continue // a removed entity's: not a stack
+		}
+		for _, q := range c.stack[id*c.limit : id*c.limit+int(d)] {
+			if mp.To[q] == machine.NoState {
+				moved = append(moved, machine.Moved{Entity: uint64(id), From: oldName(mp, int(q)), To: mp.Fallback})
+				break
+			}
+		}
+	}
+	return moved
+}
+
+// oldName returns the name of old state q, as machine.Mapping.State names
+// it.
+func oldName(mp *machine.Mapping, q int) string {
+	if q < len(mp.Old) {
+		return mp.Old[q]
+	}
+	return machine.StateID(q).String()
+}
+
+// moveInPlace moves the crowd onto layout l, as mp maps it, keeping its
+// machine: the machine redefined, the stacks and the messages renumbered.
+// It returns the entities sent to the fallback (see machineMoves and
+// stackMoves); or an error wrapping crowd.ErrBusy, having changed nothing,
+// inside one of the machine's Each loops. checkReload and checkDepths have
+// checked everything else.
+func (c *Crowd[E]) moveInPlace(l *layout, mp *machine.Mapping) ([]machine.Moved, error) {
+	redefined := &machine.Mapping{To: mp.To, Old: mp.Old, Fallback: mp.Fallback}
+	if err := c.m.Redefine(c.defs(l), redefined); err != nil {
+		if errors.Is(err, crowd.ErrBusy) {
+			return nil, fmt.Errorf("%w (reload between steps, outside the machine's Each loops)", crowd.ErrBusy)
+		}
+		panic("tablecrowd: internal error: a reload checked could not be made: " + err.Error())
+	}
+	moved := c.stackMoves(mp, redefined.Moved)
+	c.remapStacks(l, mp)
+	c.remapMessages(l, mp)
+	c.layout = *l
 	c.reloads++
 	c.gen++
-	old.Close()
+	return moved, nil
+}
+
+// remapStacks renumbers the entities' stacks for layout l, as mp maps the
+// states, a state that is gone becoming the fallback, as Snapshot.Remap
+// does; and lays them out anew if l's stack limit differs. The stacks of
+// removed entities are dropped.
+func (c *Crowd[E]) remapStacks(l *layout, mp *machine.Mapping) {
+	same := l.limit == c.limit
+	for q, to := range mp.To {
+		same = same && to == machine.StateID(q)
+	}
+	if same || c.limit == 0 && l.limit == 0 {
+		return
+	}
+	n := len(c.flags) // the IDs the arrays by ID hold
+	if l.limit == 0 {
+		c.depth, c.stack = nil, nil // checkDepths found no stack
+		return
+	}
+	if c.limit == 0 {
+		c.depth, c.stack = make([]uint8, n), make([]table.StateID, n*l.limit)
+		return
+	}
+	stack := c.stack
+	if l.limit != c.limit {
+		stack = make([]table.StateID, n*l.limit)
+	}
+	fallback := table.StateID(max(mp.Fallback, 0)) // a state when one is gone
+	for id, d := range c.depth {
+		if d == 0 {
+			continue
+		}
+		if _, ok := c.m.StateOf(crowd.ID(id)); !ok {
+			c.depth[id] = 0
+			continue
+		}
+		from, to := c.stack[id*c.limit:id*c.limit+int(d)], stack[id*l.limit:id*l.limit+int(d)]
+		for j, q := range from {
+			if r := mp.To[q]; r != machine.NoState {
+				to[j] = table.StateID(r)
+			} else {
+				to[j] = fallback
+			}
+		}
+	}
+	c.stack = stack
+}
+
+// remapMessages renumbers the messages posted for layout l's message
+// slots, as mp maps the tests, dropping those whose test is gone (or that
+// mp does not map) and those posted to entities removed since, as
+// Snapshot.Remap and Restore do; the entities with messages are then listed
+// by ID.
+func (c *Crowd[E]) remapMessages(l *layout, mp *machine.Mapping) {
+	if len(c.dirty) == 0 {
+		return
+	}
+	var newBit [64]uint64 // per old slot, its new bit, or 0
+	same := true
+	for slot, test := range c.msgTests {
+		if to, ok := mp.Trigger(int32(test)); ok && l.slot[to] != noSlot {
+			newBit[slot] = 1 << (l.slot[to] & 63)
+		}
+		same = same && newBit[slot] == 1<<slot
+	}
+	if same {
+		return
+	}
+	dirty := c.dirty[:0]
+	for _, id := range c.dirty {
+		var f uint64
+		if _, ok := c.m.StateOf(id); ok {
+			for old := c.flags[id]; old != 0; old &= old - 1 {
+				f |= newBit[bits.TrailingZeros64(old)]
+			}
+		}
+		c.flags[id] = f
+		if f == 0 {
+			c.posted[id/64] &^= 1 << (id % 64)
+			continue
+		}
+		dirty = append(dirty, id)
+	}
+	slices.Sort(dirty)
+	c.dirty = dirty
 }

@@ -341,7 +341,23 @@ func remapMachine[E any](s *crowd.Snapshot[E], mp *machine.Mapping) {
 		}
 		i = j
 	}
-	s.Open, _ = crowdTo(mp, s.Open)
+	s.Open = remapOpen(mp, s.Open)
+}
+
+// remapOpen returns what Open becomes under mp, as crowd.Snapshot.Remap
+// has it: its namesake, or NoState if it has none or if a later old state
+// maps to the same new state (the fallback included).
+func remapOpen(mp *machine.Mapping, open crowd.StateID) crowd.StateID {
+	to, ok := crowdTo(mp, open)
+	if !ok {
+		return crowd.NoState
+	}
+	for q := int(open) + 1; q < len(mp.To); q++ {
+		if r := mp.To[q]; r >= 0 && crowd.StateID(r) == to || r == machine.NoState && mp.Fallback >= 0 && crowd.StateID(mp.Fallback) == to {
+			return crowd.NoState
+		}
+	}
+	return to
 }
 
 // crowdTo returns the new ID of old crowd state st by name, or NoState and
