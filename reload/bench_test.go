@@ -62,8 +62,7 @@ func BenchmarkReload(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	drawing := vdxgen.GenerateDrawing(states, transitions)
-	vdx := drawing.Bytes()
+	vdx := vdxgen.Generate(states, transitions)
 	c, err := chart.Read(bytes.NewReader(vdx), "big.vdx", chart.ReadOptions{Stencil: st})
 	if err != nil {
 		b.Fatal(err)
@@ -90,10 +89,11 @@ func BenchmarkReload(b *testing.B) {
 		version func(k int) []byte
 	}{
 		{"vdx", func(k int) []byte {
+			d := vdxgen.GenerateDrawing(states, transitions)
 			for i := range k {
-				drawing.Pages[0].Shapes[1+i] = vdxgen.State(strconv.Itoa(2+i), vdxgen.MasterState, "renamed"+strconv.Itoa(i), "left", "moveLeft")
+				d.Pages[0].Shapes[1+i] = vdxgen.State(strconv.Itoa(2+i), vdxgen.MasterState, "renamed"+strconv.Itoa(i), "left", "moveLeft")
 			}
-			return drawing.Bytes()
+			return d.Bytes()
 		}},
 		{"drawio", renameText(dio.Bytes())},
 		{"scxml", renameText(scx.Bytes())},
@@ -185,7 +185,12 @@ func benchReload(b *testing.B, file string, version func(k int) []byte, st *char
 			b.Fatal(err)
 		}
 		written := time.Now()
-		rep := <-reports
+		var rep reload.Report
+		select {
+		case rep = <-reports:
+		case <-time.After(10 * time.Second):
+			b.Fatalf("save %d: no reload within 10 s", k)
+		}
 		latency = append(latency, time.Since(written))
 		if rep.Err != nil {
 			b.Fatalf("save %d: %v", k, rep.Err)
