@@ -193,7 +193,7 @@ func (d *Drawing) load(now, noticed time.Time, force bool) *loaded {
 			return nil
 		}
 		d.unreadable = true
-		l.err = fmt.Errorf("%s: %w; the game keeps the version it has", d.path, err)
+		l.err = refused(d.path, "cannot be read", err)
 		return l
 	}
 	d.unreadable = false
@@ -217,7 +217,7 @@ func (d *Drawing) load(now, noticed time.Time, force bool) *loaded {
 	ro.File = d.path
 	c, err := chart.Read(bytes.NewReader(data), d.path, ro)
 	l.times.read = time.Now()
-	if c == nil || err != nil && !hasTransitions(c) {
+	if c == nil || err != nil && !worthCompiling(c) {
 		if c == nil && err == nil {
 			err = fmt.Errorf("%s: nothing read", d.path)
 		}
@@ -250,10 +250,10 @@ func (d *Drawing) load(now, noticed time.Time, force bool) *loaded {
 	return l
 }
 
-// hasTransitions reports whether c, read with errors, still holds a
+// worthCompiling reports whether c, read with errors, still holds a
 // machine worth compiling (whose errors compile then reports with the
 // chart's): an importer's error list on a chart it read through.
-func hasTransitions(c *chart.Chart) bool {
+func worthCompiling(c *chart.Chart) bool {
 	return c != nil && len(c.States) > 0
 }
 

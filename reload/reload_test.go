@@ -124,6 +124,13 @@ func TestReload(t *testing.T) {
 			s = strings.Replace(s, `<transition event="lock" target="locked"/>`, "", 1)
 			return strings.Replace(s, `  <state id="locked" ff:id="3"><transition event="unlock" target="closed"/></state>`+"\n", "", 1)
 		}, "", []string{"closed", "opened", "closed"}, []string{"removed locked", "doors: 1 went to closed (the initial state): #2 (was in locked)"}},
+		{"shapes numbered anew: no rename", func(s string) string {
+			// opened is removed, and locked's shape takes its number, as
+			// yEd numbers its nodes at each save.
+			s = strings.Replace(s, `<transition event="open" target="opened"/>`, `<transition event="open" target="locked"/>`, 1)
+			s = strings.Replace(s, `  <state id="opened" ff:id="2"><transition event="close" target="closed"/><transition event="lock" target="locked"/></state>`+"\n", "", 1)
+			return strings.Replace(s, `ff:id="3"`, `ff:id="2"`, 1)
+		}, "", []string{"closed", "closed", "locked"}, []string{"removed opened", "doors: 1 went to closed (the initial state): #1 (was in opened)"}},
 		{"remove, to the game's fallback", func(s string) string {
 			s = strings.Replace(s, `<transition event="lock" target="locked"/>`, "", 1)
 			return strings.Replace(s, `  <state id="locked" ff:id="3"><transition event="unlock" target="closed"/></state>`+"\n", "", 1)

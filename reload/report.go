@@ -239,10 +239,20 @@ func (d *Drawing) refuse(rep Report, err error) Report {
 	return rep
 }
 
-// follow makes m send the agents of a state the designer renamed (the
-// same shape, another name, the old name gone) to the renamed state, and
-// returns the renames.
+// follow makes m send the agents of a state the designer renamed to the
+// renamed state, and returns the renames. A rename is a shape (a state's
+// chart ID) that both versions have, named by the old one as a state the
+// new one lacks and by the new one as a state the old one lacked: an
+// editor that numbers its shapes anew at each save (yEd does) may give a
+// shape's ID to another state, which is then no rename, since that
+// state's name is in both versions.
 func (d *Drawing) follow(l *loaded, m *machine.Mapping) []Renamed {
+	taken := make([]bool, l.res.Table.NumStates()) // new states an old one maps to
+	for _, q := range m.To {
+		if q >= 0 && int(q) < len(taken) {
+			taken[q] = true
+		}
+	}
 	var out []Renamed
 	for _, s := range d.chart.States {
 		oq, ok := d.res.States[s.ID]
@@ -250,9 +260,10 @@ func (d *Drawing) follow(l *loaded, m *machine.Mapping) []Renamed {
 			continue
 		}
 		nq, ok := l.res.States[s.ID]
-		if !ok || nq < 0 {
+		if !ok || nq < 0 || int(nq) >= len(taken) || taken[nq] {
 			continue
 		}
+		taken[nq] = true
 		m.To[oq] = machine.StateID(nq)
 		out = append(out, Renamed{From: m.Old[oq], To: l.res.Table.StateName(nq)})
 	}
