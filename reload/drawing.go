@@ -7,6 +7,7 @@ import (
 	"hash/maphash"
 	"io/fs"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/fsmforge/fsmforge/chart"
@@ -207,7 +208,7 @@ func (d *Drawing) load(now, noticed time.Time, force bool) *loaded {
 	}
 	l.hash = maphash.Bytes(contentSeed, data)
 	if l.hash == d.hash && d.hash != 0 {
-		d.dirty = false
+		d.dirty, d.bad, d.badShown = false, 0, false
 		return nil // saved again unchanged
 	}
 	if l.hash == d.bad && !force && (d.badShown || now.Sub(d.badSince) < d.r.opt.Grace) {
@@ -267,12 +268,17 @@ func refused(path, what string, err error) error {
 // runs on with the version it has.
 type RefusedError struct {
 	Path string // the drawing's path
-	What string // "does not read", "does not compile", "does not fit the game"
+	What string // "cannot be read", "does not read", "does not compile", "does not fit the game"
 	Err  error  // the diagnostics (a diag.List) or the target's error
+
+	// First is true for the version Load read: there is no other to
+	// keep, and the game cannot start.
+	First bool
 }
 
-// Error returns the first line, "goomba.vdx: does not compile (2 errors):
-// the game keeps the version it has", then each diagnostic with its hint.
+// Error returns the first line, "goomba.vdx: does not compile (2 errors);
+// the game keeps the version it has" (without the second half for the
+// first version), then each error with its hint.
 func (e *RefusedError) Error() string {
 	var b bytes.Buffer
 	var ds diag.List
@@ -283,7 +289,7 @@ func (e *RefusedError) Error() string {
 				errs++
 			}
 		}
-		fmt.Fprintf(&b, "%s: %s (%d %s); the game keeps the version it has", e.Path, e.What, errs, plural(errs, "error"))
+		fmt.Fprintf(&b, "%s: %s (%d %s)%s", e.Path, e.What, errs, plural(errs, "error"), e.keeps())
 		for _, d := range ds {
 			if d.Severity != diag.Error {
 				continue
@@ -295,8 +301,16 @@ func (e *RefusedError) Error() string {
 		}
 		return b.String()
 	}
-	fmt.Fprintf(&b, "%s: %s; the game keeps the version it has: %v", e.Path, e.What, e.Err)
+	fmt.Fprintf(&b, "%s: %s%s: %v", e.Path, e.What, e.keeps(), e.Err)
 	return b.String()
+}
+
+// keeps says what the game does meanwhile.
+func (e *RefusedError) keeps() string {
+	if e.First {
+		return ""
+	}
+	return "; the game keeps the version it has"
 }
 
 // Unwrap returns the diagnostics or the target's error.
@@ -309,13 +323,24 @@ func plural(n int, word string) string {
 	return word + "s"
 }
 
-// warnings renders the warnings of a compile, one a line, or "".
-func warnings(path string, res *compile.Result) string {
-	var b bytes.Buffer
+// warnings returns the warnings of a compile.
+func warnings(res *compile.Result) diag.List {
+	var ws diag.List
 	for _, d := range res.Diagnostics {
 		if d.Severity == diag.Warning {
-			fmt.Fprintf(&b, "%s\n", d.Error())
+			ws = append(ws, d)
 		}
 	}
-	return b.String()
+	return ws
+}
+
+// writeDiagnostics writes each of ds on a line after indent, its hint on
+// the next.
+func writeDiagnostics(b *strings.Builder, indent string, ds diag.List) {
+	for _, d := range ds {
+		fmt.Fprintf(b, "%s%s\n", indent, d.Error())
+		if d.Hint != "" {
+			fmt.Fprintf(b, "%s\thint: %s\n", indent, d.Hint)
+		}
+	}
 }

@@ -159,11 +159,22 @@ func (r *Reloader) Load(path string, cfg Config) (*Drawing, error) {
 	now := time.Now()
 	l := d.load(now, now, true)
 	if l.err != nil {
-		return nil, l.err
+		var re *RefusedError
+		if errors.As(l.err, &re) {
+			re.First = true
+		}
+		return nil, fmt.Errorf("reload: Load: %w", l.err)
 	}
 	d.chart, d.res, d.desc = l.chart, l.res, l.res.Describe()
 	d.seen, d.hash = l.stamp, l.hash
-	r.logf("%s", warnings(path, l.res))
+	var b strings.Builder
+	writeDiagnostics(&b, "", warnings(l.res))
+	if f := cfg.Fallback; f != "" {
+		if _, ok := l.res.Table.LookupState(f); !ok {
+			fmt.Fprintf(&b, "%s: reload: the game's fallback %q is not a state of the drawing; agents of a removed state go to the initial state\n", path, f)
+		}
+	}
+	r.logf("%s", b.String())
 	r.mu.Lock()
 	if r.closed {
 		r.mu.Unlock()

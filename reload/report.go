@@ -2,9 +2,12 @@ package reload
 
 import (
 	"fmt"
+	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/machine"
 	"github.com/fsmforge/fsmforge/table"
 	"github.com/fsmforge/fsmforge/viewer"
@@ -41,6 +44,10 @@ type Report struct {
 	// entities went to the fallback: those of removed states, and
 	// statechart agents whose configuration no longer fits.
 	Targets []Moves
+
+	// Warnings holds the new version's warnings (unreachable states,
+	// actions left out...), each with its position and hint.
+	Warnings diag.List
 
 	// Phases times the reload.
 	Phases Phases
@@ -108,7 +115,7 @@ func (t phaseTimes) phases(frame, end time.Time) Phases {
 }
 
 // Table returns the table swapped in, or nil for a refused version.
-func (r *Report) Table() *table.Table { return r.table }
+func (r Report) Table() *table.Table { return r.table }
 
 // String renders the report as the log shows it:
 //
@@ -117,7 +124,7 @@ func (r *Report) Table() *table.Table { return r.table }
 //		added idle
 //		removed death
 //		goombas: 1 went to walkLeft (the initial state): #2 (was in death)
-func (r *Report) String() string {
+func (r Report) String() string {
 	var b strings.Builder
 	if r.Err != nil {
 		fmt.Fprintf(&b, "%s: refused at tick %d: %v\n", r.File, r.Tick, r.Err)
@@ -146,23 +153,38 @@ func (r *Report) String() string {
 			}
 			continue
 		}
-		fmt.Fprintf(&b, "\t%s: %d went to %s (%s): %s\n", t.Target, len(t.Moved), r.Fallback, r.Why, movedList(t.Moved, 8))
+		fmt.Fprintf(&b, "\t%s: %d went to %s (%s): %s\n", t.Target, len(t.Moved), r.Fallback, r.Why, r.movedList(t.Moved, 8))
 	}
+	writeDiagnostics(&b, "\t", r.Warnings)
 	return b.String()
 }
 
 // movedList renders up to max moves, "#2 (was in death), #5 (was in death) and
-// 3 more".
-func movedList(ms []machine.Moved, max int) string {
+// 3 more". An entity whose state the new version still has was restarted:
+// a statechart agent whose configuration (its active states, its history,
+// its stack) no longer fits.
+func (r Report) movedList(ms []machine.Moved, max int) string {
 	var parts []string
 	for i, m := range ms {
 		if i == max {
 			parts = append(parts, fmt.Sprintf("and %d more", len(ms)-max))
 			break
 		}
+		if _, kept := r.lookup(m.From); kept {
+			parts = append(parts, fmt.Sprintf("#%d (restarted from %s: its configuration no longer fits)", m.Entity, m.From))
+			continue
+		}
 		parts = append(parts, fmt.Sprintf("#%d (was in %s)", m.Entity, m.From))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// lookup looks name up among the new version's states.
+func (r Report) lookup(name string) (table.StateID, bool) {
+	if r.table == nil {
+		return table.NoState, false
+	}
+	return r.table.LookupState(name)
 }
 
 // apply swaps l, compiled off the game's goroutine, into the drawing's
@@ -203,8 +225,8 @@ func (d *Drawing) apply(l *loaded, tick uint64) Report {
 	}
 	commits := make([]func(), 0, len(d.targets))
 	for _, tg := range d.targets {
-		tm := *m
-		tm.Moved = nil
+		tm := *m // a target may change its copy: the next gets the Reloader's
+		tm.To, tm.Triggers, tm.Moved = slices.Clone(m.To), slices.Clone(m.Triggers), nil
 		commit, err := tg.t.PrepareReload(nt, &tm)
 		if err != nil {
 			return d.refuse(Report{File: d.path, Tick: tick}, &RefusedError{Path: d.path, What: "does not fit the game", Err: fmt.Errorf("%s: %w", tg.name, err)})
@@ -217,6 +239,7 @@ func (d *Drawing) apply(l *loaded, tick uint64) Report {
 	}
 	d.chart, d.res, d.desc = l.chart, l.res, nd
 	rep.table = nt
+	rep.Warnings = warnings(l.res)
 	rep.Phases = l.times.phases(frame, time.Now())
 	if v := d.r.opt.Viewer; v != nil && len(d.views) > 0 {
 		text := rep.String()
@@ -247,6 +270,9 @@ func (d *Drawing) refuse(rep Report, err error) Report {
 // shape's ID to another state, which is then no rename, since that
 // state's name is in both versions.
 func (d *Drawing) follow(l *loaded, m *machine.Mapping) []Renamed {
+	if strings.EqualFold(filepath.Ext(d.path), ".graphml") {
+		return nil // yEd numbers its nodes anew at each save
+	}
 	taken := make([]bool, l.res.Table.NumStates()) // new states an old one maps to
 	for _, q := range m.To {
 		if q >= 0 && int(q) < len(taken) {

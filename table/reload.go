@@ -109,6 +109,11 @@ func PrepareReload[E any](t *Table, agents iter.Seq[*Agent[E]], m *machine.Mappi
 			if len(m.To) != len(old.states) {
 				return fail(fmt.Errorf("table: PrepareReload: the mapping maps %d states, table %q has %d: make it from the agents' table", len(m.To), old.Name(), len(old.states)))
 			}
+			for q, name := range m.Old {
+				if q < len(old.states) && name != old.states[q].name {
+					return fail(fmt.Errorf("table: PrepareReload: the mapping's state %d is %q, table %q's is %q: make the mapping from the agents' table", q, name, old.Name(), old.states[q].name))
+				}
+			}
 			for _, q := range slices.Concat(m.To, []machine.StateID{m.Fallback}) {
 				if q != machine.NoState && (q < 0 || int(q) >= len(t.states)) {
 					return fail(fmt.Errorf("table: PrepareReload: the mapping maps a state to %d, which table %q does not have (%d states)", q, t.Name(), len(t.states)))

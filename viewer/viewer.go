@@ -59,6 +59,7 @@ type Viewer struct {
 	mu       sync.Mutex
 	wake     *sync.Cond // tells a paused Frame that a command came
 	idle     func()     // WhilePaused's
+	woken    bool       // Wake was called since a paused Frame last ran idle
 	machines []*entry
 	queue    []func()     // work for the game's goroutine: commands and queries
 	paused   bool         // the game waits in Frame
@@ -198,7 +199,10 @@ func (v *Viewer) Frame(tick uint64) {
 	v.runQueue()
 	v.publish()
 	for v.paused && v.steps == 0 && (v.streams > 0 || v.opt.Paused) && !v.closed {
-		v.wake.Wait()
+		if !v.woken {
+			v.wake.Wait()
+		}
+		v.woken = false
 		if f := v.idle; f != nil {
 			v.mu.Unlock()
 			f()
@@ -228,11 +232,12 @@ func (v *Viewer) WhilePaused(f func()) {
 }
 
 // Wake wakes a Frame that waits, paused from the page, so that it runs the
-// function WhilePaused set, then waits again. It may be called from any
-// goroutine; without a paused Frame it does nothing.
+// function WhilePaused set, then waits again; a Frame that is about to
+// wait, paused, runs it first. It may be called from any goroutine.
 func (v *Viewer) Wake() {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	v.woken = true // for a Frame not waiting yet: it runs the function at once
 	v.wake.Broadcast()
 }
 

@@ -75,6 +75,8 @@ type Brain interface {
 type Brains struct {
 	New     func(g *Goomba) (Brain, error)
 	Restore func(g *Goomba, saved []byte) (Brain, error)
+
+	host *tableHost // the table brains' binding, which a reload rebinds; nil for the generated code
 }
 
 // Level is a one-dimensional level: goombas patrolling between their
@@ -89,13 +91,14 @@ type Level struct {
 	Tick    int
 	Trace   []string // one line per transition, in order
 	stomped []bool   // goombas to stomp at the next Step (Stomp)
+	brains  Brains   // what made the brains: a reload rebinds its table's
 }
 
 // NewLevel makes the demo's level: n goombas, each with its own stretch
 // between two triggers, the player starting at the right end. brains.New
 // makes each goomba's machine and enters its initial state.
 func NewLevel(n int, brains Brains) (*Level, error) {
-	l := &Level{Width: 12*n + 4}
+	l := &Level{Width: 12*n + 4, brains: brains}
 	l.Player = l.Width - 1
 	for i := range n {
 		left := 2 + 12*i

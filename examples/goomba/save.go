@@ -72,7 +72,7 @@ func LoadLevel(f *save.File, d *machine.Description, brains Brains) (*Level, err
 	if err := json.Unmarshal(w.Data, &data); err != nil {
 		return nil, fmt.Errorf("goomba: the saved level: %w", err)
 	}
-	l := &Level{Width: data.Width, Player: data.Player, Jumped: data.Jumped, Tick: data.Tick, Trace: data.Trace}
+	l := &Level{Width: data.Width, Player: data.Player, Jumped: data.Jumped, Tick: data.Tick, Trace: data.Trace, brains: brains}
 	b := e.Data
 	n, k := binary.Uvarint(b)
 	if k <= 0 || n != uint64(len(data.Goombas)) {

@@ -134,6 +134,7 @@ func TableBrains(t *table.Table) (Brains, error) {
 	// The brains share h, which a reload binds to the new table: brains
 	// made after it run the new one.
 	return Brains{
+		host: h,
 		New: func(g *Goomba) (Brain, error) {
 			return &tableBrain{a: table.NewAgent(h.t, g, table.Host[*Goomba](h)), h: h}, nil
 		},
