@@ -22,11 +22,21 @@
 //
 //	r := reload.New(reload.Options{Log: os.Stderr, Viewer: v})
 //	d, err := r.Load("art/goomba.vdx", reload.Config{Read: chart.ReadOptions{Stencil: st}})
+//	host, err := bind(d.Table()) // the host's test and property IDs, looked up by name
 //	agents := makeAgents(d.Table())
+//	// A new version numbers its tests anew: the host binds them again, and
+//	// a version that lost one the game answers is refused.
+//	d.Run("host", reload.Func(func(t *table.Table, _ *machine.Mapping) (func(), error) {
+//		h, err := bind(t)
+//		if err != nil {
+//			return nil, err
+//		}
+//		return func() { host = h }, nil
+//	}))
 //	d.Run("goombas", reload.Agents(viewer.Each(&agents)))
 //	for tick := uint64(0); ; tick++ {
 //		r.Frame(tick) // swaps in a new version, if one is ready
-//		update(agents)
+//		update(agents, host)
 //	}
 //
 // On a change, the Reloader's goroutine re-imports, checks and compiles

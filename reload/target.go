@@ -35,7 +35,15 @@ func (f Func) PrepareReload(t *table.Table, m *machine.Mapping) (func(), error) 
 // table.PrepareReload does: each keeps its state, stack, configuration,
 // history, queued events and timers, mapped by name; m.Moved numbers
 // them in the order agents yields them. The agents must all run the
-// drawing's table; with none, the move does nothing.
+// drawing's table; with none, the move does nothing; a zero Agent (an
+// empty slot of a pool) refuses the version.
+//
+// Agents moves the agents only. A host that holds the table's test or
+// property IDs, looked up by name, must look them up again in the new
+// table, whose IDs may differ: run a Func beside Agents that binds them
+// and commits the new binding (the package documentation shows one), or
+// give the level a PrepareReload that does both, as examples/goomba's
+// does. The same holds for a crowd's host.
 func Agents[E any](agents iter.Seq[*table.Agent[E]]) Target {
 	return Func(func(t *table.Table, m *machine.Mapping) (func(), error) {
 		return table.PrepareReload(t, agents, m)
