@@ -25,6 +25,7 @@ type Drawing struct {
 	r    *Reloader
 	path string // as given to Load
 	abs  string
+	real string // abs, its links followed: a link's target is watched too
 	cfg  Config
 
 	// The current version: read by the game's goroutine, changed by

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -155,7 +156,10 @@ func (r *Reloader) Load(path string, cfg Config) (*Drawing, error) {
 	if err != nil {
 		return nil, fmt.Errorf("reload: %s: %w", path, err)
 	}
-	d := &Drawing{r: r, path: path, abs: abs, cfg: cfg}
+	d := &Drawing{r: r, path: path, abs: abs, real: abs, cfg: cfg}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		d.real = real // a link: the file it names is watched too
+	}
 	now := time.Now()
 	l := d.load(now, now, true)
 	if l.err != nil {
@@ -183,9 +187,11 @@ func (r *Reloader) Load(path string, cfg Config) (*Drawing, error) {
 	r.drawings = append(r.drawings, d)
 	r.mu.Unlock()
 	if !r.opt.Manual {
-		select {
-		case r.add <- filepath.Dir(abs):
-		case <-r.done:
+		for _, dir := range slices.Compact([]string{filepath.Dir(abs), filepath.Dir(d.real)}) {
+			select {
+			case r.add <- dir:
+			case <-r.done:
+			}
 		}
 	}
 	return d, nil
@@ -364,7 +370,7 @@ func (r *Reloader) changed(path string) (dirty bool) {
 	r.work.Lock()
 	defer r.work.Unlock()
 	for _, d := range r.watched() {
-		if path == "" || samePath(d.abs, path) {
+		if path == "" || samePath(d.abs, path) || samePath(d.real, path) {
 			if !d.dirty {
 				d.noticed = now
 			}
@@ -383,7 +389,7 @@ func (r *Reloader) lookIn(dir string) (dirty bool) {
 	r.work.Lock()
 	defer r.work.Unlock()
 	for _, d := range r.watched() {
-		if filepath.Dir(d.abs) == dir {
+		if filepath.Dir(d.abs) == dir || filepath.Dir(d.real) == dir {
 			d.look(now, false)
 		}
 		dirty = dirty || d.dirty

@@ -375,7 +375,8 @@ func frames(t testing.TB, r *reload.Reloader, log fmt.Stringer) reload.Report {
 
 // added is a Notifier that says when the Reloader has added a folder. The
 // Reloader adds the drawing's folder on its own goroutine, after Load has
-// returned, and a change saved before is not noticed: a test saves after.
+// returned, then looks at the drawing once: a test that saves after the
+// Add knows that the event, not that look, made the reload.
 type added struct {
 	reload.Notifier
 	dirs chan string
@@ -447,6 +448,40 @@ func TestReloader(t *testing.T) {
 		t.Error("the new table still has a state walkRight")
 	}
 	t.Logf("%s", rep.String())
+}
+
+// A drawing loaded through a symbolic link reloads when the file the link
+// names is written: the Reloader watches that file's folder too.
+func TestSymlink(t *testing.T) {
+	path, st := goomba(t)
+	link := filepath.Join(t.TempDir(), "goomba.scxml")
+	if err := os.Symlink(path, link); err != nil {
+		t.Skipf("no symbolic links here: %v", err)
+	}
+	n := newAdded(t)
+	var log syncBuffer
+	r := reload.New(reload.Options{Notifier: n, Log: &log, Poll: time.Hour})
+	defer r.Close()
+	if _, err := r.Load(link, reload.Config{Read: chart.ReadOptions{Stencil: st}}); err != nil {
+		t.Fatalf("Load(%s) = %v", link, err)
+	}
+	for range 2 {
+		select {
+		case <-n.dirs:
+		case <-time.After(timeout):
+			t.Fatalf("the Reloader did not add both folders after %v", timeout)
+		}
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, rename(t, src, "walkRight", "strollRight"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if rep := frames(t, r, &log); rep.Err != nil || len(rep.Renamed) != 1 {
+		t.Fatalf("report %s", rep.String())
+	}
 }
 
 // BenchmarkNotice times a save by rename, from the rename (a system call
