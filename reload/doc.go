@@ -73,15 +73,18 @@
 // content again reloads nothing.
 //
 // Without a Notifier, the Reloader polls: it stats each drawing every
-// Options.Poll (5 ms), which works on every platform and file system,
-// network mounts and containers' bind mounts included, where
-// notifications often do not arrive. The module
-// github.com/fsmforge/fsmforge/reload/fsnotify gives a Notifier made
-// with the fsnotify library (inotify on Linux, kqueue on the BSDs and
-// macOS, ReadDirectoryChangesW on Windows, FEN on illumos), which notices
-// a save at once;
-// it is a module of its own so that this one keeps to the standard
-// library. The fsmforge command polls.
+// Options.Poll (5 ms), and sees a change of its size, its modification
+// time or its identity (a file renamed over it). That works on every
+// platform and file system, network mounts and containers' bind mounts
+// included, where notifications often do not arrive; the fsmforge command
+// polls. A tool that writes a file keeping its size and modification time
+// (cp -p, rsync -t, an archive unpacked) is seen only by a Notifier, or
+// by Refresh. The module github.com/fsmforge/fsmforge/reload/fsnotify
+// gives a Notifier made with the fsnotify library (inotify on Linux,
+// kqueue on the BSDs and macOS, ReadDirectoryChangesW on Windows, FEN on
+// illumos), which notices a save at once; it is a module of its own so
+// that this one keeps to the standard library. A drawing loaded through a
+// symbolic link is watched in its target's folder too.
 //
 // Tests and games that reload on a key press set Options.Manual and call
 // Refresh, which reads every changed drawing at once and returns when the

@@ -67,6 +67,9 @@ type Options struct {
 	// Viewer, when set, is the game's viewer: Frame calls its Frame
 	// after the swap, drawings added with Drawing.View are replaced on
 	// the page when they reload, and refused drawings are shown there.
+	// The Reloader sets the viewer's WhilePaused function, so that a
+	// game paused from the page takes reloads where it waits: one
+	// Reloader per viewer.
 	Viewer *viewer.Viewer
 }
 

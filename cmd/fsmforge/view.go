@@ -2,12 +2,14 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/fsmforge/fsmforge/diag"
 	"github.com/fsmforge/fsmforge/reload"
 	"github.com/fsmforge/fsmforge/table"
 	"github.com/fsmforge/fsmforge/viewer"
@@ -64,17 +66,19 @@ Flags:
 	if err != nil {
 		return err
 	}
-	if _, _, err := compileChart("view", files[0], ro, copt, stderr); err != nil {
-		return err // with every diagnostic printed, and what to try
-	}
 	opt.Paused = true
 	v := viewer.New(opt)
 	out := &lockedWriter{w: stdout}
-	r := reload.New(reload.Options{Log: out, Viewer: v})
+	r := reload.New(reload.Options{Log: out, Viewer: v}) // warnings, then each reload
 	defer r.Close()
 	d, err := r.Load(files[0], reload.Config{Read: ro, Compile: copt})
+	suggestStencil(stderr, files[0], ro.Stencil)
 	if err != nil {
-		return err
+		var ds diag.List
+		if errors.As(err, &ds) {
+			suggestLenient(stderr, "view", files[0], ds, ro.Lenient)
+		}
+		return err // with every error, its position and hint
 	}
 	sim := viewer.NewSim(d.Table(), *dt)
 	d.Run("simulator", sim)

@@ -36,6 +36,8 @@ func (w *demoWatch) check(f *flags, s *demoSave, live *demoLive, def string) err
 	switch {
 	case !w.on && w.drawing != def:
 		return &usageError{msg: f.Name() + ": -drawing is for -watch", help: f.help()}
+	case !w.on && w.stencil != "":
+		return &usageError{msg: f.Name() + ": -stencil is for -watch", help: f.help()}
 	case !w.on:
 		return nil
 	case !(live.tps > 0) || live.tps > 1000:
