@@ -2,6 +2,7 @@ package diag_test
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/fsmforge/fsmforge/diag"
 )
@@ -33,4 +34,19 @@ func ExampleList() {
 	// Output:
 	// 2 errors, 1 warning
 	// goomba.vdx:60:7: page "Page-1", shape 4: visio: test "jump" is not in stencil "goomba" (and 1 more)
+}
+
+// Print writes a list as the fsmforge command and hot reload's log show
+// it: a diagnostic a line, its hint under it.
+func ExampleList_Print() {
+	at := diag.Pos{File: "goomba.vdx", Line: 60, Col: 7, Page: "Page-1", Shape: "4"}
+	l := diag.List{
+		{Pos: at, Message: "visio: test \"jump\" is not in stencil \"goomba\"", Hint: "add it to the stencil, or pick one of its tests"},
+		{Pos: at, Severity: diag.Warning, Message: "visio: the transition has no label"},
+	}
+	l.Print(os.Stdout, "\t")
+	// Output:
+	// 	goomba.vdx:60:7: page "Page-1", shape 4: visio: test "jump" is not in stencil "goomba"
+	// 		hint: add it to the stencil, or pick one of its tests
+	// 	goomba.vdx:60:7: page "Page-1", shape 4: warning: visio: the transition has no label
 }

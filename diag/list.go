@@ -2,6 +2,7 @@ package diag
 
 import (
 	"fmt"
+	"io"
 	"slices"
 )
 
@@ -97,6 +98,20 @@ func (l List) Errors() List {
 // notes, in order, in a new slice (nil if there are none).
 func (l List) Warnings() List {
 	return l.filter(func(s Severity) bool { return s != Error })
+}
+
+// Print writes each diagnostic on a line of its own after indent, as
+//
+//	goomba.vdx:41:7: page "Page-1", shape 12 "walkLeft": compile: ...
+//
+// and its hint, if any, on the next line, one tab further in.
+func (l List) Print(w io.Writer, indent string) {
+	for _, d := range l {
+		fmt.Fprintf(w, "%s%s\n", indent, d.Error())
+		if d.Hint != "" {
+			fmt.Fprintf(w, "%s\thint: %s\n", indent, d.Hint)
+		}
+	}
 }
 
 func (l List) filter(keep func(Severity) bool) List {

@@ -281,26 +281,13 @@ type RefusedError struct {
 // the game keeps the version it has" (without the second half for the
 // first version), then each error with its hint.
 func (e *RefusedError) Error() string {
-	var b bytes.Buffer
+	var b strings.Builder
 	var ds diag.List
 	if errors.As(e.Err, &ds) {
-		errs := 0
-		for _, d := range ds {
-			if d.Severity == diag.Error {
-				errs++
-			}
-		}
-		fmt.Fprintf(&b, "%s: %s (%d %s)%s", e.Path, e.What, errs, plural(errs, "error"), e.keeps())
-		for _, d := range ds {
-			if d.Severity != diag.Error {
-				continue
-			}
-			fmt.Fprintf(&b, "\n\t%s", d.Error())
-			if d.Hint != "" {
-				fmt.Fprintf(&b, "\n\t\thint: %s", d.Hint)
-			}
-		}
-		return b.String()
+		errs := ds.Errors()
+		fmt.Fprintf(&b, "%s: %s (%d %s)%s\n", e.Path, e.What, len(errs), plural(len(errs), "error"), e.keeps())
+		errs.Print(&b, "\t")
+		return strings.TrimSuffix(b.String(), "\n")
 	}
 	fmt.Fprintf(&b, "%s: %s%s: %v", e.Path, e.What, e.keeps(), e.Err)
 	return b.String()
@@ -333,15 +320,4 @@ func warnings(res *compile.Result) diag.List {
 		}
 	}
 	return ws
-}
-
-// writeDiagnostics writes each of ds on a line after indent, its hint on
-// the next.
-func writeDiagnostics(b *strings.Builder, indent string, ds diag.List) {
-	for _, d := range ds {
-		fmt.Fprintf(b, "%s%s\n", indent, d.Error())
-		if d.Hint != "" {
-			fmt.Fprintf(b, "%s\thint: %s\n", indent, d.Hint)
-		}
-	}
 }

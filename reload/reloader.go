@@ -15,7 +15,6 @@ import (
 
 	"github.com/fsmforge/fsmforge/chart"
 	"github.com/fsmforge/fsmforge/compile"
-	"github.com/fsmforge/fsmforge/table"
 	"github.com/fsmforge/fsmforge/viewer"
 )
 
@@ -175,7 +174,7 @@ func (r *Reloader) Load(path string, cfg Config) (*Drawing, error) {
 	d.chart, d.res, d.desc = l.chart, l.res, l.res.Describe()
 	d.seen, d.hash = l.stamp, l.hash
 	var b strings.Builder
-	writeDiagnostics(&b, "", warnings(l.res))
+	warnings(l.res).Print(&b, "")
 	if f := cfg.Fallback; f != "" {
 		if _, ok := l.res.Table.LookupState(f); !ok {
 			fmt.Fprintf(&b, "%s: reload: the game's fallback %q is not a state of the drawing; agents of a removed state go to the initial state\n", path, f)
@@ -369,46 +368,36 @@ func (r *Reloader) watch() {
 // changed marks the drawing at path (every drawing, for "") as changed,
 // and looks at it.
 func (r *Reloader) changed(path string) (dirty bool) {
-	now := time.Now()
-	r.work.Lock()
-	defer r.work.Unlock()
-	for _, d := range r.watched() {
-		if path == "" || samePath(d.abs, path) || samePath(d.real, path) {
-			if !d.dirty {
-				d.noticed = now
-			}
-			d.dirty, d.changedAt = true, now
-			d.look(now, false)
-		}
-		dirty = dirty || d.dirty
-	}
-	return dirty
+	return r.lookAt(true, func(d *Drawing) bool {
+		return path == "" || samePath(d.abs, path) || samePath(d.real, path)
+	})
 }
 
-// lookIn looks at the drawings of folder dir, and reports whether some
-// drawing waits to settle.
+// lookIn looks at the drawings of folder dir.
 func (r *Reloader) lookIn(dir string) (dirty bool) {
-	now := time.Now()
-	r.work.Lock()
-	defer r.work.Unlock()
-	for _, d := range r.watched() {
-		if filepath.Dir(d.abs) == dir || filepath.Dir(d.real) == dir {
-			d.look(now, false)
-		}
-		dirty = dirty || d.dirty
-	}
-	return dirty
+	return r.lookAt(false, func(d *Drawing) bool { return filepath.Dir(d.abs) == dir || filepath.Dir(d.real) == dir })
 }
 
 // poll looks at the drawings that changed and have not settled, and, with
-// every true, at every drawing. It reports whether some drawing waits to
-// settle.
+// every true, at every drawing.
 func (r *Reloader) poll(every bool) (dirty bool) {
+	return r.lookAt(false, func(d *Drawing) bool { return every || d.dirty })
+}
+
+// lookAt looks at each drawing which selects, marked changed first when
+// mark is set, and reports whether some drawing waits to settle.
+func (r *Reloader) lookAt(mark bool, which func(*Drawing) bool) (dirty bool) {
 	now := time.Now()
 	r.work.Lock()
 	defer r.work.Unlock()
 	for _, d := range r.watched() {
-		if every || d.dirty {
+		if which(d) {
+			if mark {
+				if !d.dirty {
+					d.noticed = now
+				}
+				d.dirty, d.changedAt = true, now
+			}
 			d.look(now, false)
 		}
 		dirty = dirty || d.dirty
@@ -438,9 +427,6 @@ func (s stamp) same(o stamp) bool {
 	}
 	return os.SameFile(s.info, o.info)
 }
-
-// table returns the table of l's compile, for the targets.
-func (l *loaded) table() *table.Table { return l.res.Table }
 
 // samePath reports whether the notifier's path names the drawing at abs:
 // without regard to case where file systems usually ignore it.

@@ -155,7 +155,7 @@ func (r Report) String() string {
 		}
 		fmt.Fprintf(&b, "\t%s: %d went to %s (%s): %s\n", t.Target, len(t.Moved), r.Fallback, r.Why, r.movedList(t.Moved, 8))
 	}
-	writeDiagnostics(&b, "\t", r.Warnings)
+	r.Warnings.Print(&b, "\t")
 	return b.String()
 }
 

@@ -127,16 +127,8 @@ func refusal(err error) string {
 	} else if around = strings.TrimRight(around, ": "); around != "" {
 		b.WriteString(around + ":\n")
 	}
-	for i, d := range l.Errors() {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(d.Error())
-		if d.Hint != "" {
-			b.WriteString("\n\thint: " + d.Hint)
-		}
-	}
-	return b.String()
+	l.Errors().Print(&b, "")
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // mustEntry returns machine m, or panics saying which call named a machine

@@ -151,19 +151,9 @@ func suggestLenient(w io.Writer, cmd, path string, ds diag.List, lenient bool) {
 	}
 }
 
-// printDiagnostics prints each diagnostic on a line, as
-//
-//	goomba.vdx:41:7: page "Page-1", shape 12 "walkLeft": compile: ...
-//
-// with its hint, if any, on the next line.
-func printDiagnostics(w io.Writer, ds diag.List) {
-	for _, d := range ds {
-		fmt.Fprintln(w, d.Error())
-		if d.Hint != "" {
-			fmt.Fprintf(w, "\thint: %s\n", d.Hint)
-		}
-	}
-}
+// printDiagnostics prints each diagnostic on a line, with its hint, if
+// any, on the next (diag.List.Print).
+func printDiagnostics(w io.Writer, ds diag.List) { ds.Print(w, "") }
 
 // tableMagic starts every binary table file.
 var tableMagic = []byte("FSMT")
