@@ -245,13 +245,7 @@ func goombaWatch(ctx context.Context, watch *demoWatch, live *demoLive, n int, s
 		// The level changes when one ends: the targets ask for the one
 		// running.
 		d.Run("goombas", reload.Func(func(t *table.Table, m *machine.Mapping) (func(), error) { return l.PrepareReload(t, m) }))
-		agents := func(yield func(*table.Agent[*goomba.Goomba]) bool) {
-			for a := range l.Agents() {
-				if !yield(a) {
-					return
-				}
-			}
-		}
+		agents := func(yield func(*table.Agent[*goomba.Goomba]) bool) { l.Agents()(yield) } // the level running
 		view := -1
 		if v != nil {
 			view = d.View("goombas", func(t *table.Table) viewer.Source { return viewer.TableAgents(t, agents) })

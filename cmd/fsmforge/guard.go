@@ -113,13 +113,7 @@ func guardLive(ctx context.Context, live *demoLive, t *table.Table, n int, seed 
 		drawing = viewer.FromCompile(c, res)
 	}
 	v := live.viewer()
-	agents := func(yield func(*table.Agent[*guard.Guard]) bool) {
-		for a := range l.Agents() {
-			if !yield(a) {
-				return
-			}
-		}
-	}
+	agents := func(yield func(*table.Agent[*guard.Guard]) bool) { l.Agents()(yield) } // the level running
 	v.Add("guards", viewer.TableAgents(t, agents), drawing)
 	return live.run(ctx, "guard", v, stdout, func(tick uint64) error {
 		if l.Tick() >= 600 || allDead(l) {
@@ -163,13 +157,7 @@ func guardWatch(ctx context.Context, watch *demoWatch, live *demoLive, n int, se
 			return nil, err
 		}
 		d.Run("guards", reload.Func(func(t *table.Table, m *machine.Mapping) (func(), error) { return l.PrepareReload(t, m) }))
-		agents := func(yield func(*table.Agent[*guard.Guard]) bool) {
-			for a := range l.Agents() {
-				if !yield(a) {
-					return
-				}
-			}
-		}
+		agents := func(yield func(*table.Agent[*guard.Guard]) bool) { l.Agents()(yield) } // the level running
 		view := -1
 		if v != nil {
 			view = d.View("guards", func(t *table.Table) viewer.Source { return viewer.TableAgents(t, agents) })
