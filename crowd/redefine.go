@@ -182,10 +182,7 @@ func (m *Machine[E]) reportMoved(r *renumbering, mp *machine.Mapping) {
 		if !r.gone(StateID(q)) || b.count == 0 {
 			continue
 		}
-		mv := machine.Moved{From: machine.StateID(q).String(), To: mp.Fallback} // as mp.State names it
-		if q < len(mp.Old) {
-			mv.From = mp.Old[q]
-		}
+		mv := machine.Moved{From: mp.OldName(machine.StateID(q)), To: mp.Fallback}
 		mp.Moved = slices.Grow(mp.Moved, b.count)
 		for _, sg := range b.segs {
 			for _, sl := range m.cur[sg.off : sg.off+sg.n] {

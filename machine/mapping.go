@@ -193,12 +193,17 @@ func (m *Mapping) State(e uint64, id StateID) StateID {
 	if id >= 0 && int(id) < len(m.To) && m.To[id] != NoState {
 		return m.To[id]
 	}
-	name := id.String()
-	if id >= 0 && int(id) < len(m.Old) {
-		name = m.Old[id]
-	}
-	m.Moved = append(m.Moved, Moved{Entity: e, From: name, To: m.Fallback})
+	m.Moved = append(m.Moved, Moved{Entity: e, From: m.OldName(id), To: m.Fallback})
 	return m.Fallback
+}
+
+// OldName returns the name of old state id: its name in Old, or, for an
+// ID that was never a state, the ID's String. Moved names states so.
+func (m *Mapping) OldName(id StateID) string {
+	if id >= 0 && int(id) < len(m.Old) {
+		return m.Old[id]
+	}
+	return id.String()
 }
 
 // String summarises the mapping: "identity", or how many states were lost

@@ -678,9 +678,5 @@ func (s *Snapshot) reportLost(m *machine.Mapping, entity uint64, lost StateID) {
 	if lost == NoState {
 		return
 	}
-	name := machine.StateID(lost).String()
-	if int(lost) < len(m.Old) {
-		name = m.Old[lost]
-	}
-	m.Moved = append(m.Moved, machine.Moved{Entity: entity, From: name, To: m.Fallback})
+	m.Moved = append(m.Moved, machine.Moved{Entity: entity, From: m.OldName(machine.StateID(lost)), To: m.Fallback})
 }

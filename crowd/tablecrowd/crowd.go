@@ -45,13 +45,11 @@ type Crowd[E any] struct {
 	reading  bool // messages were posted before this step: state functions read flags
 	panicked bool // the machine's step has not returned
 
-	// gen counts the changes made through the crowd (steps, adds, posts,
-	// restores, reloads) and reloads the reloads, so that a reload's
-	// commit knows whether the crowd is still the one it was prepared
-	// for (see PrepareReload).
-	gen, reloads uint64
+	// reloads counts the reloads committed, so that a commit knows
+	// whether another came first (see PrepareReload).
+	reloads uint64
 
-	byID // the entities' messages and stacks, by ID; replaced whole by a reload
+	byID // the entities' messages and stacks, by ID; a reload renumbers them in place
 
 	dirtyMsgs []bool // per dirty ID, during a step: it was in a state that tests messages
 	kept      []post // after a step that panicked: the messages kept for the next
@@ -327,7 +325,6 @@ func (c *Crowd[E]) add(id crowd.ID, e E) error {
 	if s, ok := c.m.StateOf(id); ok {
 		return fmt.Errorf("tablecrowd: Crowd.Add: %w: %d (in state %q)", crowd.ErrExists, id, c.m.StateName(s))
 	}
-	c.gen++
 	c.grow(int(id) + 1)
 	if c.flags[id] != 0 { // a message posted to an entity removed since is not for this one
 		c.flags[id] = 0
@@ -412,7 +409,6 @@ func (w *wrapped) Error() string { return w.msg }
 func (w *wrapped) Unwrap() error { return w.err }
 
 func (c *Crowd[E]) post(id crowd.ID, bit uint64) {
-	c.gen++
 	if c.flags[id] == 0 {
 		c.dirty = append(c.dirty, id)
 		c.posted[id/64] |= 1 << (id % 64)
@@ -447,7 +443,6 @@ func (c *Crowd[E]) Step() error {
 	if c.stepping.Load() {
 		return crowd.ErrBusy
 	}
-	c.gen++
 	c.failed, c.first = 0, c.first[:0]
 	c.reading = len(c.dirty) > 0
 	c.dirtyMsgs = c.dirtyMsgs[:0]

@@ -294,7 +294,7 @@ func (c *Crowd[E]) machineMoves(mp *machine.Mapping, moved []machine.Moved) []ma
 		if to != machine.NoState {
 			continue
 		}
-		mv := machine.Moved{From: oldName(mp, q), To: mp.Fallback}
+		mv := machine.Moved{From: mp.OldName(machine.StateID(q)), To: mp.Fallback}
 		for id := range c.m.Each(crowd.StateID(q)) {
 			mv.Entity = uint64(id)
 			moved = append(moved, mv)
@@ -319,21 +319,12 @@ func (c *Crowd[E]) stackMoves(mp *machine.Mapping, moved []machine.Moved) []mach
 		}
 		for _, q := range c.stack[id*c.limit : id*c.limit+int(d)] {
 			if mp.To[q] == machine.NoState {
-				moved = append(moved, machine.Moved{Entity: uint64(id), From: oldName(mp, int(q)), To: mp.Fallback})
+				moved = append(moved, machine.Moved{Entity: uint64(id), From: mp.OldName(machine.StateID(q)), To: mp.Fallback})
 				break
 			}
 		}
 	}
 	return moved
-}
-
-// oldName returns the name of old state q, as machine.Mapping.State names
-// it.
-func oldName(mp *machine.Mapping, q int) string {
-	if q < len(mp.Old) {
-		return mp.Old[q]
-	}
-	return machine.StateID(q).String()
 }
 
 // moveInPlace moves the crowd onto layout l, as mp maps it, keeping its
@@ -355,7 +346,6 @@ func (c *Crowd[E]) moveInPlace(l *layout, mp *machine.Mapping) ([]machine.Moved,
 	c.remapMessages(l, mp)
 	c.layout = *l
 	c.reloads++
-	c.gen++
 	return moved, nil
 }
 

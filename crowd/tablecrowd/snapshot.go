@@ -226,7 +226,6 @@ func (c *Crowd[E]) checkStack(stacks []Stack, k int, holds func(crowd.ID) bool) 
 // commitRestore sets the stacks and the messages of s, which checkRestore
 // accepted, whose largest ID is top, once the machine is restored.
 func (c *Crowd[E]) commitRestore(s *Snapshot[E], top int) {
-	c.gen++
 	for _, id := range c.dirty {
 		c.flags[id] = 0
 		c.posted[id/64] = 0
@@ -287,11 +286,7 @@ func (s *Snapshot[E]) Remap(mp *machine.Mapping) {
 			st.States[j] = fallback
 		}
 		if lost >= 0 {
-			name := machine.StateID(lost).String()
-			if lost < len(mp.Old) {
-				name = mp.Old[lost]
-			}
-			mp.Moved = append(mp.Moved, machine.Moved{Entity: uint64(st.ID), From: name, To: mp.Fallback})
+			mp.Moved = append(mp.Moved, machine.Moved{Entity: uint64(st.ID), From: mp.OldName(machine.StateID(lost)), To: mp.Fallback})
 		}
 	}
 }
