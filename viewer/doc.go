@@ -135,5 +135,7 @@
 // "version" is the machine's
 // version its state, transition or trigger is of: a command for another
 // version than the game runs is refused with 409 Conflict, and so is a
-// query or command that waited for a frame at which the machine changed.
+// command, or a list of a state's agents (GET .../agents), that waited for
+// a frame at which the machine changed; GET .../agents/{id} answers with
+// the version the game runs when it answers.
 package viewer

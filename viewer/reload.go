@@ -45,7 +45,9 @@ var errReloaded = errors.New("viewer: the machine was reloaded: the command name
 // m. Replace is for a source of the same description; Reloaded for a new
 // one.
 //
-// Reloaded may be called from any goroutine but inside Frame; it calls
+// Reloaded may be called from any goroutine, and from the function
+// WhilePaused set, but not from a Source method the viewer calls (it
+// holds its lock then); it calls
 // s.Describe at once, and does the rest in the next Frame (or at once in
 // the Frame a paused game waits in), on the game's goroutine: the
 // observer goes from the old source to s, the breakpoints

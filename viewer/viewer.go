@@ -8,7 +8,6 @@ import (
 	"net"
 	"net/http"
 	"slices"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -219,7 +218,9 @@ func (v *Viewer) Frame(tick uint64) {
 }
 
 // WhilePaused makes f run on the game's goroutine each time a Frame that
-// waits, paused from the page, wakes: at each command, and at each Wake.
+// waits paused (from the page, at a breakpoint, or by Options.Paused)
+// wakes: at each command, each Wake, Reloaded and Refused, a page that
+// connects, and the end of the grace before resuming.
 // The game stands at its frame boundary then, so f may change its
 // machines, as hot reload does when it swaps in a drawing saved while the
 // game is paused (package reload sets it). f runs with no lock held and
@@ -508,6 +509,3 @@ func loopback(host string) bool {
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
 }
-
-// key names an agent in a frame's view: "machine:id".
-func (p pick) key() string { return strconv.Itoa(p.m) + ":" + strconv.FormatUint(p.id, 10) }

@@ -186,7 +186,7 @@ func goombaLive(ctx context.Context, live *demoLive, t *table.Table, brains goom
 			},
 		}
 	}
-	m := v.Add("goombas", source(), goombaDrawing(t))
+	m := v.Add("goombas", source(), goombaDrawing())
 	var row strings.Builder
 	return live.run(ctx, "goomba", v, stdout, func(tick uint64) error {
 		if l.Alive() == 0 || l.Tick >= 300 {
@@ -196,7 +196,7 @@ func goombaLive(ctx context.Context, live *demoLive, t *table.Table, brains goom
 			v.Replace(m, source())
 		}
 		if err := l.Step(); err != nil {
-			v.Report(0, 0, err)
+			v.Report(m, 0, err)
 			return nil
 		}
 		row.Reset()
@@ -208,7 +208,7 @@ func goombaLive(ctx context.Context, live *demoLive, t *table.Table, brains goom
 
 // goombaDrawing returns the Goomba's drawing, goomba.vdx, as the viewer
 // draws it, or nil when it cannot be read (the page then lays it out).
-func goombaDrawing(t *table.Table) *viewer.Drawing {
+func goombaDrawing() *viewer.Drawing {
 	c, res, err := goomba.Drawing()
 	if err != nil {
 		return nil

@@ -51,14 +51,15 @@ func (l *demoLive) viewer() *viewer.Viewer {
 // viewer's frame boundary, until ctx ends (an interrupt: not an error) or
 // step fails.
 func (l *demoLive) run(ctx context.Context, name string, v *viewer.Viewer, stdout io.Writer, step func(tick uint64) error) error {
-	return serveFrames(ctx, v, stdout, "fsmforge demo "+name+": the viewer is at %s\n(interrupt, Ctrl-C, to stop)\n", l.tps, step)
+	return serveFrames(ctx, v, stdout, "fsmforge demo "+name+": the viewer is at %s\n(interrupt, Ctrl-C, to stop)\n", l.tps, v.Frame, step)
 }
 
-// serveFrames serves v, prints banner with the page's URL, and calls step
-// once per tick, tps times a second, at the viewer's frame boundary (where
-// a paused game waits), until ctx ends (an interrupt: not an error) or
-// step fails. Demos run live so, and so does the simulator.
-func serveFrames(ctx context.Context, v *viewer.Viewer, stdout io.Writer, banner string, tps float64, step func(tick uint64) error) error {
+// serveFrames serves v, prints banner with the page's URL, and calls frame
+// then step once per tick, tps times a second, until ctx ends (an
+// interrupt: not an error) or step fails. frame is the frame boundary,
+// where a paused game waits: the viewer's Frame, or the Reloader's, which
+// calls it. Demos run live so, and so do -watch and the simulator.
+func serveFrames(ctx context.Context, v *viewer.Viewer, stdout io.Writer, banner string, tps float64, frame func(tick uint64), step func(tick uint64) error) error {
 	url, err := v.Start()
 	if err != nil {
 		return err
@@ -66,7 +67,7 @@ func serveFrames(ctx context.Context, v *viewer.Viewer, stdout io.Writer, banner
 	defer v.Close()
 	fmt.Fprintf(stdout, banner, url)
 	go func() { <-ctx.Done(); v.Close() }()
-	return realTime(ctx, tps, v.Frame, step)
+	return realTime(ctx, tps, frame, step)
 }
 
 // realTime calls frame, then step, once per tick, tps times a second,

@@ -83,17 +83,11 @@ Flags:
 	sim := viewer.NewSim(d.Table(), *dt)
 	d.Run("simulator", sim)
 	name := strings.TrimSuffix(filepath.Base(files[0]), filepath.Ext(files[0]))
-	d.View(name, func(*table.Table) viewer.Source { return sim })
-	url, err := v.Start()
-	if err != nil {
-		return err
-	}
-	defer v.Close()
-	fmt.Fprintf(out, "fsmforge view: %s: %s\nOpen it in a browser; the page follows the drawing when it is saved. Interrupt (Ctrl-C) to stop.\n", files[0], url)
-	go func() { <-ctx.Done(); v.Close() }()
-	return realTime(ctx, *tps, func(tick uint64) { r.Frame(tick) }, func(uint64) error {
+	m := d.View(name, func(*table.Table) viewer.Source { return sim })
+	banner := "fsmforge view: " + strings.ReplaceAll(files[0], "%", "%%") + ": %s\nOpen it in a browser; the page follows the drawing when it is saved. Interrupt (Ctrl-C) to stop.\n"
+	return serveFrames(ctx, v, out, banner, *tps, func(tick uint64) { r.Frame(tick) }, func(uint64) error {
 		if _, err := sim.Step(); err != nil {
-			v.Report(0, 0, err) // the page shows it; the designer goes on
+			v.Report(m, 0, err) // the page shows it; the designer goes on
 		}
 		return nil
 	})

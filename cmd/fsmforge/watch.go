@@ -129,12 +129,5 @@ func watching(ctx context.Context, name string, w *demoWatch, live *demoLive, cf
 		fmt.Fprintln(out, "(interrupt, Ctrl-C, to stop)")
 		return realTime(ctx, live.tps, frame, step)
 	}
-	url, err := v.Start()
-	if err != nil {
-		return err
-	}
-	defer v.Close()
-	fmt.Fprintf(out, "the viewer is at %s\n(interrupt, Ctrl-C, to stop)\n", url)
-	go func() { <-ctx.Done(); v.Close() }()
-	return realTime(ctx, live.tps, frame, step)
+	return serveFrames(ctx, v, out, "the viewer is at %s\n(interrupt, Ctrl-C, to stop)\n", live.tps, frame, step)
 }
