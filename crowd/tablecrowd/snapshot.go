@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"math"
 	"math/bits"
 	"slices"
 
@@ -258,7 +257,7 @@ func (c *Crowd[E]) commitRestore(s *Snapshot[E], top int) {
 // those whose test is gone, or that mp does not map (a mapping made
 // without the saved triggers), are dropped.
 func (s *Snapshot[E]) Remap(mp *machine.Mapping) {
-	remapMachine(&s.Crowd, mp)
+	s.Crowd.Remap(mp)
 	posted := s.Posted[:0]
 	for _, p := range s.Posted {
 		if to, ok := mp.Trigger(int32(p.Msg)); ok {
@@ -288,84 +287,5 @@ func (s *Snapshot[E]) Remap(mp *machine.Mapping) {
 		if lost >= 0 {
 			mp.Moved = append(mp.Moved, machine.Moved{Entity: uint64(st.ID), From: mp.OldName(machine.StateID(lost)), To: mp.Fallback})
 		}
-	}
-}
-
-// remapMachine does what [crowd.Snapshot.Remap] does, faster: the
-// entities of a run share their state and previous state, so it maps the
-// pair once for each stretch of entities that share it rather than once
-// per entity, and fills the stretch (for a million entities, about half
-// the time). An entity whose state is gone is reported in mp.Moved, in
-// order, as there.
-func remapMachine[E any](s *crowd.Snapshot[E], mp *machine.Mapping) {
-	if len(s.Previous) != len(s.States) || len(s.IDs) != len(s.States) {
-		s.Remap(mp) // a snapshot made by hand: entity by entity
-		return
-	}
-	states, prevs := s.States, s.Previous
-	for i := 0; i < len(states); {
-		st, prev := states[i], prevs[i]
-		j := i + 1
-		for j < len(states) && states[j] == st && prevs[j] == prev {
-			j++
-		}
-		p, _ := crowdTo(mp, prev)
-		switch to, ok := crowdTo(mp, st); {
-		case st == crowd.NoState || st == crowd.Final: // not a state: kept, as mp.State keeps it
-			fill(prevs[i:j], p)
-		case ok:
-			fill(states[i:j], to)
-			fill(prevs[i:j], p)
-		default:
-			for k := i; k < j; k++ { // as crowd.Snapshot.Remap, one by one
-				moved := len(mp.Moved)
-				switch to := mp.State(uint64(s.IDs[k]), machine.StateID(min(st, math.MaxInt32))); to {
-				case machine.NoState:
-					states[k] = crowd.NoState
-				case machine.Final:
-					states[k] = crowd.Final
-				default:
-					states[k] = crowd.StateID(to)
-				}
-				if len(mp.Moved) > moved {
-					prevs[k] = crowd.NoState
-				} else {
-					prevs[k] = p
-				}
-			}
-		}
-		i = j
-	}
-	s.Open = remapOpen(mp, s.Open)
-}
-
-// remapOpen returns what Open becomes under mp, as crowd.Snapshot.Remap
-// has it: its namesake, or NoState if it has none or if a later old state
-// maps to the same new state (the fallback included).
-func remapOpen(mp *machine.Mapping, open crowd.StateID) crowd.StateID {
-	to, ok := crowdTo(mp, open)
-	if !ok {
-		return crowd.NoState
-	}
-	for q := int(open) + 1; q < len(mp.To); q++ {
-		if r := mp.To[q]; r >= 0 && crowd.StateID(r) == to || r == machine.NoState && mp.Fallback >= 0 && crowd.StateID(mp.Fallback) == to {
-			return crowd.NoState
-		}
-	}
-	return to
-}
-
-// crowdTo returns the new ID of old crowd state st by name, or NoState and
-// false if it has none.
-func crowdTo(mp *machine.Mapping, st crowd.StateID) (crowd.StateID, bool) {
-	if int64(st) < int64(len(mp.To)) && mp.To[st] >= 0 {
-		return crowd.StateID(mp.To[st]), true
-	}
-	return crowd.NoState, false
-}
-
-func fill[T any](s []T, v T) {
-	for i := range s {
-		s[i] = v
 	}
 }
