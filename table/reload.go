@@ -121,6 +121,14 @@ func PrepareReload[E any](t *Table, agents iter.Seq[*Agent[E]], m *machine.Mappi
 			}
 			h = old.header()
 			tests, timers = t.renumbering(&h)
+			if len(m.Triggers) == len(tests) { // the caller's mapping of tests, as a crowd takes it
+				for i, to := range m.Triggers {
+					tests[i] = NoTest
+					if to >= 0 && int(to) < len(t.tests) {
+						tests[i] = TestID(to)
+					}
+				}
+			}
 		case a.table != old:
 			return fail(fmt.Errorf("table: PrepareReload: agent %d runs another table than agent 0 (%q, not %q): reload each table's agents apart", i, a.table.Name(), old.Name()))
 		}

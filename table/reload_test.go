@@ -160,3 +160,33 @@ type yes struct{}
 
 func (yes) Test(int, table.TestID) bool             { return true }
 func (yes) Do(int, table.PropertyID, table.ValueID) {}
+
+// TestPrepareReloadTriggers follows the caller's mapping of tests too: a
+// message the designer renamed, mapped by hand, still reaches the agent.
+func TestPrepareReloadTriggers(t *testing.T) {
+	a := mustSpec(t, "a !m b\nb !m a")
+	v2 := mustSpec(t, "a !n b\nb !n a")
+	agents := []table.Agent[int]{table.NewAgent(a, 0, nil)}
+	m1, _ := a.LookupTest("m", "")
+	if err := agents[0].Post(m1); err != nil {
+		t.Fatal(err)
+	}
+	od, nd := a.Describe(), v2.Describe()
+	mp := machine.MappingBetween(&od, &nd)
+	if _, ok := mp.Trigger(int32(m1)); ok {
+		t.Fatal("m maps by name to a test of v2")
+	}
+	n2, _ := v2.LookupTest("n", "")
+	mp.Triggers[m1] = int32(n2) // m was renamed n
+	commit, err := table.PrepareReload(v2, func(yield func(*table.Agent[int]) bool) { yield(&agents[0]) }, mp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	commit()
+	if _, err := agents[0].Update(nil); err != nil {
+		t.Fatal(err)
+	}
+	if agents[0].Name() != "b" {
+		t.Errorf("after the reload the agent is in %s: the message posted as m did not arrive as n", agents[0].Name())
+	}
+}
