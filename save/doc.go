@@ -13,10 +13,10 @@
 // # Format
 //
 // A save is the 8 bytes "fsmforge", the format version (an unsigned varint,
-// now 1), the number of machines, then for each: its name, kind (one byte),
+// now 2), the number of machines, then for each: its name, kind (one byte),
 // fingerprint (8 bytes, little endian), the number of states and their
-// names, the number of triggers and each one's name and kind (one byte),
-// and the snapshot's bytes (a length, then the bytes). Strings and
+// names, the number of triggers and each one's name and kind (one byte;
+// version 1 has no triggers, and Decode reads it too), and the snapshot's bytes (a length, then the bytes). Strings and
 // byte strings are a varint length then the bytes. The last 4 bytes are the
 // CRC-32C (Castagnoli) of everything before them, little endian.
 //

@@ -12,8 +12,10 @@ import (
 	"github.com/fsmforge/fsmforge/machine"
 )
 
-// Version is the format version Encode writes and Decode reads.
-const Version = 1
+// Version is the format version Encode writes. Decode reads it and the
+// earlier ones: version 1 saved no triggers (Entry.Triggers is then nil,
+// and a restore into a changed definition drops the messages waiting).
+const Version = 2
 
 // magic opens every save.
 const magic = "fsmforge"
@@ -181,7 +183,8 @@ func Decode(b []byte) (*File, error) {
 	r := wire.NewReader(body)
 	r.Fixed(len(magic))
 	// The version first: a later format may end otherwise than this one.
-	if v := r.Uint(); r.Err() == nil && v > Version {
+	v := r.Uint()
+	if r.Err() == nil && v > Version {
 		return nil, fmt.Errorf("%w: format version %d; this fsmforge reads version %d and earlier", ErrVersion, v, Version)
 	} else if v == 0 && r.Err() == nil {
 		return nil, fmt.Errorf("%w: format version 0", ErrCorrupt)
@@ -201,9 +204,11 @@ func Decode(b []byte) (*File, error) {
 		for j := range e.States {
 			e.States[j] = r.String()
 		}
-		e.Triggers = make([]machine.Trigger, r.Count(2, "triggers"))
-		for j := range e.Triggers {
-			e.Triggers[j] = machine.Trigger{Name: r.String(), Kind: machine.TriggerKind(r.Byte())}
+		if v >= 2 {
+			e.Triggers = make([]machine.Trigger, r.Count(2, "triggers"))
+			for j := range e.Triggers {
+				e.Triggers[j] = machine.Trigger{Name: r.String(), Kind: machine.TriggerKind(r.Byte())}
+			}
 		}
 		e.Data = r.Bytes()
 		if r.Err() == nil && indexOf(f.Entries[:i], e.Name) >= 0 {

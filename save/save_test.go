@@ -11,6 +11,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/fsmforge/fsmforge/internal/wire"
 	"github.com/fsmforge/fsmforge/machine"
 )
 
@@ -200,5 +201,35 @@ func TestRecords(t *testing.T) {
 	}
 	if _, _, err := NextRecord(b[:2]); !errors.Is(err, ErrCorrupt) {
 		t.Errorf("NextRecord of a cut record = %v, want ErrCorrupt", err)
+	}
+}
+
+// TestVersion1 reads a save of format version 1, which had no triggers:
+// its entries come back with their states and data, and no triggers.
+func TestVersion1(t *testing.T) {
+	f := sample()
+	b := []byte(magic)
+	b = wire.AppendUint(b, 1)
+	b = wire.AppendUint(b, uint64(len(f.Entries)))
+	for _, e := range f.Entries {
+		b = wire.AppendString(b, e.Name)
+		b = append(b, byte(e.Kind))
+		b = binary.LittleEndian.AppendUint64(b, e.Fingerprint)
+		b = wire.AppendUint(b, uint64(len(e.States)))
+		for _, s := range e.States {
+			b = wire.AppendString(b, s)
+		}
+		b = wire.AppendBytes(b, e.Data)
+	}
+	b = binary.LittleEndian.AppendUint32(b, crc32.Checksum(b, castagnoli))
+	g, err := Decode(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range f.Entries {
+		a, c := f.Entries[i], g.Entries[i]
+		if a.Name != c.Name || a.Fingerprint != c.Fingerprint || !slices.Equal(a.States, c.States) || !bytes.Equal(a.Data, c.Data) || c.Triggers != nil {
+			t.Errorf("entry %d = %+v, want %+v without triggers", i, c, a)
+		}
 	}
 }
