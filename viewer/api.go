@@ -425,12 +425,21 @@ type machineDetail struct {
 	Simulated   bool                `json:"simulated"` // it is a simulated agent (Sim): the page follows agent 0
 }
 
+// canHold reports whether s's agents' polled tests hold as the page says.
+func canHold(s Source) bool {
+	if c, ok := s.(interface{ canHold() bool }); ok {
+		return c.canHold()
+	}
+	_, ok := s.(Holder)
+	return ok
+}
+
 func (v *Viewer) detail(i int, e *entry) machineDetail {
 	_, postable := e.src.(Poster)
-	_, holdable := e.src.(Holder)
-	if c, ok := e.src.(interface{ canHold() bool }); ok {
-		holdable = c.canHold()
+	if c, ok := e.src.(interface{ canPost() bool }); ok {
+		postable = c.canPost()
 	}
+	holdable := canHold(e.src)
 	_, simulated := e.src.(*Sim)
 	return machineDetail{machineInfo: machineInfo{ID: i, Name: e.name, Kind: e.desc.Kind.String(), States: len(e.desc.States), Version: e.version, Refused: e.refused},
 		Description: e.desc, Layout: e.layout, Postable: postable, Holdable: holdable, Simulated: simulated}

@@ -51,3 +51,16 @@ func (s *telegrams[ID, K]) Post(id uint64, trigger int32) error {
 	}
 	return errNoPost
 }
+
+// Hold forwards to the source, whose tests the page may hold (HoldHost).
+func (s *telegrams[ID, K]) Hold(id uint64, trigger int32, on bool) error {
+	if h, ok := s.Source.(Holder); ok && canHold(s.Source) {
+		return h.Hold(id, trigger, on)
+	}
+	return errNoHold
+}
+
+// canPost and canHold say what the source takes from the page: the
+// telegrams add nothing to it.
+func (s *telegrams[ID, K]) canPost() bool { _, ok := s.Source.(Poster); return ok }
+func (s *telegrams[ID, K]) canHold() bool { return canHold(s.Source) }
