@@ -68,13 +68,11 @@ func (v *Viewer) publish() {
 		fv.Hit = nil
 	}
 	for i, e := range v.machines {
-		clear(e.counts)
-		e.src.Counts(e.counts)
-		mv := machineView{Agents: e.src.Len(), Counts: append([]int(nil), e.counts...), Recording: e.record,
+		mv := machineView{Agents: e.src.Len(), Counts: make([]int, len(e.desc.States)), Recording: e.record,
 			Version: e.version, Refused: e.refused, since: e.since}
+		e.src.Counts(mv.Counts)
 		if r, ok := e.src.(Rater); ok {
-			e.rates = r.Transitions(e.rates[:0])
-			mv.Rates = append([]machine.Count(nil), e.rates...)
+			mv.Rates = r.Transitions(nil)
 		}
 		fv.Machines[i] = mv
 	}
@@ -91,20 +89,18 @@ func (v *Viewer) publish() {
 	}
 	fv.Problems = append([]Problem(nil), v.problems...)
 	fv.Reloads, fv.reloaded = append([]Reload(nil), v.reloads...), v.reloaded
-	fv.Breaks = make([]breaks, len(v.machines))
-	for i := range fv.Breaks {
-		fv.Breaks[i] = breaks{States: []int{}, Transitions: []int{}}
-	}
-	if b := v.bps.Load(); b != nil {
-		for p := range b.states {
-			fv.Breaks[p.m].States = append(fv.Breaks[p.m].States, int(p.id))
-		}
-		for p := range b.transitions {
-			fv.Breaks[p.m].Transitions = append(fv.Breaks[p.m].Transitions, int(p.id))
-		}
+	// The breakpoints' lists are shared with the breakSet, which is
+	// never changed, only replaced.
+	b := v.bps.Load()
+	if b != nil && len(b.byMachine) == len(v.machines) {
+		fv.Breaks = b.byMachine
+	} else {
+		fv.Breaks = make([]breaks, len(v.machines))
 		for i := range fv.Breaks {
-			slices.Sort(fv.Breaks[i].States)
-			slices.Sort(fv.Breaks[i].Transitions)
+			fv.Breaks[i] = breaks{States: []int{}, Transitions: []int{}}
+			if b != nil && i < len(b.byMachine) {
+				fv.Breaks[i] = b.byMachine[i]
+			}
 		}
 	}
 	v.view = fv
@@ -260,22 +256,19 @@ func (v *Viewer) breakpoint(r *http.Request) error {
 	if req.Version != 0 && req.Version != e.version {
 		return errReloaded
 	}
-	b := &breakSet{states: map[pick]bool{}, transitions: map[pick]bool{}}
+	states, transitions := map[pick]bool{}, map[pick]bool{}
 	if old := v.bps.Load(); old != nil {
-		b.states, b.transitions = maps.Clone(old.states), maps.Clone(old.transitions)
+		states, transitions = maps.Clone(old.states), maps.Clone(old.transitions)
 	}
 	switch {
 	case req.State != nil && *req.State >= 0 && int(*req.State) < len(e.desc.States):
-		set(b.states, pick{req.Machine, uint64(int64(*req.State))}, req.On)
+		set(states, pick{req.Machine, uint64(int64(*req.State))}, req.On)
 	case req.Transition != nil && *req.Transition >= 0 && int(*req.Transition) < len(e.desc.Transitions):
-		set(b.transitions, pick{req.Machine, uint64(*req.Transition)}, req.On)
+		set(transitions, pick{req.Machine, uint64(*req.Transition)}, req.On)
 	default:
 		return fmt.Errorf("viewer: a breakpoint names a state or a transition of machine %d", req.Machine)
 	}
-	if len(b.states) == 0 && len(b.transitions) == 0 {
-		b = nil
-	}
-	v.bps.Store(b)
+	v.bps.Store(newBreakSet(states, transitions, len(v.machines)))
 	return nil
 }
 

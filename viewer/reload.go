@@ -165,7 +165,7 @@ func (v *Viewer) apply(p *pendingReload) {
 		e.record = !rater // another kind of source: its default
 	}
 	e.src, e.on, e.desc, e.layout = p.src, false, p.desc, p.layout
-	e.counts, e.rates = make([]int, len(p.desc.States)), nil
+
 	e.tap = &tap{v: v, m: p.m, obs: e.tap.obs, up: ancestors(&p.desc)}
 	e.version++
 	e.since = v.rec.Total()
@@ -194,25 +194,22 @@ func (v *Viewer) remap(m int, mp *machine.Mapping, trs []int32) {
 		return -1
 	}
 	if old := v.bps.Load(); old != nil && old.has(m) {
-		b := &breakSet{states: map[pick]bool{}, transitions: map[pick]bool{}}
+		states, transitions := map[pick]bool{}, map[pick]bool{}
 		for p := range old.states {
 			if p.m != m {
-				b.states[p] = true
+				states[p] = true
 			} else if q := state(machine.StateID(p.id)); q >= 0 {
-				b.states[pick{m, uint64(q)}] = true
+				states[pick{m, uint64(q)}] = true
 			}
 		}
 		for p := range old.transitions {
 			if p.m != m {
-				b.transitions[p] = true
+				transitions[p] = true
 			} else if k := transition(int32(p.id)); k >= 0 {
-				b.transitions[pick{m, uint64(k)}] = true
+				transitions[pick{m, uint64(k)}] = true
 			}
 		}
-		if len(b.states) == 0 && len(b.transitions) == 0 {
-			b = nil
-		}
-		v.bps.Store(b)
+		v.bps.Store(newBreakSet(states, transitions, len(v.machines)))
 	}
 	for i := range v.problems {
 		if p := &v.problems[i]; p.Machine == m {

@@ -93,8 +93,6 @@ type entry struct {
 	tap    *tap
 	record bool // record its events while watched
 	on     bool // its observer is attached
-	counts []int
-	rates  []machine.Count
 	// version counts the machine's versions, from 1 at Add; since is the
 	// number of transitions recorded (of every machine) when the version
 	// began: the machine's before it are an older version's.
@@ -146,7 +144,7 @@ func (v *Viewer) Add(name string, s Source, drawing *Drawing) int {
 
 // add registers machine s, which d describes, drawn as l.
 func (v *Viewer) add(name string, s Source, d *machine.Description, l Layout) int {
-	e := &entry{name: name, src: s, desc: *d, layout: l, counts: make([]int, len(d.States)), version: 1}
+	e := &entry{name: name, src: s, desc: *d, layout: l, version: 1}
 	_, rater := s.(Rater)
 	e.record = !rater
 	v.mu.Lock()
@@ -377,6 +375,30 @@ type Hit struct {
 type breakSet struct {
 	states      map[pick]bool // machine and state entered
 	transitions map[pick]bool // machine and transition taken
+	byMachine   []breaks      // each machine's, sorted: what the frames' views show
+}
+
+// newBreakSet returns the breakpoints states and transitions name among n
+// machines, with each machine's listed, or nil when there are none.
+func newBreakSet(states, transitions map[pick]bool, n int) *breakSet {
+	if len(states) == 0 && len(transitions) == 0 {
+		return nil
+	}
+	b := &breakSet{states: states, transitions: transitions, byMachine: make([]breaks, n)}
+	for i := range b.byMachine {
+		b.byMachine[i] = breaks{States: []int{}, Transitions: []int{}}
+	}
+	for p := range states {
+		b.byMachine[p.m].States = append(b.byMachine[p.m].States, int(p.id))
+	}
+	for p := range transitions {
+		b.byMachine[p.m].Transitions = append(b.byMachine[p.m].Transitions, int(p.id))
+	}
+	for i := range b.byMachine {
+		slices.Sort(b.byMachine[i].States)
+		slices.Sort(b.byMachine[i].Transitions)
+	}
+	return b
 }
 
 // tap is the observer the viewer attaches to a machine: it records the
@@ -445,20 +467,7 @@ func ancestors(d *machine.Description) [][]machine.StateID {
 
 // has reports whether machine m has a breakpoint.
 func (b *breakSet) has(m int) bool {
-	if b == nil {
-		return false
-	}
-	for p := range b.states {
-		if p.m == m {
-			return true
-		}
-	}
-	for p := range b.transitions {
-		if p.m == m {
-			return true
-		}
-	}
-	return false
+	return b != nil && m < len(b.byMachine) && len(b.byMachine[m].States)+len(b.byMachine[m].Transitions) > 0
 }
 
 // Start serves the viewer on Options.Addr and returns the page's URL,
